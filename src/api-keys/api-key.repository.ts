@@ -1,0 +1,68 @@
+import { prisma } from '../db/db.ts';
+import { roleInclude } from '../auth/role-access.ts';
+
+const keyInclude = {
+  workspace: true,
+  serviceUser: { include: { role: { include: roleInclude } } },
+} as const;
+
+export const apiKeyRepository = {
+  findByPrefix(prefix: string) {
+    return prisma.apiKey.findUnique({ where: { prefix }, include: keyInclude });
+  },
+
+  touch(id: number, at: Date) {
+    return prisma.apiKey.update({ where: { id }, data: { lastUsedAt: at }, select: { id: true } });
+  },
+
+  /** The key and its own service account are created together. */
+  create(input: {
+    workspaceId: number;
+    name: string;
+    prefix: string;
+    secretHash: string;
+    scopes: string[];
+    roleId: number;
+    expiresAt: Date | null;
+    createdById: number | null;
+    requestsPerMinute: number;
+    maxWebhookSubscriptions: number;
+  }) {
+    return prisma.$transaction(async (tx) => {
+      const serviceUser = await tx.user.create({
+        data: {
+          workspaceId: input.workspaceId,
+          kind: 'service',
+          userName: `svc-${input.prefix.slice(4).toLowerCase()}`,
+          fullName: `${input.name} (API key)`,
+          roleId: input.roleId,
+        },
+      });
+      return tx.apiKey.create({
+        data: {
+          workspaceId: input.workspaceId,
+          name: input.name,
+          prefix: input.prefix,
+          secretHash: input.secretHash,
+          scopes: input.scopes,
+          expiresAt: input.expiresAt,
+          createdById: input.createdById,
+          serviceUserId: serviceUser.id,
+          requestsPerMinute: input.requestsPerMinute,
+          maxWebhookSubscriptions: input.maxWebhookSubscriptions,
+        },
+        include: keyInclude,
+      });
+    });
+  },
+
+  revoke(workspaceId: number, id: number, at: Date) {
+    return prisma.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: at } });
+  },
+
+  findRole(workspaceId: number, roleIdOrName: number | string) {
+    return prisma.role.findFirst({
+      where: { workspaceId, ...(typeof roleIdOrName === 'number' ? { id: roleIdOrName } : { name: roleIdOrName }) },
+    });
+  },
+};

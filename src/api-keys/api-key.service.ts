@@ -1,0 +1,138 @@
+// API keys: `svc_<id part>_<secret>`. Only the SHA-256 of the whole key is stored; the key is
+// shown once. Authentication is served from a short-lived in-process cache so that most
+// requests need no database round trip.
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { config } from '../config.ts';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
+import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
+import { toRoleAccess } from '../auth/role-access.ts';
+import { apiKeyRepository } from './api-key.repository.ts';
+
+const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
+/** How long a resolved key is trusted without asking the database again. */
+const CACHE_TTL_MS = 10_000;
+const CACHE_MAX = 10_000;
+/** lastUsedAt is written at most this often per key. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+function randomAlnum(n: number): string {
+  const bytes = crypto.randomBytes(n);
+  return Array.from(bytes, (b) => ALNUM[b % ALNUM.length]).join('');
+}
+
+export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+
+export const createKeyInput = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    role: z.union([z.number().int().positive(), z.string().min(1).max(100)]),
+    scopes: z.array(z.enum(API_SCOPES)).min(1).max(API_SCOPES.length),
+    expiresAt: z.coerce.date().nullish(),
+  })
+  .strict();
+export type CreateKeyInput = z.input<typeof createKeyInput>;
+
+type KeyRow = NonNullable<Awaited<ReturnType<typeof apiKeyRepository.findByPrefix>>>;
+
+function toPrincipal(row: KeyRow): ApiKeyPrincipal {
+  const scopes = row.scopes.filter((s): s is ApiScope => (API_SCOPES as readonly string[]).includes(s));
+  const u = row.serviceUser;
+  return {
+    kind: 'apiKey',
+    workspace: { id: row.workspace.id, name: row.workspace.name, domain: row.workspace.domain },
+    user: { id: u.id, userName: u.userName, fullName: u.fullName, roleId: u.roleId },
+    role: toRoleAccess(u.role),
+    scopes: new Set(scopes),
+    apiKey: { id: row.id, name: row.name, prefix: row.prefix, scopes, expiresAt: row.expiresAt },
+    limits: { requestsPerMinute: row.requestsPerMinute, maxWebhookSubscriptions: row.maxWebhookSubscriptions },
+  };
+}
+
+interface CacheEntry {
+  /** null: the key is unknown or revoked (cached too, so guessing keys does not load the database). */
+  principal: ApiKeyPrincipal | null;
+  hash: string;
+  until: number;
+}
+const cache = new Map<string, CacheEntry>();
+const touchedAt = new Map<number, number>();
+
+function remember(key: string, entry: CacheEntry) {
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, entry);
+}
+
+function timingSafeEqualHex(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
+}
+
+export const apiKeyService = {
+  /** Resolves a bearer token to its principal, or throws 401 invalid_token. */
+  async authenticate(token: string, now = Date.now()): Promise<ApiKeyPrincipal> {
+    const match = KEY_PATTERN.exec(token);
+    if (!match) throw new AppError('invalid_token', 'The bearer token is not an API key of this service');
+    const hash = hashKey(token);
+    let entry = cache.get(token);
+    if (!entry || entry.until < now) {
+      const row = await apiKeyRepository.findByPrefix(`svc_${match[1]}`);
+      const valid = row !== null && row.revokedAt === null && timingSafeEqualHex(row.secretHash, hash);
+      entry = { principal: valid ? toPrincipal(row) : null, hash, until: now + CACHE_TTL_MS };
+      remember(token, entry);
+    }
+    const principal = entry.principal;
+    if (!principal) throw new AppError('invalid_token', 'The API key is unknown or revoked');
+    if (principal.apiKey.expiresAt && principal.apiKey.expiresAt.getTime() <= now) {
+      throw new AppError('invalid_token', 'The API key has expired');
+    }
+    const last = touchedAt.get(principal.apiKey.id) ?? 0;
+    if (now - last > TOUCH_INTERVAL_MS) {
+      touchedAt.set(principal.apiKey.id, now);
+      apiKeyRepository.touch(principal.apiKey.id, new Date(now)).catch(() => touchedAt.delete(principal.apiKey.id));
+    }
+    return principal;
+  },
+
+  /** The "New key" action. Returns the key value, which is never shown again. */
+  async create(workspaceId: number, input: CreateKeyInput, createdById: number | null) {
+    const parsed = createKeyInput.safeParse(input);
+    if (!parsed.success) {
+      throw new AppError('validation_failed', 'The key settings are not valid', { errors: fromZodIssues(parsed.error.issues) });
+    }
+    const { name, role, scopes, expiresAt } = parsed.data;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      throw new AppError('validation_failed', 'The expiry date must be in the future', {
+        errors: [{ path: '/expiresAt', message: 'must be in the future' }],
+      });
+    }
+    const roleRow = await apiKeyRepository.findRole(workspaceId, role);
+    if (!roleRow) {
+      throw new AppError('validation_failed', `No role ${role} in this workspace`, { errors: [{ path: '/role', message: 'unknown role' }] });
+    }
+    const prefix = `svc_${randomAlnum(10)}`;
+    const value = `${prefix}_${crypto.randomBytes(32).toString('base64url')}`;
+    const row = await apiKeyRepository.create({
+      workspaceId,
+      name,
+      prefix,
+      secretHash: hashKey(value),
+      scopes: [...new Set(scopes)],
+      roleId: roleRow.id,
+      expiresAt: expiresAt ?? null,
+      createdById,
+      requestsPerMinute: config.limits.requestsPerMinute,
+      maxWebhookSubscriptions: config.limits.maxWebhookSubscriptions,
+    });
+    return { value, principal: toPrincipal(row), record: row };
+  },
+
+  async revoke(workspaceId: number, id: number) {
+    const { count } = await apiKeyRepository.revoke(workspaceId, id, new Date());
+    if (count === 0) throw new AppError('not_found', `No active API key ${id}`);
+    for (const [token, entry] of cache) if (entry.principal?.apiKey.id === id) cache.delete(token);
+  },
+};

@@ -1,0 +1,119 @@
+// GraphQL: the calling key's identity (`me`, GET /public/v1/me).
+import { builder } from '../graphql/builder.ts';
+import type { ApiKeyPrincipal } from '../auth/principal.ts';
+import { apiKeyService } from './api-key.service.ts';
+
+const ApiKeyInfo = builder.objectRef<ApiKeyPrincipal['apiKey']>('ApiKeyInfo').implement({
+  description: 'The API key making the call',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    prefix: t.exposeString('prefix', { description: '`svc_` and the identifying part; never the full key' }),
+    scopes: t.exposeStringList('scopes'),
+  }),
+});
+
+const ServiceUser = builder.objectRef<ApiKeyPrincipal['user']>('ServiceUser').implement({
+  description: 'The service account the key acts as',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    userName: t.exposeString('userName'),
+    fullName: t.exposeString('fullName'),
+    roleId: t.exposeInt('roleId'),
+  }),
+});
+
+const WorkspaceInfo = builder.objectRef<ApiKeyPrincipal['workspace']>('WorkspaceInfo').implement({
+  fields: (t) => ({
+    domain: t.exposeString('domain', { description: 'Workspace address (URL)' }),
+    name: t.exposeString('name'),
+  }),
+});
+
+const Limits = builder.objectRef<ApiKeyPrincipal['limits']>('KeyLimits').implement({
+  fields: (t) => ({
+    requestsPerMinute: t.exposeInt('requestsPerMinute'),
+    maxWebhookSubscriptions: t.exposeInt('maxWebhookSubscriptions'),
+  }),
+});
+
+const KeyIdentity = builder.objectRef<ApiKeyPrincipal>('KeyIdentity').implement({
+  description: 'What GET /me returns: the key, its service account, the workspace and the limits',
+  fields: (t) => ({
+    apiKey: t.field({ type: ApiKeyInfo, resolve: (p) => p.apiKey }),
+    serviceUser: t.field({ type: ServiceUser, resolve: (p) => p.user }),
+    workspace: t.field({ type: WorkspaceInfo, resolve: (p) => p.workspace }),
+    limits: t.field({ type: Limits, resolve: (p) => p.limits }),
+  }),
+});
+
+builder.queryField('me', (t) =>
+  t.field({
+    type: KeyIdentity,
+    description: 'The calling API key (API keys only; people use `viewer`)',
+    authScopes: { apiKey: true },
+    resolve: (_root, _args, ctx) => ctx.principal as ApiKeyPrincipal,
+  }),
+);
+
+// Settings, Apps, API keys (administrators, through GraphQL).
+export const ApiKey = builder.prismaObject('ApiKey', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    prefix: t.exposeString('prefix'),
+    scopes: t.exposeStringList('scopes'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    roleId: t.int({ select: { serviceUser: { select: { roleId: true } } }, resolve: (k) => k.serviceUser.roleId }),
+    serviceUserId: t.exposeInt('serviceUserId'),
+  }),
+});
+
+const CreateApiKeyInput = builder.inputType('CreateApiKeyInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    roleId: t.int({ required: true }),
+    scopes: t.stringList({ required: true }),
+    expiresAt: t.field({ type: 'DateTime', required: false }),
+  }),
+});
+
+type CreatedApiKeyShape = { value: string; apiKey: Awaited<ReturnType<typeof apiKeyService.create>>['record'] };
+const CreatedApiKey = builder.objectRef<CreatedApiKeyShape>('CreatedApiKey').implement({
+  description: 'A new key; `value` is shown here once and never again',
+  fields: (t) => ({
+    value: t.exposeString('value'),
+    apiKey: t.field({ type: ApiKey, resolve: (r) => r.apiKey }),
+  }),
+});
+
+builder.mutationField('createApiKey', (t) =>
+  t.field({
+    type: CreatedApiKey,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const p = ctx.principal!;
+      const created = await apiKeyService.create(
+        p.workspace.id,
+        { name: input.name, role: input.roleId, scopes: input.scopes as never, expiresAt: input.expiresAt ?? null },
+        p.kind === 'user' ? p.user.id : null,
+      );
+      return { value: created.value, apiKey: created.record };
+    },
+  }),
+);
+
+builder.mutationField('revokeApiKey', (t) =>
+  t.boolean({
+    authScopes: { admin: true },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await apiKeyService.revoke(ctx.principal!.workspace.id, id);
+      return true;
+    },
+  }),
+);

@@ -1,0 +1,26 @@
+// Turns request headers into a principal. Bearer tokens are API keys; browser sessions come
+// from the settings UI's cookie.
+import { AppError } from '../errors/errors.ts';
+import { apiKeyService } from '../api-keys/api-key.service.ts';
+import type { Principal } from './principal.ts';
+
+export interface RequestAuth {
+  principal: Principal | null;
+  credentials: 'bearer' | 'session' | 'none';
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** With `required`, a missing key is a 401 too. A present but bad key is always a 401. */
+export async function authenticateRequest(headers: Headers, opts: { required: boolean }): Promise<RequestAuth> {
+  const authorization = headers.get('authorization');
+  if (authorization === null) {
+    if (opts.required) throw new AppError('invalid_token', 'Send the API key as `Authorization: Bearer <API_KEY>`');
+    return { principal: null, credentials: 'none' };
+  }
+  const match = BEARER.exec(authorization);
+  if (!match) throw new AppError('invalid_token', 'The Authorization header must be `Bearer <API_KEY>`');
+  return { principal: await apiKeyService.authenticate(match[1]), credentials: 'bearer' };
+}
+
+export const invalidTokenHeaders = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };

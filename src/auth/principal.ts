@@ -1,0 +1,87 @@
+// Who is calling: an API key acting as its service account, or a signed-in human. Computed
+// once per request (from a short-lived cache), then read by scopes and services.
+
+export const API_SCOPES = [
+  'tickets:read',
+  'tickets:write',
+  'boards:read',
+  'users:read',
+  'kb:read',
+  'kb:write',
+  'webhooks:manage',
+] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/** Role permissions beyond reading what the role sees. */
+export const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] as const;
+export type RolePermission = (typeof ROLE_PERMISSIONS)[number];
+
+export interface RoleAccess {
+  id: number;
+  name: string;
+  isAdmin: boolean;
+  allBoards: boolean;
+  boardIds: ReadonlySet<string>;
+  permissions: ReadonlySet<string>;
+}
+
+export interface WorkspaceRef {
+  id: number;
+  name: string;
+  domain: string;
+}
+
+export interface ActorRef {
+  id: number;
+  userName: string;
+  fullName: string;
+  roleId: number;
+}
+
+interface PrincipalBase {
+  workspace: WorkspaceRef;
+  user: ActorRef;
+  role: RoleAccess;
+  /** What the caller may do through the API: the key's scopes, or those a human's role implies. */
+  scopes: ReadonlySet<ApiScope>;
+}
+
+export interface ApiKeyPrincipal extends PrincipalBase {
+  kind: 'apiKey';
+  apiKey: {
+    id: number;
+    name: string;
+    prefix: string;
+    scopes: ApiScope[];
+    expiresAt: Date | null;
+  };
+  limits: { requestsPerMinute: number; maxWebhookSubscriptions: number };
+}
+
+export interface UserPrincipal extends PrincipalBase {
+  kind: 'user';
+  sessionId: string;
+  csrfToken: string;
+  email: string | null;
+  isAdmin: boolean;
+}
+
+export type Principal = ApiKeyPrincipal | UserPrincipal;
+
+/** Scopes a human's role grants in GraphQL, so one set of field rules serves keys and people. */
+export function scopesForRole(role: RoleAccess): Set<ApiScope> {
+  const s = new Set<ApiScope>(['tickets:read', 'boards:read', 'users:read', 'kb:read']);
+  if (role.isAdmin || role.permissions.has('tickets.write')) s.add('tickets:write');
+  if (role.isAdmin || role.permissions.has('kb.write')) s.add('kb:write');
+  if (role.isAdmin || role.permissions.has('webhooks.manage')) s.add('webhooks:manage');
+  return s;
+}
+
+export function canSeeBoard(role: RoleAccess, boardId: string): boolean {
+  return role.isAdmin || role.allBoards || role.boardIds.has(boardId);
+}
+
+/** A Prisma `where` fragment limiting boards to those the role sees. */
+export function visibleBoardFilter(role: RoleAccess): { id?: { in: string[] } } {
+  return role.isAdmin || role.allBoards ? {} : { id: { in: [...role.boardIds] } };
+}

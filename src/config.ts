@@ -1,0 +1,80 @@
+// The one place that reads process.env. Every variable is documented in README.md.
+import { z } from 'zod';
+import path from 'node:path';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('webhook-deliveries'),
+  TEMPORAL_PORT: z.coerce.number().int().default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  TEMPORAL_UI_URL: z.string().url().optional(),
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  TEMPORAL_TEST_SERVER_PATH: z.string().min(1).optional(),
+  REDIS_URL: z.string().min(1).optional(),
+  DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  SMTP_URL: z.string().min(1).optional(),
+  SMTP_FROM: z.string().default('Ticketing <no-reply@localhost>'),
+  SESSION_SECRET: z.string().min(16).optional(),
+  SEED_DEMO: bool.default(true),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}/public/v1`,
+    },
+    dataDir,
+    database: e.DATABASE_URL
+      ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
+      : ({ kind: 'pglite', dir: path.join(dataDir, 'pglite') } as const),
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      devServerPort: e.TEMPORAL_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: e.TEMPORAL_UI_URL,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+    },
+    redisUrl: e.REDIS_URL,
+    limits: {
+      requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
+      maxWebhookSubscriptions: e.DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS,
+    },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+    sessionSecret: e.SESSION_SECRET,
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+export const config = parseConfig();

@@ -1,0 +1,48 @@
+// Reads a JSON body with the API's rules: JSON media type (415), at most 1 MiB (413),
+// valid UTF-8 and JSON (400).
+import { AppError } from '../errors/errors.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isJsonMediaType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const length = request.headers.get('content-length');
+  if (length !== null && Number(length) > MAX_BODY_BYTES) {
+    throw new AppError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
+  }
+  if (!request.body) throw new AppError('invalid_json', 'This call needs a JSON body');
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new AppError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`');
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new AppError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('invalid_json', 'The body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw new AppError('invalid_json', 'This call needs a JSON body');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError('invalid_json', `The body is not valid JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,39 @@
+// The shape of one REST route: data, not code paths. One handler (rest-handler.ts) runs every
+// route; the OpenAPI document is generated from the same entries.
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface RouteDef {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path relative to /public/v1, e.g. `/boards/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** The GraphQL operation this route runs; its single root field is the result. */
+  operation: string;
+  /** Path parameters; a value that does not parse answers 404 (no such record). */
+  params?: z.ZodObject;
+  /** Query parameters; a value that does not parse answers 422. */
+  query?: z.ZodObject;
+  /** The JSON body; a body that does not parse answers 422 with `errors[]`. */
+  body?: z.ZodType;
+  /** How path, query and body become the operation's variables. */
+  variables?: (input: RouteInput) => Record<string, unknown>;
+  /** Success status (200 unless said). */
+  status?: number;
+  /** The root field is a connection: answer `{data, nextCursor}` with a Link header. */
+  paged?: boolean;
+  /** Honours the Idempotency-Key header. */
+  idempotent?: boolean;
+}
+
+export const defineRoutes = (routes: RouteDef[]) => routes;

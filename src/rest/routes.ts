@@ -1,0 +1,21 @@
+// The /public/v1 route table. Each entry maps one REST call onto one GraphQL operation.
+import { defineRoutes } from './route.ts';
+
+export const routes = defineRoutes([
+  {
+    operationId: 'getMe',
+    method: 'GET',
+    path: '/me',
+    tag: 'Identity',
+    summary: 'The calling API key, its service account, the workspace and the limits',
+    operation: /* GraphQL */ `
+      query getMe {
+        me {
+          apiKey { id name prefix scopes }
+          serviceUser { id userName fullName roleId }
+          workspace { domain name }
+          limits { requestsPerMinute maxWebhookSubscriptions }
+        }
+      }`,
+  },
+]);

@@ -1,0 +1,252 @@
+// Runs `temporal server start-dev` (Temporal CLI) as a child process with SQLite persistence.
+// The child never outlives us: an 'exit' hook kills it on a normal exit, and a watchdog
+// process kills it when we die without running hooks (signal, SIGKILL, crash).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import type { EphemeralServerExecutable } from '@temporalio/testing';
+import { resolveTemporalCli } from './binaries.ts';
+
+type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+
+/** Search attributes of webhook delivery workflows, registered on every dev server we start. */
+export const deliverySearchAttributes = {
+  SubscriptionId: 'Keyword',
+  EventType: 'Keyword',
+  WorkspaceId: 'Keyword',
+} as const satisfies Record<string, SearchAttributeTypeName>;
+
+export interface StartDevServerOptions {
+  /** SQLite file; state survives restarts on the same file. Omitted: in memory. */
+  dbFile?: string;
+  port: number;
+  /** Web UI port. Omitted: no UI (`--headless`). */
+  uiPort?: number;
+  ip?: string;
+  namespace?: string;
+  searchAttributes?: Record<string, SearchAttributeTypeName>;
+  /** Defaults to resolveTemporalCli(). */
+  executable?: EphemeralServerExecutable;
+  startTimeoutMs?: number;
+  /** Receives the server's own log lines (it logs at warn level and above). */
+  onLog?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  uiUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startDevServer(options: StartDevServerOptions): Promise<DevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const namespace = options.namespace ?? 'default';
+  const executable = options.executable ?? resolveTemporalCli();
+  const uiUrl = options.uiPort === undefined ? undefined : `http://${ip}:${options.uiPort}`;
+  if (options.dbFile) mkdirSync(path.dirname(path.resolve(options.dbFile)), { recursive: true });
+  // Otherwise the readiness probe below could be answered by whatever already holds the port.
+  for (const port of [options.port, options.uiPort]) {
+    if (port !== undefined && !(await isPortFree(ip, port))) {
+      throw new Error(`Temporal dev server cannot start: ${ip}:${port} is already in use`);
+    }
+  }
+
+  const extraArgs = [
+    '--sqlite-pragma', 'journal_mode=WAL',
+    '--sqlite-pragma', 'synchronous=OFF',
+    // Skip the server's call home for version news: our machines have no internet.
+    '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
+    ...Object.entries(options.searchAttributes ?? deliverySearchAttributes).flatMap(([name, type]) => [
+      '--search-attribute', `${name}=${type}`,
+    ]),
+  ];
+
+  if (executable.type === 'cached-download') {
+    // No local CLI: let the SDK download and supervise it (works only with internet access).
+    const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable,
+        ip,
+        port: options.port,
+        namespace,
+        dbFilename: options.dbFile,
+        ui: options.uiPort !== undefined,
+        uiPort: options.uiPort,
+        extraArgs,
+      },
+    });
+    return { address: env.address, namespace, uiUrl, stop: () => env.teardown() };
+  }
+
+  const args = [
+    'server', 'start-dev',
+    '--ip', ip,
+    '--port', String(options.port),
+    ...(options.uiPort === undefined ? ['--headless'] : ['--ui-port', String(options.uiPort)]),
+    ...(options.dbFile ? ['--db-filename', path.resolve(options.dbFile)] : []),
+    '--namespace', namespace,
+    '--log-level', 'warn',
+    ...extraArgs,
+  ];
+  const address = `${ip}:${options.port}`;
+  const child = spawn(executable.path, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const recentLines: string[] = [];
+  const onLine = (line: string) => {
+    recentLines.push(line);
+    if (recentLines.length > 40) recentLines.shift();
+    options.onLog?.(line);
+  };
+  forwardLines(child, onLine);
+
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    // 'close' rather than 'exit': by then its last log lines have been read.
+    child.once('close', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
+  spawnError.catch(() => undefined);
+
+  const killOnExit = () => {
+    try {
+      process.kill(child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', killOnExit);
+  const watchdog = child.pid ? startWatchdog(child.pid) : undefined;
+  child.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.off('exit', killOnExit);
+      watchdog?.kill('SIGKILL');
+      if (exited || child.pid === undefined) return;
+      child.kill('SIGTERM');
+      const graceful = await Promise.race([exitPromise.then(() => true), sleep(15_000).then(() => false)]);
+      if (!graceful) {
+        child.kill('SIGKILL');
+        await exitPromise;
+      }
+    })());
+
+  try {
+    await Promise.race([
+      spawnError,
+      waitUntilReady({
+        host: ip,
+        port: options.port,
+        namespace,
+        searchAttributes: Object.keys(options.searchAttributes ?? deliverySearchAttributes),
+        timeoutMs: options.startTimeoutMs ?? 60_000,
+        hasExited: () => exited !== undefined,
+      }),
+    ]);
+  } catch (err) {
+    const exitedBySelf = exited;
+    await stop();
+    const how = exitedBySelf ? ` (exited with ${exitedBySelf.signal ?? `code ${exitedBySelf.code}`})` : '';
+    const log = recentLines.length ? `\n${recentLines.join('\n')}` : '';
+    throw new Error(`Temporal dev server at ${address} did not start${how}: ${(err as Error).message}${log}`);
+  }
+  return { address, namespace, uiUrl, stop };
+}
+
+function isPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+function acceptsConnections(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function forwardLines(child: ChildProcess, onLine: (line: string) => void) {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    // Read always (a full pipe would block the server) but never keep our event loop alive.
+    (stream as Socket).unref();
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) onLine(line);
+    });
+  }
+}
+
+// A tiny shell that blocks reading a pipe from us; the pipe closes when we die in any way,
+// and then it terminates the server (escalating to SIGKILL after 10 s).
+function startWatchdog(pid: number): ChildProcess {
+  const script =
+    'read -r _; kill -TERM "$1" 2>/dev/null || exit 0; i=0; ' +
+    'while kill -0 "$1" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i+1)); done; ' +
+    'kill -KILL "$1" 2>/dev/null; exit 0';
+  const watchdog = spawn('/bin/sh', ['-c', script, 'temporal-dev-server-watchdog', String(pid)], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.on('error', () => undefined);
+  watchdog.unref();
+  (watchdog.stdin as unknown as Socket | null)?.unref();
+  return watchdog;
+}
+
+async function waitUntilReady(opts: {
+  host: string;
+  port: number;
+  namespace: string;
+  searchAttributes: string[];
+  timeoutMs: number;
+  hasExited: () => boolean;
+}): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (opts.hasExited()) throw new Error('process exited during startup');
+    // A bare TCP probe first: a gRPC connect to a closed port backs off for a second.
+    if (!(await acceptsConnections(opts.host, opts.port))) {
+      await sleep(50);
+      continue;
+    }
+    let connection: Connection | undefined;
+    try {
+      connection = await Connection.connect({ address: `${opts.host}:${opts.port}`, connectTimeout: '2s' });
+      await connection.workflowService.describeNamespace({ namespace: opts.namespace });
+      const { customAttributes } = await connection.operatorService.listSearchAttributes({
+        namespace: opts.namespace,
+      });
+      const missing = opts.searchAttributes.filter((name) => !(name in (customAttributes ?? {})));
+      if (missing.length === 0) return;
+      lastError = new Error(`search attributes not registered yet: ${missing.join(', ')}`);
+    } catch (err) {
+      lastError = err;
+    } finally {
+      await connection?.close().catch(() => undefined);
+    }
+    await sleep(100);
+  }
+  throw new Error(`not ready after ${opts.timeoutMs} ms: ${(lastError as Error | undefined)?.message ?? 'timeout'}`);
+}

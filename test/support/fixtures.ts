@@ -1,0 +1,57 @@
+// Each test makes its own workspace (random domain), so suites never collide and nothing is truncated.
+import crypto from 'node:crypto';
+import { migrate } from '../../src/db/db.ts';
+import { workspaceService } from '../../src/workspaces/workspace.service.ts';
+import { apiKeyService, type CreateKeyInput } from '../../src/api-keys/api-key.service.ts';
+import { API_SCOPES } from '../../src/auth/principal.ts';
+import { createApp } from '../../src/http/app.ts';
+
+let migrated: Promise<unknown> | undefined;
+export const ensureMigrated = () => (migrated ??= migrate());
+
+export const randomSuffix = () => crypto.randomBytes(5).toString('hex');
+
+export async function createTestWorkspace(name = 'Test workspace') {
+  await ensureMigrated();
+  const suffix = randomSuffix();
+  const ws = await workspaceService.create({
+    name: `${name} ${suffix}`,
+    domain: `https://ws-${suffix}.example.test`,
+    adminEmail: `admin-${suffix}@example.test`,
+    adminName: 'Test Admin',
+    adminPassword: 'correct horse battery staple',
+  });
+  return {
+    ...ws,
+    async key(input: Partial<CreateKeyInput> = {}) {
+      const created = await apiKeyService.create(
+        ws.workspace.id,
+        { name: input.name ?? `key-${randomSuffix()}`, role: input.role ?? ws.roles.admin.id, scopes: input.scopes ?? [...API_SCOPES], expiresAt: input.expiresAt },
+        ws.admin.id,
+      );
+      return created;
+    },
+  };
+}
+
+let app: ReturnType<typeof createApp> | undefined;
+/** Calls the HTTP app in-process (no port): `api('GET', '/me', { key })`. */
+export async function api(method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit } = {}) {
+  app ??= createApp();
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: BodyInit | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await app.fetch(new Request(`http://localhost${path.startsWith('/graphql') ? '' : '/public/v1'}${path}`, { method, headers, body }));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: json, text };
+}

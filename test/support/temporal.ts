@@ -1,0 +1,88 @@
+// Temporal servers for tests. Binaries resolve like the app's (TEMPORAL_CLI_PATH /
+// TEMPORAL_TEST_SERVER_PATH, then .tools/temporal, then the SDK download).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { resolveTestServer } from '../../src/temporal/binaries.ts';
+import { startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
+
+export const helloWorkflowsPath = fileURLToPath(new URL('../../workflows/hello/workflows.ts', import.meta.url));
+
+// Keep worker and bundler chatter (info level) out of test output; once per process.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  // already installed or instantiated in this process
+}
+
+export function getFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export interface TestDevServer {
+  server: DevServer;
+  address: string;
+  namespace: string;
+  dbFile: string;
+  client: Client;
+  nativeConnection: NativeConnection;
+  teardown(): Promise<void>;
+}
+
+/** A real dev server (SQLite in a temp dir, free loopback port, no UI) plus client and worker connections. */
+export async function startTestDevServer(): Promise<TestDevServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'temporal-dev-'));
+  const dbFile = path.join(dir, 'temporal.sqlite');
+  let server: DevServer | undefined;
+  // A free port can be taken between probing and binding: retry with another.
+  for (let attempt = 1; !server; attempt++) {
+    try {
+      server = await startDevServer({ dbFile, port: await getFreePort() });
+    } catch (err) {
+      if (attempt >= 3) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+  const connection = await Connection.connect({ address: server.address });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const client = new Client({ connection, namespace: server.namespace });
+  const started = server;
+  return {
+    server: started,
+    address: started.address,
+    namespace: started.namespace,
+    dbFile,
+    client,
+    nativeConnection,
+    async teardown() {
+      await nativeConnection.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+      await started.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The time-skipping test server: timers fire as soon as nothing else is pending. */
+export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: resolveTestServer() } });
+}

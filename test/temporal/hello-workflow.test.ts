@@ -1,0 +1,61 @@
+// The hello workflow end to end on a real dev server: real worker, real activity.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { createHelloActivities } from '../../workflows/hello/activities.ts';
+import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { helloWorkflowsPath, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+
+describe('hello workflow on the dev server', () => {
+  let env: TestDevServer;
+
+  beforeAll(async () => {
+    env = await startTestDevServer();
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.teardown();
+  }, 60_000);
+
+  it('runs the greet activity in a real worker and returns its result', { timeout: 60_000 }, async () => {
+    const taskQueue = uniqueId('hello');
+    const calls: string[] = [];
+    const real = createHelloActivities({ greeting: 'Hi' });
+    const worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      workflowsPath: helloWorkflowsPath,
+      activities: {
+        async greet(name: string) {
+          calls.push(name);
+          return await real.greet(name);
+        },
+      },
+    });
+
+    const workflowId = uniqueId('hello-wf');
+    const subscriptionId = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
+    const result = await worker.runUntil(
+      env.client.workflow.execute(helloWorkflow, {
+        args: ['Ada'],
+        taskQueue,
+        workflowId,
+        // Fails unless the dev server registered our search attributes.
+        typedSearchAttributes: [{ key: subscriptionId, value: 'sub-123' }],
+      }),
+    );
+
+    expect(result).toBe('Hi, Ada!');
+    expect(calls).toEqual(['Ada']);
+
+    const handle = env.client.workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    expect(description.status.name).toBe('COMPLETED');
+    expect(description.typedSearchAttributes.get(subscriptionId)).toBe('sub-123');
+
+    const history = await handle.fetchHistory();
+    const completed = history.events?.filter((e) => e.activityTaskCompletedEventAttributes) ?? [];
+    expect(completed).toHaveLength(1);
+  });
+});

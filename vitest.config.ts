@@ -1,0 +1,19 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  // Node resolves `graphql` to its CommonJS build (as Pothos and Yoga load it); Vite would pick
+  // the .mjs one, and two graphql realms refuse each other's schema.
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    setupFiles: ['test/support/setup.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: more parallel files only contend for them (PGlite and Temporal are CPU-bound).
+    maxWorkers: 2,
+  },
+});
