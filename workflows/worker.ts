@@ -6,7 +6,10 @@ export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 
   namespace: string;
   taskQueue: string;
   activities: object;
-  /** Absolute path of the domain's workflows.ts (bundled by the SDK's webpack). */
+  /**
+   * Absolute path of the domain's workflows.ts. The SDK's webpack bundles it as is: it resolves
+   * `.ts`-suffixed imports literally and swc strips types, so no webpackConfigHook is needed.
+   */
   workflowsPath: string;
 }
 

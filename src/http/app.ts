@@ -8,6 +8,8 @@ import { authenticateRequest, invalidTokenHeaders } from '../auth/authenticate.t
 import { routes } from '../rest/routes.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
+import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { config } from '../config.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,6 +25,9 @@ export function createApp() {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
+
+  const openapi = JSON.stringify(buildOpenApiDocument(config.http.publicBaseUrl));
+  app.get(`${API_PREFIX}/openapi.json`, () => new Response(openapi, { headers: { 'Content-Type': 'application/json' } }));
 
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);

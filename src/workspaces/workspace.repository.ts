@@ -13,6 +13,8 @@ export interface BoardSeed {
 export const workspaceRepository = {
   count: () => prisma.workspace.count(),
 
+  list: (take: number) => prisma.workspace.findMany({ take, orderBy: { id: 'asc' } }),
+
   findByDomain: (domain: string) => prisma.workspace.findUnique({ where: { domain } }),
 
   /** A workspace with the three standard roles and its first administrator. */

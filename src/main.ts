@@ -1,0 +1,110 @@
+// `npm start`: the whole service on embedded defaults. With no DATABASE_URL it uses an
+// embedded PGlite in DATA_DIR; with no TEMPORAL_ADDRESS it runs a local Temporal dev server
+// (SQLite in DATA_DIR, Temporal Web on TEMPORAL_UI_PORT). `npm start -- api|worker` runs one
+// part alone (needs PostgreSQL and a Temporal server shared by the parts).
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { config } from './config.ts';
+import { logger } from './logger.ts';
+import { db, migrate } from './db/db.ts';
+import { createApp } from './http/app.ts';
+import { workspaceService } from './workspaces/workspace.service.ts';
+import { ensureTemporalCli } from './temporal/binaries.ts';
+import { startDevServer, type DevServer } from './temporal/dev-server.ts';
+import { startWorker } from './worker.ts';
+
+type Mode = 'all' | 'api' | 'worker';
+const mode = (process.argv[2] ?? 'all') as Mode;
+if (!['all', 'api', 'worker'].includes(mode)) {
+  console.error(`usage: npm start [-- all|api|worker]   (got ${mode})`);
+  process.exit(2);
+}
+if (mode !== 'all' && db.kind === 'pglite') {
+  console.error('The embedded database serves one process: run `npm start` (all parts), or set DATABASE_URL.');
+  process.exit(2);
+}
+
+const stops: (() => Promise<unknown>)[] = [];
+const banner: string[] = [];
+
+async function main() {
+  const applied = await migrate();
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+
+  if (mode !== 'worker' && config.seedDemo) {
+    const demo = await workspaceService.seedDemoIfEmpty(config.http.publicBaseUrl);
+    if (demo) {
+      banner.push(
+        'First run: created the demo workspace.',
+        `  API key (shown once, every scope): ${demo.apiKey}`,
+        `  Administrator sign-in: ${demo.admin.email} / ${demo.adminPassword}`,
+        `  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${config.http.publicBaseUrl}/me`,
+      );
+    }
+  }
+
+  let temporalAddress = config.temporal.address;
+  let devServer: DevServer | undefined;
+  if (!temporalAddress) {
+    devServer = await startDevServer({
+      executable: await ensureTemporalCli(),
+      dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+      port: config.temporal.devServerPort,
+      uiPort: config.temporal.uiPort,
+      namespace: config.temporal.namespace,
+    });
+    temporalAddress = devServer.address;
+    stops.push(() => devServer!.stop());
+  }
+  const uiUrl = config.temporal.uiUrl ?? devServer?.uiUrl;
+
+  if (mode !== 'api') {
+    const { worker, running, connection } = await startWorker(temporalAddress);
+    running.catch((err) => {
+      logger.error({ err }, 'Temporal worker stopped');
+      process.exitCode = 1;
+    });
+    stops.unshift(async () => {
+      worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    });
+  }
+
+  if (mode !== 'worker') {
+    const app = createApp();
+    const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    stops.unshift(() => new Promise((resolve) => server.close(resolve)));
+    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+    banner.push(
+      `REST API:  ${origin}/public/v1   (OpenAPI: ${origin}/public/v1/openapi.json)`,
+      `GraphQL:   ${origin}/graphql`,
+    );
+  }
+  banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
+  banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);
+  console.log(['', ...banner, ''].join('\n'));
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  for (const stop of stops) await stop().catch((err) => logger.warn({ err }, 'error while stopping'));
+  await db.close().catch(() => undefined);
+  process.exit(process.exitCode ?? 0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+main().catch(async (err) => {
+  logger.error({ err }, 'start-up failed');
+  console.error(`Start-up failed: ${(err as Error).message}`);
+  process.exitCode = 1;
+  await shutdown('startup-failure');
+});

@@ -1,0 +1,82 @@
+// The README's start command, for real: `tsx src/main.ts` on embedded defaults (PGlite, a
+// local Temporal dev server), first-run seeding, GET /me over a real port, restart.
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { getFreePort } from '../support/temporal.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-start-'));
+const children: ChildProcess[] = [];
+
+async function start(ports: { http: number; temporal: number; ui: number }) {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(ports.http),
+    TEMPORAL_PORT: String(ports.temporal),
+    TEMPORAL_UI_PORT: String(ports.ui),
+    NODE_ENV: 'development',
+  };
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 90 s\n${out}\n${err}`)), 90_000);
+    child.stdout!.on('data', () => {
+      if (out.includes('Database:')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}\n${out}\n${err}`)));
+  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.kill('SIGTERM');
+    });
+  return { out: () => out, stop };
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('npm start on embedded defaults', () => {
+  it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 240_000 }, async () => {
+    const ports = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
+    const first = await start(ports);
+    const banner = first.out();
+    expect(banner).toContain('First run: created the demo workspace.');
+    expect(banner).toContain(`Temporal Web: http://127.0.0.1:${ports.ui}`);
+    expect(banner).toMatch(/Administrator sign-in: admin@example\.com \/ \S+/);
+    const key = /API key \(shown once, every scope\): (svc_\S+)/.exec(banner)![1];
+
+    const me = await fetch(`http://127.0.0.1:${ports.http}/public/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    const body = await me.json();
+    expect(body.apiKey.scopes).toEqual(['tickets:read', 'tickets:write', 'boards:read', 'users:read', 'kb:read', 'kb:write', 'webhooks:manage']);
+    expect(body.workspace.name).toBe('Demo workspace');
+    expect(Object.keys(body).sort()).toEqual(['apiKey', 'limits', 'serviceUser', 'workspace']);
+
+    // Temporal Web answers on its port.
+    expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+
+    // Second start on the same data directory: no new seed, the same key still works.
+    const second = await start(ports);
+    expect(second.out()).not.toContain('First run');
+    const again = await fetch(`http://127.0.0.1:${ports.http}/public/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).toBe(200);
+    expect((await again.json()).apiKey.id).toBe(body.apiKey.id);
+    expect(await second.stop()).toBe(0);
+  });
+});

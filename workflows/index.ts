@@ -1,0 +1,2 @@
+// Every workflow the worker runs: the bundle entry (workflowsPath) of src/worker.ts.
+export * from './hello/workflows.ts';
