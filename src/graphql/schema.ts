@@ -1,5 +1,13 @@
 // Imports every domain's types, then builds the schema.
 import { builder } from './builder.ts';
 import '../api-keys/api-key.types.ts';
+import '../workspaces/workspace.types.ts';
+import '../auth/session.types.ts';
+import '../users/user.types.ts';
+import '../boards/board.types.ts';
+import '../tickets/ticket.types.ts';
+import '../knowledge-base/article.types.ts';
+import '../notifications/notification.types.ts';
+import '../webhooks/webhook.types.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -7,6 +7,7 @@ import { authenticateRequest } from '../auth/authenticate.ts';
 import { readJsonBody } from '../http/request-body.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef } from './route.ts';
+import { toPage } from './paging.ts';
 
 export interface CompiledRoute {
   def: RouteDef;
@@ -76,5 +77,9 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
   });
   if (result.errors?.length) throw errorFromResult(result.errors);
   const data = (result.data as Record<string, unknown>)[route.rootField];
+  if (def.paged) {
+    const page = toPage(data as Parameters<typeof toPage>[0], req.request.url);
+    return { status: def.status ?? 200, body: page.body, headers: page.headers };
+  }
   return { status: def.status ?? 200, body: data, headers: {} };
 }

@@ -1,21 +1,9 @@
-// The /public/v1 route table. Each entry maps one REST call onto one GraphQL operation.
-import { defineRoutes } from './route.ts';
+// The /public/v1 route table: each domain declares its routes beside its GraphQL types.
+import { apiKeyRoutes } from '../api-keys/api-key.routes.ts';
+import { boardRoutes } from '../boards/board.routes.ts';
+import { userRoutes } from '../users/user.routes.ts';
+import { ticketRoutes } from '../tickets/ticket.routes.ts';
+import { articleRoutes } from '../knowledge-base/article.routes.ts';
+import { webhookRoutes } from '../webhooks/webhook.routes.ts';
 
-export const routes = defineRoutes([
-  {
-    operationId: 'getMe',
-    method: 'GET',
-    path: '/me',
-    tag: 'Identity',
-    summary: 'The calling API key, its service account, the workspace and the limits',
-    operation: /* GraphQL */ `
-      query getMe {
-        me {
-          apiKey { id name prefix scopes }
-          serviceUser { id userName fullName roleId }
-          workspace { domain name }
-          limits { requestsPerMinute maxWebhookSubscriptions }
-        }
-      }`,
-  },
-]);
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes];

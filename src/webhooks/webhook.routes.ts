@@ -1,0 +1,3 @@
+import { defineRoutes } from '../rest/route.ts';
+
+export const webhookRoutes = defineRoutes([]);
