@@ -1,5 +1,6 @@
 import { prisma } from '../db/db.ts';
 import { roleInclude } from '../auth/role-access.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 
 const keyInclude = {
   workspace: true,
@@ -54,6 +55,11 @@ export const apiKeyRepository = {
         include: keyInclude,
       });
     });
+  },
+
+  /** `query`: the connection's paging and selection, from plugin-prisma. */
+  list(workspaceId: number, query: Pick<Prisma.ApiKeyFindManyArgs, 'include' | 'select' | 'cursor' | 'take' | 'skip'>) {
+    return prisma.apiKey.findMany({ ...query, where: { workspaceId }, orderBy: { id: 'desc' } });
   },
 
   revoke(workspaceId: number, id: number, at: Date) {

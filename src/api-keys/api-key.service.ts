@@ -7,6 +7,7 @@ import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
 import { toRoleAccess } from '../auth/role-access.ts';
+import { checkCursor } from '../graphql/cursor.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
@@ -35,6 +36,7 @@ export const createKeyInput = z
   .strict();
 export type CreateKeyInput = z.input<typeof createKeyInput>;
 
+type ListQuery = Parameters<typeof apiKeyRepository.list>[1];
 type KeyRow = NonNullable<Awaited<ReturnType<typeof apiKeyRepository.findByPrefix>>>;
 
 function toPrincipal(row: KeyRow): ApiKeyPrincipal {
@@ -128,6 +130,10 @@ export const apiKeyService = {
       maxWebhookSubscriptions: config.limits.maxWebhookSubscriptions,
     });
     return { value, principal: toPrincipal(row), record: row };
+  },
+
+  list(workspaceId: number, query: ListQuery) {
+    return apiKeyRepository.list(workspaceId, checkCursor(query, 'int'));
   },
 
   async revoke(workspaceId: number, id: number) {

@@ -1,7 +1,12 @@
 // GraphQL: the calling key's identity (`me`, GET /public/v1/me).
 import { builder } from '../graphql/builder.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { AppError } from '../errors/errors.ts';
 import type { ApiKeyPrincipal } from '../auth/principal.ts';
+import { RoleSummary } from '../auth/session.types.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { apiKeyService } from './api-key.service.ts';
+import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
 
 const ApiKeyInfo = builder.objectRef<ApiKeyPrincipal['apiKey']>('ApiKeyInfo').implement({
   description: 'The API key making the call',
@@ -23,7 +28,7 @@ const ServiceUser = builder.objectRef<ApiKeyPrincipal['user']>('ServiceUser').im
   }),
 });
 
-const WorkspaceInfo = builder.objectRef<ApiKeyPrincipal['workspace']>('WorkspaceInfo').implement({
+export const WorkspaceInfo = builder.objectRef<ApiKeyPrincipal['workspace']>('WorkspaceInfo').implement({
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'Workspace address (URL)' }),
     name: t.exposeString('name'),
@@ -90,12 +95,24 @@ const CreatedApiKey = builder.objectRef<CreatedApiKeyShape>('CreatedApiKey').imp
   }),
 });
 
+/**
+ * Keys are managed by administrators, signed in, in the settings UI. A key never creates, lists
+ * or revokes keys, whatever its role: a leaked key must not be able to mint successors.
+ */
+function keyManagers(_parent: unknown, _args: unknown, ctx: GraphQLContext) {
+  if (ctx.principal?.kind === 'apiKey') {
+    throw new AppError('forbidden', 'API keys cannot manage API keys; an administrator does this in the settings');
+  }
+  return { admin: true };
+}
+
 builder.mutationField('createApiKey', (t) =>
   t.field({
     type: CreatedApiKey,
-    authScopes: { admin: true },
+    description: 'A new API key with its own service account (administrators, signed in; never an API key)',
+    authScopes: keyManagers,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
+    resolve: withFieldLimit(fieldLimits.createApiKey, async (_root, { input }, ctx) => {
       const p = ctx.principal!;
       const created = await apiKeyService.create(
         p.workspace.id,
@@ -103,17 +120,39 @@ builder.mutationField('createApiKey', (t) =>
         p.kind === 'user' ? p.user.id : null,
       );
       return { value: created.value, apiKey: created.record };
-    },
+    }),
   }),
 );
 
 builder.mutationField('revokeApiKey', (t) =>
   t.boolean({
-    authScopes: { admin: true },
+    description: 'Revokes an API key at once (administrators, signed in; never an API key)',
+    authScopes: keyManagers,
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
       await apiKeyService.revoke(ctx.principal!.workspace.id, id);
       return true;
     },
+  }),
+);
+
+builder.prismaObjectField(ApiKey, 'role', (t) =>
+  t.field({
+    type: RoleSummary,
+    description: "The role of the key's service account: what the key sees",
+    select: { serviceUser: { select: { role: { select: { id: true, name: true } } } } },
+    resolve: (k) => k.serviceUser.role,
+  }),
+);
+
+builder.queryField('apiKeys', (t) =>
+  t.prismaConnection({
+    type: 'ApiKey',
+    cursor: 'id',
+    defaultSize: DEFAULT_PAGE_SIZE,
+    maxSize: MAX_PAGE_SIZE,
+    description: "The workspace's API keys, newest first, revoked ones included (administrators; never the key values)",
+    authScopes: keyManagers,
+    resolve: (query, _root, _args, ctx) => apiKeyService.list(ctx.principal!.workspace.id, query),
   }),
 );

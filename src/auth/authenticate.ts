@@ -3,6 +3,8 @@
 import { AppError } from '../errors/errors.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import type { Principal } from './principal.ts';
+import { sessionService, sessionTokenOf } from './session.service.ts';
+import { assertCsrfToken, assertSameOrigin, isSafeMethod } from './csrf.ts';
 
 export interface RequestAuth {
   principal: Principal | null;
@@ -21,6 +23,21 @@ export async function authenticateRequest(headers: Headers, opts: { required: bo
   const match = BEARER.exec(authorization);
   if (!match) throw new AppError('invalid_token', 'The Authorization header must be `Bearer <API_KEY>`');
   return { principal: await apiKeyService.authenticate(match[1]), credentials: 'bearer' };
+}
+
+/**
+ * GraphQL also serves people: without an Authorization header, the settings UI's session
+ * cookie, with the CSRF checks of csrf.ts. A bad or expired cookie leaves the caller anonymous.
+ */
+export async function authenticateGraphQLRequest(request: Request): Promise<RequestAuth> {
+  if (request.headers.has('authorization')) return authenticateRequest(request.headers, { required: false });
+  // Preflights carry no credentials; the request that follows is checked.
+  if (request.method !== 'OPTIONS') assertSameOrigin(request);
+  const token = sessionTokenOf(request.headers);
+  if (token === undefined) return { principal: null, credentials: 'none' };
+  const principal = await sessionService.authenticate(token);
+  if (principal && !isSafeMethod(request.method)) assertCsrfToken(request.headers, principal.csrfToken);
+  return { principal, credentials: 'session' };
 }
 
 export const invalidTokenHeaders = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };

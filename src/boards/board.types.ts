@@ -1,6 +1,9 @@
-// GraphQL types of boards: fields (custom field definitions) and states. Queries and mutations
-// of this domain are added below the types.
+// GraphQL types of boards: fields (custom field definitions) and states, and the queries that
+// read them (`boards`, `board`).
 import { builder } from '../graphql/builder.ts';
+import type { ApiScope } from '../auth/principal.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { boardService } from './board.service.ts';
 
 export const FieldTypeEnum = builder.enumType('FieldType', {
   values: ['text', 'number', 'boolean', 'date', 'select', 'multiselect'] as const,
@@ -41,3 +44,28 @@ export const Board = builder.prismaObject('Board', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+/** Reading boards needs `boards:read` or either tickets scope (boards are how tickets are filed). */
+export const BOARD_READ_SCOPES = ['boards:read', 'tickets:read', 'tickets:write'] as const satisfies readonly ApiScope[];
+
+builder.queryField('boards', (t) =>
+  t.prismaConnection({
+    type: 'Board',
+    cursor: 'id',
+    defaultSize: DEFAULT_PAGE_SIZE,
+    maxSize: MAX_PAGE_SIZE,
+    description: 'The boards the caller’s role sees, oldest first',
+    authScopes: { anyScope: [...BOARD_READ_SCOPES] },
+    resolve: (query, _root, _args, ctx) => boardService.list(ctx.principal!, query),
+  }),
+);
+
+builder.queryField('board', (t) =>
+  t.prismaField({
+    type: 'Board',
+    description: 'One board; a board the caller’s role does not see is not found',
+    authScopes: { anyScope: [...BOARD_READ_SCOPES] },
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => boardService.get(ctx.principal!, id, query),
+  }),
+);

@@ -79,9 +79,12 @@ export function toProblem(err: AppError, requestId: string): Problem {
 }
 
 /** zod issues as our field errors (paths as JSON pointers). */
-export function fromZodIssues(issues: { path: PropertyKey[]; message: string }[], base = ''): FieldError[] {
-  return issues.map((i) => ({
-    path: base + (i.path.length ? '/' + i.path.map(String).join('/') : ''),
-    message: i.message,
-  }));
+export function fromZodIssues(issues: { path: PropertyKey[]; message: string; keys?: string[] }[], base = ''): FieldError[] {
+  const pointer = (path: PropertyKey[]) => base + (path.length ? '/' + path.map(String).join('/') : '');
+  // zod reports unknown members once for their object; name each member's own path instead.
+  return issues.flatMap((i) =>
+    i.keys?.length
+      ? i.keys.map((key) => ({ path: pointer([...i.path, key]), message: 'is not a known member' }))
+      : [{ path: pointer(i.path), message: i.message }],
+  );
 }

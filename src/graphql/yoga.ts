@@ -5,26 +5,28 @@ import { schema } from './schema.ts';
 import { config } from '../config.ts';
 import { AppError } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
+import { asCallerError } from './cursor.ts';
 import type { GraphQLContext } from './context.ts';
 
+/**
+ * Expected failures keep their GraphQLError (location and path) and gain `extensions.code`;
+ * anything else is logged and masked. The same error object is returned where possible:
+ * Yoga logs every error that masking replaces.
+ */
 export function toGraphQLError(error: unknown): GraphQLError {
   const gqlError = error instanceof GraphQLError ? error : null;
-  const original = gqlError?.originalError ?? error;
+  const original = asCallerError(gqlError?.originalError ?? error);
   if (original instanceof AppError) {
-    return new GraphQLError(original.message, {
-      nodes: gqlError?.nodes,
-      path: gqlError?.path,
-      originalError: original,
-      extensions: { code: original.code, status: original.status, ...(original.errors ? { errors: original.errors } : {}) },
-    });
+    const extensions = { code: original.code, status: original.status, ...(original.errors ? { errors: original.errors } : {}) };
+    if (!gqlError) return new GraphQLError(original.message, { originalError: original, extensions });
+    Object.assign(gqlError.extensions, extensions);
+    gqlError.message = original.message;
+    return gqlError;
   }
   // Errors GraphQL itself raises (syntax, validation, variable coercion) carry no original error.
   if (gqlError && !gqlError.originalError) {
-    return new GraphQLError(gqlError.message, {
-      nodes: gqlError.nodes,
-      path: gqlError.path,
-      extensions: { ...gqlError.extensions, code: (gqlError.extensions.code as string) ?? 'invalid_request' },
-    });
+    Object.assign(gqlError.extensions, { code: (gqlError.extensions.code as string) ?? 'invalid_request' });
+    return gqlError;
   }
   logger.error({ err: original }, 'unexpected error in GraphQL resolver');
   return new GraphQLError('Internal error', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'internal_error' } });
@@ -36,5 +38,6 @@ export const yoga = createYoga<GraphQLContext>({
   graphiql: !config.isProduction,
   landingPage: false,
   maskedErrors: { maskError: (error) => toGraphQLError(error) },
-  logging: config.logLevel === 'debug' ? 'debug' : 'warn',
+  // Unexpected errors are logged above (pino); Yoga's own logger would repeat them.
+  logging: config.logLevel === 'debug' ? 'debug' : false,
 });

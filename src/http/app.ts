@@ -4,12 +4,15 @@ import { Hono } from 'hono';
 import { ulid } from 'ulid';
 import { yoga } from '../graphql/yoga.ts';
 import { AppError } from '../errors/errors.ts';
-import { authenticateRequest, invalidTokenHeaders } from '../auth/authenticate.ts';
-import { routes } from '../rest/routes.ts';
+import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
+import { routes as apiRoutes } from '../rest/routes.ts';
+import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { config } from '../config.ts';
+import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
+import { sharedRedis } from '../rate-limit/redis.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,10 +24,30 @@ function requestIdOf(request: Request): string {
 
 const toHonoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
-export function createApp() {
+export interface AppOptions {
+  /** The /public/v1 route table (tests add routes of their own). */
+  routes?: RouteDef[];
+  /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */
+  rateLimiter?: RequestRateLimiter;
+}
+
+export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }) }: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
+
+  /** The key's limit headers go on every answer to a keyed request, errors included. */
+  async function restAnswer(request: Request, required: boolean, answer: (auth: RequestAuth, headers: Record<string, string>) => Promise<Response> | Response) {
+    const requestId = requestIdOf(request);
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const auth = await authenticateRequest(request.headers, { required });
+      limitHeaders = await rateLimiter.admit(auth.principal);
+      return await answer(auth, { 'X-Request-Id': requestId, ...limitHeaders });
+    } catch (err) {
+      return problemResponse(err, requestId, limitHeaders);
+    }
+  }
 
   const openapi = JSON.stringify(buildOpenApiDocument(config.http.publicBaseUrl));
   app.get(`${API_PREFIX}/openapi.json`, () => new Response(openapi, { headers: { 'Content-Type': 'application/json' } }));
@@ -32,44 +55,57 @@ export function createApp() {
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
-    app.on(route.def.method, path, async (c) => {
-      const requestId = requestIdOf(c.req.raw);
-      try {
+    app.on(route.def.method, path, (c) =>
+      restAnswer(c.req.raw, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
           params: c.req.param() as Record<string, string>,
           query: c.req.query(),
-          requestId,
+          requestId: baseHeaders['X-Request-Id'],
+          auth,
         });
-        const headers = { 'X-Request-Id': requestId, ...out.headers };
+        const headers = { ...baseHeaders, ...out.headers };
         if (out.status === 204) return new Response(null, { status: 204, headers });
         return Response.json(out.body, { status: out.status, headers });
-      } catch (err) {
-        return problemResponse(err, requestId);
-      }
-    });
-  }
-
-  // Known path, other method: 405 with Allow; unknown path: 404. Both as problem+json.
-  for (const [path, methods] of methodsByPath) {
-    app.all(path, (c) =>
-      problemResponse(new AppError('method_not_allowed', `${c.req.method} is not supported here`), requestIdOf(c.req.raw), {
-        Allow: methods.join(', '),
       }),
     );
   }
-  app.all(`${API_PREFIX}/*`, (c) => problemResponse(new AppError('not_found', 'No such endpoint'), requestIdOf(c.req.raw)));
+
+  // Known path, other method: 405 with Allow; unknown path: 404. Both as problem+json.
+  // A key sent with them is checked and counted like any other call.
+  for (const [path, methods] of methodsByPath) {
+    app.all(path, (c) =>
+      restAnswer(c.req.raw, false, (_auth, headers) =>
+        problemResponse(new AppError('method_not_allowed', `${c.req.method} is not supported here`), headers['X-Request-Id'], {
+          ...headers,
+          Allow: methods.join(', '),
+        }),
+      ),
+    );
+  }
+  app.all(`${API_PREFIX}/*`, (c) =>
+    restAnswer(c.req.raw, false, (_auth, headers) => problemResponse(new AppError('not_found', 'No such endpoint'), headers['X-Request-Id'], headers)),
+  );
 
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
     const requestId = requestIdOf(c.req.raw);
+    let limitHeaders: Record<string, string> = {};
     try {
-      const auth = await authenticateRequest(c.req.raw.headers, { required: false });
-      return yoga.fetch(c.req.raw, { ...auth, requestId });
+      const auth = await authenticateGraphQLRequest(c.req.raw);
+      limitHeaders = await rateLimiter.admit(auth.principal);
+      const responseCookies: string[] = [];
+      const response = await yoga.fetch(c.req.raw, { ...auth, requestId, responseCookies });
+      for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
+      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      return response;
     } catch (err) {
-      if (!(err instanceof AppError)) return problemResponse(err, requestId);
+      if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
       return Response.json(
         { errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] },
-        { status: err.status, headers: { 'X-Request-Id': requestId, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}) } },
+        {
+          status: err.status,
+          headers: { 'X-Request-Id': requestId, ...limitHeaders, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}), ...err.headers },
+        },
       );
     }
   });

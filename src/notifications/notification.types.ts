@@ -1,5 +1,41 @@
-// GraphQL types, queries and mutations of this domain.
+// GraphQL: the caller's in-app notifications (a person's, or an API key's service account's).
 import { builder } from '../graphql/builder.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { notificationService } from './notification.service.ts';
 
-export {};
-void builder;
+export const Notification = builder.prismaObject('Notification', {
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    kind: t.exposeString('kind', { description: 'What it is about, e.g. `webhook.paused`, `ticket.created`' }),
+    title: t.exposeString('title'),
+    body: t.exposeString('body'),
+    link: t.exposeString('link', { nullable: true, description: 'Where it points in the settings UI' }),
+    data: t.expose('data', { type: 'JSON' }),
+    read: t.boolean({ select: { readAt: true }, resolve: (n) => n.readAt !== null }),
+    readAt: t.expose('readAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('notifications', (t) =>
+  t.prismaConnection({
+    type: 'Notification',
+    cursor: 'id',
+    defaultSize: DEFAULT_PAGE_SIZE,
+    maxSize: MAX_PAGE_SIZE,
+    description: 'The caller’s notifications, newest first (for an API key: its service account’s)',
+    authScopes: { authenticated: true },
+    args: { unreadOnly: t.arg.boolean({ required: false, defaultValue: false }) },
+    resolve: (query, _root, { unreadOnly }, ctx) => notificationService.list(ctx.principal!, unreadOnly ?? false, query),
+  }),
+);
+
+builder.mutationField('markNotificationRead', (t) =>
+  t.prismaField({
+    type: 'Notification',
+    description: 'Marks one of the caller’s notifications read; marking it again keeps the first time',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => notificationService.markRead(ctx.principal!, id, query),
+  }),
+);

@@ -1,13 +1,16 @@
-// The one handler behind every /public/v1 route: authenticate, read and check input, run the
-// route's GraphQL operation on the shared schema, and answer JSON or problem+json.
+// The one handler behind every /public/v1 route (the HTTP app has authenticated and rate-limited
+// the caller): read and check input, honour Idempotency-Key on idempotent routes, and run the
+// route's GraphQL operation on the shared schema.
 import { execute, parse, validate, type DocumentNode, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { schema } from '../graphql/schema.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { authenticateRequest } from '../auth/authenticate.ts';
+import type { RequestAuth } from '../auth/authenticate.ts';
 import { readJsonBody } from '../http/request-body.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef, RouteInput } from './route.ts';
 import { toPage } from './paging.ts';
+import { idempotencyKeyOf, requestHash, runIdempotent, type RouteResult } from '../idempotency/idempotency.service.ts';
+import { asCallerError } from '../graphql/cursor.ts';
 
 export interface CompiledRoute {
   def: RouteDef;
@@ -32,6 +35,8 @@ export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, string>;
   requestId: string;
+  /** Resolved by the HTTP app, which authenticates and rate-limits before the route runs. */
+  auth: RequestAuth;
 }
 
 function parseOrThrow<T>(schemaDef: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, onFail: (issues: { path: PropertyKey[]; message: string }[]) => AppError): T {
@@ -43,12 +48,12 @@ function parseOrThrow<T>(schemaDef: { safeParse(v: unknown): { success: true; da
 /** The first error of a GraphQL result, as the AppError it came from (or a masked internal error). */
 export function errorFromResult(errors: readonly GraphQLError[]): unknown {
   const first = errors[0];
-  return first.originalError ?? first;
+  return asCallerError(first.originalError ?? first);
 }
 
-export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<{ status: number; body: unknown; headers: Record<string, string> }> {
+export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<RouteResult> {
   const { def } = route;
-  const auth = await authenticateRequest(req.request.headers, { required: true });
+  const idempotencyKey = def.idempotent ? idempotencyKeyOf(req.request.headers) : null;
 
   const params = def.params
     ? parseOrThrow(def.params, req.params, () => new AppError('not_found', `No such ${def.tag.toLowerCase()} record`))
@@ -60,20 +65,31 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
         }),
       )
     : {};
+  let raw: unknown;
   let body: unknown;
   if (def.body) {
-    const raw = await readJsonBody(req.request);
+    raw = await readJsonBody(req.request);
     body = parseOrThrow(def.body, raw, (issues) =>
       new AppError('validation_failed', 'The body did not pass validation', { errors: fromZodIssues(issues) }),
     );
   }
 
-  const contextValue: GraphQLContext = { ...auth, requestId: req.requestId };
+  const run = () => executeRoute(route, req, { params, query, body });
+  const principal = req.auth.principal;
+  // Input that fails validation above never claims a key (nothing ran, a corrected retry may reuse it).
+  if (idempotencyKey === null || principal?.kind !== 'apiKey') return run();
+  const hash = requestHash(def.method, new URL(req.request.url).pathname, raw);
+  return runIdempotent({ apiKeyId: principal.apiKey.id, key: idempotencyKey, requestHash: hash, requestId: req.requestId }, run);
+}
+
+async function executeRoute(route: CompiledRoute, req: RestRequest, input: RouteInput): Promise<RouteResult> {
+  const { def } = route;
+  const contextValue: GraphQLContext = { ...req.auth, requestId: req.requestId, restRoute: def.operationId };
   const result = await execute({
     schema,
     document: route.document,
     contextValue,
-    variableValues: def.variables?.({ params, query, body }) ?? {},
+    variableValues: def.variables?.(input) ?? {},
   });
   if (result.errors?.length) throw errorFromResult(result.errors);
   const data = (result.data as Record<string, unknown>)[route.rootField];

@@ -1,6 +1,6 @@
 // The shape of one REST route: data, not code paths. One handler (rest-handler.ts) runs every
 // route; the OpenAPI document is generated from the same entries.
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -37,3 +37,11 @@ export interface RouteDef {
 }
 
 export const defineRoutes = (routes: RouteDef[]) => routes;
+
+/** An integer id in a path (users, tickets, articles): a positive 32-bit integer; anything else
+ * would never match a record, so it answers 404 like one that does not exist. */
+export const intIdParam = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/)
+  .transform(Number)
+  .pipe(z.number().max(2 ** 31 - 1));

@@ -1,5 +1,8 @@
-// GraphQL types of users (people and the service accounts of API keys). Queries below.
+// GraphQL types of users (people and the service accounts of API keys), and the queries that
+// read them (`users`, `user`).
 import { builder } from '../graphql/builder.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { userService } from './user.service.ts';
 
 export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });
 
@@ -15,3 +18,34 @@ export const User = builder.prismaObject('User', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+/** An account as other records name it (author, editor, actor): readable without `users:read`. */
+export const UserRef = builder.prismaObject('User', {
+  variant: 'UserRef',
+  description: 'The account that did something: its id and display name',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('fullName'),
+  }),
+});
+
+builder.queryField('users', (t) =>
+  t.prismaConnection({
+    type: 'User',
+    cursor: 'id',
+    defaultSize: DEFAULT_PAGE_SIZE,
+    maxSize: MAX_PAGE_SIZE,
+    description: 'People and API-key service accounts of the workspace, in creation order',
+    authScopes: { scope: 'users:read' },
+    resolve: (query, _root, _args, ctx) => userService.list(ctx.principal!, query),
+  }),
+);
+
+builder.queryField('user', (t) =>
+  t.prismaField({
+    type: 'User',
+    authScopes: { scope: 'users:read' },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, { id }, ctx) => userService.get(ctx.principal!, id, query),
+  }),
+);

@@ -1,0 +1,39 @@
+import { prisma } from '../db/db.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { roleInclude } from './role-access.ts';
+
+const userInclude = { workspace: true, role: { include: roleInclude } } as const;
+
+export const sessionRepository = {
+  /**
+   * People (never service accounts) who sign in with this e-mail, in one workspace or in any.
+   * The e-mail matches whatever its case. Raw SQL because Prisma's case-insensitive `equals`
+   * is an ILIKE, where `_` and `%` in the input would act as wildcards.
+   */
+  async findHumansByEmail(email: string, workspaceDomain: string | undefined, take: number) {
+    const inWorkspace = workspaceDomain === undefined ? Prisma.empty : Prisma.sql`AND u."workspaceId" = (SELECT id FROM "Workspace" WHERE domain = ${workspaceDomain})`;
+    const ids = await prisma.$queryRaw<{ id: number }[]>`
+      SELECT u.id FROM "User" u
+      WHERE u.kind = 'human' AND lower(u.email) = lower(${email}) ${inWorkspace}
+      ORDER BY u.id LIMIT ${take}`;
+    return prisma.user.findMany({ where: { id: { in: ids.map((r) => r.id) } }, include: userInclude, orderBy: { id: 'asc' } });
+  },
+
+  /** Also clears the user's expired sessions, so rows do not pile up. */
+  async create(input: { id: string; userId: number; csrfToken: string; expiresAt: Date }, now: Date) {
+    await prisma.session.deleteMany({ where: { userId: input.userId, expiresAt: { lte: now } } });
+    return prisma.session.create({ data: { ...input, createdAt: now, lastSeenAt: now } });
+  },
+
+  findById(id: string) {
+    return prisma.session.findUnique({ where: { id }, include: { user: { include: userInclude } } });
+  },
+
+  touch(id: string, at: Date) {
+    return prisma.session.updateMany({ where: { id }, data: { lastSeenAt: at } });
+  },
+
+  delete(id: string) {
+    return prisma.session.deleteMany({ where: { id } });
+  },
+};

@@ -1,0 +1,157 @@
+// Browser sessions of the settings UI. The cookie holds 32 random bytes; the database keeps only
+// their SHA-256 (Session.id), so a leaked table signs nobody in. A session ends after 12 hours
+// without use or 7 days after sign-in, whichever comes first. Like API keys, a resolved session
+// is trusted for 10 s from an in-process cache; sign-out through this instance applies at once.
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { parse, serialize } from 'hono/utils/cookie';
+import { config } from '../config.ts';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+import { scopesForRole, type UserPrincipal } from './principal.ts';
+import { toRoleAccess } from './role-access.ts';
+import { sessionRepository } from './session.repository.ts';
+
+export const IDLE_TIMEOUT_MS = 12 * 60 * 60_000;
+const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60_000;
+const CACHE_TTL_MS = 10_000;
+const CACHE_MAX = 10_000;
+/** lastSeenAt is written at most this often per session. */
+const TOUCH_INTERVAL_MS = 60_000;
+/** One e-mail may have an account in several workspaces; no one has more than this. */
+const MAX_ACCOUNTS_PER_EMAIL = 10;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const secureCookie = new URL(config.http.publicBaseUrl).protocol === 'https:';
+/** Over https the `__Host-` prefix makes browsers insist on Secure, Path=/ and no Domain. */
+const SESSION_COOKIE = secureCookie ? '__Host-session' : 'session';
+
+function sessionCookie(value: string, maxAgeSeconds: number): string {
+  return serialize(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'Lax', secure: secureCookie, maxAge: maxAgeSeconds });
+}
+
+/** The session cookie's value, when the request carries one. */
+export function sessionTokenOf(headers: Headers): string | undefined {
+  const header = headers.get('cookie');
+  return header === null ? undefined : parse(header, SESSION_COOKIE)[SESSION_COOKIE];
+}
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+const signInInput = z
+  .object({
+    email: z.string().trim().min(1).max(320),
+    password: z.string().min(1).max(1024),
+    workspace: z.string().trim().min(1).max(2048).optional(),
+  })
+  .strict();
+type SignInInput = z.input<typeof signInInput>;
+
+const WRONG_CREDENTIALS = 'The e-mail or password is wrong, or the account is deactivated';
+
+/** Verified when no account matches, so an unknown e-mail costs the same time as a wrong password. */
+let dummyHash: Promise<string> | undefined;
+const unusableHash = () => (dummyHash ??= hashPassword(crypto.randomBytes(32).toString('base64url')));
+
+type UserRow = Awaited<ReturnType<typeof sessionRepository.findHumansByEmail>>[number];
+
+function toPrincipal(user: UserRow, sessionId: string, csrfToken: string): UserPrincipal {
+  const role = toRoleAccess(user.role);
+  return {
+    kind: 'user',
+    workspace: { id: user.workspace.id, name: user.workspace.name, domain: user.workspace.domain },
+    user: { id: user.id, userName: user.userName, fullName: user.fullName, roleId: user.roleId },
+    role,
+    scopes: scopesForRole(role),
+    sessionId,
+    csrfToken,
+    email: user.email,
+    isAdmin: user.isAdmin,
+  };
+}
+
+interface CacheEntry {
+  /** null: unknown, expired or deactivated (cached too, so junk cookies do not load the database). */
+  principal: UserPrincipal | null;
+  expiresAt: number;
+  lastSeenAt: number;
+  until: number;
+}
+const cache = new Map<string, CacheEntry>();
+
+function remember(id: string, entry: CacheEntry) {
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(id, entry);
+}
+
+export const sessionService = {
+  /** Checks the password and opens a session; `cookie` is the Set-Cookie value to send. */
+  async signIn(input: SignInInput, now = Date.now()): Promise<{ principal: UserPrincipal; cookie: string }> {
+    const parsed = signInInput.safeParse(input);
+    if (!parsed.success) {
+      throw new AppError('validation_failed', 'The sign-in details are not valid', { errors: fromZodIssues(parsed.error.issues) });
+    }
+    const { email, password, workspace } = parsed.data;
+    const candidates = await sessionRepository.findHumansByEmail(email, workspace, MAX_ACCOUNTS_PER_EMAIL);
+    // One full hash per candidate whatever its state, so timing does not tell unknown,
+    // deactivated and wrong-password apart.
+    if (candidates.length === 0) await verifyPassword(password, await unusableHash());
+    const matches: UserRow[] = [];
+    for (const user of candidates) {
+      const ok = await verifyPassword(password, user.passwordHash ?? (await unusableHash()));
+      if (ok && user.passwordHash !== null && user.deactivatedAt === null) matches.push(user);
+    }
+    if (matches.length === 0) throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+    if (matches.length > 1) {
+      throw new AppError('validation_failed', 'This e-mail signs in to several workspaces: name the workspace', {
+        errors: [{ path: '/workspace', message: 'the workspace address is needed' }],
+      });
+    }
+    const user = matches[0];
+    const token = crypto.randomBytes(32).toString('base64url');
+    const id = hashToken(token);
+    const csrfToken = crypto.randomBytes(32).toString('base64url');
+    await sessionRepository.create({ id, userId: user.id, csrfToken, expiresAt: new Date(now + ABSOLUTE_LIFETIME_MS) }, new Date(now));
+    return { principal: toPrincipal(user, id, csrfToken), cookie: sessionCookie(token, ABSOLUTE_LIFETIME_MS / 1000) };
+  },
+
+  /** The signed-in person for a cookie value, or null when the session is unknown or over. */
+  async authenticate(token: string, now = Date.now()): Promise<UserPrincipal | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const id = hashToken(token);
+    let entry = cache.get(id);
+    if (!entry || entry.until < now) {
+      const row = await sessionRepository.findById(id);
+      const valid = row !== null && row.user.deactivatedAt === null;
+      entry = {
+        principal: valid ? toPrincipal(row.user, row.id, row.csrfToken) : null,
+        expiresAt: row?.expiresAt.getTime() ?? 0,
+        lastSeenAt: row?.lastSeenAt.getTime() ?? 0,
+        until: now + CACHE_TTL_MS,
+      };
+      remember(id, entry);
+    }
+    if (!entry.principal) return null;
+    if (now >= entry.expiresAt || now - entry.lastSeenAt >= IDLE_TIMEOUT_MS) {
+      await sessionService.end(id);
+      return null;
+    }
+    if (now - entry.lastSeenAt > TOUCH_INTERVAL_MS) {
+      const touched = entry;
+      const previous = touched.lastSeenAt;
+      touched.lastSeenAt = now;
+      // A failed write is retried on the next request.
+      sessionRepository.touch(id, new Date(now)).catch(() => {
+        touched.lastSeenAt = previous;
+      });
+    }
+    return entry.principal;
+  },
+
+  /** Ends a session (sign-out, expiry); returns the Set-Cookie value that clears the cookie. */
+  async end(sessionId: string): Promise<string> {
+    cache.delete(sessionId);
+    await sessionRepository.delete(sessionId);
+    return sessionCookie('', 0);
+  },
+};

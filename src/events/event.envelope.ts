@@ -1,0 +1,63 @@
+// The webhook event envelope of the spec: {id, type, occurredAt, workspace, actor, changes, data}.
+// Built once, when the change happens, and stored as the outbox row's payload, so every delivery
+// (and every retry or re-send) carries exactly the same body.
+
+export const EVENT_TYPES = ['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added', 'webhook.test'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** The account that acted: a person, or the service account of an API key. */
+export interface EventActor {
+  id: number;
+  name: string;
+}
+
+export interface FieldChange {
+  field: string;
+  oldValue: JsonValue;
+  newValue: JsonValue;
+}
+
+/**
+ * `changes`: for ticket.state_changed the single `{field: 'state', oldValue, newValue}` of the
+ * spec (state names); for ticket.updated a list of them; null where nothing changed in place
+ * (ticket.created, ticket.comment_added, webhook.test). ticket.comment_added also carries the
+ * new `comment`.
+ */
+export interface EventEnvelope {
+  id: string;
+  type: EventType;
+  occurredAt: string;
+  /** The workspace address (its domain URL). */
+  workspace: string;
+  actor: EventActor;
+  changes: FieldChange | FieldChange[] | null;
+  data: JsonValue;
+  comment?: JsonValue;
+}
+
+export interface EnvelopeInput {
+  id: string;
+  type: EventType;
+  occurredAt: Date;
+  workspace: { domain: string };
+  actor: EventActor;
+  changes?: FieldChange | FieldChange[] | null;
+  /** The shared ticket representation (for ticket events). */
+  data: JsonValue;
+  comment?: JsonValue;
+}
+
+export function buildEventEnvelope(input: EnvelopeInput): EventEnvelope {
+  return {
+    id: input.id,
+    type: input.type,
+    occurredAt: input.occurredAt.toISOString(),
+    workspace: input.workspace.domain,
+    actor: { id: input.actor.id, name: input.actor.name },
+    changes: input.changes ?? null,
+    data: input.data,
+    ...(input.comment !== undefined ? { comment: input.comment } : {}),
+  };
+}

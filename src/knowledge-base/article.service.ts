@@ -1,0 +1,60 @@
+// Knowledge base articles. A change is attributed to the caller's account: for an API key, its
+// service account.
+import { z } from 'zod';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { checkCursor } from '../graphql/cursor.ts';
+import { articleRepository } from './article.repository.ts';
+
+export const ARTICLE_STATUSES = ['draft', 'published', 'archived'] as const;
+
+const articleFields = {
+  title: z.string().trim().min(1).max(200),
+  body: z.string().max(100_000),
+  status: z.enum(ARTICLE_STATUSES).optional(),
+  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+};
+
+/** New article: title and body required; status defaults to `draft`. */
+export const createArticleInput = z.strictObject(articleFields);
+
+/** A change: any members of the article, at least one. */
+export const updateArticleInput = z
+  .strictObject(articleFields)
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (!r.success) throw new AppError('validation_failed', 'The article did not pass validation', { errors: fromZodIssues(r.error.issues) });
+  return r.data;
+}
+
+const uniqueTags = <T extends { tags?: string[] }>(v: T): T => (v.tags ? { ...v, tags: [...new Set(v.tags)] } : v);
+
+type Selection = Parameters<typeof articleRepository.find>[2];
+const notFound = (id: number) => new AppError('not_found', `No knowledge base article ${id}`);
+
+export const articleService = {
+  list(principal: Principal, status: (typeof ARTICLE_STATUSES)[number] | undefined, query: Parameters<typeof articleRepository.list>[2]) {
+    return articleRepository.list(principal.workspace.id, status, checkCursor(query, 'int'));
+  },
+
+  async get(principal: Principal, id: number, query: Selection) {
+    const article = await articleRepository.find(principal.workspace.id, id, query);
+    if (!article) throw notFound(id);
+    return article;
+  },
+
+  create(principal: Principal, input: unknown, query: Selection) {
+    const data = uniqueTags(parse(createArticleInput, input));
+    return articleRepository.create(principal.workspace.id, principal.user.id, data, query);
+  },
+
+  async update(principal: Principal, id: number, input: unknown, query: Selection) {
+    const data = uniqueTags(parse(updateArticleInput, input));
+    const article = await articleRepository.update(principal.workspace.id, id, principal.user.id, data, query);
+    if (!article) throw notFound(id);
+    return article;
+  },
+};

@@ -1,0 +1,23 @@
+// In-app notifications. Each belongs to one account: a person, or the service account of an API
+// key (which is how a key reads the notices addressed to it).
+import { AppError } from '../errors/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { checkCursor } from '../graphql/cursor.ts';
+import { notificationRepository, type NewNotification } from './notification.repository.ts';
+
+export const notificationService = {
+  /** Sends one notice to each of the accounts (e.g. every administrator of the workspace). */
+  notify(workspaceId: number, userIds: number[], notice: NewNotification) {
+    return notificationRepository.createMany(workspaceId, userIds, notice);
+  },
+
+  list(principal: Principal, unreadOnly: boolean, query: Parameters<typeof notificationRepository.list>[2]) {
+    return notificationRepository.list(principal.user.id, unreadOnly, checkCursor(query, 'int'));
+  },
+
+  async markRead(principal: Principal, id: number, query: Parameters<typeof notificationRepository.markRead>[3]) {
+    const n = await notificationRepository.markRead(principal.user.id, id, new Date(), query);
+    if (!n) throw new AppError('not_found', `No notification ${id}`);
+    return n;
+  },
+};

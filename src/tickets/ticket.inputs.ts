@@ -1,0 +1,86 @@
+// What callers may send: one set of zod schemas for the REST bodies/queries (and hence the
+// OpenAPI document) and for the service, which checks GraphQL input with the same rules.
+import { z } from 'zod';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
+import { pageQuery } from '../rest/paging.ts';
+import { isCursor } from './ticket.paging.ts';
+
+export const MAX_SUBJECT = 250;
+/** 64 KiB of text (in characters) for descriptions, comments and text fields. */
+export const MAX_TEXT = 65_536;
+export const MAX_FIELD_ENTRIES = 100;
+
+// PostgreSQL text cannot hold NUL; refusing it here keeps such input a 422, not a server error.
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+
+/** Board, field and state ids (`brd_…`, `fld_…`, `st_…`). */
+export const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is not an id');
+
+const fieldValueInput = z
+  .object({
+    fieldId: recordId.describe('A field id of the ticket’s board (GET /boards/{id})'),
+    value: z
+      .unknown()
+      .refine((v) => v !== undefined, 'is required (null clears the field)')
+      .describe('text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options'),
+  })
+  .strict();
+
+const fieldsInput = z.array(fieldValueInput).max(MAX_FIELD_ENTRIES);
+
+export const createTicketInput = z
+  .object({
+    boardId: recordId.describe('The board that receives the ticket (GET /boards)'),
+    subject: text(MAX_SUBJECT).trim().min(1),
+    description: text(MAX_TEXT).default(''),
+    requesterEmail: z.email().max(254),
+    priority: text(100).min(1).optional().describe('One of the board’s `priorities`; the first of them when omitted'),
+    fields: fieldsInput.default([]).describe('Custom field values; every required field of the board must be present'),
+  })
+  .strict();
+export type CreateTicketInput = z.output<typeof createTicketInput>;
+
+export const updateTicketInput = z
+  .object({
+    subject: text(MAX_SUBJECT).trim().min(1).optional(),
+    description: text(MAX_TEXT).optional(),
+    priority: text(100).min(1).optional().describe('One of the board’s `priorities`'),
+    state: text(100).min(1).optional().describe('A state of the ticket’s board, by id (or by name)'),
+    fields: fieldsInput.optional().describe('Only the listed fields change; `value: null` clears a field that is not required'),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: 'send at least one member to change',
+    // Unknown members are reported as such, not also as "nothing to change".
+    when: (payload) => payload.issues.length === 0,
+  });
+export type UpdateTicketInput = z.output<typeof updateTicketInput>;
+
+export const commentInput = z
+  .object({
+    body: text(MAX_TEXT).trim().min(1),
+    public: z.boolean().default(true).describe('false: an internal note, not shown to the requester'),
+  })
+  .strict();
+
+export const ticketListFilter = z.object({
+  boardId: recordId.optional().describe('Only tickets of this board'),
+  state: text(100).min(1).optional().describe('Only tickets in this state: a state id, or a state name (matches that name on every board)'),
+  updatedSince: z.iso.datetime({ offset: true }).optional().describe('Only tickets changed at or after this ISO 8601 time'),
+});
+
+const cursorParam = z.string().min(1).max(64).refine(isCursor, 'is not a cursor of this list').optional().describe('The `nextCursor` of the previous page');
+
+export const ticketListQuery = pageQuery.extend({ cursor: cursorParam, ...ticketListFilter.shape }).strict();
+export const commentListQuery = pageQuery.extend({ cursor: cursorParam }).strict();
+
+/** Parses input with the API's rules: a failure is a 422 naming each offending member. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, detail = 'The input did not pass validation'): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new AppError('validation_failed', detail, { errors: fromZodIssues(r.error.issues) });
+  return r.data;
+}

@@ -1,0 +1,62 @@
+// Keyset paging by id for the ticket lists (tickets newest first; comments and history oldest
+// first). Cursors are opaque to callers; a cursor stays valid however the list changes, so
+// paging never skips or repeats a record.
+import { z } from 'zod';
+import { resolveCursorConnection } from '@pothos/plugin-relay';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
+
+const MAX_ID = 2 ** 31 - 1;
+
+export const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
+
+export function decodeCursor(cursor: string): number | null {
+  const m = /^id:([1-9][0-9]{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!m) return null;
+  const id = Number(m[1]);
+  // base64url decoding is lenient; only the canonical spelling of a cursor is one we issued.
+  return id <= MAX_ID && encodeCursor(id) === cursor ? id : null;
+}
+
+export const isCursor = (cursor: string) => decodeCursor(cursor) !== null;
+
+const cursorArg = z.string().max(64).refine(isCursor, 'is not a cursor of this list').nullish();
+const sizeArg = z.number().int().min(1).max(MAX_PAGE_SIZE).nullish();
+const connectionArgs = z
+  .object({ first: sizeArg, last: sizeArg, after: cursorArg, before: cursorArg })
+  .refine((a) => a.first == null || a.last == null, { message: 'first and last cannot be combined', path: ['last'] });
+
+export interface ConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+/** The Prisma paging of one page: an id range, the direction and the size (one extra row). */
+export interface KeysetPage {
+  where: { id?: { lt?: number; gt?: number } };
+  orderBy: { id: 'asc' | 'desc' };
+  take: number;
+}
+
+/** A relay connection over records ordered by id (`newestFirst`: descending). */
+export async function pageById<T extends { id: number }>(args: ConnectionArgs, newestFirst: boolean, load: (page: KeysetPage) => Promise<T[]>) {
+  const parsed = connectionArgs.safeParse(args);
+  if (!parsed.success) {
+    throw new AppError('validation_failed', 'The paging arguments are not valid', { errors: fromZodIssues(parsed.error.issues) });
+  }
+  return resolveCursorConnection<Promise<T[]>>(
+    { args: parsed.data, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, toCursor: (node: T) => encodeCursor(node.id) },
+    ({ after, before, limit, inverted }) => {
+      // "after" is further along the list: lower ids when newest first, higher ids otherwise.
+      const id: { lt?: number; gt?: number } = {};
+      const afterId = after ? decodeCursor(after)! : undefined;
+      const beforeId = before ? decodeCursor(before)! : undefined;
+      if (afterId !== undefined) id[newestFirst ? 'lt' : 'gt'] = afterId;
+      if (beforeId !== undefined) id[newestFirst ? 'gt' : 'lt'] = beforeId;
+      const descending = newestFirst !== inverted;
+      return load({ where: Object.keys(id).length ? { id } : {}, orderBy: { id: descending ? 'desc' : 'asc' }, take: limit });
+    },
+  );
+}

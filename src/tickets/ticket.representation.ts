@@ -1,0 +1,105 @@
+// The ONE ticket representation (decisions.md): every ticket response of REST and GraphQL and
+// the `data` of every webhook event are made by toTicketRepresentation, so they cannot drift.
+import type { Channel, Prisma, StateCategory, Ticket } from '../generated/prisma/client.ts';
+import type { EventActor, FieldChange, JsonValue } from '../events/event.envelope.ts';
+
+export interface FieldValue {
+  fieldId: string;
+  value: JsonValue;
+}
+
+export interface TicketRepresentation {
+  id: number;
+  boardId: string;
+  subject: string;
+  description: string;
+  state: { id: string; name: string; category: StateCategory };
+  priority: string;
+  requester: { email: string };
+  fields: FieldValue[];
+  channel: Channel;
+  createdBy: EventActor;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a ticket row must be loaded with to be represented. */
+export const ticketInclude = {
+  state: { select: { id: true, name: true, category: true } },
+  createdBy: { select: { id: true, fullName: true } },
+} as const satisfies Prisma.TicketInclude;
+
+export type TicketRow = Ticket & {
+  state: { id: string; name: string; category: StateCategory };
+  createdBy: { id: number; fullName: string };
+};
+
+export const toActor = (user: { id: number; fullName: string }): EventActor => ({ id: user.id, name: user.fullName });
+
+export function toTicketRepresentation(row: TicketRow): TicketRepresentation {
+  return {
+    id: row.id,
+    boardId: row.boardId,
+    subject: row.subject,
+    description: row.description,
+    state: { id: row.state.id, name: row.state.name, category: row.state.category },
+    priority: row.priority,
+    requester: { email: row.requesterEmail },
+    fields: row.fields as unknown as FieldValue[],
+    channel: row.channel,
+    createdBy: toActor(row.createdBy),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export interface CommentRepresentation {
+  id: number;
+  ticketId: number;
+  body: string;
+  public: boolean;
+  channel: Channel;
+  author: EventActor;
+  createdAt: string;
+}
+
+export const commentInclude = { author: { select: { id: true, fullName: true } } } as const satisfies Prisma.CommentInclude;
+
+export function toCommentRepresentation(row: Prisma.CommentGetPayload<{ include: typeof commentInclude }>): CommentRepresentation {
+  return {
+    id: row.id,
+    ticketId: row.ticketId,
+    body: row.body,
+    public: row.public,
+    channel: row.channel,
+    author: toActor(row.author),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export const HISTORY_ACTIONS = ['created', 'updated', 'state_changed', 'comment_added'] as const;
+export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
+
+export interface HistoryEntryRepresentation {
+  id: number;
+  ticketId: number;
+  action: HistoryAction;
+  actor: EventActor;
+  channel: Channel;
+  changes: FieldChange[];
+  createdAt: string;
+}
+
+export const historyInclude = { actor: { select: { id: true, fullName: true } } } as const satisfies Prisma.TicketHistoryEntryInclude;
+
+export function toHistoryEntryRepresentation(row: Prisma.TicketHistoryEntryGetPayload<{ include: typeof historyInclude }>): HistoryEntryRepresentation {
+  return {
+    id: row.id,
+    ticketId: row.ticketId,
+    action: row.action as HistoryAction,
+    actor: toActor(row.actor),
+    channel: row.channel,
+    changes: row.changes as unknown as FieldChange[],
+    createdAt: row.createdAt.toISOString(),
+  };
+}

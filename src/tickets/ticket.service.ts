@@ -1,0 +1,331 @@
+// The rules of tickets: who sees and changes what, validation against the ticket's board, and
+// attribution. Every change runs in one transaction with its history entry, its notifications
+// and its outbox events, so either all of them exist or none.
+import { z } from 'zod';
+import { AppError, type FieldError } from '../errors/errors.ts';
+import { canSeeBoard, visibleBoardFilter, type Principal } from '../auth/principal.ts';
+import type { BoardField, Channel } from '../generated/prisma/client.ts';
+import type { FieldChange, JsonValue } from '../events/event.envelope.ts';
+import { writeEvent } from '../events/event.outbox.ts';
+import {
+  commentInput,
+  createTicketInput,
+  MAX_TEXT,
+  parseInput,
+  text,
+  ticketListFilter,
+  updateTicketInput,
+} from './ticket.inputs.ts';
+import { pageById, type ConnectionArgs } from './ticket.paging.ts';
+import {
+  toActor,
+  toCommentRepresentation,
+  toHistoryEntryRepresentation,
+  toTicketRepresentation,
+  type FieldValue,
+  type TicketRepresentation,
+} from './ticket.representation.ts';
+import { ticketRepository, type BoardWithRules, type TicketScope } from './ticket.repository.ts';
+
+const scopeOf = (p: Principal): TicketScope => ({ workspaceId: p.workspace.id, boardIds: visibleBoardFilter(p.role).id?.in ?? null });
+
+/** API keys act through the API; people through the web app (the settings UI's GraphQL). */
+const channelOf = (p: Principal): Channel => (p.kind === 'apiKey' ? 'api' : 'web');
+
+const notFound = (id: number) => new AppError('not_found', `No ticket ${id}`);
+
+/** The scope lets a key ask; the role, as for a person with it, decides whether it may change tickets. */
+function requireWriteRole(p: Principal) {
+  if (!p.role.isAdmin && !p.role.permissions.has('tickets.write')) {
+    throw new AppError('forbidden', `The role ${p.role.name} does not allow changing tickets`);
+  }
+}
+
+const invalid = (detail: string, errors: FieldError[]) => new AppError('validation_failed', detail, { errors });
+
+/** GraphQL's DateTime takes any JS date; PostgreSQL's timestamps do not reach that far. */
+function checkTimes(times: Record<string, Date | null | undefined>) {
+  const errors = Object.entries(times)
+    .filter(([, d]) => d && (d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999))
+    .map(([name]) => ({ path: `/${name}`, message: 'must be a time between the years 1 and 9999' }));
+  if (errors.length) throw invalid('A time is out of range', errors);
+}
+
+function valueSchema(field: BoardField): z.ZodType {
+  const option = z.string().refine((v) => field.options.includes(v), `must be one of: ${field.options.join(', ')}`);
+  switch (field.type) {
+    case 'text':
+      return text(MAX_TEXT);
+    case 'number':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'date':
+      return z.iso.date('must be a date, YYYY-MM-DD');
+    case 'select':
+      return option;
+    case 'multiselect':
+      return z.array(option).refine((v) => new Set(v).size === v.length, 'must not repeat an option');
+  }
+}
+
+const sameJson = (a: JsonValue | undefined, b: JsonValue | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Applies field entries to the current values (none for a new ticket): each fieldId must be a
+ * field of the board, once; each value must fit the field's type; null clears a field, except a
+ * required one. A new ticket must carry every required field.
+ */
+function applyFields(
+  board: BoardWithRules,
+  entries: { fieldId: string; value?: unknown }[],
+  current: FieldValue[],
+  creating: boolean,
+  errors: FieldError[],
+): FieldValue[] {
+  const values = new Map(current.map((f) => [f.fieldId, f.value]));
+  const seen = new Set<string>();
+  entries.forEach((entry, i) => {
+    const field = board.fields.find((f) => f.id === entry.fieldId);
+    if (!field) return errors.push({ path: `/fields/${i}/fieldId`, message: `is not a field of board ${board.id}` });
+    if (seen.has(field.id)) return errors.push({ path: `/fields/${i}/fieldId`, message: 'appears more than once' });
+    seen.add(field.id);
+    if (entry.value === null || entry.value === undefined) {
+      if (field.required) errors.push({ path: `/fields/${i}/value`, message: `${field.name} is required and cannot be empty` });
+      values.delete(field.id);
+      return;
+    }
+    const r = valueSchema(field).safeParse(entry.value);
+    if (!r.success) {
+      for (const issue of r.error.issues) {
+        errors.push({ path: `/fields/${i}/value${issue.path.map((p) => `/${String(p)}`).join('')}`, message: `${field.name} (${field.type}): ${issue.message}` });
+      }
+      return;
+    }
+    values.set(field.id, r.data as JsonValue);
+  });
+  if (creating) {
+    for (const field of board.fields) {
+      if (field.required && !seen.has(field.id)) errors.push({ path: '/fields', message: `the required field ${field.name} (${field.id}) is missing` });
+    }
+  }
+  // Stored in the board's field order, so the representation is stable.
+  return board.fields.filter((f) => values.has(f.id)).map((f) => ({ fieldId: f.id, value: values.get(f.id)! }));
+}
+
+function fieldChanges(before: FieldValue[], after: FieldValue[]): FieldChange[] {
+  const old = new Map(before.map((f) => [f.fieldId, f.value]));
+  const now = new Map(after.map((f) => [f.fieldId, f.value]));
+  const changes: FieldChange[] = [];
+  for (const id of new Set([...old.keys(), ...now.keys()])) {
+    if (!sameJson(old.get(id), now.get(id))) changes.push({ field: `fields.${id}`, oldValue: old.get(id) ?? null, newValue: now.get(id) ?? null });
+  }
+  return changes;
+}
+
+function checkPriority(board: BoardWithRules, priority: string, errors: FieldError[]) {
+  if (!board.priorities.includes(priority)) {
+    errors.push({ path: '/priority', message: `must be one of the board's priorities: ${board.priorities.join(', ')}` });
+  }
+}
+
+export interface ActivityRow {
+  actor: { id: number; name: string };
+  actorKind: 'human' | 'service';
+  channel: Channel;
+  ticketsCreated: number;
+  ticketsChanged: number;
+  changes: number;
+}
+
+export const ticketService = {
+  async get(p: Principal, id: number): Promise<TicketRepresentation> {
+    const row = await ticketRepository.findTicket(scopeOf(p), id);
+    if (!row) throw notFound(id);
+    return toTicketRepresentation(row);
+  },
+
+  /** Newest first (by id); filters combine. A board the role does not see simply yields nothing. */
+  list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs) {
+    const f = parseInput(ticketListFilter.pick({ boardId: true, state: true }), { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
+    checkTimes({ updatedSince: filter.updatedSince });
+    return pageById(args, true, async (page) =>
+      (await ticketRepository.listTickets(scopeOf(p), { ...f, updatedSince: filter.updatedSince ?? undefined }, page)).map(toTicketRepresentation),
+    );
+  },
+
+  async create(p: Principal, raw: unknown): Promise<TicketRepresentation> {
+    requireWriteRole(p);
+    const input = parseInput(createTicketInput, raw, 'The ticket did not pass validation');
+    const board = canSeeBoard(p.role, input.boardId) ? await ticketRepository.findBoard(p.workspace.id, input.boardId) : null;
+    if (!board) throw invalid('The board does not exist', [{ path: '/boardId', message: 'is not a board of this workspace' }]);
+    const errors: FieldError[] = [];
+    const priority = input.priority ?? board.priorities[0] ?? '';
+    if (input.priority !== undefined) checkPriority(board, priority, errors);
+    const fields = applyFields(board, input.fields, [], true, errors);
+    const initial = board.states.find((s) => s.isInitial) ?? board.states[0];
+    if (!initial) errors.push({ path: '/boardId', message: 'the board has no states' });
+    if (errors.length) throw invalid('The ticket does not fit its board', errors);
+
+    const actor = toActor(p.user);
+    const channel = channelOf(p);
+    return ticketRepository.transaction(async (tx) => {
+      const row = await ticketRepository.insertTicket(tx, {
+        workspaceId: p.workspace.id,
+        boardId: board.id,
+        subject: input.subject,
+        description: input.description,
+        requesterEmail: input.requesterEmail,
+        priority,
+        stateId: initial.id,
+        fields,
+        channel,
+        createdById: p.user.id,
+      });
+      const ticket = toTicketRepresentation({ ...row, state: initial, createdBy: p.user });
+      await ticketRepository.insertHistory(tx, { ticketId: row.id, actorId: actor.id, channel, action: 'created', changes: [] });
+      await ticketRepository.notifyAdmins(tx, actor.id, {
+        workspaceId: p.workspace.id,
+        kind: 'ticket.created',
+        title: `New ticket #${row.id}: ${row.subject}`,
+        body: `${actor.name} created ticket #${row.id} on ${board.name} (${channel === 'api' ? 'through the API' : 'in the web app'})`,
+        link: `/tickets/${row.id}`,
+        data: { ticketId: row.id, boardId: board.id, actor: { id: actor.id, name: actor.name } },
+      });
+      await writeEvent(tx, { type: 'ticket.created', workspace: p.workspace, actor, boardId: board.id, ticketId: row.id, data: ticket as unknown as JsonValue });
+      return ticket;
+    });
+  },
+
+  /**
+   * Changes subject, description, priority, state and custom fields. Other fields change in a
+   * ticket.updated event (a list of changes), the state in a ticket.state_changed event; a
+   * PATCH doing both writes both. Nothing that does not change is recorded.
+   */
+  async update(p: Principal, id: number, raw: unknown): Promise<TicketRepresentation> {
+    requireWriteRole(p);
+    const input = parseInput(updateTicketInput, raw, 'The change did not pass validation');
+    const actor = toActor(p.user);
+    const channel = channelOf(p);
+    return ticketRepository.transaction(async (tx) => {
+      const current = await ticketRepository.lockTicket(tx, scopeOf(p), id);
+      if (!current) throw notFound(id);
+      const board = current.board;
+      const errors: FieldError[] = [];
+      const data: Parameters<typeof ticketRepository.updateTicket>[2] = {};
+      const changes: FieldChange[] = [];
+      for (const key of ['subject', 'description', 'priority'] as const) {
+        const value = input[key];
+        if (value === undefined || value === current[key]) continue;
+        if (key === 'priority') checkPriority(board, value, errors);
+        data[key] = value;
+        changes.push({ field: key, oldValue: current[key], newValue: value });
+      }
+      let stateChange: FieldChange | null = null;
+      if (input.state !== undefined) {
+        const state = board.states.find((s) => s.id === input.state) ?? board.states.find((s) => s.name === input.state);
+        if (!state) errors.push({ path: '/state', message: `is not a state of board ${board.id}` });
+        else if (state.id !== current.stateId) {
+          data.stateId = state.id;
+          stateChange = { field: 'state', oldValue: current.state.name, newValue: state.name };
+        }
+      }
+      if (input.fields) {
+        const before = current.fields as unknown as FieldValue[];
+        const after = applyFields(board, input.fields, before, false, errors);
+        const changed = fieldChanges(before, after);
+        if (changed.length) {
+          data.fields = after;
+          changes.push(...changed);
+        }
+      }
+      if (errors.length) throw invalid('The change does not fit the ticket’s board', errors);
+      if (!changes.length && !stateChange) return toTicketRepresentation(current);
+
+      const ticket = toTicketRepresentation(await ticketRepository.updateTicket(tx, id, data));
+      const event = { workspace: p.workspace, actor, boardId: board.id, ticketId: id, data: ticket as unknown as JsonValue };
+      if (changes.length) {
+        await ticketRepository.insertHistory(tx, { ticketId: id, actorId: actor.id, channel, action: 'updated', changes });
+        await writeEvent(tx, { ...event, type: 'ticket.updated', changes });
+      }
+      if (stateChange) {
+        await ticketRepository.insertHistory(tx, { ticketId: id, actorId: actor.id, channel, action: 'state_changed', changes: [stateChange] });
+        await writeEvent(tx, { ...event, type: 'ticket.state_changed', changes: stateChange });
+      }
+      return ticket;
+    });
+  },
+
+  async addComment(p: Principal, ticketId: number, raw: unknown) {
+    requireWriteRole(p);
+    const input = parseInput(commentInput, raw, 'The comment did not pass validation');
+    const actor = toActor(p.user);
+    const channel = channelOf(p);
+    return ticketRepository.transaction(async (tx) => {
+      const current = await ticketRepository.findTicketRef(scopeOf(p), ticketId, tx);
+      if (!current) throw notFound(ticketId);
+      const row = await ticketRepository.insertComment(tx, { ticketId, authorId: actor.id, body: input.body, public: input.public, channel });
+      const comment = toCommentRepresentation(row);
+      const ticket = toTicketRepresentation(await ticketRepository.touchTicket(tx, ticketId, row.createdAt));
+      await ticketRepository.insertHistory(tx, {
+        ticketId,
+        actorId: actor.id,
+        channel,
+        action: 'comment_added',
+        changes: [{ field: 'comment', oldValue: null, newValue: comment.id }],
+      });
+      await writeEvent(tx, {
+        type: 'ticket.comment_added',
+        workspace: p.workspace,
+        actor,
+        boardId: current.boardId,
+        ticketId,
+        data: ticket as unknown as JsonValue,
+        comment: comment as unknown as JsonValue,
+      });
+      return comment;
+    });
+  },
+
+  /** Oldest first. */
+  async comments(p: Principal, ticketId: number, args: ConnectionArgs) {
+    if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
+    return pageById(args, false, async (page) => (await ticketRepository.listComments(ticketId, page)).map(toCommentRepresentation));
+  },
+
+  /** Oldest first. */
+  async history(p: Principal, ticketId: number, args: ConnectionArgs) {
+    if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
+    return pageById(args, false, async (page) => (await ticketRepository.listHistory(ticketId, page)).map(toHistoryEntryRepresentation));
+  },
+
+  /**
+   * Per actor and channel over [from, to): tickets created, tickets changed (distinct tickets
+   * updated, moved or commented on) and the number of such changes. Counts only tickets on
+   * boards the caller sees.
+   */
+  async activityReport(p: Principal, from: Date, to: Date): Promise<ActivityRow[]> {
+    checkTimes({ from, to });
+    if (!(from < to)) throw invalid('The period is empty', [{ path: '/to', message: 'must be after from' }]);
+    const { byAction, changedTickets, actors } = await ticketRepository.activity(scopeOf(p), from, to);
+    const names = new Map(actors.map((a) => [a.id, a]));
+    const rows = new Map<string, ActivityRow>();
+    const rowOf = (actorId: number, channel: Channel) => {
+      const key = `${actorId}:${channel}`;
+      let row = rows.get(key);
+      if (!row) {
+        const user = names.get(actorId)!;
+        row = { actor: toActor(user), actorKind: user.kind, channel, ticketsCreated: 0, ticketsChanged: 0, changes: 0 };
+        rows.set(key, row);
+      }
+      return row;
+    };
+    for (const r of byAction) {
+      const row = rowOf(r.actorId, r.channel);
+      if (r.action === 'created') row.ticketsCreated += r._count._all;
+      else row.changes += r._count._all;
+    }
+    for (const r of changedTickets) rowOf(r.actorId, r.channel).ticketsChanged += 1;
+    return [...rows.values()].sort((a, b) => a.actor.id - b.actor.id || a.channel.localeCompare(b.channel));
+  },
+};

@@ -1,0 +1,28 @@
+// Behind an https public base URL the session cookie is Secure and carries the __Host- prefix.
+// The configuration is read once per process, so this file sets it before loading the app.
+import { describe, expect, it } from 'vitest';
+
+process.env.PUBLIC_BASE_URL = 'https://tickets.example.test/public/v1';
+const { api, createTestWorkspace } = await import('../support/fixtures.ts');
+
+const SIGN_IN = 'mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { id csrfToken } }';
+
+describe('session cookie over https', () => {
+  it('is Secure, __Host- prefixed, and read back under that name', async () => {
+    const ws = await createTestWorkspace();
+    const res = await api('POST', '/graphql', { body: { query: SIGN_IN, variables: { email: ws.admin.email, password: 'correct horse battery staple' } } });
+    const [setCookie] = res.headers.getSetCookie();
+    const [pair, ...attributes] = setCookie.split(';').map((a) => a.trim());
+    expect(pair).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}$/);
+    expect(attributes.sort()).toEqual(['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Lax', 'Secure']);
+
+    const viewer = await api('GET', `/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, { headers: { cookie: pair } });
+    expect(viewer.body.data.viewer).toEqual({ id: ws.admin.id });
+    // The public origin counts as our own, as it does behind a TLS-terminating proxy.
+    const fromPublicOrigin = await api('POST', '/graphql', {
+      body: { query: '{ viewer { id } }' },
+      headers: { cookie: pair, origin: 'https://tickets.example.test', 'x-csrf-token': res.body.data.signIn.csrfToken },
+    });
+    expect(fromPublicOrigin.body.data.viewer).toEqual({ id: ws.admin.id });
+  });
+});

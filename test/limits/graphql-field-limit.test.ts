@@ -1,0 +1,41 @@
+// Per-field limits in GraphQL (graphql-rate-limit through withFieldLimit), counted per caller:
+// aliases in one request count one by one.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { call, createKeysMutation, signInAdmin } from './support.ts';
+import { createApp } from '../../src/http/app.ts';
+import { fieldLimits } from '../../src/rate-limit/field-limit.ts';
+
+describe('GraphQL field limit on createApiKey', () => {
+  const app = createApp();
+  const max = fieldLimits.createApiKey.max;
+  let ws: Awaited<ReturnType<typeof createTestWorkspace>>;
+  let session: Record<string, string>;
+  beforeAll(async () => {
+    ws = await createTestWorkspace('Field limits');
+    session = await signInAdmin(app, ws.admin.email!);
+  });
+
+  it(`allows ${max} calls per minute to one administrator, however batched, then answers rate_limited`, async () => {
+    const batch = await call(app, 'POST', '/graphql', { headers: session, body: createKeysMutation(max, ws.roles.agent.id) });
+    expect(batch.body.errors).toBeUndefined();
+    expect(Object.keys(batch.body.data)).toHaveLength(max);
+
+    const over = await call(app, 'POST', '/graphql', { headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
+    expect(over.body.data).toBeNull();
+    expect(over.body.errors).toHaveLength(1);
+    expect(over.body.errors[0]).toMatchObject({
+      path: ['k0'],
+      message: `createApiKey may be called ${max} times per 60 s`,
+      extensions: { code: 'rate_limited', status: 429 },
+    });
+  });
+
+  it('counts each caller on its own', async () => {
+    const other = await createTestWorkspace('Field limits, other');
+    const otherSession = await signInAdmin(app, other.admin.email!);
+    const res = await call(app, 'POST', '/graphql', { headers: otherSession, body: createKeysMutation(1, other.roles.agent.id) });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.k0.apiKey.id).toEqual(expect.any(Number));
+  });
+});

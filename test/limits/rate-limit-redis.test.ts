@@ -1,0 +1,108 @@
+// Rate limits against a real redis-server (Debian's package): two API instances pointed at one
+// REDIS_URL share one limit per key; GraphQL field limits keep their counters there too.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// REDIS_URL and a small default limit must be in place before src/config.ts is first imported.
+const redisServer = await vi.hoisted(async () => {
+  const { startRedisServer } = await import('./support.ts');
+  const server = await startRedisServer();
+  const previous = { REDIS_URL: process.env.REDIS_URL, DEFAULT_REQUESTS_PER_MINUTE: process.env.DEFAULT_REQUESTS_PER_MINUTE };
+  process.env.REDIS_URL = server.url;
+  process.env.DEFAULT_REQUESTS_PER_MINUTE = '4';
+  return { ...server, previous };
+});
+
+import type { Redis } from 'ioredis';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { call, createKeysMutation, signInAdmin } from './support.ts';
+import { createApp } from '../../src/http/app.ts';
+import { config } from '../../src/config.ts';
+import { connectRedis, sharedRedis } from '../../src/rate-limit/redis.ts';
+import { createRequestRateLimiter } from '../../src/rate-limit/request-rate-limiter.ts';
+import { fieldLimits } from '../../src/rate-limit/field-limit.ts';
+
+const LIMIT = 4;
+const remainingOf = (res: { headers: Headers }) => Number(/;r=(\d+);/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
+
+async function ready(client: Redis) {
+  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+}
+
+describe('rate limits shared through Redis', () => {
+  let ws: Awaited<ReturnType<typeof createTestWorkspace>>;
+  /** The instance as main.ts builds it: REDIS_URL from the configuration. */
+  let first: ReturnType<typeof createApp>;
+  /** Another instance with a connection of its own. */
+  let second: ReturnType<typeof createApp>;
+  let secondConnection: Redis;
+
+  beforeAll(async () => {
+    expect(config.redisUrl).toBe(redisServer.url);
+    ws = await createTestWorkspace('Redis limits');
+    first = createApp();
+    secondConnection = connectRedis(redisServer.url);
+    second = createApp({ rateLimiter: createRequestRateLimiter({ redis: secondConnection }) });
+    await Promise.all([ready(sharedRedis()!), ready(secondConnection)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([sharedRedis()?.quit(), secondConnection?.quit()]);
+    await redisServer.stop();
+    for (const [name, value] of Object.entries(redisServer.previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('two instances count one key together', async () => {
+    const key = await ws.key();
+    const remaining: number[] = [];
+    for (const app of [first, second, first, second]) {
+      const res = await call(app, 'GET', '/me', { key: key.value });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe(`"default";q=${LIMIT};w=60`);
+      remaining.push(remainingOf(res));
+    }
+    expect(remaining).toEqual([3, 2, 1, 0]);
+    for (const app of [first, second]) {
+      const res = await call(app, 'GET', '/me', { key: key.value });
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('rate_limited');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(Number(await secondConnection.get(`ratelimit:apikey:${key.record.id}`))).toBe(LIMIT + 2);
+  });
+
+  it('a burst of twice the limit spread over both instances lets exactly the limit through', async () => {
+    const key = await ws.key();
+    const answers = await Promise.all(
+      Array.from({ length: 2 * LIMIT }, (_, i) => call(i % 2 ? second : first, 'GET', '/me', { key: key.value })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(LIMIT);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(LIMIT);
+  });
+
+  it('GraphQL calls with the key share the count with REST across instances', async () => {
+    const key = await ws.key();
+    const query = { query: '{ me { apiKey { id } } }' };
+    expect((await call(first, 'POST', '/graphql', { key: key.value, body: query })).status).toBe(200);
+    expect((await call(second, 'GET', '/me', { key: key.value })).status).toBe(200);
+    expect((await call(second, 'POST', '/graphql', { key: key.value, body: query })).status).toBe(200);
+    const last = await call(first, 'GET', '/me', { key: key.value });
+    expect(remainingOf(last)).toBe(0);
+    const limited = await call(second, 'POST', '/graphql', { key: key.value, body: query });
+    expect(limited.status).toBe(429);
+    expect(limited.body.errors[0].extensions.code).toBe('rate_limited');
+  });
+
+  it('keeps GraphQL field limit counters in Redis', async () => {
+    const session = await signInAdmin(first, ws.admin.email!);
+    const max = fieldLimits.createApiKey.max;
+    const batch = await call(first, 'POST', '/graphql', { headers: session, body: createKeysMutation(max, ws.roles.agent.id) });
+    expect(batch.body.errors).toBeUndefined();
+    const stored = JSON.parse((await secondConnection.get(`redis-store-id::user:${ws.admin.id}:createApiKey`)) ?? '[]');
+    expect(stored).toHaveLength(max);
+    const over = await call(second, 'POST', '/graphql', { headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
+    expect(over.body.errors[0].extensions.code).toBe('rate_limited');
+  });
+});

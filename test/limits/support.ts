@@ -1,0 +1,84 @@
+// Helpers of the limits tests: calling a given app instance in-process, and a real redis-server.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import type { createApp } from '../../src/http/app.ts';
+
+type App = ReturnType<typeof createApp>;
+
+/** Like fixtures' `api()`, against the app given (several apps can share one store). */
+export async function call(app: App, method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const url = `http://localhost${path.startsWith('/graphql') ? '' : '/public/v1'}${path}`;
+  const res = await app.fetch(new Request(url, { method, headers, body }));
+  const text = await res.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: json, text };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway redis-server (Debian's package, found on PATH) on a free loopback port, no persistence. */
+export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', (err) => reject(new Error(`redis-server could not start (apt-get install -y redis-server): ${err.message}`)));
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Signs the workspace's administrator in through GraphQL: the headers its later POSTs need. */
+export async function signInAdmin(app: App, email: string, password = 'correct horse battery staple') {
+  const res = await call(app, 'POST', '/graphql', {
+    body: { query: 'mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { csrfToken } }', variables: { email, password } },
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 200 || !cookie || !res.body.data) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return { cookie, 'x-csrf-token': res.body.data.signIn.csrfToken as string };
+}
+
+/** createApiKey `count` times in one GraphQL request, as aliases k0, k1, … */
+export function createKeysMutation(count: number, roleId: number) {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `k${i}: createApiKey(input: { name: "field limit ${i}", roleId: ${roleId}, scopes: ["tickets:read"] }) { apiKey { id } }`,
+  );
+  return { query: `mutation { ${fields.join(' ')} }` };
+}
