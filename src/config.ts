@@ -27,7 +27,6 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   SMTP_URL: z.string().min(1).optional(),
   SMTP_FROM: z.string().default('Ticketing <no-reply@localhost>'),
-  SESSION_SECRET: z.string().min(16).optional(),
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -71,7 +70,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
-    sessionSecret: e.SESSION_SECRET,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
   };
