@@ -4,6 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { config } from './config.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
+import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -21,7 +22,7 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
-    activities: { ...createHelloActivities() },
+    activities: { ...createHelloActivities(), ...createDeliveryActivities() },
   });
   return { worker, connection, running: worker.run() };
 }

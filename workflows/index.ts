@@ -1,2 +1,3 @@
 // Every workflow the worker runs: the bundle entry (workflowsPath) of src/worker.ts.
 export * from './hello/workflows.ts';
+export * from './delivery/workflows.ts';

@@ -1,0 +1,117 @@
+// One HTTP POST of a webhook: node:https with the URL policy's lookup hook (so the socket only
+// opens to checked addresses), no redirects (node:https never follows them: a 3xx is a
+// failure), a total time limit, and the first 1 KiB of the answer kept for the log.
+import https from 'node:https';
+import tls from 'node:tls';
+import { checkWebhookUrl, guardedLookup, type SystemLookup } from './url-policy.ts';
+
+const USER_AGENT = 'Service-Webhooks/1.0';
+const DELIVERY_TIMEOUT_MS = 10_000;
+const EXCERPT_BYTES = 1024;
+
+export interface SenderOptions {
+  allowPrivateTargets?: boolean;
+  /**
+   * Extra certificate authorities, trusted besides Node's bundled roots (tests use their own
+   * CA). Without it the default store applies, which includes NODE_EXTRA_CA_CERTS.
+   */
+  ca?: string | Buffer | (string | Buffer)[];
+  timeoutMs?: number;
+  /** Name resolution before the policy's check; defaults to dns.lookup (tests stand in for DNS). */
+  lookup?: SystemLookup;
+}
+
+export interface SendResult {
+  /** The status of the answer; undefined when none came (refused, blocked, timed out…). */
+  httpStatus?: number;
+  responseExcerpt?: string;
+  error?: string;
+  durationMs: number;
+}
+
+/** The exact body of every attempt of an event: its envelope, top-level members in the spec's order. */
+export function deliveryBody(envelope: unknown): string {
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) return JSON.stringify(envelope);
+  // The payload column is jsonb, which stores keys in its own order; put the envelope's first.
+  const order = ['id', 'type', 'occurredAt', 'workspace', 'actor', 'changes', 'data'];
+  const record = envelope as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of order) if (key in record) ordered[key] = record[key];
+  for (const key of Object.keys(record)) if (!(key in ordered)) ordered[key] = record[key];
+  return JSON.stringify(ordered);
+}
+
+export function createWebhookSender(options: SenderOptions = {}) {
+  const extraCa = options.ca === undefined ? undefined : Array.isArray(options.ca) ? options.ca : [options.ca];
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  // Keep-alive: consecutive deliveries to one receiver reuse the TLS connection. The lookup
+  // hook runs for each new connection, so reuse never skips the address check.
+  const agent = new https.Agent({
+    keepAlive: true,
+    lookup: guardedLookup({ allowPrivateTargets: options.allowPrivateTargets, lookup: options.lookup }),
+    ...(extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
+  });
+
+  async function send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    // Node skips `lookup` for IP literals; the policy judges those here, as on save.
+    const target = checkWebhookUrl(url, { allowPrivateTargets: options.allowPrivateTargets });
+    if (!target.ok) return { error: `URL refused by the webhook URL policy: ${target.message}`, durationMs: elapsed() };
+
+    return await new Promise<SendResult>((resolve) => {
+      let settled = false;
+      let status: number | undefined;
+      const chunks: Buffer[] = [];
+      let received = 0;
+      const finish = (error?: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const excerpt = status === undefined ? undefined : excerptOf(chunks);
+        resolve({ httpStatus: status, responseExcerpt: excerpt, error, durationMs: elapsed() });
+      };
+
+      const req = https.request(
+        target.url,
+        {
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)) },
+        },
+        (res) => {
+          status = res.statusCode;
+          res.on('data', (chunk: Buffer) => {
+            if (received < EXCERPT_BYTES) chunks.push(chunk);
+            received += chunk.length;
+            // Enough for the log: stop reading a large answer (this connection is not reused).
+            if (received >= EXCERPT_BYTES) {
+              finish();
+              res.destroy();
+            }
+          });
+          res.on('end', () => finish());
+          res.on('close', () => finish());
+        },
+      );
+      // The status decides once it has arrived in time; a slow body only shortens the excerpt.
+      const timer = setTimeout(() => {
+        finish(status === undefined ? `no answer within ${timeoutMs / 1000} s` : undefined);
+        req.destroy();
+      }, timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) => finish(describeError(err)));
+      req.end(body);
+    });
+  }
+
+  return { send, close: () => agent.destroy() };
+}
+
+function excerptOf(chunks: Buffer[]): string {
+  // PostgreSQL text cannot hold NUL; a binary answer is still worth a look.
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', '');
+}
+
+function describeError(err: NodeJS.ErrnoException): string {
+  return err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message;
+}

@@ -1,0 +1,402 @@
+// The delivery workflow on the time-skipping test server, with a real worker running the real
+// activities against a real HTTPS receiver on 127.0.0.1:8443 (its own CA) and the database.
+// Times are workflow times: the activities log with the test server's clock.
+import dns from 'node:dns';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import { temporal } from '@temporalio/proto';
+import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { releaseHeldDeliveries, resendDelivery, startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
+import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { RETRY_DELAYS_MS } from '../../workflows/delivery/schedule.ts';
+import { EventTypeKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
+import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
+import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
+import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
+import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { addUser, attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, notificationsOf, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
+
+describe('webhook delivery workflow (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let receiver: Receiver;
+  let tls: TestCa;
+  let worker: Worker;
+  let running: Promise<void>;
+  const taskQueue = uniqueId('deliveries');
+  const mails: { to: { address: string }[]; subject: string }[] = [];
+
+  beforeAll(async () => {
+    tls = createTestCa();
+    receiver = await startReceiver(tls);
+    env = await createTimeSkippingEnv();
+    // What the dev server registers at start (src/temporal/dev-server.ts), registered here too.
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
+    });
+    const json = nodemailer.createTransport({ jsonTransport: true });
+    worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowsPath,
+      activities: createDeliveryActivities({
+        allowPrivateTargets: true,
+        tls: { ca: tls.ca },
+        clock: async () => new Date(await env.currentTimeMs()),
+        mailer: {
+          from: 'Ticketing <no-reply@example.test>',
+          transport: {
+            async sendMail(message) {
+              const info = await json.sendMail(message);
+              mails.push(JSON.parse(info.message as string));
+              return info;
+            },
+          },
+        },
+      }),
+    });
+    running = worker.run();
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running?.catch(() => undefined);
+    await env?.teardown();
+    await receiver?.close();
+  }, 60_000);
+
+  const start = (ref: DeliveryRef) => startDeliveryWorkflow(env.client, taskQueue, ref);
+  const resultOf = (ref: DeliveryRef) =>
+    env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, ref.subscriptionId)).result();
+  const hookUrl = (name: string) => `${receiver.origin}/${name}`;
+  const ms = (d: Date | null) => d?.getTime() ?? NaN;
+
+  it('delivers a signed event on the first attempt and records it', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('ok')}`;
+    receiver.respond(path, { status: 204 });
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)), consecutiveFailures: 5 });
+    const ref = await createDelivery(ws, sub.id);
+
+    const workflowId = await start(ref);
+    expect(workflowId).toBe(`delivery:${ref.eventId}:${sub.id}`);
+    // Starting again is harmless: same business key, no second delivery.
+    expect(await start(ref)).toBe(workflowId);
+    expect(await resultOf(ref)).toEqual({ status: 'succeeded', attempt: 1 });
+    expect(await start(ref)).toBe(workflowId);
+
+    const [request, ...more] = receiver.received(path);
+    expect(more).toHaveLength(0);
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['user-agent']).toBe('Service-Webhooks/1.0');
+    expect(request.headers['webhook-id']).toBe(ref.eventId);
+    expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    const envelope = new StandardWebhook(sub.secret).verify(request.body, request.headers) as Record<string, unknown>;
+    expect(new SvixWebhook(sub.secret).verify(request.body, request.headers)).toEqual(envelope);
+    expect(Object.keys(envelope)).toEqual(['id', 'type', 'occurredAt', 'workspace', 'actor', 'changes', 'data']);
+    expect(envelope).toMatchObject({ id: ref.eventId, type: 'ticket.created' });
+
+    const [attempt] = await attemptsOf(ref.deliveryId);
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      trigger: 'scheduled',
+      status: 'succeeded',
+      httpStatus: 204,
+      responseExcerpt: '',
+      error: null,
+      payload: request.body,
+      nextAttemptAt: null,
+      workflowId,
+      eventId: ref.eventId,
+      eventType: 'ticket.created',
+    });
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect((await subscriptionRow(sub.id)).consecutiveFailures).toBe(0);
+
+    const description = await env.client.workflow.getHandle(workflowId).describe();
+    expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
+    expect(description.typedSearchAttributes.get(EventTypeKey)).toBe('ticket.created');
+    expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
+  });
+
+  it('runs the whole schedule: 7 attempts at 0, +1 min, +5 min, +30 min, +2 h, +8 h, +24 h', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('down')}`;
+    receiver.respond(path, { status: 503, body: 'x'.repeat(3000) });
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    const ref = await createDelivery(ws, sub.id);
+
+    await start(ref);
+    expect(await resultOf(ref)).toEqual({ status: 'failed', attempt: 7 });
+
+    const attempts = await attemptsOf(ref.deliveryId);
+    expect(attempts.map((a) => [a.attempt, a.status, a.httpStatus, a.trigger])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => [n, 'failed', 503, 'scheduled']),
+    );
+    for (const [i, a] of attempts.entries()) {
+      expect(a.responseExcerpt).toBe('x'.repeat(1024));
+      if (i === attempts.length - 1) {
+        expect(a.nextAttemptAt).toBeNull();
+        continue;
+      }
+      // The logged next attempt is exactly the schedule's delay after this one…
+      expect(ms(a.nextAttemptAt) - ms(a.attemptedAt)).toBe(RETRY_DELAYS_MS[i]);
+      // …and the next attempt happened then (the activity's own run time is all that is added).
+      const gap = ms(attempts[i + 1].attemptedAt) - ms(a.attemptedAt);
+      expect(gap).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[i]);
+      expect(gap).toBeLessThan(RETRY_DELAYS_MS[i] + 30_000);
+    }
+    // The durable timers of the history carry the exact delays.
+    const history = await env.client.workflow.getHandle(deliveryWorkflowId(ref.eventId, sub.id)).fetchHistory();
+    const timers = (history.events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes] : []));
+    expect(timers.map((t) => Number(t.startToFireTimeout?.seconds) * 1000)).toEqual([...RETRY_DELAYS_MS]);
+
+    const requests = receiver.received(path);
+    expect(requests).toHaveLength(7);
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([ref.eventId]));
+    expect(new Set(requests.map((r) => r.body)).size).toBe(1);
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 7, nextAttemptAt: null });
+    expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'receiving', consecutiveFailures: 7 });
+  });
+
+  it('does not follow redirects: a 3xx fails and the next attempt is scheduled', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('moved')}`;
+    let calls = 0;
+    receiver.respond(path, () => (++calls === 1 ? { status: 302, headers: { location: `${receiver.origin}${path}-new` } } : { status: 200, body: 'ok' }));
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    const ref = await createDelivery(ws, sub.id);
+
+    await start(ref);
+    expect(await resultOf(ref)).toEqual({ status: 'succeeded', attempt: 2 });
+    expect(receiver.received(`${path}-new`)).toHaveLength(0);
+    const attempts = await attemptsOf(ref.deliveryId);
+    expect(attempts.map((a) => [a.attempt, a.status, a.httpStatus, a.responseExcerpt])).toEqual([
+      [1, 'failed', 302, ''],
+      [2, 'succeeded', 200, 'ok'],
+    ]);
+  });
+
+  it('410 stops at once, disables the subscription and cancels its pending deliveries', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('gone')}`;
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    const first = await createDelivery(ws, sub.id);
+    const second = await createDelivery(ws, sub.id);
+    receiver.respond(path, (req) => (req.headers['webhook-id'] === second.eventId ? { status: 410, body: 'gone' } : { status: 500 }));
+
+    // The first fails once and waits for its retry…
+    await start(first);
+    await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the first attempt');
+    // …the second is answered 410.
+    await start(second);
+    expect(await resultOf(second)).toEqual({ status: 'cancelled', attempt: 1 });
+    expect(await resultOf(first)).toEqual({ status: 'cancelled', attempt: 2 });
+
+    expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'disabled', conditionReason: 'gone' });
+    expect((await subscriptionRow(sub.id)).disabledAt).not.toBeNull();
+    expect(await deliveryRow(first.deliveryId)).toMatchObject({ status: 'cancelled', attemptCount: 1, nextAttemptAt: null });
+    expect(await deliveryRow(second.deliveryId)).toMatchObject({ status: 'cancelled', attemptCount: 1 });
+    expect((await attemptsOf(second.deliveryId)).map((a) => [a.status, a.httpStatus])).toEqual([['failed', 410]]);
+    // The first's retry sent nothing.
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([first.eventId, second.eventId]);
+  });
+
+  it('20 consecutive failures pause and notify the administrators; held deliveries go out on resume, in event order', async () => {
+    const ws = await createTestWorkspace();
+    const secondAdmin = await addUser(ws, { isAdmin: true, email: `second-${uniqueId('a')}@example.test` });
+    await addUser(ws, { isAdmin: false, email: `agent-${uniqueId('a')}@example.test` });
+    await addUser(ws, { isAdmin: true, deactivated: true, email: `gone-${uniqueId('a')}@example.test` });
+    const path = `/${uniqueId('flaky')}`;
+    let healthy = false;
+    receiver.respond(path, () => (healthy ? { status: 200 } : { status: 500 }));
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+
+    // Two deliveries fail all 7 attempts: 14 failures in a row.
+    for (let i = 0; i < 2; i++) {
+      const ref = await createDelivery(ws, sub.id);
+      await start(ref);
+      expect(await resultOf(ref)).toEqual({ status: 'failed', attempt: 7 });
+    }
+    expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'receiving', consecutiveFailures: 14 });
+
+    // The third's 6th attempt is the 20th failure (at +10 h 36 min); its 7th, 24 h later, is held.
+    const third = await createDelivery(ws, sub.id);
+    await start(third);
+    await env.sleep('11 hours');
+    const paused = await eventually(() => subscriptionRow(sub.id), (s) => s.condition === 'paused', 'the pause');
+    expect(paused).toMatchObject({ consecutiveFailures: 20, conditionReason: 'failures' });
+    expect(paused.pausedAt).not.toBeNull();
+    await env.sleep('25 hours');
+    await eventually(() => deliveryRow(third.deliveryId), (d) => d.status === 'held', 'the third delivery held');
+    expect(await deliveryRow(third.deliveryId)).toMatchObject({ attemptCount: 6, nextAttemptAt: null });
+
+    // Every active administrator is notified, in the app and by e-mail.
+    const notices = await notificationsOf(ws.workspace.id);
+    expect(notices.map((n) => n.userId)).toEqual([ws.admin.id, secondAdmin.id]);
+    for (const n of notices) {
+      expect(n).toMatchObject({ kind: 'webhook.paused', link: `/settings/webhooks/${sub.id}` });
+      expect(n.emailedAt).not.toBeNull();
+    }
+    const mailedTo = mails.filter((m) => m.subject.includes(path)).flatMap((m) => m.to.map((t) => t.address));
+    expect(mailedTo.sort()).toEqual([ws.admin.email, secondAdmin.email].sort());
+
+    // New events while paused are held without an attempt.
+    const fourth = await createDelivery(ws, sub.id);
+    const fifth = await createDelivery(ws, sub.id);
+    await start(fifth);
+    await start(fourth);
+    for (const ref of [fourth, fifth]) {
+      await eventually(() => deliveryRow(ref.deliveryId), (d) => d.status === 'held', 'a new delivery held');
+    }
+    const sentBeforeResume = receiver.received(path).length;
+    expect(sentBeforeResume).toBe(20);
+
+    healthy = true;
+    expect(await deliveryRepository.resume(sub.id)).toBe(true);
+    const releaseId = await releaseHeldDeliveries(env.client, taskQueue, sub.id);
+    expect(await env.client.workflow.getHandle(releaseId).result()).toEqual({ released: 3, skipped: [] });
+
+    expect(await resultOf(third)).toEqual({ status: 'succeeded', attempt: 7 });
+    expect(await resultOf(fourth)).toEqual({ status: 'succeeded', attempt: 1 });
+    expect(await resultOf(fifth)).toEqual({ status: 'succeeded', attempt: 1 });
+    // In event order, whatever order their workflows were started in.
+    const released = receiver.received(path).slice(sentBeforeResume).map((r) => r.headers['webhook-id']);
+    expect(released).toEqual([third.eventId, fourth.eventId, fifth.eventId]);
+    expect((await attemptsOf(third.deliveryId)).at(-1)).toMatchObject({ attempt: 7, status: 'succeeded' });
+    expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'receiving', consecutiveFailures: 0 });
+  });
+
+  it('signs with both secrets, new first, for 24 hours after a rotation', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('rotated')}`;
+    receiver.respond(path, { status: 500 });
+    const [previousSecret, secret] = [generateWebhookSecret(), generateWebhookSecret()];
+    const sub = await createSubscription(ws, {
+      url: hookUrl(path.slice(1)),
+      secret,
+      previousSecret,
+      secretRotatedAt: new Date(await env.currentTimeMs()),
+    });
+    const ref = await createDelivery(ws, sub.id);
+
+    await start(ref);
+    expect(await resultOf(ref)).toEqual({ status: 'failed', attempt: 7 });
+
+    const requests = receiver.received(path);
+    // Attempts 1-6 fall within 24 h of the rotation (the 6th at +10 h 36 min), the 7th after it.
+    expect(requests.map((r) => r.headers['webhook-signature'].split(' ').length)).toEqual([2, 2, 2, 2, 2, 2, 1]);
+    for (const req of requests) {
+      const [newest, older] = req.headers['webhook-signature'].split(' ');
+      const only = (signature: string) => ({ ...req.headers, 'webhook-signature': signature });
+      for (const Library of [StandardWebhook, SvixWebhook]) {
+        expect(() => new Library(secret).verify(req.body, req.headers)).not.toThrow();
+        expect(() => new Library(secret).verify(req.body, only(newest))).not.toThrow();
+        if (older) {
+          expect(() => new Library(previousSecret).verify(req.body, req.headers)).not.toThrow();
+          expect(() => new Library(previousSecret).verify(req.body, only(older))).not.toThrow();
+          expect(() => new Library(secret).verify(req.body, only(older))).toThrow();
+        } else {
+          expect(() => new Library(previousSecret).verify(req.body, req.headers)).toThrow();
+        }
+      }
+    }
+  });
+
+  it('re-sends a delivery as a new manual attempt with the same body and webhook-id', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('resend')}`;
+    receiver.respond(path, { status: 200, body: 'thanks' });
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    const ref = await createDelivery(ws, sub.id);
+    await start(ref);
+    expect(await resultOf(ref)).toEqual({ status: 'succeeded', attempt: 1 });
+
+    const requestId = uniqueId('req');
+    const resent = await resendDelivery(env.client, taskQueue, ref, requestId);
+    expect(resent.workflowId).toBe(`resend:${ref.deliveryId}:${requestId}`);
+    expect(resent.result).toMatchObject({ outcome: 'succeeded', attempt: 2, httpStatus: 200 });
+    // The same request id does not send twice.
+    expect((await resendDelivery(env.client, taskQueue, ref, requestId)).result).toEqual(resent.result);
+
+    const [original, again, ...more] = receiver.received(path);
+    expect(more).toHaveLength(0);
+    expect(again.body).toBe(original.body);
+    expect(again.headers['webhook-id']).toBe(original.headers['webhook-id']);
+    expect(() => new StandardWebhook(sub.secret).verify(again.body, again.headers)).not.toThrow();
+    const attempts = await attemptsOf(ref.deliveryId);
+    expect(attempts.map((a) => [a.attempt, a.trigger, a.status, a.workflowId])).toEqual([
+      [1, 'scheduled', 'succeeded', deliveryWorkflowId(ref.eventId, sub.id)],
+      [2, 'manual', 'succeeded', resent.workflowId],
+    ]);
+    expect(attempts[1].payload).toBe(attempts[0].payload);
+  });
+
+  it('sends an attempt once even when its activity runs again after recording it', async () => {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId('once')}`;
+    receiver.respond(path, { status: 202, body: 'queued' });
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    const ref = await createDelivery(ws, sub.id, 'webhook.test');
+    const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
+    const context = new MockActivityEnvironment({ workflowExecution: { workflowId: deliveryWorkflowId(ref.eventId, sub.id), runId: 'run' } });
+
+    const first = await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId, attempt: 1 });
+    expect(first).toMatchObject({ outcome: 'succeeded', attempt: 1, httpStatus: 202 });
+    // What Temporal does when the worker died after the commit: the attempt runs again.
+    expect(await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId, attempt: 1 })).toEqual(first);
+    expect(receiver.received(path)).toHaveLength(1);
+    expect((await attemptsOf(ref.deliveryId)).map((a) => [a.attempt, a.trigger, a.status, a.responseExcerpt])).toEqual([[1, 'test', 'succeeded', 'queued']]);
+
+    // Paused: even a manual re-send sends and records nothing.
+    await updateSubscription(sub.id, { condition: 'paused' });
+    expect(await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId })).toEqual({ outcome: 'held' });
+    expect(receiver.received(path)).toHaveLength(1);
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+
+    // A delivery that does not exist is not retried.
+    await expect(context.run(activities.sendAttempt, { deliveryId: 'dlv_missing', attempt: 1 })).rejects.toMatchObject({
+      type: 'DeliveryNotFound',
+      nonRetryable: true,
+    });
+  });
+
+  it('checks the address a delivery really connects to, whatever the name said when saved', async () => {
+    const path = `/${uniqueId('rebind')}`;
+    receiver.respond(path, { status: 200 });
+    // A DNS that now answers every name with the receiver's loopback address (a rebinding attack).
+    const rebinding: SystemLookup = (_host, options, callback) => dns.lookup(new URL(receiver.origin).hostname, options, callback);
+    const guarded = createWebhookSender({ allowPrivateTargets: false, ca: tls.ca, lookup: rebinding });
+    const open = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca, lookup: rebinding });
+    try {
+      const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}');
+      expect(refused.httpStatus).toBeUndefined();
+      expect(refused.error).toMatch(/^EBLOCKEDADDRESS: hooks\.example\.com resolves to 127\.0\.0\.\d, a loopback address/);
+      const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}');
+      expect(literal.error).toContain('must not point to a loopback address');
+      expect(receiver.received(path)).toHaveLength(0);
+      // The same lookup with the address rule lifted reaches the receiver: the hook is what refused.
+      expect(await open.send(`https://localhost:8443${path}`, {}, '{}')).toMatchObject({ httpStatus: 200 });
+      expect(receiver.received(path)).toHaveLength(1);
+    } finally {
+      guarded.close();
+      open.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// Rows for delivery tests, written directly (the subscription endpoints and the outbox relay
+// are not what these tests are about). Each test uses its own workspace.
+import { prisma } from '../../src/db/db.ts';
+import { newId } from '../../src/ids.ts';
+import type { EventType, JsonValue } from '../../src/events/event.envelope.ts';
+import { writeEvent } from '../../src/events/event.outbox.ts';
+import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
+import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+
+type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
+
+export function createSubscription(ws: Workspace, data: { url: string } & Partial<Prisma.WebhookSubscriptionUncheckedCreateInput>) {
+  return prisma.webhookSubscription.create({
+    data: {
+      id: newId('wh'),
+      workspaceId: ws.workspace.id,
+      createdById: ws.admin.id,
+      events: ['ticket.created', 'ticket.state_changed'],
+      secret: generateWebhookSecret(),
+      ...data,
+    },
+  });
+}
+
+/** An outbox event, written as the ticket service writes them (its payload is the webhook envelope). */
+export function createEvent(ws: Workspace, type: EventType = 'ticket.created', data: JsonValue = { id: 1, subject: 'Printer on fire' }) {
+  return writeEvent(prisma, { workspace: ws.workspace, type, actor: { id: ws.admin.id, name: ws.admin.fullName }, data });
+}
+
+/** The delivery of a new event to the subscription, as the relay would make it. */
+export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
+  const event = await createEvent(ws, type);
+  const delivery = await deliveryRepository.create(event.id, subscriptionId);
+  return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
+}
+
+export const attemptsOf = (deliveryId: string) => prisma.deliveryAttempt.findMany({ where: { deliveryId }, orderBy: [{ attempt: 'asc' }, { attemptedAt: 'asc' }] });
+export const deliveryRow = (deliveryId: string) => prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
+export const updateSubscription = (id: string, data: Prisma.WebhookSubscriptionUpdateInput) => prisma.webhookSubscription.update({ where: { id }, data });
+export const subscriptionRow = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
+export const notificationsOf = (workspaceId: number) => prisma.notification.findMany({ where: { workspaceId }, orderBy: { userId: 'asc' } });
+export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: boolean; email?: string }) =>
+  prisma.user.create({
+    data: {
+      workspaceId: ws.workspace.id,
+      userName: `u-${newId('u').slice(-8).toLowerCase()}`,
+      fullName: input.isAdmin ? 'Second Admin' : 'An Agent',
+      email: input.email,
+      roleId: input.isAdmin ? ws.roles.admin.id : ws.roles.agent.id,
+      isAdmin: input.isAdmin,
+      deactivatedAt: input.deactivated ? new Date() : null,
+    },
+  });
+
+/** Polls until `check` holds (for state that a running worker produces without a result to await). */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,55 @@
+// Starting delivery workflows from the API, the relay and tests (a Temporal Client, no worker).
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { deliveryWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
+import type { DeliveryRef } from './search-attributes.ts';
+import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
+
+/**
+ * Starts the delivery's workflow under its business key. Starting it again while it runs, or
+ * after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
+ */
+export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+  const workflowId = deliveryWorkflowId(ref.eventId, ref.subscriptionId);
+  try {
+    await client.workflow.start(deliverEventWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [ref],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return workflowId;
+}
+
+/** After a resume: sends the held deliveries in event order (one release workflow per subscription). */
+export async function releaseHeldDeliveries(client: Client, taskQueue: string, subscriptionId: string): Promise<string> {
+  const workflowId = releaseWorkflowId(subscriptionId);
+  // A release already under way takes the lowest held delivery each time, so it covers this resume too.
+  await client.workflow.start(releaseHeldDeliveriesWorkflow, {
+    workflowId,
+    taskQueue,
+    args: [{ subscriptionId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return workflowId;
+}
+
+/** One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result. */
+export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string) {
+  const workflowId = resendWorkflowId(ref.deliveryId, requestId);
+  try {
+    await client.workflow.start(resendDeliveryWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [ref],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return { workflowId, result: await client.workflow.getHandle<typeof resendDeliveryWorkflow>(workflowId).result() };
+}

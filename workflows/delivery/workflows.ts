@@ -1,0 +1,128 @@
+// Webhook delivery workflows. Workflow code runs in Temporal's deterministic sandbox: no Node
+// built-ins, no database; activities are imported as types only.
+//
+// Held deliveries and event order: while a subscription is paused, an attempt that falls due
+// sends nothing and reports `held`, and its workflow waits for a `release` signal. Resuming
+// starts releaseHeldDeliveriesWorkflow (one per subscription), which releases the held
+// deliveries ONE AT A TIME in event order (Event.seq): it signals the first, waits for that
+// delivery's answer after its attempt, then takes the next. So the receiver gets them in event
+// order, each with the attempts it had left. Events that occur after the resume are delivered
+// at once, as usual.
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineSignal,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { AttemptOutcome, AttemptResult, DeliveryActivities } from './activities.ts';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.ts';
+import { deliverySearchAttributes, SubscriptionIdKey, type DeliveryRef } from './search-attributes.ts';
+
+const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>({
+  // The receiver's 10 s plus the database work around it.
+  startToCloseTimeout: '1 minute',
+  // HTTP failures come back as results (the schedule below is their retry); only thrown errors
+  // are retried here: an unreachable database, a worker that died mid-attempt. Without limit,
+  // since an outage may be long; a delivery that does not exist will never appear.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
+});
+
+/** To a held delivery: attempt now, then answer `replyTo` with the outcome. */
+export const releaseSignal = defineSignal<[{ replyTo: string }]>('release');
+/** A released delivery's answer to the release workflow. */
+export const releasedSignal = defineSignal<[{ deliveryId: string; outcome: AttemptOutcome }]>('released');
+
+/** A held delivery looks again this often, in case its subscription was deleted or a release missed it. */
+const HELD_RECHECK = '24 hours';
+/** How long the release waits for one delivery's answer (an attempt takes at most ~10 s). */
+const RELEASE_ANSWER_TIMEOUT = '5 minutes';
+
+export interface DeliveryOutcome {
+  status: 'succeeded' | 'failed' | 'cancelled';
+  /** The number of the last scheduled attempt reached. */
+  attempt: number;
+}
+
+/** Delivers one event to one subscription on the schedule of schedule.ts (7 attempts in all). */
+export async function deliverEventWorkflow(ref: DeliveryRef): Promise<DeliveryOutcome> {
+  upsertSearchAttributes(deliverySearchAttributes(ref));
+  let releasedBy: string | undefined;
+  setHandler(releaseSignal, ({ replyTo }) => void (releasedBy = replyTo));
+
+  let attempt = 1;
+  for (;;) {
+    const replyTo = releasedBy;
+    releasedBy = undefined;
+    const { outcome } = await sendAttempt({ deliveryId: ref.deliveryId, attempt });
+    if (replyTo) await answerRelease(replyTo, ref.deliveryId, outcome);
+
+    if (outcome === 'held') {
+      // The same attempt again once released (or on the periodic look).
+      await condition(() => releasedBy !== undefined, HELD_RECHECK);
+      continue;
+    }
+    if (outcome !== 'failed') return await finish({ status: outcome, attempt });
+    if (attempt >= MAX_ATTEMPTS) return await finish({ status: 'failed', attempt });
+    await sleep(RETRY_DELAYS_MS[attempt - 1]);
+    attempt += 1;
+  }
+}
+
+/** One manual attempt of a delivery: the same body and webhook-id, logged with trigger `manual`. */
+export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult> {
+  upsertSearchAttributes(deliverySearchAttributes(ref));
+  return await sendAttempt({ deliveryId: ref.deliveryId });
+}
+
+/** After a resume: releases the subscription's held deliveries one at a time, in event order. */
+export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: string; skip?: string[] }): Promise<{ released: number; skipped: string[] }> {
+  upsertSearchAttributes([{ key: SubscriptionIdKey, value: input.subscriptionId }]);
+  const answers = new Map<string, AttemptOutcome>();
+  setHandler(releasedSignal, ({ deliveryId, outcome }) => void answers.set(deliveryId, outcome));
+  const skip = [...(input.skip ?? [])];
+  let released = 0;
+
+  for (;;) {
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      return await continueAsNew<typeof releaseHeldDeliveriesWorkflow>({ subscriptionId: input.subscriptionId, skip });
+    }
+    const next = await nextHeldDelivery({ subscriptionId: input.subscriptionId, skip });
+    if (!next) break;
+    try {
+      await getExternalWorkflowHandle(next.workflowId).signal(releaseSignal, { replyTo: workflowInfo().workflowId });
+    } catch {
+      // Its workflow no longer runs, so nothing would ever answer.
+      skip.push(next.id);
+      continue;
+    }
+    if (!(await condition(() => answers.has(next.id), RELEASE_ANSWER_TIMEOUT))) {
+      skip.push(next.id);
+      continue;
+    }
+    // Held again: the subscription was paused again; the next resume goes on from here.
+    if (answers.get(next.id) === 'held') break;
+    released += 1;
+  }
+  await condition(allHandlersFinished);
+  return { released, skipped: skip };
+}
+
+async function finish(outcome: DeliveryOutcome): Promise<DeliveryOutcome> {
+  await condition(allHandlersFinished);
+  return outcome;
+}
+
+async function answerRelease(replyTo: string, deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(replyTo).signal(releasedSignal, { deliveryId, outcome });
+  } catch {
+    // The release gave up waiting and finished: there is no one to tell.
+  }
+}
