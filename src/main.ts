@@ -81,7 +81,7 @@ async function main() {
     stops.unshift(() => new Promise((resolve) => server.close(resolve)));
     const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
     banner.push(
-      `REST API:  ${origin}/public/v1   (OpenAPI: ${origin}/public/v1/openapi.json)`,
+      `REST API:  ${origin}/public/v1   (reference: ${origin}/public/v1/docs, OpenAPI: ${origin}/public/v1/openapi.json)`,
       `GraphQL:   ${origin}/graphql`,
     );
   }

@@ -10,6 +10,7 @@ import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
+import { renderReferencePage } from '../rest/reference-page.ts';
 import { config } from '../config.ts';
 import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
@@ -49,8 +50,19 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     }
   }
 
-  const openapi = JSON.stringify(buildOpenApiDocument(config.http.publicBaseUrl));
+  const document = buildOpenApiDocument(config.http.publicBaseUrl);
+  const openapi = JSON.stringify(document);
   app.get(`${API_PREFIX}/openapi.json`, () => new Response(openapi, { headers: { 'Content-Type': 'application/json' } }));
+  // The readable reference, public like the document; the page is inert (no script, nothing fetched).
+  const referencePage = renderReferencePage(document);
+  app.get(`${API_PREFIX}/docs`, () =>
+    new Response(referencePage, {
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      },
+    }),
+  );
 
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);

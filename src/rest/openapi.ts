@@ -1,5 +1,6 @@
 // Generates the OpenAPI 3.1 document from the route table and the GraphQL schema: response
-// schemas are derived from each route's selection set, request schemas from its zod inputs.
+// schemas are derived from each route's selection set, request schemas from its zod inputs, and
+// the scopes of each operation from its GraphQL field's authScopes (the rule that enforces them).
 import { z } from 'zod';
 import {
   getNamedType,
@@ -9,17 +10,25 @@ import {
   isObjectType,
   isScalarType,
   parse,
+  type GraphQLField,
   type GraphQLOutputType,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type GraphQLObjectType,
 } from 'graphql';
 import { schema } from '../graphql/schema.ts';
-import { errorTable, problemTypeUri } from '../errors/errors.ts';
+import { errorTable, problemTypeUri, type ErrorCode } from '../errors/errors.ts';
+import { API_SCOPES } from '../auth/principal.ts';
+import { MAX_BODY_BYTES } from '../http/request-body.ts';
+import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 import { routes } from './routes.ts';
 import type { RouteDef } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
+
+/** A GraphQL `JSON!` holds any JSON value except null. */
+const JSON_VALUE_TYPES = ['string', 'number', 'boolean', 'object', 'array'];
 
 const scalarSchemas: Record<string, JsonSchema> = {
   Int: { type: 'integer' },
@@ -28,8 +37,16 @@ const scalarSchemas: Record<string, JsonSchema> = {
   ID: { type: 'string' },
   Boolean: { type: 'boolean' },
   DateTime: { type: 'string', format: 'date-time' },
-  JSON: {},
+  JSON: { type: JSON_VALUE_TYPES },
 };
+
+/** The schema that also admits null: `type` lists gain `null` (OpenAPI 3.1 has no `nullable`). */
+function orNull(s: JsonSchema): JsonSchema {
+  if (typeof s.type === 'string' || Array.isArray(s.type)) {
+    return { ...s, type: [s.type, 'null'].flat(), ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}) };
+  }
+  return { anyOf: [s, { type: 'null' }] };
+}
 
 function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
   if (isNonNullType(type)) return outputSchema(type.ofType, selection);
@@ -42,8 +59,7 @@ function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | und
 
 function nullableOf(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
   const inner = outputSchema(type, selection);
-  if (isNonNullType(type)) return inner;
-  return { anyOf: [inner, { type: 'null' }] };
+  return isNonNullType(type) ? inner : orNull(inner);
 }
 
 function objectSchema(type: GraphQLObjectType, selection: SelectionSetNode | undefined): JsonSchema {
@@ -60,17 +76,23 @@ function objectSchema(type: GraphQLObjectType, selection: SelectionSetNode | und
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-/** The JSON schema of a route's success body, derived from its GraphQL selection. */
-export function responseSchema(route: RouteDef): JsonSchema {
-  const doc = parse(route.operation);
-  const op = doc.definitions[0] as OperationDefinitionNode;
+/** The route's GraphQL root field and its selection. */
+function rootFieldOf(route: RouteDef): { field: GraphQLField<unknown, unknown>; selection: SelectionSetNode | undefined } {
+  const op = parse(route.operation).definitions[0] as OperationDefinitionNode;
   const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const sel = op.selectionSet.selections[0];
-  if (sel.kind !== 'Field') throw new Error('root selection must be a field');
-  const field = rootType.getFields()[sel.name.value];
-  if (!route.paged) return outputSchema(field.type, sel.selectionSet);
+  if (sel.kind !== 'Field') throw new Error(`route ${route.operationId}: the root selection must be a field`);
+  return { field: rootType.getFields()[sel.name.value], selection: sel.selectionSet };
+}
+
+const isMutation = (route: RouteDef) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === 'mutation';
+
+/** The JSON schema of a route's success body, derived from its GraphQL selection. */
+export function responseSchema(route: RouteDef): JsonSchema {
+  const { field, selection } = rootFieldOf(route);
+  if (!route.paged) return outputSchema(field.type, selection);
   // Connection: edges { node { … } } becomes data: [ … ].
-  const edges = sel.selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'edges');
+  const edges = selection?.selections.find((s) => s.kind === 'Field' && s.name.value === 'edges');
   const node = edges?.kind === 'Field' ? edges.selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'node') : undefined;
   const connection = getNamedType(field.type) as GraphQLObjectType;
   const edgeType = getNamedType(connection.getFields().edges.type) as GraphQLObjectType;
@@ -79,28 +101,74 @@ export function responseSchema(route: RouteDef): JsonSchema {
     type: 'object',
     properties: {
       data: { type: 'array', items: outputSchema(nodeType, node?.kind === 'Field' ? node.selectionSet : undefined) },
-      nextCursor: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'Pass as `cursor` for the next page; null on the last page' },
+      nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' },
     },
     required: ['data', 'nextCursor'],
     additionalProperties: false,
   };
 }
 
+/**
+ * The scopes a route needs, as alternatives (any one suffices); `[[]]` means any valid key.
+ * Read from the Pothos `authScopes` of the route's root field, the rule that enforces them, so
+ * the document cannot drift from it. Only static scope maps can be documented.
+ */
+export function scopeAlternatives(route: RouteDef): string[][] {
+  const { field } = rootFieldOf(route);
+  const authScopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes;
+  const fail = (why: string) => new Error(`route ${route.operationId}: the field ${field.name} ${why}; the OpenAPI document states each route's scopes`);
+  if (!authScopes || typeof authScopes !== 'object') throw fail('needs an authScopes object (a function cannot be documented)');
+  const alternatives: string[][] = [];
+  for (const [name, value] of Object.entries(authScopes)) {
+    if (name === 'scope' && typeof value === 'string') alternatives.push([value]);
+    else if (name === 'anyScope' && Array.isArray(value)) alternatives.push(...value.map((s: string) => [s]));
+    else if ((name === 'apiKey' || name === 'authenticated') && value === true) alternatives.push([]);
+    else throw fail(`uses the scope rule \`${name}\`, which the document cannot express`);
+  }
+  return alternatives.some((a) => a.length === 0) ? [[]] : alternatives;
+}
+
+const needsScope = (route: RouteDef) => scopeAlternatives(route).some((a) => a.length > 0);
+
+const codeList = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
+
+/** Codes only GraphQL callers meet (sign-in, sessions, malformed GraphQL); never on /public/v1. */
+const GRAPHQL_ONLY_CODES: ErrorCode[] = ['unauthenticated', 'csrf_failed', 'invalid_request'];
+/** Answered for a path, not by an operation: a known path with another method (documented in `info`). */
+const PATH_LEVEL_CODES: ErrorCode[] = ['method_not_allowed'];
+const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idempotency_key_reused'];
+/** A query changes nothing, so it never meets a role's write permission or a state rule. */
+const CHANGE_ONLY_CODES: ErrorCode[] = ['forbidden', 'subscription_limit_reached', 'invalid_state_transition'];
+/** Codes of one domain's rules, by route tag. */
+const DOMAIN_CODES: Partial<Record<ErrorCode, string>> = { subscription_limit_reached: 'Webhooks', invalid_state_transition: 'Webhooks' };
+/** No route answers these today; listing them would promise answers that never come. */
+const UNUSED_CODES: ErrorCode[] = ['conflict'];
+
 const problemSchema: JsonSchema = {
   type: 'object',
-  description: 'RFC 9457 problem details. Compare on `code`, a stable machine word.',
+  description: 'RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people.',
   properties: {
-    type: { type: 'string', format: 'uri' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string', enum: Object.keys(errorTable) },
-    requestId: { type: 'string' },
+    type: { type: 'string', format: 'uri', description: '`urn:ticketing:problem:<code with dashes>`' },
+    title: { type: 'string', description: 'The fixed title of the code' },
+    status: { type: 'integer', description: 'The HTTP status' },
+    detail: { type: 'string', description: 'What went wrong with this request' },
+    code: {
+      type: 'string',
+      description: 'Every code the API reports, with its HTTP status',
+      oneOf: (Object.keys(errorTable) as ErrorCode[])
+        .filter((c) => !GRAPHQL_ONLY_CODES.includes(c))
+        .map((c) => ({ const: c, description: `${errorTable[c].status}: ${errorTable[c].title}` })),
+    },
+    requestId: { type: 'string', description: 'The `X-Request-Id` of this request' },
     errors: {
       type: 'array',
+      description: 'With `validation_failed`: each offending member',
       items: {
         type: 'object',
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        properties: {
+          path: { type: 'string', description: 'JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter' },
+          message: { type: 'string' },
+        },
         required: ['path', 'message'],
         additionalProperties: false,
       },
@@ -110,12 +178,117 @@ const problemSchema: JsonSchema = {
   additionalProperties: false,
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-const toJsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+type HeaderName = 'X-Request-Id' | 'RateLimit-Policy' | 'RateLimit' | 'Retry-After' | 'Idempotent-Replayed' | 'Link' | 'WWW-Authenticate';
+
+const responseHeaders: Record<HeaderName, JsonSchema> = {
+  'X-Request-Id': {
+    description: 'The request’s id: the caller’s `X-Request-Id` when it is 1 to 128 of `A-Za-z0-9._:-`, else a new one. Quote it when reporting a problem.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: `The key’s quota (draft-ietf-httpapi-ratelimit-headers): \`"default";q=<requests>;w=${WINDOW_SECONDS}\`. On every answer to a request with a valid key (so not on 401).`,
+    schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
+    example: `"default";q=600;w=${WINDOW_SECONDS}`,
+  },
+  RateLimit: {
+    description: 'What is left of the quota: `"default";r=<remaining>;t=<seconds until the window resets>`. On every answer to a request with a valid key (so not on 401).',
+    schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
+    example: '"default";r=599;t=60',
+  },
+  'Retry-After': {
+    description: 'Seconds until the quota has room again',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` when this answer is the stored answer to an earlier request with the same `Idempotency-Key`; nothing was done again',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  Link: {
+    description: '`<path?…&cursor=…>; rel="next"`: the next page (RFC 8288); absent on the last page',
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': {
+    description:
+      '401: `Bearer error="invalid_token"`. 403 `insufficient_scope`: `Bearer error="insufficient_scope", scope="<scopes>"`, any one of the space-separated scopes would do (absent with `forbidden`).',
+    schema: { type: 'string' },
+  },
+};
+
+const headersOf = (names: HeaderName[]) => Object.fromEntries(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', ...names].map((n) => [n, headerRef(n)]));
+
+/** Codes a status can carry on this route. */
+function codesFor(route: RouteDef, status: number | '5XX'): ErrorCode[] {
+  return (Object.keys(errorTable) as ErrorCode[]).filter((c) => {
+    if (GRAPHQL_ONLY_CODES.includes(c) || PATH_LEVEL_CODES.includes(c)) return false;
+    if (IDEMPOTENCY_CODES.includes(c) && !route.idempotent) return false;
+    if (CHANGE_ONLY_CODES.includes(c) && !isMutation(route)) return false;
+    if (UNUSED_CODES.includes(c) || (DOMAIN_CODES[c] && DOMAIN_CODES[c] !== route.tag)) return false;
+    if (c === 'invalid_header' && !route.idempotent) return false;
+    if (c === 'invalid_json' && !route.body) return false;
+    const s = errorTable[c].status;
+    return status === '5XX' ? s >= 500 : s === status;
+  });
+}
+
+function problem(route: RouteDef, status: number | '5XX', description: string, headers: HeaderName[] = []) {
+  const codes = codesFor(route, status);
+  if (!codes.length) throw new Error(`route ${route.operationId}: no error code answers ${status}`);
+  return {
+    description: `${description}. \`code\`: ${codeList(codes)}.`,
+    headers: headersOf(headers),
+    content: {
+      'application/problem+json': {
+        schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { enum: codes } } }] },
+      },
+    },
+  };
+}
+
+/** Every answer an operation can give: the success, then each problem the route can meet. */
+function responses(route: RouteDef) {
+  const status = route.status ?? 200;
+  const replayed: HeaderName[] = route.idempotent ? ['Idempotent-Replayed'] : [];
+  const success =
+    status === 204
+      ? { description: 'Done', headers: headersOf(replayed) }
+      : {
+          description: route.paged ? 'One page' : 'Success',
+          headers: headersOf([...replayed, ...(route.paged ? (['Link'] as const) : [])]),
+          content: { 'application/json': { schema: responseSchema(route) } },
+        };
+  const mutation = isMutation(route);
+  const out: Record<string, unknown> = { [status]: success };
+  if (route.body || route.idempotent) {
+    const why = [route.body && 'the body is not JSON (or not UTF-8)', route.idempotent && 'the `Idempotency-Key` header is malformed'].filter(Boolean).join(', or ');
+    out['400'] = problem(route, 400, why[0].toUpperCase() + why.slice(1));
+  }
+  out['401'] = problem(route, 401, 'The API key is missing, unknown, revoked or expired', ['WWW-Authenticate']);
+  if (needsScope(route) || mutation) {
+    out['403'] = problem(route, 403, mutation ? 'The key lacks the scope, or its role may not make this change' : 'The key lacks the scope', ['WWW-Authenticate']);
+  }
+  if (route.params) out['404'] = problem(route, 404, 'No such record, or one the key’s role does not see (never 403)', replayed);
+  if (route.idempotent) out['409'] = problem(route, 409, 'The first request with this `Idempotency-Key` is still running; retry later');
+  if (route.body) {
+    out['413'] = problem(route, 413, `The body is over ${MAX_BODY_BYTES} bytes (1 MiB)`);
+    out['415'] = problem(route, 415, 'The body is not sent as `application/json`');
+  }
+  if (route.query || route.body || mutation) {
+    out['422'] = problem(route, 422, 'Validation failed; `errors[]` names each offending member', replayed);
+  }
+  out['429'] = problem(route, 429, 'Over the key’s request quota; retry after `Retry-After` seconds', ['Retry-After']);
+  out['5XX'] = problem(route, '5XX', 'A failure on our side; never a stack trace. Retry later');
+  return out;
+}
+
+/** zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. */
+function toJsonSchema(s: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
 
 function parameters(route: RouteDef) {
   const out: unknown[] = [];
@@ -132,41 +305,49 @@ function parameters(route: RouteDef) {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Up to 255 printable characters; a repeat within 24 h replays the first response',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'A unique key per intended change, 1 to 255 printable ASCII characters, kept 24 h per API key. A repeat with the same body ' +
+        'replays the first answer (with `Idempotent-Replayed: true`) and does nothing again; with another body it is a 422 ' +
+        '`idempotency_key_reused`; while the first still runs, a 409 `idempotency_request_in_progress`.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     });
   }
   return out;
 }
 
+const securityOf = (route: RouteDef) => scopeAlternatives(route).map((scopes) => ({ bearer: scopes }));
+
+const infoDescription = [
+  'The public API of a ticketing workspace. Every call sends `Authorization: Bearer <API_KEY>`; the key identifies the workspace, ' +
+    'acts as its own service account (changes are attributed to it, with channel `api`) and sees what its role sees.',
+  `Scopes: ${codeList(API_SCOPES)}. Each operation lists the scopes that allow it (any one suffices); \`GET /me\` needs only a valid key. ` +
+    'A record the key’s role does not see answers 404, never 403.',
+  'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` (see the `Problem` schema for every code and its status) ' +
+    `and \`type\` \`${problemTypeUri('not_found').replace('not-found', '<code>')}\` (underscores as dashes). ` +
+    'Unknown paths answer 404; a known path with another method answers 405 `method_not_allowed` with `Allow`.',
+  `Lists use cursor paging: \`?limit=\` (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}) and \`?cursor=\`; the body is \`{data, nextCursor}\` ` +
+    'and `Link: <…>; rel="next"` points at the next page.',
+  `Rate limits: \`limits.requestsPerMinute\` of \`GET /me\` per key over a ${WINDOW_SECONDS} s window; every answer to a valid key carries ` +
+    '`RateLimit-Policy` and `RateLimit`, and a 429 `rate_limited` carries `Retry-After`.',
+  `Bodies are JSON (\`Content-Type: application/json\`), at most ${MAX_BODY_BYTES} bytes. Every answer carries \`X-Request-Id\`.`,
+].join('\n\n');
+
 /** `serverUrl` is the deployment's PUBLIC_BASE_URL when served; the checked-in file uses the local default. */
 export function buildOpenApiDocument(serverUrl = 'http://localhost:3000/public/v1') {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const status = String(route.status ?? 200);
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
+      security: securityOf(route),
       parameters: parameters(route),
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body) } } } }
         : {}),
-      responses: {
-        [status]:
-          status === '204'
-            ? { description: 'Done' }
-            : { description: 'Success', content: { 'application/json': { schema: responseSchema(route) } } },
-        '400': problem('Malformed JSON or header'),
-        '401': problem('Missing, unknown, revoked or expired key'),
-        '403': problem('The key lacks the scope'),
-        '404': problem('Absent, or not visible to the key’s role'),
-        ...(route.body ? { '413': problem('Body over 1 MiB'), '415': problem('Body is not JSON') } : {}),
-        '422': problem('Validation failed'),
-        '429': problem('Rate limited; see Retry-After'),
-      },
+      responses: responses(route),
     };
   }
   return {
@@ -174,17 +355,21 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000/public/v
     info: {
       title: 'Ticketing Service Public API',
       version: '1.0.0',
-      description:
-        'Every call sends `Authorization: Bearer <API_KEY>`. Errors are RFC 9457 problem details ' +
-        '(`application/problem+json`) with a stable `code`; problem `type` URIs are `' +
-        problemTypeUri('not_found').replace('not-found', '<code>') +
-        '`. Lists use cursor paging: `?limit=` (default 50, max 100) and `?cursor=`, body `{data, nextCursor}`, and a `Link: <…>; rel="next"` header.',
+      description: infoDescription,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key, `svc_…`' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An API key, \`svc_…\`, created by an administrator under Settings, Apps, API keys. Its scopes: ${codeList(API_SCOPES)}.`,
+        },
+      },
+      headers: responseHeaders,
       schemas: { Problem: problemSchema },
     },
   };

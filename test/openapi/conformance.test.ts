@@ -1,0 +1,416 @@
+// Every route of the table, called for real against a fresh workspace, answers only what the
+// OpenAPI document says: a documented status, the documented media type, a body that validates
+// against the documented schema, and the documented headers. Each operation must exercise every
+// status it documents (5XX aside: nothing here may break the server on purpose).
+//
+// Data-driven: CASES holds each operation's own cases (successes, absent records, domain
+// validation); the generic cases below (401, 403 for a missing scope, 404 for an impossible id,
+// 400/413/415/422 for bad bodies and queries, 409, 429) are derived from the document. A route
+// without an entry in CASES fails, naming its operationId.
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { dereference } from '@readme/openapi-parser';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { routes } from '../../src/rest/routes.ts';
+import type { RouteDef } from '../../src/rest/route.ts';
+import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { API_SCOPES } from '../../src/auth/principal.ts';
+import { MAX_BODY_BYTES } from '../../src/http/request-body.ts';
+import { requestHash } from '../../src/idempotency/idempotency.service.ts';
+import { idempotencyRepository } from '../../src/idempotency/idempotency.repository.ts';
+import { prisma } from '../../src/db/db.ts';
+
+type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
+type Key = Awaited<ReturnType<Ws['key']>>;
+type Res = Awaited<ReturnType<typeof api>>;
+
+interface Call {
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  body?: unknown;
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+  /** The key to send; the fixtures' all-scopes administrator key unless given; null sends none. */
+  key?: string | null;
+}
+
+interface Case {
+  name: string;
+  status: number;
+  /** The problem `code` expected, for error cases. */
+  code?: string;
+  call: (f: Fixtures) => Call | Promise<Call>;
+  /** Further checks of this case's answer. */
+  then?: (res: Res, f: Fixtures) => void;
+}
+
+interface Fixtures {
+  ws: Ws;
+  key: Key;
+  /** A key of the Viewer role (sees every board, may change nothing) with every scope. */
+  viewer: Key;
+  board: { id: string; product: string; orderNumber: string };
+  tickets: number[];
+  articles: number[];
+  /** A well-formed POST /tickets body. */
+  ticketBody: (extra?: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const ABSENT_ID = 2147483647;
+const uniqueKey = () => `conformance-${crypto.randomUUID()}`;
+const hasLink = (res: Res) => expect(res.headers.get('link')).toMatch(/^<\/public\/v1\/[^>]*[?&]cursor=[^>]+>; rel="next"$/);
+const lastPage = (res: Res) => {
+  expect(res.body.nextCursor).toBeNull();
+  expect(res.headers.get('link')).toBeNull();
+};
+
+/** Each operation's own cases. Adding a route to the table means adding its entry here. */
+const CASES: Record<string, Case[]> = {
+  getMe: [
+    { name: 'the calling key', status: 200, call: () => ({}), then: (res, f) => expect(res.body.apiKey.id).toBe(f.key.record.id) },
+    { name: 'a key with a single unrelated scope still reads itself', status: 200, call: async (f) => ({ key: (await f.ws.key({ scopes: ['kb:read'] })).value }) },
+  ],
+  listBoards: [
+    { name: 'every board', status: 200, call: () => ({}), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    {
+      name: 'the next page, the last',
+      status: 200,
+      call: async (f) => ({ query: { limit: '1', cursor: (await api('GET', '/boards?limit=1', { key: f.key.value })).body.nextCursor } }),
+      then: lastPage,
+    },
+    { name: 'a cursor this list never issued', status: 422, code: 'validation_failed', call: () => ({ query: { cursor: 'not-a-cursor' } }) },
+    { name: 'with tickets:read only', status: 200, call: async (f) => ({ key: (await f.ws.key({ scopes: ['tickets:read'] })).value }) },
+  ],
+  getBoard: [
+    { name: 'a board', status: 200, call: (f) => ({ params: { id: f.board.id } }), then: (res, f) => expect(res.body.id).toBe(f.board.id) },
+    { name: 'an absent board', status: 404, code: 'not_found', call: () => ({ params: { id: 'brd_absent' } }) },
+  ],
+  listUsers: [
+    { name: 'people and service accounts', status: 200, call: () => ({}), then: (res) => expect(res.body.data.map((u: { kind: string }) => u.kind)).toContain('service') },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    { name: 'a page size over the maximum', status: 422, code: 'validation_failed', call: () => ({ query: { limit: '101' } }) },
+  ],
+  getUser: [
+    { name: 'the administrator', status: 200, call: (f) => ({ params: { id: f.ws.admin.id } }) },
+    { name: 'a key’s service account (no e-mail)', status: 200, call: (f) => ({ params: { id: f.key.record.serviceUserId } }), then: (res) => expect(res.body.email).toBeNull() },
+    { name: 'an absent user', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+  ],
+  createTicket: [
+    { name: 'a ticket', status: 201, call: (f) => ({ body: f.ticketBody() }), then: (res) => expect(res.body.channel).toBe('api') },
+    {
+      name: 'a repeat with the same Idempotency-Key: the first answer, replayed',
+      status: 201,
+      call: async (f) => {
+        const call = { body: f.ticketBody({ subject: 'Replayed' }), headers: { 'Idempotency-Key': uniqueKey() } };
+        expect((await api('POST', '/tickets', { key: f.key.value, ...call })).status).toBe(201);
+        return call;
+      },
+      then: (res) => expect(res.headers.get('idempotent-replayed')).toBe('true'),
+    },
+    { name: 'an unknown board', status: 422, code: 'validation_failed', call: (f) => ({ body: f.ticketBody({ boardId: 'brd_absent' }) }) },
+    {
+      name: 'a repeat of a refused request: the refusal, replayed',
+      status: 422,
+      code: 'validation_failed',
+      call: async (f) => {
+        const call = { body: f.ticketBody({ priority: 'not a priority' }), headers: { 'Idempotency-Key': uniqueKey() } };
+        expect((await api('POST', '/tickets', { key: f.key.value, ...call })).status).toBe(422);
+        return call;
+      },
+      then: (res) => expect(res.headers.get('idempotent-replayed')).toBe('true'),
+    },
+    {
+      name: 'an Idempotency-Key reused with another body',
+      status: 422,
+      code: 'idempotency_key_reused',
+      call: async (f) => {
+        const key = uniqueKey();
+        expect((await api('POST', '/tickets', { key: f.key.value, body: f.ticketBody(), headers: { 'Idempotency-Key': key } })).status).toBe(201);
+        return { body: f.ticketBody({ subject: 'Another' }), headers: { 'Idempotency-Key': key } };
+      },
+    },
+    { name: 'a role that may not change tickets', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, body: f.ticketBody() }) },
+  ],
+  listTickets: [
+    { name: 'every ticket', status: 200, call: () => ({}), then: (res, f) => expect(res.body.data.map((t: { id: number }) => t.id)).toEqual([...f.tickets].reverse()) },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    {
+      name: 'filtered by board, state and time',
+      status: 200,
+      call: (f) => ({ query: { boardId: f.board.id, state: 'New', updatedSince: '2000-01-01T00:00:00Z' } }),
+      then: (res) => expect(res.body.data.length).toBeGreaterThan(0),
+    },
+    { name: 'a time that is not ISO 8601', status: 422, code: 'validation_failed', call: () => ({ query: { updatedSince: 'yesterday' } }) },
+    { name: 'an unknown query parameter', status: 422, code: 'validation_failed', call: () => ({ query: { colour: 'red' } }) },
+  ],
+  getTicket: [
+    { name: 'a ticket', status: 200, call: (f) => ({ params: { id: f.tickets[0] } }) },
+    { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+  ],
+  updateTicket: [
+    { name: 'a new state and priority', status: 200, call: (f) => ({ params: { id: f.tickets[0] }, body: { state: 'In progress', priority: 'urgent' } }) },
+    {
+      name: 'a cleared field',
+      status: 200,
+      call: (f) => ({ params: { id: f.tickets[0] }, body: { fields: [{ fieldId: f.board.orderNumber, value: null }] } }),
+      then: (res, f) => expect(res.body.fields.map((v: { fieldId: string }) => v.fieldId)).not.toContain(f.board.orderNumber),
+    },
+    { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID }, body: { subject: 'Nobody' } }) },
+    { name: 'a priority the board does not have', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.tickets[0] }, body: { priority: 'whenever' } }) },
+    { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.tickets[0] }, body: {} }) },
+    { name: 'a role that may not change tickets', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.tickets[0] }, body: { subject: 'No' } }) },
+  ],
+  listTicketComments: [
+    { name: 'the comments', status: 200, call: (f) => ({ params: { id: f.tickets[0] } }), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'a page of one, with Link', status: 200, call: (f) => ({ params: { id: f.tickets[0] }, query: { limit: '1' } }), then: hasLink },
+    { name: 'a ticket without comments', status: 200, call: (f) => ({ params: { id: f.tickets[1] } }), then: lastPage },
+    { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+  ],
+  addTicketComment: [
+    { name: 'a public comment', status: 201, call: (f) => ({ params: { id: f.tickets[1] }, body: { body: 'On it.' } }), then: (res) => expect(res.body.public).toBe(true) },
+    { name: 'an internal note', status: 201, call: (f) => ({ params: { id: f.tickets[1] }, body: { body: 'Note', public: false } }) },
+    { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID }, body: { body: 'Hello?' } }) },
+    { name: 'a blank comment', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.tickets[1] }, body: { body: '   ' } }) },
+    { name: 'a role that may not change tickets', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.tickets[1] }, body: { body: 'No' } }) },
+  ],
+  listKnowledgeBaseArticles: [
+    { name: 'every article', status: 200, call: () => ({}), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'published ones', status: 200, call: () => ({ query: { status: 'published' } }), then: (res) => expect(res.body.data).toHaveLength(1) },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    { name: 'an unknown status', status: 422, code: 'validation_failed', call: () => ({ query: { status: 'lost' } }) },
+  ],
+  getKnowledgeBaseArticle: [
+    { name: 'an article', status: 200, call: (f) => ({ params: { id: f.articles[0] } }) },
+    { name: 'an absent article', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+  ],
+  createKnowledgeBaseArticle: [
+    { name: 'a draft', status: 201, call: () => ({ body: { title: 'Exporting data', body: 'Use the API.' } }), then: (res) => expect(res.body.status).toBe('draft') },
+    { name: 'published, with tags', status: 201, call: () => ({ body: { title: 'Billing', body: 'Monthly.', status: 'published', tags: ['billing'] } }) },
+    { name: 'a title too long', status: 422, code: 'validation_failed', call: () => ({ body: { title: 'x'.repeat(201), body: 'B' } }) },
+  ],
+  updateKnowledgeBaseArticle: [
+    { name: 'archived', status: 200, call: (f) => ({ params: { id: f.articles[0] }, body: { status: 'archived' } }) },
+    { name: 'an absent article', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID }, body: { title: 'Gone' } }) },
+    { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.articles[0] }, body: {} }) },
+  ],
+};
+
+// ---- The document, and checking an answer against it ----------------------------------------
+
+const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+// A CommonJS module: Node hands its module.exports to a default import, the plugin is `.default`.
+ajvFormats.default(ajv);
+const validators = new Map<object, ReturnType<typeof ajv.compile>>();
+function validatorOf(schema: object) {
+  let v = validators.get(schema);
+  if (!v) validators.set(schema, (v = ajv.compile(schema)));
+  return v;
+}
+
+const operationOf = (route: RouteDef) => doc.paths[route.path][route.method.toLowerCase()];
+
+/** Headers the API sets; one that is sent must be documented on that response. */
+const API_HEADERS = ['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'Idempotent-Replayed', 'Link', 'WWW-Authenticate'];
+
+function conforms(route: RouteDef, res: Res, label: string) {
+  const op = operationOf(route);
+  const documented = op.responses[String(res.status)] ?? (res.status >= 500 ? op.responses['5XX'] : undefined);
+  expect(documented, `${label}: status ${res.status} is not documented (${res.text.slice(0, 300)})`).toBeDefined();
+
+  const mediaTypes = Object.keys(documented.content ?? {});
+  if (mediaTypes.length === 0) {
+    expect(res.text, `${label}: a body where none is documented`).toBe('');
+  } else {
+    expect(mediaTypes).toHaveLength(1);
+    expect(res.headers.get('content-type')?.split(';')[0], `${label}: Content-Type`).toBe(mediaTypes[0]);
+    const validate = validatorOf(documented.content[mediaTypes[0]].schema);
+    expect(validate(res.body), `${label}: body does not match the schema: ${ajv.errorsText(validate.errors)}\n${res.text.slice(0, 500)}`).toBe(true);
+  }
+
+  const headers: Record<string, any> = documented.headers ?? {};
+  for (const name of API_HEADERS) {
+    const value = res.headers.get(name);
+    const spec = headers[name];
+    if (value === null) {
+      expect(spec?.required ?? false, `${label}: the required header ${name} is missing`).toBe(false);
+      continue;
+    }
+    expect(spec, `${label}: the header ${name} is sent but not documented for ${res.status}`).toBeDefined();
+    const typed = spec.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value;
+    const validate = validatorOf(spec.schema);
+    expect(validate(typed), `${label}: header ${name}: ${value}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  }
+  // The limit headers accompany every answer to a recognised key.
+  if (res.status !== 401) {
+    expect(res.headers.get('ratelimit-policy'), label).not.toBeNull();
+    expect(res.headers.get('ratelimit'), label).not.toBeNull();
+  }
+  if (route.paged && res.status < 300) expect(res.headers.has('link'), `${label}: Link iff nextCursor`).toBe(res.body.nextCursor !== null);
+}
+
+// ---- Fixtures, made through the API in a fresh workspace --------------------------------------
+
+function pathOf(route: RouteDef, call: Call) {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (call.params?.[name] === undefined) throw new Error(`${route.operationId}: no value for the path parameter ${name}`);
+    return encodeURIComponent(String(call.params[name]));
+  });
+  const query = new URLSearchParams(call.query ?? {}).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+const byOperation = new Map(routes.map((r) => [r.operationId, r]));
+async function send(f: Fixtures, route: RouteDef, call: Call) {
+  const key = call.key === undefined ? f.key.value : (call.key ?? undefined);
+  return api(route.method, pathOf(route, call), { key, body: call.body, rawBody: call.rawBody, headers: call.headers });
+}
+
+/** Fixture calls are checked against the document too. */
+async function made(f: Fixtures, operationId: string, call: Call, status: number) {
+  const route = byOperation.get(operationId)!;
+  const res = await send(f, route, call);
+  expect(res.status, `fixture ${operationId}: ${res.text}`).toBe(status);
+  conforms(route, res, `fixture ${operationId}`);
+  return res.body;
+}
+
+async function createFixtures(): Promise<Fixtures> {
+  const ws = await createTestWorkspace('OpenAPI conformance');
+  const key = await ws.key({ name: 'Conformance' });
+  const viewer = await ws.key({ name: 'Conformance viewer', role: ws.roles.viewer.id });
+  const support = ws.boards.find((b) => b.name === 'Support')!;
+  const fieldId = (name: string) => support.fields.find((fl) => fl.name === name)!.id;
+  const board = { id: support.id, product: fieldId('Product'), orderNumber: fieldId('Order number') };
+  const ticketBody = (extra: Record<string, unknown> = {}) => ({
+    boardId: board.id,
+    subject: 'Checkout fails',
+    description: 'The pay button does nothing',
+    requesterEmail: 'customer@example.com',
+    priority: 'high',
+    fields: [
+      { fieldId: board.product, value: 'Web' },
+      { fieldId: board.orderNumber, value: 'A-1001' },
+    ],
+    ...extra,
+  });
+  const f: Fixtures = { ws, key, viewer, board, tickets: [], articles: [], ticketBody };
+  for (const subject of ['First', 'Second']) f.tickets.push((await made(f, 'createTicket', { body: ticketBody({ subject }) }, 201)).id);
+  for (const body of ['Looking into it', 'Fixed']) await made(f, 'addTicketComment', { params: { id: f.tickets[0] }, body: { body } }, 201);
+  for (const [title, status] of [['Resetting a password', 'published'], ['Draft notes', 'draft']]) {
+    f.articles.push((await made(f, 'createKnowledgeBaseArticle', { body: { title, body: 'Text', status } }, 201)).id);
+  }
+  return f;
+}
+
+// ---- Cases every route gets, derived from the document ----------------------------------------
+
+function genericCases(route: RouteDef, base: Call): Case[] {
+  const op = operationOf(route);
+  const cases: Case[] = [
+    { name: 'no key', status: 401, code: 'invalid_token', call: () => ({ ...base, key: null }) },
+    { name: 'an unknown key', status: 401, code: 'invalid_token', call: () => ({ ...base, key: `svc_AAAAAAAAAA_${'A'.repeat(43)}` }) },
+  ];
+  const allowing = new Set<string>(op.security.flatMap((req: Record<string, string[]>) => Object.values(req).flat()));
+  if (allowing.size) {
+    cases.push({
+      name: 'a key with every scope but those allowed',
+      status: 403,
+      code: 'insufficient_scope',
+      call: async (f) => ({ ...base, key: (await f.ws.key({ scopes: API_SCOPES.filter((s) => !allowing.has(s)) })).value }),
+      then: (res) => expect(res.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${[...allowing].join(' ')}"`),
+    });
+  }
+  if (/\{\w+\}/.test(route.path)) {
+    const params = Object.fromEntries(Object.keys(base.params ?? {}).map((k) => [k, '0']));
+    cases.push({ name: 'an id that no record can have', status: 404, code: 'not_found', call: () => ({ ...base, params }) });
+  }
+  if (op.parameters.some((p: { name: string }) => p.name === 'limit')) {
+    cases.push({ name: 'a page size of 0', status: 422, code: 'validation_failed', call: () => ({ ...base, query: { ...base.query, limit: '0' } }) });
+  }
+  if (op.requestBody) {
+    const json = { 'content-type': 'application/json' };
+    cases.push(
+      { name: 'malformed JSON', status: 400, code: 'invalid_json', call: () => ({ ...base, body: undefined, rawBody: '{"oops', headers: json }) },
+      { name: 'a body that is not JSON', status: 415, code: 'unsupported_media_type', call: () => ({ ...base, body: undefined, rawBody: 'hello', headers: { 'content-type': 'text/plain' } }) },
+      {
+        name: 'a body over 1 MiB',
+        status: 413,
+        code: 'payload_too_large',
+        call: () => ({ ...base, body: undefined, rawBody: `{"a":"${'x'.repeat(MAX_BODY_BYTES)}"}`, headers: json }),
+      },
+      { name: 'a JSON array for the object', status: 422, code: 'validation_failed', call: () => ({ ...base, body: [] }) },
+    );
+  }
+  if (op.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')) {
+    cases.push(
+      { name: 'an Idempotency-Key over 255 characters', status: 400, code: 'invalid_header', call: () => ({ ...base, headers: { 'Idempotency-Key': 'k'.repeat(256) } }) },
+      {
+        name: 'an Idempotency-Key whose first request still runs',
+        status: 409,
+        code: 'idempotency_request_in_progress',
+        call: async (f) => {
+          const key = uniqueKey();
+          // The hash covers the path without the query, as the handler computes it.
+          const path = `/public/v1${pathOf(route, { ...base, query: undefined })}`;
+          const hash = requestHash(route.method, path, base.body);
+          await idempotencyRepository.claim({ apiKeyId: f.key.record.id, key, requestHash: hash, expiresAt: new Date(Date.now() + 3_600_000) });
+          return { ...base, headers: { 'Idempotency-Key': key } };
+        },
+      },
+    );
+  }
+  cases.push({
+    name: 'over the key’s request quota',
+    status: 429,
+    code: 'rate_limited',
+    call: async (f) => {
+      const limited = await f.ws.key({ name: 'One a minute' });
+      // Before its first use, so the cached principal carries the limit.
+      await prisma.apiKey.update({ where: { id: limited.record.id }, data: { requestsPerMinute: 1 } });
+      expect((await api('GET', '/me', { key: limited.value })).status).toBe(200);
+      return { ...base, key: limited.value };
+    },
+  });
+  return cases;
+}
+
+// ---- The tests ---------------------------------------------------------------------------------
+
+describe('every route answers as the OpenAPI document says', () => {
+  it('has cases for every route of the table, and none for routes that are gone', () => {
+    const missing = routes.map((r) => r.operationId).filter((id) => !CASES[id]?.some((c) => c.status < 300));
+    expect(missing, `no success case for operationId ${missing.join(', ')}: add cases to CASES in test/openapi/conformance.test.ts`).toEqual([]);
+    expect(Object.keys(CASES).filter((id) => !byOperation.has(id))).toEqual([]);
+  });
+
+  for (const route of routes) {
+    it(`${route.operationId}: ${route.method} ${route.path}`, async () => {
+      const own = CASES[route.operationId];
+      if (!own) throw new Error(`no conformance cases for operationId ${route.operationId}: add them to CASES in test/openapi/conformance.test.ts`);
+      const f = await createFixtures();
+      const success = own.find((c) => c.status < 300);
+      if (!success) throw new Error(`no success case for operationId ${route.operationId}`);
+      const base = await success.call(f);
+      const exercised = new Set<string>();
+      const seenHeaders = new Set<string>();
+      for (const c of [...own, ...genericCases(route, base)]) {
+        const label = `${route.operationId} (${c.name})`;
+        const res = await send(f, route, await c.call(f));
+        expect(res.status, `${label}: ${res.text.slice(0, 500)}`).toBe(c.status);
+        if (c.code) expect(res.body.code, label).toBe(c.code);
+        conforms(route, res, label);
+        c.then?.(res, f);
+        exercised.add(String(res.status));
+        if (res.status < 300) for (const h of API_HEADERS) if (res.headers.has(h)) seenHeaders.add(h);
+      }
+      const op = operationOf(route);
+      const documented = Object.keys(op.responses).filter((s) => s !== '5XX');
+      expect(documented.filter((s) => !exercised.has(s)), `${route.operationId}: documented statuses no case produced`).toEqual([]);
+      const successHeaders = Object.keys(op.responses[String(route.status ?? 200)].headers ?? {});
+      expect(successHeaders.filter((h) => !seenHeaders.has(h)), `${route.operationId}: documented success headers no case produced`).toEqual([]);
+    });
+  }
+});
