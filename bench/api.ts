@@ -1,0 +1,293 @@
+// `npm run bench:api`: our API against two baselines on this machine's PostgreSQL, with
+// autocannon. Each server runs in its own child process on a loopback port (its RSS is its own,
+// and autocannon never shares its event loop); the load generator runs here.
+//
+//   npm run bench:api [-- --duration 10 --warmup 2 --connections 32 --only me,post --cpu-prof DIR]
+//
+// PostgreSQL: DATABASE_URL when set, else a throwaway cluster started and stopped here. A full
+// run (no --only) writes its table to bench/results/api-latest.md.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
+import type { BenchFixture } from './servers/listen.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');
+
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const duration = Number(opts.duration);
+const warmup = Number(opts.warmup);
+const connections = Number(opts.connections);
+
+type ServerId = 'ceiling' | 'prisma' | 'app';
+const SERVERS: Record<ServerId, { label: string; file: string }> = {
+  ceiling: { label: 'bare node:http + pg, 1 PK query (ceiling)', file: 'servers/pg-ceiling.ts' },
+  prisma: { label: 'Prisma-only (services, no GraphQL/facade)', file: 'servers/prisma-only.ts' },
+  app: { label: 'our app (Hono + REST facade + GraphQL)', file: 'servers/app.ts' },
+};
+
+interface BenchCase {
+  id: string;
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  servers: ServerId[];
+  idempotent?: boolean;
+}
+const CASES: BenchCase[] = [
+  { id: 'me', name: 'GET /me', method: 'GET', path: '/public/v1/me', servers: ['ceiling', 'prisma', 'app'] },
+  { id: 'boards', name: 'GET /boards', method: 'GET', path: '/public/v1/boards', servers: ['prisma', 'app'] },
+  { id: 'tickets', name: 'GET /tickets', method: 'GET', path: '/public/v1/tickets', servers: ['prisma', 'app'] },
+  { id: 'post', name: 'POST /tickets', method: 'POST', path: '/public/v1/tickets', servers: ['prisma', 'app'] },
+  { id: 'post-idem', name: 'POST /tickets + Idempotency-Key', method: 'POST', path: '/public/v1/tickets', servers: ['prisma', 'app'], idempotent: true },
+];
+const only = opts.only?.split(',').map((s) => s.trim());
+const cases = only ? CASES.filter((c) => only.includes(c.id)) : CASES;
+if (!cases.length) throw new Error(`--only names no case; cases: ${CASES.map((c) => c.id).join(', ')}`);
+const serverIds = (Object.keys(SERVERS) as ServerId[]).filter((s) => cases.some((c) => c.servers.includes(s)));
+
+// Every step below is bounded; this bounds the whole run too.
+const runs = cases.reduce((n, c) => n + c.servers.length, 0);
+const budgetMs = (180 + runs * (duration + warmup + 15)) * 1000;
+
+const children: ChildProcess[] = [];
+let cluster: ThrowawayCluster | undefined;
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function cleanup() {
+  await Promise.all(children.map(stopChild));
+  cluster?.stop();
+  cluster = undefined;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`The benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget; stopping`);
+  void cleanup().finally(() => process.exit(1));
+}, budgetMs);
+watchdog.unref();
+
+/** Runs a bench file in its own node process (tsx as a loader, so the pid is the server's). */
+function start<T>(file: string, env: NodeJS.ProcessEnv, args: string[] = [], execArgv: string[] = [], timeoutMs = 60_000): { child: ChildProcess; message: Promise<T> } {
+  const child = fork(path.join(here, file), args, { env, execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  children.push(child);
+  const message = new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${file} did not report within ${timeoutMs / 1000} s`)), timeoutMs);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as T);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited (${code}) before reporting`));
+    });
+  });
+  return { child, message };
+}
+
+interface Memory {
+  peakMb: number;
+  rssMb: number;
+  peakHeapMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+}
+
+/** Peak and current RSS from /proc (VmHWM, VmRSS), and the V8 heap as the server reports it. */
+async function memoryOf(child: ChildProcess): Promise<Memory> {
+  const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const heap = await new Promise<NodeJS.MemoryUsage & { peakHeapTotal: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a server did not report its memory')), 10_000);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve((m as { memory: NodeJS.MemoryUsage & { peakHeapTotal: number } }).memory);
+    });
+    child.send('memory');
+  });
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024, peakHeapMb: mb(heap.peakHeapTotal), heapTotalMb: mb(heap.heapTotal), externalMb: mb(heap.external) };
+}
+
+const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+
+interface Row {
+  case: BenchCase;
+  server: ServerId;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function load(url: string, c: BenchCase, fixture: BenchFixture, seconds: number): Promise<Result> {
+  const headers: Record<string, string> = { authorization: `Bearer ${fixture.apiKey}` };
+  let body: string | undefined;
+  if (c.method === 'POST') {
+    headers['content-type'] = 'application/json';
+    if (c.idempotent) headers['idempotency-key'] = 'bench-[<id>]';
+    body = JSON.stringify({
+      boardId: fixture.boardId,
+      subject: 'Benchmark ticket',
+      description: 'Created under load',
+      requesterEmail: 'customer@example.test',
+      fields: [{ fieldId: fixture.productFieldId, value: 'API' }],
+    });
+  }
+  return autocannon({
+    url: url + c.path,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    method: c.method,
+    headers,
+    body,
+    idReplacement: c.idempotent === true,
+  });
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** autocannon records latencies in whole milliseconds. */
+const ms = (n: number) => (n < 1 ? '<1' : fmt(n));
+const mark = (ok: boolean) => (ok ? '**pass**' : '**FAIL**');
+
+async function main() {
+  const loadBefore = uptime();
+  let databaseUrl = process.env.DATABASE_URL;
+  let databaseNote = 'PostgreSQL from DATABASE_URL';
+  if (!databaseUrl) {
+    console.error('Starting a throwaway PostgreSQL cluster…');
+    cluster = await startThrowawayCluster();
+    databaseUrl = cluster.url;
+    databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
+  }
+  const pgClient = new pg.Client({ connectionString: databaseUrl });
+  await pgClient.connect();
+  const pgVersion = (await pgClient.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+  await pgClient.end();
+
+  // REDIS_URL is left as the caller set it: unset, the rate limiter counts in process.
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
+
+  console.error('Seeding: one workspace, an unthrottled key with every scope, 500 tickets…');
+  const seeding = start<BenchFixture>('seed.ts', env, [], [], 180_000);
+  const fixture = await seeding.message;
+  await stopChild(seeding.child);
+
+  const servers = new Map<ServerId, { child: ChildProcess; url: string }>();
+  for (const id of serverIds) {
+    const prof = id === 'app' && opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [];
+    const { child, message } = start<{ port: number }>(SERVERS[id].file, env, [JSON.stringify(fixture)], prof);
+    const { port } = await message;
+    servers.set(id, { child, url: `http://127.0.0.1:${port}` });
+  }
+
+  const rows: Row[] = [];
+  for (const c of cases) {
+    for (const id of c.servers) {
+      const { url } = servers.get(id)!;
+      console.error(`${c.name} on ${SERVERS[id].label}: ${warmup} s warm-up, ${duration} s measured`);
+      if (warmup > 0) await load(url, c, fixture, warmup);
+      const r = await load(url, c, fixture, duration);
+      rows.push({ case: c, server: id, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+    }
+  }
+  const memory = new Map<ServerId, Memory>();
+  for (const id of serverIds) memory.set(id, await memoryOf(servers.get(id)!.child));
+  const loadAfter = uptime();
+  await cleanup();
+
+  const lines: string[] = [];
+  const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  lines.push(`# API benchmark (${date})`, '');
+  lines.push(
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}).`,
+    `autocannon: ${connections} connections, ${warmup} s warm-up then ${duration} s per case, from the parent process; each server is its own process on loopback. Latencies in whole ms.`,
+    `Load before: \`${loadBefore}\``,
+    `Load after: \`${loadAfter}\``,
+    '',
+  );
+  lines.push('| Case | Server | req/s | p50 ms | p99 ms | non-2xx | errors |', '|---|---|--:|--:|--:|--:|--:|');
+  for (const r of rows) {
+    lines.push(`| ${r.case.name} | ${SERVERS[r.server].label} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.non2xx} | ${r.errors} |`);
+  }
+  lines.push('', '| Server | peak RSS (VmHWM) MB | peak V8 heap MB | RSS at end MB | V8 heap at end MB | external at end MB |', '|---|--:|--:|--:|--:|--:|');
+  for (const id of serverIds) {
+    const m = memory.get(id)!;
+    lines.push(`| ${SERVERS[id].label} | ${fmt(m.peakMb)} | ${fmt(m.peakHeapMb)} | ${fmt(m.rssMb)} | ${fmt(m.heapTotalMb)} | ${fmt(m.externalMb)} |`);
+  }
+
+  const find = (caseId: string, server: ServerId) => rows.find((r) => r.case.id === caseId && r.server === server);
+  const targets: string[] = [];
+  const me = find('me', 'app');
+  const ceiling = find('me', 'ceiling');
+  if (me && ceiling) {
+    const share = me.rps / ceiling.rps;
+    targets.push(`| GET /me ≥ 40% of the bare ceiling | ${fmt(share * 100)}% (${fmt(me.rps)} of ${fmt(ceiling.rps)} req/s) | ${mark(share >= 0.4)} |`);
+    targets.push(`| GET /me p99 ≤ 25 ms | ${ms(me.p99)} ms | ${mark(me.p99 <= 25)} |`);
+  }
+  for (const caseId of ['post', 'post-idem']) {
+    const r = find(caseId, 'app');
+    if (r) targets.push(`| ${r.case.name} ≥ 1,000 req/s | ${fmt(r.rps)} req/s | ${mark(r.rps >= 1000)} |`);
+  }
+  for (const c of cases) {
+    const ours = find(c.id, 'app');
+    const base = find(c.id, 'prisma');
+    if (ours && base) {
+      const share = ours.rps / base.rps;
+      targets.push(`| ${c.name}: facade + GraphQL cost ≤ 25% (ours ≥ 75% of Prisma-only) | ${fmt(share * 100)}% (cost ${fmt((1 - share) * 100)}%) | ${mark(share >= 0.75)} |`);
+    }
+  }
+  const appMemory = memory.get('app');
+  if (appMemory) targets.push(`| our app's peak RSS ≤ 250 MB | ${fmt(appMemory.peakMb)} MB | ${mark(appMemory.peakMb <= 250)} |`);
+  const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+  targets.push(`| no non-2xx answers or errors in any case | ${bad.length ? bad.map((r) => `${r.case.name} on ${r.server}: ${r.non2xx} non-2xx, ${r.errors} errors`).join('; ') : 'none'} | ${mark(!bad.length)} |`);
+  lines.push('', '| Target | Measured | Result |', '|---|---|---|', ...targets, '');
+
+  const markdown = lines.join('\n');
+  console.log(markdown);
+  if (!only) {
+    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    fs.writeFileSync(RESULTS_FILE, markdown);
+    console.error(`Written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+  }
+}
+
+main()
+  .then(() => clearTimeout(watchdog))
+  .catch(async (err) => {
+    console.error(err);
+    await cleanup();
+    process.exit(1);
+  });

@@ -1,0 +1,76 @@
+// The "Prisma-only" baseline: the same work as our routes (authentication through the same
+// cached apiKeyService, then the same service and repository calls) in a bare node:http
+// handler, with no GraphQL, REST facade, rate limiting or Hono in between. Our app's throughput
+// against this one is the cost of the facade and GraphQL.
+import http from 'node:http';
+import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
+import { boardService } from '../../src/boards/board.service.ts';
+import { ticketService } from '../../src/tickets/ticket.service.ts';
+import { requestHash, runIdempotent } from '../../src/idempotency/idempotency.service.ts';
+import { DEFAULT_PAGE_SIZE } from '../../src/rest/paging.ts';
+import { AppError } from '../../src/errors/errors.ts';
+import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { readJson, reportWhenListening } from './listen.ts';
+
+const boardInclude = { fields: { orderBy: { position: 'asc' } }, states: { orderBy: { position: 'asc' } } } as const satisfies Prisma.BoardInclude;
+/** What plugin-prisma hands the boards connection for the route's selection: one row more than a page. */
+const boardQuery = { include: boardInclude, take: DEFAULT_PAGE_SIZE + 1 };
+type BoardRow = Prisma.BoardGetPayload<{ include: typeof boardInclude }>;
+
+async function answer(req: http.IncomingMessage): Promise<{ status: number; body: unknown }> {
+  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const principal = await apiKeyService.authenticate(token);
+  const path = req.url ?? '/';
+  if (req.method === 'GET' && path === '/public/v1/me') {
+    const { apiKey, user, workspace, limits } = principal;
+    return {
+      status: 200,
+      body: {
+        apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix, scopes: apiKey.scopes },
+        serviceUser: user,
+        workspace: { domain: workspace.domain, name: workspace.name },
+        limits,
+      },
+    };
+  }
+  if (req.method === 'GET' && path === '/public/v1/boards') {
+    const rows = (await boardService.list(principal, boardQuery)) as BoardRow[];
+    const data = rows.slice(0, DEFAULT_PAGE_SIZE).map((b) => ({
+      id: b.id,
+      name: b.name,
+      fields: b.fields.map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required, options: f.options })),
+      states: b.states.map((s) => ({ id: s.id, name: s.name, category: s.category })),
+      priorities: b.priorities,
+    }));
+    return { status: 200, body: { data, nextCursor: rows.length > DEFAULT_PAGE_SIZE ? data.at(-1)!.id : null } };
+  }
+  if (req.method === 'GET' && path === '/public/v1/tickets') {
+    const connection = await ticketService.list(principal, {}, { first: DEFAULT_PAGE_SIZE });
+    const { edges, pageInfo } = connection;
+    return { status: 200, body: { data: edges.map((e) => e.node), nextCursor: pageInfo.hasNextPage ? (pageInfo.endCursor ?? null) : null } };
+  }
+  if (req.method === 'POST' && path === '/public/v1/tickets') {
+    const body = await readJson(req);
+    const create = async () => ({ status: 201, body: await ticketService.create(principal, body), headers: {} });
+    const key = req.headers['idempotency-key'];
+    if (typeof key !== 'string') return create();
+    return runIdempotent({ apiKeyId: principal.apiKey.id, key, requestHash: requestHash('POST', path, body), requestId: key }, create);
+  }
+  return { status: 404, body: { code: 'not_found' } };
+}
+
+const server = http.createServer((req, res) => {
+  answer(req).then(
+    ({ status, body }) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    },
+    (err: unknown) => {
+      const status = err instanceof AppError ? err.status : 500;
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ code: err instanceof AppError ? err.code : 'internal', detail: (err as Error).message }));
+    },
+  );
+});
+server.listen(0, '127.0.0.1');
+reportWhenListening(server);
