@@ -4,14 +4,10 @@ import { deliveryWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.t
 import type { DeliveryRef } from './search-attributes.ts';
 import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
 
-/**
- * Starts the delivery's workflow under its business key. Starting it again while it runs, or
- * after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
- */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  const workflowId = deliveryWorkflowId(ref.eventId, ref.subscriptionId);
+/** Starts a workflow under its business key; one already running or finished under it is kept. */
+async function startOnce(client: Client, workflow: typeof deliverEventWorkflow | typeof resendDeliveryWorkflow, workflowId: string, taskQueue: string, ref: DeliveryRef) {
   try {
-    await client.workflow.start(deliverEventWorkflow, {
+    await client.workflow.start(workflow, {
       workflowId,
       taskQueue,
       args: [ref],
@@ -21,6 +17,15 @@ export async function startDeliveryWorkflow(client: Client, taskQueue: string, r
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
+}
+
+/**
+ * Starts the delivery's workflow under its business key. Starting it again while it runs, or
+ * after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
+ */
+export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+  const workflowId = deliveryWorkflowId(ref.eventId, ref.subscriptionId);
+  await startOnce(client, deliverEventWorkflow, workflowId, taskQueue, ref);
   return workflowId;
 }
 
@@ -40,16 +45,6 @@ export async function releaseHeldDeliveries(client: Client, taskQueue: string, s
 /** One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result. */
 export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string) {
   const workflowId = resendWorkflowId(ref.deliveryId, requestId);
-  try {
-    await client.workflow.start(resendDeliveryWorkflow, {
-      workflowId,
-      taskQueue,
-      args: [ref],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startOnce(client, resendDeliveryWorkflow, workflowId, taskQueue, ref);
   return { workflowId, result: await client.workflow.getHandle<typeof resendDeliveryWorkflow>(workflowId).result() };
 }
