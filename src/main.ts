@@ -12,6 +12,9 @@ import { workspaceService } from './workspaces/workspace.service.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startDevServer, type DevServer } from './temporal/dev-server.ts';
 import { startWorker } from './worker.ts';
+import { closeTemporal, useTemporal } from './temporal/client.ts';
+import { startOutboxRelay } from './webhooks/outbox-relay.ts';
+import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 
 type Mode = 'all' | 'api' | 'worker';
 const mode = (process.argv[2] ?? 'all') as Mode;
@@ -57,6 +60,12 @@ async function main() {
     stops.push(() => devServer!.stop());
   }
   const uiUrl = config.temporal.uiUrl ?? devServer?.uiUrl;
+  const { client, taskQueue } = useTemporal(temporalAddress);
+  stops.unshift(closeTemporal);
+  // Every part relays the outbox (they share the work through leases), so events go out
+  // whichever parts run; it waits out a Temporal or database outage on its own.
+  const relay = startOutboxRelay({ client, taskQueue });
+  stops.unshift(() => relay.stop());
 
   if (mode !== 'api') {
     const { worker, running, connection } = await startWorker(temporalAddress);
@@ -64,6 +73,7 @@ async function main() {
       logger.error({ err }, 'Temporal worker stopped');
       process.exitCode = 1;
     });
+    await ensureRetentionSchedule(client, taskQueue);
     stops.unshift(async () => {
       worker.shutdown();
       await running.catch(() => undefined);

@@ -5,6 +5,7 @@ import { config } from './config.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
+import { createRetentionActivities } from '../workflows/retention/activities.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -22,7 +23,7 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
-    activities: { ...createHelloActivities(), ...createDeliveryActivities() },
+    activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRetentionActivities() },
   });
   return { worker, connection, running: worker.run() };
 }

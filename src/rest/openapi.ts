@@ -139,8 +139,8 @@ const PATH_LEVEL_CODES: ErrorCode[] = ['method_not_allowed'];
 const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idempotency_key_reused'];
 /** A query changes nothing, so it never meets a role's write permission or a state rule. */
 const CHANGE_ONLY_CODES: ErrorCode[] = ['forbidden', 'subscription_limit_reached', 'invalid_state_transition'];
-/** Codes of one domain's rules, by route tag. */
-const DOMAIN_CODES: Partial<Record<ErrorCode, string>> = { subscription_limit_reached: 'Webhooks', invalid_state_transition: 'Webhooks' };
+/** Codes of one domain's rules: only on the routes that name them in `codes`. */
+const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition'];
 /** No route answers these today; listing them would promise answers that never come. */
 const UNUSED_CODES: ErrorCode[] = ['conflict'];
 
@@ -225,8 +225,8 @@ function codesFor(route: RouteDef, status: number | '5XX'): ErrorCode[] {
   return (Object.keys(errorTable) as ErrorCode[]).filter((c) => {
     if (GRAPHQL_ONLY_CODES.includes(c) || PATH_LEVEL_CODES.includes(c)) return false;
     if (IDEMPOTENCY_CODES.includes(c) && !route.idempotent) return false;
-    if (CHANGE_ONLY_CODES.includes(c) && !isMutation(route)) return false;
-    if (UNUSED_CODES.includes(c) || (DOMAIN_CODES[c] && DOMAIN_CODES[c] !== route.tag)) return false;
+    if (CHANGE_ONLY_CODES.includes(c) && !isMutation(route) && !route.codes?.includes(c)) return false;
+    if (UNUSED_CODES.includes(c) || (DOMAIN_CODES.includes(c) && !route.codes?.includes(c))) return false;
     if (c === 'invalid_header' && !route.idempotent) return false;
     if (c === 'invalid_json' && !route.body) return false;
     const s = errorTable[c].status;
@@ -276,7 +276,7 @@ function responses(route: RouteDef) {
     out['413'] = problem(route, 413, `The body is over ${MAX_BODY_BYTES} bytes (1 MiB)`);
     out['415'] = problem(route, 415, 'The body is not sent as `application/json`');
   }
-  if (route.query || route.body || mutation) {
+  if (route.query || route.body || route.codes?.some((c) => errorTable[c].status === 422)) {
     out['422'] = problem(route, 422, 'Validation failed; `errors[]` names each offending member', replayed);
   }
   out['429'] = problem(route, 429, 'Over the key’s request quota; retry after `Retry-After` seconds', ['Retry-After']);

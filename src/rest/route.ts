@@ -1,6 +1,7 @@
 // The shape of one REST route: data, not code paths. One handler (rest-handler.ts) runs every
 // route; the OpenAPI document is generated from the same entries.
 import { z } from 'zod';
+import type { ErrorCode } from '../errors/errors.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -34,6 +35,8 @@ export interface RouteDef {
   paged?: boolean;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
+  /** Codes of its domain's rules this route can answer besides the common ones (e.g. `invalid_state_transition`). */
+  codes?: ErrorCode[];
 }
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

@@ -1,3 +1,225 @@
+import { z } from 'zod';
 import { defineRoutes } from '../rest/route.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { EVENT_TYPES } from '../events/event.envelope.ts';
+import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
 
-export const webhookRoutes = defineRoutes([]);
+/** The subscription representation of every subscription response (decisions.md). */
+const SUBSCRIPTION_SELECTION = 'id url events boards description condition consecutiveFailures createdAt updatedAt';
+const ENTRY_SELECTION =
+  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId';
+
+const prefixedId = (prefix: string, what: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Z]{26}$`))
+    .describe(what);
+const subscriptionId = prefixedId('wh', 'Subscription id (`wh_…`)');
+const idParams = z.object({ id: subscriptionId });
+const TAG = 'Webhooks';
+const SCOPE_NOTE = 'Needs the scope `webhooks:manage` (and a role that may manage webhooks).';
+const ROLE_NOTE =
+  'A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees.';
+
+const simpleAction = (name: string, field: string, path: string, summary: string, description: string, codes: 'invalid_state_transition'[] = []) => ({
+  operationId: name,
+  method: 'POST' as const,
+  path,
+  tag: TAG,
+  summary,
+  description: `${SCOPE_NOTE} ${description}`,
+  operation: /* GraphQL */ `
+      mutation ${name}($id: String!) {
+        ${field}(id: $id) { ${SUBSCRIPTION_SELECTION} }
+      }`,
+  params: idParams,
+  variables: ({ params }: { params: Record<string, unknown> }) => ({ id: params.id }),
+  codes,
+});
+
+const isoTime = z.iso.datetime({ offset: true });
+
+export const webhookRoutes = defineRoutes([
+  {
+    operationId: 'listWebhookSubscriptions',
+    method: 'GET',
+    path: '/webhooks',
+    tag: TAG,
+    summary: 'Webhook subscriptions, newest first',
+    description: `${SCOPE_NOTE} ${ROLE_NOTE} Paged: \`{data, nextCursor}\`.`,
+    operation: /* GraphQL */ `
+      query listWebhookSubscriptions($first: Int, $after: String) {
+        webhookSubscriptions(first: $first, after: $after) {
+          edges { node { ${SUBSCRIPTION_SELECTION} } }
+          ${PAGE_INFO_SELECTION}
+        }
+      }`,
+    query: pageQuery,
+    variables: ({ query }) => pageVariables(query),
+    paged: true,
+    codes: ['forbidden'],
+  },
+  {
+    operationId: 'createWebhookSubscription',
+    method: 'POST',
+    path: '/webhooks',
+    tag: TAG,
+    summary: 'Subscribe an HTTPS endpoint to events',
+    description:
+      `${SCOPE_NOTE} The answer holds the signing \`secret\` (\`whsec_…\`), shown here and after a rotation only. ` +
+      'URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. ' +
+      `\`boards\` empty or absent means every board. At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE}`,
+    operation: /* GraphQL */ `
+      mutation createWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
+        createWebhookSubscription(input: $input) { ${SUBSCRIPTION_SELECTION} secret }
+      }`,
+    body: createWebhookInput,
+    variables: ({ body }) => ({ input: body }),
+    status: 201,
+    codes: ['subscription_limit_reached'],
+  },
+  {
+    operationId: 'getWebhookSubscription',
+    method: 'GET',
+    path: '/webhooks/{id}',
+    tag: TAG,
+    summary: 'One webhook subscription',
+    description: SCOPE_NOTE,
+    operation: /* GraphQL */ `
+      query getWebhookSubscription($id: String!) {
+        webhookSubscription(id: $id) { ${SUBSCRIPTION_SELECTION} }
+      }`,
+    params: idParams,
+    variables: ({ params }) => ({ id: params.id }),
+    codes: ['forbidden'],
+  },
+  {
+    operationId: 'updateWebhookSubscription',
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    tag: TAG,
+    summary: 'Change a webhook subscription',
+    description: `${SCOPE_NOTE} Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable.`,
+    operation: /* GraphQL */ `
+      mutation updateWebhookSubscription($id: String!, $input: UpdateWebhookSubscriptionInput!) {
+        updateWebhookSubscription(id: $id, input: $input) { ${SUBSCRIPTION_SELECTION} }
+      }`,
+    params: idParams,
+    body: updateWebhookInput,
+    variables: ({ params, body }) => ({ id: params.id, input: body }),
+  },
+  {
+    operationId: 'deleteWebhookSubscription',
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    tag: TAG,
+    summary: 'Delete a webhook subscription',
+    description: `${SCOPE_NOTE} Deliveries not yet sent are cancelled; nothing more is sent.`,
+    operation: /* GraphQL */ `
+      mutation deleteWebhookSubscription($id: String!) {
+        deleteWebhookSubscription(id: $id)
+      }`,
+    params: idParams,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 204,
+  },
+  {
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    tag: TAG,
+    summary: 'Issue a new signing secret',
+    description: `${SCOPE_NOTE} The new \`secret\` is in this answer only. It signs from now on; for 24 hours every delivery also carries the old secret’s signature (\`webhook-signature: v1,<new> v1,<old>\`), so receivers can switch without losing deliveries.`,
+    operation: /* GraphQL */ `
+      mutation rotateWebhookSecret($id: String!) {
+        rotateWebhookSecret(id: $id) { ${SUBSCRIPTION_SELECTION} secret }
+      }`,
+    params: idParams,
+    variables: ({ params }) => ({ id: params.id }),
+  },
+  {
+    operationId: 'sendWebhookTest',
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    tag: TAG,
+    summary: 'Queue a webhook.test event to this subscription',
+    description: `${SCOPE_NOTE} Queues one \`webhook.test\` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 \`invalid_state_transition\` when disabled.`,
+    operation: /* GraphQL */ `
+      mutation sendWebhookTest($id: String!) {
+        sendWebhookTest(id: $id) { eventId type occurredAt }
+      }`,
+    params: idParams,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 202,
+    codes: ['invalid_state_transition'],
+  },
+  simpleAction(
+    'resumeWebhookSubscription',
+    'resumeWebhookSubscription',
+    '/webhooks/{id}/resume',
+    'Resume a paused subscription',
+    'paused → receiving, with a fresh failure count; deliveries held while paused then go out in event order with their remaining attempts. 422 `invalid_state_transition` when not paused.',
+    ['invalid_state_transition'],
+  ),
+  simpleAction(
+    'enableWebhookSubscription',
+    'enableWebhookSubscription',
+    '/webhooks/{id}/enable',
+    'Re-enable a disabled subscription',
+    'disabled (after a 410 Gone) → receiving. Events that occurred while it was disabled are not delivered. 422 `invalid_state_transition` when not disabled.',
+    ['invalid_state_transition'],
+  ),
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/webhooks/{id}/deliveries',
+    tag: TAG,
+    summary: 'The delivery log of a subscription, newest first',
+    description:
+      `${SCOPE_NOTE} Every attempt (kept 30 days), and each delivery waiting without an attempt to show: \`pending\` before its first attempt, \`held\` while the subscription is paused, \`cancelled\`. ` +
+      'Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`.',
+    operation: /* GraphQL */ `
+      query listWebhookDeliveries($id: String!, $first: Int, $after: String, $status: DeliveryStatus, $eventType: String, $eventId: String, $since: DateTime, $until: DateTime) {
+        webhookDeliveries(subscriptionId: $id, first: $first, after: $after, status: $status, eventType: $eventType, eventId: $eventId, since: $since, until: $until) {
+          edges { node { ${ENTRY_SELECTION} } }
+          ${PAGE_INFO_SELECTION}
+        }
+      }`,
+    params: idParams,
+    query: pageQuery.extend({
+      status: z.enum(DELIVERY_STATUSES).optional().describe('Only entries in this status'),
+      eventType: z.enum(EVENT_TYPES).optional().describe('Only this event type'),
+      eventId: prefixedId('evt', 'Only this event (`evt_…`)').optional(),
+      since: isoTime.optional().describe('At or after this time (ISO 8601)'),
+      until: isoTime.optional().describe('Before this time (ISO 8601)'),
+    }),
+    variables: ({ params, query }) => ({
+      id: params.id,
+      ...pageVariables(query),
+      status: query.status ?? null,
+      eventType: query.eventType ?? null,
+      eventId: query.eventId ?? null,
+      since: query.since ?? null,
+      until: query.until ?? null,
+    }),
+    paged: true,
+    codes: ['forbidden'],
+  },
+  {
+    operationId: 'resendWebhookDelivery',
+    method: 'POST',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/resend',
+    tag: TAG,
+    summary: 'Send a delivery again',
+    description:
+      `${SCOPE_NOTE} Sends the same payload with the same \`webhook-id\` now, as a new attempt with trigger \`manual\` (the scheduled attempts are not affected), and answers that attempt’s log entry. ` +
+      '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.',
+    operation: /* GraphQL */ `
+      mutation resendWebhookDelivery($id: String!, $deliveryId: String!) {
+        resendWebhookDelivery(subscriptionId: $id, deliveryId: $deliveryId) { ${ENTRY_SELECTION} }
+      }`,
+    params: z.object({ id: subscriptionId, deliveryId: z.string().regex(/^(dlv|att)_[0-9A-Z]{26}$/).describe('Delivery id (`dlv_…`) or attempt id (`att_…`)') }),
+    variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
+    codes: ['invalid_state_transition'],
+  },
+]);

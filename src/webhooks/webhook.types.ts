@@ -1,5 +1,244 @@
-// GraphQL types, queries and mutations of this domain.
+// GraphQL types, queries and mutations of webhook subscriptions and their delivery log.
+import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
+import { AppError } from '../errors/errors.ts';
+import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
+import type { DeliveryLogRow } from './webhook.repository.ts';
 
-export {};
-void builder;
+const MANAGE = { scope: 'webhooks:manage' } as const;
+const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
+
+export const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
+  values: {
+    receiving: { description: 'Deliveries are sent' },
+    paused: { description: 'After 20 consecutive failures: nothing is sent, deliveries are held until resumed' },
+    disabled: { description: 'After a 410 Gone: nothing is sent, pending deliveries are cancelled, until enabled' },
+  } as const,
+});
+
+export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY_STATUSES });
+
+type SubscriptionWithSecret = SubscriptionRow & { signingSecret: string };
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type SubscriptionFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, SubscriptionRow>;
+
+/** The members every subscription answer has (the secret is added where it is issued). */
+function subscriptionFields(t: SubscriptionFieldBuilder) {
+  return {
+    id: t.exposeString('id', { description: '`wh_…`' }),
+    url: t.exposeString('url'),
+    events: t.exposeStringList('events', { description: EVENTS_NOTE }),
+    boards: t.stringList({ description: 'Board ids; empty means every board', resolve: (s) => s.boardIds }),
+    description: t.exposeString('description'),
+    condition: t.field({ type: SubscriptionConditionEnum, resolve: (s) => s.condition }),
+    consecutiveFailures: t.exposeInt('consecutiveFailures', { description: 'Failed attempts in a row; 20 pause the subscription' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  };
+}
+
+export const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscription').implement({
+  description: 'Where and what the workspace sends as signed webhook deliveries',
+  fields: (t) => ({
+    ...subscriptionFields(t),
+    secretRotatedAt: t.expose('secretRotatedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'The last rotation; for 24 hours after it deliveries carry the old signature too',
+    }),
+  }),
+});
+
+const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>('WebhookSubscriptionWithSecret').implement({
+  description: 'A subscription with its signing secret: only in the answers that issue the secret (creation and rotation)',
+  fields: (t) => ({
+    ...subscriptionFields(t as unknown as SubscriptionFieldBuilder),
+    secret: t.string({ description: '`whsec_` and the base64 of 32 random bytes; shown in this answer only', resolve: (s) => s.signingSecret }),
+  }),
+});
+
+const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttempt').implement({
+  description:
+    'One entry of the delivery log: an attempt, or a delivery waiting for its next attempt (`pending` before the first, `held` while paused) or `cancelled`',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: '`att_…` for an attempt; the delivery id (`dlv_…`) for a delivery with no attempt in this state' }),
+    deliveryId: t.exposeString('deliveryId', { description: 'The delivery (one event to one subscription); re-send takes it' }),
+    eventId: t.exposeString('eventId', { description: 'Also the `webhook-id` header' }),
+    eventType: t.exposeString('eventType'),
+    attempt: t.exposeInt('attempt', { description: '1..7 for scheduled attempts; manual re-sends continue the count' }),
+    trigger: t.string({ description: '`scheduled`, `manual` (re-send) or `test`', resolve: (r) => r.trigger }),
+    status: t.field({ type: DeliveryStatusEnum, resolve: (r) => r.status as (typeof DELIVERY_STATUSES)[number] }),
+    httpStatus: t.exposeInt('httpStatus', { nullable: true, description: 'The receiver’s status; null when no answer came' }),
+    durationMs: t.exposeInt('durationMs', { nullable: true }),
+    responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'The first 1 KiB of the answer' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why there was no answer (time-out, refused connection, refused address)' }),
+    payload: t.field({ type: 'JSON', description: 'The event envelope sent (the signed body)', resolve: (r) => JSON.parse(r.payload) as unknown }),
+    attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
+    workflowId: t.exposeString('workflowId', { description: 'The delivery’s Temporal workflow, for operators (Temporal Web)' }),
+  }),
+});
+
+const TestEvent = builder
+  .objectRef<{ eventId: string; type: string; occurredAt: string; subscription: SubscriptionRow }>('WebhookTestEvent')
+  .implement({
+    description: 'The queued `webhook.test` event',
+    fields: (t) => ({
+      eventId: t.exposeString('eventId'),
+      type: t.exposeString('type'),
+      occurredAt: t.exposeString('occurredAt'),
+      subscription: t.field({ type: WebhookSubscription, resolve: (r) => r.subscription }),
+    }),
+  });
+
+const SubscriptionInputFields = {
+  url: { description: 'https, port 443 or 8443, a public address' },
+  events: { description: `Event types to receive (at least one): ${EVENTS_NOTE}` },
+  boards: { description: 'Board ids; empty or absent means every board' },
+};
+
+const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscriptionInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, ...SubscriptionInputFields.url }),
+    events: t.stringList({ required: true, ...SubscriptionInputFields.events }),
+    boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
+    description: t.string({ required: false }),
+  }),
+});
+
+const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscriptionInput', {
+  description: 'The members to change; at least one',
+  fields: (t) => ({
+    url: t.string({ required: false, ...SubscriptionInputFields.url }),
+    events: t.stringList({ required: false, ...SubscriptionInputFields.events }),
+    boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
+    description: t.string({ required: false }),
+  }),
+});
+
+/** GraphQL gives absent members as undefined and explicit nulls as null; a null is not a value here. */
+const defined = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+
+const withSecret = ({ subscription, secret }: { subscription: SubscriptionRow; secret: string }): SubscriptionWithSecret => ({
+  ...subscription,
+  signingSecret: secret,
+});
+
+builder.queryFields((t) => ({
+  webhookSubscriptions: t.connection(
+    {
+      type: WebhookSubscription,
+      description: 'The workspace’s webhook subscriptions, newest first',
+      authScopes: MANAGE,
+      resolve: async (_root, args, ctx) => resolveArrayConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }, await webhookService.list(ctx.principal!)),
+    },
+    { name: 'WebhookSubscriptionConnection' },
+    { name: 'WebhookSubscriptionEdge' },
+  ),
+
+  webhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.get(ctx.principal!, id),
+  }),
+
+  webhookDeliveries: t.connection(
+    {
+      type: DeliveryLogEntry,
+      description: 'The delivery log of a subscription, newest first (attempts are kept 30 days). Forward paging only (`first`, `after`).',
+      authScopes: MANAGE,
+      args: {
+        subscriptionId: t.arg.string({ required: true }),
+        status: t.arg({ type: DeliveryStatusEnum }),
+        eventType: t.arg.string(),
+        eventId: t.arg.string(),
+        since: t.arg({ type: 'DateTime', description: 'At or after this time' }),
+        until: t.arg({ type: 'DateTime', description: 'Before this time' }),
+      },
+      resolve: async (_root, { subscriptionId, first, after, last, before, ...filter }, ctx) => {
+        if (last != null || before != null) throw new AppError('validation_failed', 'The delivery log pages forward only: use first and after');
+        if (first != null && (first < 1 || first > MAX_PAGE_SIZE)) {
+          throw new AppError('validation_failed', `The paging arguments are not valid: first must be 1 to ${MAX_PAGE_SIZE}`);
+        }
+        const { rows, hasNextPage } = await webhookService.deliveries(ctx.principal!, subscriptionId, { ...filter, first: first ?? DEFAULT_PAGE_SIZE, after });
+        const edges = rows.map((node) => ({ node, cursor: encodeLogCursor(node) }));
+        return {
+          edges,
+          pageInfo: { hasNextPage, hasPreviousPage: false, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+        };
+      },
+    },
+    { name: 'WebhookDeliveryAttemptConnection' },
+    { name: 'WebhookDeliveryAttemptEdge' },
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookSubscription: t.field({
+    type: WebhookSubscriptionWithSecret,
+    authScopes: MANAGE,
+    args: { input: t.arg({ type: CreateWebhookSubscriptionInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => withSecret(await webhookService.create(ctx.principal!, defined(input))),
+  }),
+
+  updateWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateWebhookSubscriptionInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) => webhookService.update(ctx.principal!, id, defined(input)),
+  }),
+
+  deleteWebhookSubscription: t.boolean({
+    authScopes: MANAGE,
+    description: 'Deletes it; what was still to be sent is cancelled. True when done.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, { id }, ctx) => {
+      await webhookService.delete(ctx.principal!, id);
+      return true;
+    },
+  }),
+
+  rotateWebhookSecret: t.field({
+    type: WebhookSubscriptionWithSecret,
+    authScopes: MANAGE,
+    description: 'A new signing secret; for 24 hours deliveries carry two signatures, new first',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (_root, { id }, ctx) => withSecret(await webhookService.rotateSecret(ctx.principal!, id)),
+  }),
+
+  sendWebhookTest: t.field({
+    type: TestEvent,
+    authScopes: MANAGE,
+    description: 'Queues one `webhook.test` event to this subscription alone, whatever its filters',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.sendTest(ctx.principal!, id),
+  }),
+
+  resumeWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    description: 'paused → receiving; held deliveries go out in event order with their remaining attempts',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.resume(ctx.principal!, id),
+  }),
+
+  enableWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    description: 'disabled → receiving; events that occurred while disabled are not delivered',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.enable(ctx.principal!, id),
+  }),
+
+  resendWebhookDelivery: t.field({
+    type: DeliveryLogEntry,
+    authScopes: MANAGE,
+    description: 'Sends the delivery again now, same payload and `webhook-id`, as a new attempt with trigger `manual`; answers that attempt',
+    args: { subscriptionId: t.arg.string({ required: true }), deliveryId: t.arg.string({ required: true, description: 'A delivery id, or the id of one of its attempts' }) },
+    resolve: (_root, { subscriptionId, deliveryId }, ctx) => webhookService.resend(ctx.principal!, subscriptionId, deliveryId, ctx.requestId),
+  }),
+}));

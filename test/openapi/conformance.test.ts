@@ -7,7 +7,9 @@
 // validation); the generic cases below (401, 403 for a missing scope, 404 for an impossible id,
 // 400/413/415/422 for bad bodies and queries, 409, 429) are derived from the document. A route
 // without an entry in CASES fails, naming its operationId.
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Worker } from '@temporalio/worker';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { dereference } from '@readme/openapi-parser';
@@ -20,6 +22,11 @@ import { MAX_BODY_BYTES } from '../../src/http/request-body.ts';
 import { requestHash } from '../../src/idempotency/idempotency.service.ts';
 import { idempotencyRepository } from '../../src/idempotency/idempotency.repository.ts';
 import { prisma } from '../../src/db/db.ts';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { createDelivery } from '../webhooks/fixtures.ts';
 
 type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
 type Key = Awaited<ReturnType<Ws['key']>>;
@@ -55,9 +62,44 @@ interface Fixtures {
   articles: number[];
   /** A well-formed POST /tickets body. */
   ticketBody: (extra?: Record<string, unknown>) => Record<string, unknown>;
+  /** Two webhook subscriptions, and a delivery of an event to the first. */
+  webhooks: string[];
+  deliveryId: string;
 }
 
 const ABSENT_ID = 2147483647;
+const ABSENT_WEBHOOK = 'wh_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+/** A name that never resolves (RFC 2606): saving accepts it, a delivery fails fast. */
+const HOOK_URL = 'https://hooks.conformance.invalid/ticketing';
+
+// Re-sending runs a delivery workflow: a real Temporal dev server and worker, started on first use.
+let temporalRig: Promise<{ dev: TestDevServer; worker: Worker; running: Promise<void> }> | undefined;
+function ensureTemporal() {
+  temporalRig ??= (async () => {
+    const dev = await startTestDevServer();
+    const taskQueue = uniqueId('conformance');
+    const worker = await createWorker({
+      connection: dev.nativeConnection,
+      namespace: dev.namespace,
+      taskQueue,
+      workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
+      activities: createDeliveryActivities({ timeoutMs: 2_000 }),
+    });
+    useTemporal(dev.address, taskQueue);
+    return { dev, worker, running: worker.run() };
+  })();
+  return temporalRig;
+}
+afterAll(async () => {
+  if (!temporalRig) return;
+  const { dev, worker, running } = await temporalRig;
+  worker.shutdown();
+  await running.catch(() => undefined);
+  await closeTemporal();
+  await dev.server.stop();
+}, 60_000);
+
+const setCondition = (id: string, condition: 'paused' | 'disabled') => prisma.webhookSubscription.update({ where: { id }, data: { condition } });
 const uniqueKey = () => `conformance-${crypto.randomUUID()}`;
 const hasLink = (res: Res) => expect(res.headers.get('link')).toMatch(/^<\/public\/v1\/[^>]*[?&]cursor=[^>]+>; rel="next"$/);
 const lastPage = (res: Res) => {
@@ -195,6 +237,102 @@ const CASES: Record<string, Case[]> = {
     { name: 'an absent article', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID }, body: { title: 'Gone' } }) },
     { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.articles[0] }, body: {} }) },
   ],
+  listWebhookSubscriptions: [
+    { name: 'every subscription', status: 200, call: () => ({}), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value }) },
+  ],
+  createWebhookSubscription: [
+    {
+      name: 'a subscription, with its secret',
+      status: 201,
+      call: () => ({ body: { url: HOOK_URL, events: ['ticket.created'], description: 'CRM' } }),
+      then: (res) => expect(res.body.secret).toMatch(/^whsec_/),
+    },
+    { name: 'a URL outside the rule', status: 422, code: 'validation_failed', call: () => ({ body: { url: 'https://10.0.0.1/', events: ['ticket.created'] } }) },
+    {
+      name: 'over the key’s subscription limit',
+      status: 422,
+      code: 'subscription_limit_reached',
+      call: async (f) => {
+        const k = await f.ws.key({ name: 'No webhooks' });
+        await prisma.apiKey.update({ where: { id: k.record.id }, data: { maxWebhookSubscriptions: 0 } });
+        return { key: k.value, body: { url: HOOK_URL, events: ['ticket.created'] } };
+      },
+    },
+    { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, body: { url: HOOK_URL, events: ['ticket.created'] } }) },
+  ],
+  getWebhookSubscription: [
+    { name: 'a subscription', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! } }), then: (res) => expect(res.body).not.toHaveProperty('secret') },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+  ],
+  updateWebhookSubscription: [
+    { name: 'new events', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! }, body: { events: ['ticket.updated'] } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK }, body: { description: 'x' } }) },
+    { name: 'a URL outside the rule', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.webhooks[0]! }, body: { url: 'http://example.com/' } }) },
+    { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! }, body: { description: 'x' } }) },
+  ],
+  deleteWebhookSubscription: [
+    { name: 'deleted', status: 204, call: (f) => ({ params: { id: f.webhooks[1]! } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+  ],
+  rotateWebhookSecret: [
+    { name: 'a new secret', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! } }), then: (res) => expect(res.body.secret).toMatch(/^whsec_/) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+  ],
+  sendWebhookTest: [
+    { name: 'queued', status: 202, call: (f) => ({ params: { id: f.webhooks[0]! } }), then: (res) => expect(res.body.type).toBe('webhook.test') },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+    {
+      name: 'a disabled subscription',
+      status: 422,
+      code: 'invalid_state_transition',
+      call: async (f) => (await setCondition(f.webhooks[1]!, 'disabled'), { params: { id: f.webhooks[1]! } }),
+    },
+  ],
+  resumeWebhookSubscription: [
+    {
+      name: 'a paused subscription',
+      status: 200,
+      call: async (f) => (await setCondition(f.webhooks[1]!, 'paused'), { params: { id: f.webhooks[1]! } }),
+      then: (res) => expect(res.body.condition).toBe('receiving'),
+    },
+    { name: 'a receiving one', status: 422, code: 'invalid_state_transition', call: (f) => ({ params: { id: f.webhooks[0]! } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+  ],
+  enableWebhookSubscription: [
+    {
+      name: 'a disabled subscription',
+      status: 200,
+      call: async (f) => (await setCondition(f.webhooks[1]!, 'disabled'), { params: { id: f.webhooks[1]! } }),
+      then: (res) => expect(res.body.condition).toBe('receiving'),
+    },
+    { name: 'a receiving one', status: 422, code: 'invalid_state_transition', call: (f) => ({ params: { id: f.webhooks[0]! } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+  ],
+  listWebhookDeliveries: [
+    { name: 'the log', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! } }), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'a page of one, with Link', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! }, query: { limit: '1' } }), then: hasLink },
+    { name: 'filtered by status', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! }, query: { status: 'succeeded' } }), then: lastPage },
+    { name: 'an unknown status', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.webhooks[0]! }, query: { status: 'lost' } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+    { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! } }) },
+  ],
+  resendWebhookDelivery: [
+    {
+      name: 'sent again (the receiver does not resolve: a failed manual attempt)',
+      status: 200,
+      call: async (f) => (await ensureTemporal(), { params: { id: f.webhooks[0]!, deliveryId: f.deliveryId } }),
+      then: (res, f) => expect(res.body).toMatchObject({ deliveryId: f.deliveryId, trigger: 'manual', status: 'failed', httpStatus: null }),
+    },
+    { name: 'an absent delivery', status: 404, code: 'not_found', call: (f) => ({ params: { id: f.webhooks[0]!, deliveryId: 'dlv_01ARZ3NDEKTSV4RRFFQ69G5FAV' } }) },
+    {
+      name: 'a paused subscription',
+      status: 422,
+      code: 'invalid_state_transition',
+      call: async (f) => (await setCondition(f.webhooks[0]!, 'paused'), { params: { id: f.webhooks[0]!, deliveryId: f.deliveryId } }),
+    },
+  ],
 };
 
 // ---- The document, and checking an answer against it ----------------------------------------
@@ -296,12 +434,17 @@ async function createFixtures(): Promise<Fixtures> {
     ],
     ...extra,
   });
-  const f: Fixtures = { ws, key, viewer, board, tickets: [], articles: [], ticketBody };
+  const f: Fixtures = { ws, key, viewer, board, tickets: [], articles: [], ticketBody, webhooks: [], deliveryId: '' };
   for (const subject of ['First', 'Second']) f.tickets.push((await made(f, 'createTicket', { body: ticketBody({ subject }) }, 201)).id);
   for (const body of ['Looking into it', 'Fixed']) await made(f, 'addTicketComment', { params: { id: f.tickets[0] }, body: { body } }, 201);
   for (const [title, status] of [['Resetting a password', 'published'], ['Draft notes', 'draft']]) {
     f.articles.push((await made(f, 'createKnowledgeBaseArticle', { body: { title, body: 'Text', status } }, 201)).id);
   }
+  for (const events of [['ticket.created'], ['ticket.state_changed']]) {
+    f.webhooks.push((await made(f, 'createWebhookSubscription', { body: { url: HOOK_URL, events } }, 201)).id);
+  }
+  f.deliveryId = (await createDelivery(ws, f.webhooks[0]!)).deliveryId;
+  await createDelivery(ws, f.webhooks[0]!, 'ticket.state_changed');
   return f;
 }
 

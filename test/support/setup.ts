@@ -1,10 +1,29 @@
-// Runs before every test file: PostgreSQL when DATABASE_URL is set, else a fresh embedded
-// PGlite directory for this file. Set before src/config.ts is first imported.
+// Runs before every test file: its own database, so that files running side by side never see
+// each other's rows (the outbox relay of one file would otherwise relay another file's events).
+// PostgreSQL when DATABASE_URL is set (a fresh database on that server for this file, dropped by
+// global-setup.ts at the end), else a fresh embedded PGlite directory. Set before src/config.ts
+// is first imported.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
-if (!process.env.DATABASE_URL && !process.env.KEEP_DATA_DIR) {
+process.env.TEST_BASE_DATABASE_URL ??= process.env.DATABASE_URL ?? '';
+const baseUrl = process.env.TEST_BASE_DATABASE_URL;
+if (baseUrl) {
+  const name = `${process.env.TEST_RUN_DB_PREFIX ?? 'test_'}${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+} else if (!process.env.KEEP_DATA_DIR) {
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-'));
 }
 process.env.LOG_LEVEL ??= 'warn';

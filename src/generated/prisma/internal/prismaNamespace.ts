@@ -2113,7 +2113,8 @@ export const EventScalarFieldEnum = {
   targetSubscriptionId: 'targetSubscriptionId',
   payload: 'payload',
   occurredAt: 'occurredAt',
-  relayedAt: 'relayedAt'
+  relayedAt: 'relayedAt',
+  relayLeaseUntil: 'relayLeaseUntil'
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]

@@ -51,6 +51,7 @@ export type EventMinAggregateOutputType = {
   targetSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  relayLeaseUntil: Date | null
 }
 
 export type EventMaxAggregateOutputType = {
@@ -64,6 +65,7 @@ export type EventMaxAggregateOutputType = {
   targetSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  relayLeaseUntil: Date | null
 }
 
 export type EventCountAggregateOutputType = {
@@ -78,6 +80,7 @@ export type EventCountAggregateOutputType = {
   payload: number
   occurredAt: number
   relayedAt: number
+  relayLeaseUntil: number
   _all: number
 }
 
@@ -107,6 +110,7 @@ export type EventMinAggregateInputType = {
   targetSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  relayLeaseUntil?: true
 }
 
 export type EventMaxAggregateInputType = {
@@ -120,6 +124,7 @@ export type EventMaxAggregateInputType = {
   targetSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  relayLeaseUntil?: true
 }
 
 export type EventCountAggregateInputType = {
@@ -134,6 +139,7 @@ export type EventCountAggregateInputType = {
   payload?: true
   occurredAt?: true
   relayedAt?: true
+  relayLeaseUntil?: true
   _all?: true
 }
 
@@ -235,6 +241,7 @@ export type EventGroupByOutputType = {
   payload: runtime.JsonValue
   occurredAt: Date
   relayedAt: Date | null
+  relayLeaseUntil: Date | null
   _count: EventCountAggregateOutputType | null
   _avg: EventAvgAggregateOutputType | null
   _sum: EventSumAggregateOutputType | null
@@ -272,6 +279,7 @@ export type EventWhereInput = {
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
@@ -289,6 +297,7 @@ export type EventOrderByWithRelationInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
   actor?: Prisma.UserOrderByWithRelationInput
   deliveries?: Prisma.DeliveryOrderByRelationAggregateInput
@@ -309,6 +318,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
@@ -326,6 +336,7 @@ export type EventOrderByWithAggregationInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
   _avg?: Prisma.EventAvgOrderByAggregateInput
   _max?: Prisma.EventMaxOrderByAggregateInput
@@ -348,6 +359,7 @@ export type EventScalarWhereWithAggregatesInput = {
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  relayLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateInput = {
@@ -360,6 +372,7 @@ export type EventCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
@@ -377,6 +390,7 @@ export type EventUncheckedCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -390,6 +404,7 @@ export type EventUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
@@ -407,6 +422,7 @@ export type EventUncheckedUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -422,6 +438,7 @@ export type EventCreateManyInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
 }
 
 export type EventUpdateManyMutationInput = {
@@ -434,6 +451,7 @@ export type EventUpdateManyMutationInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventUncheckedUpdateManyInput = {
@@ -448,6 +466,7 @@ export type EventUncheckedUpdateManyInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventListRelationFilter = {
@@ -472,6 +491,7 @@ export type EventCountOrderByAggregateInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  relayLeaseUntil?: Prisma.SortOrder
 }
 
 export type EventAvgOrderByAggregateInput = {
@@ -492,6 +512,7 @@ export type EventMaxOrderByAggregateInput = {
   targetSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  relayLeaseUntil?: Prisma.SortOrder
 }
 
 export type EventMinOrderByAggregateInput = {
@@ -505,6 +526,7 @@ export type EventMinOrderByAggregateInput = {
   targetSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  relayLeaseUntil?: Prisma.SortOrder
 }
 
 export type EventSumOrderByAggregateInput = {
@@ -635,6 +657,7 @@ export type EventCreateWithoutWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
@@ -650,6 +673,7 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -694,6 +718,7 @@ export type EventScalarWhereInput = {
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateWithoutActorInput = {
@@ -706,6 +731,7 @@ export type EventCreateWithoutActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
@@ -721,6 +747,7 @@ export type EventUncheckedCreateWithoutActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -760,6 +787,7 @@ export type EventCreateWithoutDeliveriesInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
 }
@@ -776,6 +804,7 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
 }
 
 export type EventCreateOrConnectWithoutDeliveriesInput = {
@@ -804,6 +833,7 @@ export type EventUpdateWithoutDeliveriesInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
 }
@@ -820,6 +850,7 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyWorkspaceInput = {
@@ -833,6 +864,7 @@ export type EventCreateManyWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
 }
 
 export type EventUpdateWithoutWorkspaceInput = {
@@ -845,6 +877,7 @@ export type EventUpdateWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
@@ -860,6 +893,7 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -874,6 +908,7 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyActorInput = {
@@ -887,6 +922,7 @@ export type EventCreateManyActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  relayLeaseUntil?: Date | string | null
 }
 
 export type EventUpdateWithoutActorInput = {
@@ -899,6 +935,7 @@ export type EventUpdateWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
@@ -914,6 +951,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -928,6 +966,7 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -973,6 +1012,7 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  relayLeaseUntil?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.Event$deliveriesArgs<ExtArgs>
@@ -991,6 +1031,7 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  relayLeaseUntil?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
@@ -1007,6 +1048,7 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  relayLeaseUntil?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
@@ -1023,9 +1065,10 @@ export type EventSelectScalar = {
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  relayLeaseUntil?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -1075,6 +1118,10 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Set once every matching subscription has its delivery (and workflow) created.
      */
     relayedAt: Date | null
+    /**
+     * A relay working on it until then; another relay takes it over afterwards.
+     */
+    relayLeaseUntil: Date | null
   }, ExtArgs["result"]["event"]>
   composites: {}
 }
@@ -1512,6 +1559,7 @@ export interface EventFieldRefs {
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly relayLeaseUntil: Prisma.FieldRef<"Event", 'DateTime'>
 }
     
 

@@ -1,0 +1,161 @@
+// The outbox relay: turns committed Event rows into deliveries, one per matching subscription,
+// each with its workflow started under the business key `delivery:<eventId>:<subscriptionId>`.
+//
+// Why nothing is lost or doubled: an event is marked relayed only after every workflow of it has
+// started; a relay that dies before that leaves it unrelayed, and the next relay (after the
+// lease) does the same work again, which creates no second delivery (unique (event,
+// subscription)) and starts no second workflow (the id is taken, REJECT_DUPLICATE). Several
+// relays (API and worker processes) share the work through leases taken with SKIP LOCKED.
+import type { Client } from '@temporalio/client';
+import { logger } from '../logger.ts';
+import { startDeliveryWorkflow, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
+import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
+
+export interface RelayOptions {
+  client: Client;
+  taskQueue: string;
+  /** Idle wait between looks at the outbox. */
+  pollMs?: number;
+  batchSize?: number;
+  /** How long a relay holds the events it took before another may take them. */
+  leaseMs?: number;
+  /** Workflow starts in flight at once. */
+  concurrency?: number;
+  /** How often to look for resumed subscriptions whose held deliveries were not released. */
+  sweepMs?: number;
+}
+
+interface SubscriptionMatch {
+  id: string;
+  workspaceId: number;
+  events: string[];
+  boardIds: string[];
+}
+
+/** The subscriptions an event goes to: webhook.test to its one target, others by event and board filter. */
+export function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
+  return subscriptions.filter((s) => {
+    if (s.workspaceId !== event.workspaceId) return false;
+    if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
+    if (!s.events.includes(event.type)) return false;
+    return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
+  });
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
+  const results: PromiseSettledResult<void>[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.allSettled(items.slice(i, i + size).map(fn))));
+  return results;
+}
+
+export interface OutboxRelay {
+  /** Relays what is waiting now; resolves with the number of events done. For tests and the loop. */
+  drain(): Promise<number>;
+  /** Looks at the outbox at once (after a change in this process). */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+export function startOutboxRelay(options: RelayOptions): OutboxRelay {
+  const { client, taskQueue } = options;
+  const pollMs = options.pollMs ?? 100;
+  const batchSize = options.batchSize ?? 200;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const concurrency = options.concurrency ?? 64;
+  const sweepMs = options.sweepMs ?? 30_000;
+
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let failures = 0;
+  let lastSweep = 0;
+
+  /** One batch: returns how many events were taken (0 when the outbox is empty). */
+  async function relayBatch(): Promise<number> {
+    const events = await webhookRepository.claimEvents(batchSize, leaseMs);
+    if (!events.length) return 0;
+    const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
+    const pairs = events.flatMap((event) =>
+      matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscriptionId: s.id, workflowId: deliveryWorkflowId(event.id, s.id) })),
+    );
+    const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: p.workflowId })));
+    const byWorkflow = new Map(deliveries.map((d) => [deliveryWorkflowId(d.eventId, d.subscriptionId), d.id]));
+    const failed = new Set<string>();
+    const results = await inBatches(pairs, concurrency, async (p) => {
+      try {
+        await startDeliveryWorkflow(client, taskQueue, {
+          deliveryId: byWorkflow.get(p.workflowId)!,
+          eventId: p.event.id,
+          subscriptionId: p.subscriptionId,
+          eventType: p.event.type,
+          workspaceId: p.event.workspaceId,
+        });
+      } catch (err) {
+        failed.add(p.event.id);
+        throw err;
+      }
+    });
+    const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
+    if (done.length) await webhookRepository.markRelayed(done, new Date());
+    if (failed.size) {
+      await webhookRepository.releaseLease([...failed]);
+      const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
+      throw Object.assign(new Error(`could not start the workflows of ${failed.size} events`), { cause: reason });
+    }
+    return events.length;
+  }
+
+  async function sweepHeld() {
+    for (const subscriptionId of await webhookRepository.receivingWithHeld()) {
+      await releaseHeldDeliveries(client, taskQueue, subscriptionId);
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await relayBatch();
+      total += n;
+      if (n < batchSize) return total;
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let delay = pollMs;
+      try {
+        await drain();
+        if (Date.now() - lastSweep >= sweepMs) {
+          lastSweep = Date.now();
+          await sweepHeld();
+        }
+        if (failures) logger.info('outbox relay recovered');
+        failures = 0;
+      } catch (err) {
+        // The database or Temporal is away: keep the events and try again, backing off to 10 s.
+        failures += 1;
+        delay = Math.min(10_000, pollMs * 2 ** Math.min(failures, 7));
+        if (failures === 1 || failures % 20 === 0) logger.warn({ err, failures }, 'outbox relay could not relay; retrying');
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  return {
+    drain,
+    nudge: () => wake?.(),
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

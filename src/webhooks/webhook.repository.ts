@@ -1,0 +1,231 @@
+// Data access of webhook subscriptions, their delivery log and the outbox relay.
+import { prisma } from '../db/db.ts';
+import { newId } from '../ids.ts';
+import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../generated/prisma/client.ts';
+import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
+
+const live = { deletedAt: null } as const;
+
+export interface SubscriptionData {
+  url: string;
+  events: string[];
+  boardIds: string[];
+  description: string;
+}
+
+/** One line of the delivery log: an attempt, or a delivery not (yet) attempted again (pending, held, cancelled). */
+export interface DeliveryLogRow {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  trigger: string;
+  status: string;
+  httpStatus: number | null;
+  durationMs: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  payload: string;
+  attemptedAt: Date | null;
+  nextAttemptAt: Date | null;
+  workflowId: string;
+  sortAt: Date;
+}
+
+export interface DeliveryLogFilter {
+  status?: DeliveryStatus | null;
+  eventType?: string | null;
+  eventId?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+  /** Keyset position: entries strictly older than this one. */
+  after?: { sortAt: Date; id: string } | null;
+}
+
+/** An event the relay is fanning out. */
+export interface ClaimedEvent {
+  id: string;
+  seq: bigint;
+  type: string;
+  workspaceId: number;
+  boardId: string | null;
+  targetSubscriptionId: string | null;
+}
+
+export const webhookRepository = {
+  listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
+    return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } });
+  },
+
+  find(workspaceId: number, id: string): Promise<WebhookSubscription | null> {
+    return prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live } });
+  },
+
+  /**
+   * Creates a subscription; for an API key, under a lock on the key's row so that parallel
+   * requests cannot together pass its subscription limit. Null when the limit is reached.
+   */
+  create(input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null }) {
+    return prisma.$transaction(async (tx) => {
+      if (input.apiKeyId !== null && input.limit !== null) {
+        await tx.$queryRaw`SELECT 1 FROM "ApiKey" WHERE "id" = ${input.apiKeyId} FOR UPDATE`;
+        const count = await tx.webhookSubscription.count({ where: { apiKeyId: input.apiKeyId, ...live } });
+        if (count >= input.limit) return null;
+      }
+      return tx.webhookSubscription.create({
+        data: {
+          id: newId('wh'),
+          workspaceId: input.workspaceId,
+          apiKeyId: input.apiKeyId,
+          createdById: input.createdById,
+          url: input.url,
+          events: input.events,
+          boardIds: input.boardIds,
+          description: input.description,
+          secret: input.secret,
+        },
+      });
+    });
+  },
+
+  async existingBoardIds(workspaceId: number, ids: string[]): Promise<Set<string>> {
+    const rows = await prisma.board.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  },
+
+  update(id: string, data: Partial<SubscriptionData>) {
+    return prisma.webhookSubscription.update({ where: { id }, data });
+  },
+
+  /** Soft delete (the log stays for its 30 days); what was still to be sent is cancelled. */
+  delete(id: string, at: Date) {
+    return prisma.$transaction([
+      prisma.webhookSubscription.update({ where: { id }, data: { deletedAt: at } }),
+      prisma.delivery.updateMany({ where: { subscriptionId: id, status: { in: ['pending', 'held'] } }, data: { status: 'cancelled', nextAttemptAt: null } }),
+    ]);
+  },
+
+  /** The new secret signs from now on; the old one signs too for 24 hours. */
+  rotateSecret(id: string, secret: string, at: Date) {
+    return prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
+      return tx.webhookSubscription.update({ where: { id }, data: { secret, previousSecret: row!.secret, secretRotatedAt: at } });
+    });
+  },
+
+  /** disabled → receiving with a fresh failure count; null when it was not disabled. */
+  async enable(id: string) {
+    const { count } = await prisma.webhookSubscription.updateMany({
+      where: { id, condition: 'disabled', ...live },
+      data: { condition: 'receiving', consecutiveFailures: 0, disabledAt: null, conditionReason: null },
+    });
+    return count === 1;
+  },
+
+  /** Queues an event (webhook.test) through the outbox, as every change does. */
+  queueEvent(input: WriteEventInput) {
+    return prisma.$transaction((tx) => writeEvent(tx, input));
+  },
+
+  /** Attempts newest first, with deliveries that have no attempt to show for their current state. */
+  deliveryLog(subscriptionId: string, filter: DeliveryLogFilter, take: number): Promise<DeliveryLogRow[]> {
+    const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+    if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
+    if (filter.eventType) conditions.push(Prisma.sql`"eventType" = ${filter.eventType}`);
+    if (filter.eventId) conditions.push(Prisma.sql`"eventId" = ${filter.eventId}`);
+    if (filter.since) conditions.push(Prisma.sql`"sortAt" >= ${filter.since}`);
+    if (filter.until) conditions.push(Prisma.sql`"sortAt" < ${filter.until}`);
+    if (filter.after) conditions.push(Prisma.sql`("sortAt", "id") < (${filter.after.sortAt}, ${filter.after.id})`);
+    return prisma.$queryRaw<DeliveryLogRow[]>`
+      SELECT * FROM (
+        SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
+               a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
+               a."attemptedAt", a."nextAttemptAt", a."workflowId", a."attemptedAt" AS "sortAt"
+          FROM "DeliveryAttempt" a
+         WHERE a."subscriptionId" = ${subscriptionId}
+        UNION ALL
+        SELECT d."id", d."id", d."eventId", e."type", d."attemptCount" + 1,
+               CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END,
+               d."status"::text, NULL, NULL, NULL, NULL, e."payload"::text,
+               NULL, d."nextAttemptAt", d."workflowId", d."updatedAt"
+          FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
+         WHERE d."subscriptionId" = ${subscriptionId}
+           AND (d."status" IN ('held', 'cancelled') OR (d."status" = 'pending' AND d."attemptCount" = 0))
+      ) AS log
+      WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY "sortAt" DESC, "id" DESC
+      LIMIT ${take}`;
+  },
+
+  /** A delivery of the subscription, by its id or the id of one of its attempts. */
+  findDelivery(subscriptionId: string, id: string) {
+    return prisma.delivery.findFirst({
+      where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
+      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true } } },
+    });
+  },
+
+  attempt(id: string) {
+    return prisma.deliveryAttempt.findUnique({ where: { id } });
+  },
+
+  /** Subscriptions that are receiving again but still have held deliveries (a release that did not start). */
+  async receivingWithHeld(): Promise<string[]> {
+    const rows = await prisma.delivery.findMany({
+      where: { status: 'held', subscription: { condition: 'receiving', ...live } },
+      distinct: ['subscriptionId'],
+      select: { subscriptionId: true },
+      take: 100,
+    });
+    return rows.map((r) => r.subscriptionId);
+  },
+
+  // The outbox relay.
+
+  /** Takes up to `limit` unrelayed events in commit order that no other relay holds, for `leaseMs`. */
+  claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+    return prisma.$queryRaw<ClaimedEvent[]>`
+      UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
+       WHERE "id" IN (
+         SELECT "id" FROM "Event"
+          WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())
+          ORDER BY "seq" LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId"`;
+  },
+
+  /** Subscriptions that may get new deliveries (receiving, or paused: those are held). */
+  subscriptionsForRelay(workspaceIds: number[]) {
+    return prisma.webhookSubscription.findMany({
+      where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
+      select: { id: true, workspaceId: true, events: true, boardIds: true },
+    });
+  },
+
+  /** The deliveries of (event, subscription) pairs, created once however often this runs. */
+  async createDeliveries(pairs: { eventId: string; subscriptionId: string; workflowId: string }[]) {
+    if (!pairs.length) return [];
+    await prisma.delivery.createMany({ data: pairs.map((p) => ({ id: newId('dlv'), ...p })), skipDuplicates: true });
+    const wanted = new Set(pairs.map((p) => p.workflowId));
+    const rows = await prisma.delivery.findMany({
+      where: { eventId: { in: [...new Set(pairs.map((p) => p.eventId))] } },
+      select: { id: true, eventId: true, subscriptionId: true, workflowId: true },
+    });
+    return rows.filter((r) => wanted.has(r.workflowId));
+  },
+
+  markRelayed(eventIds: string[], at: Date) {
+    return prisma.event.updateMany({ where: { id: { in: eventIds } }, data: { relayedAt: at, relayLeaseUntil: null } });
+  },
+
+  releaseLease(eventIds: string[]) {
+    return prisma.event.updateMany({ where: { id: { in: eventIds }, relayedAt: null }, data: { relayLeaseUntil: null } });
+  },
+
+  /** Retention: attempts older than `before` are removed. */
+  async purgeAttempts(before: Date): Promise<number> {
+    const { count } = await prisma.deliveryAttempt.deleteMany({ where: { attemptedAt: { lt: before } } });
+    return count;
+  },
+};

@@ -1,0 +1,240 @@
+// Webhook subscriptions (decisions.md, "Webhook subscriptions" and "Delivery"): the rules of
+// saving one, its conditions (receiving, paused, disabled), the secret, the Test action, the
+// delivery log and re-sending.
+import { z } from 'zod';
+import { AppError, fromZodIssues, type FieldError } from '../errors/errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { DeliveryStatus, WebhookSubscription } from '../generated/prisma/client.ts';
+import { EVENT_TYPES } from '../events/event.envelope.ts';
+import { logger } from '../logger.ts';
+import { temporal } from '../temporal/client.ts';
+import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
+import { validateWebhookUrl } from './url-policy.ts';
+import { generateWebhookSecret } from './signing.ts';
+import { webhookRepository, type DeliveryLogRow } from './webhook.repository.ts';
+import { deliveryRepository } from './delivery.repository.ts';
+
+/** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
+export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
+export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
+export const MAX_BOARDS = 100;
+
+const subscriptionFields = {
+  url: z.string().trim().min(1).max(2048).describe('https URL on port 443 or 8443; see the URL rule'),
+  events: z
+    .array(z.enum(SUBSCRIBABLE_EVENTS))
+    .min(1)
+    .max(SUBSCRIBABLE_EVENTS.length * 4)
+    .describe('Event types to receive'),
+  boards: z.array(z.string().min(1).max(100)).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
+  description: z.string().max(500).optional(),
+};
+
+export const createWebhookInput = z.strictObject(subscriptionFields);
+export const updateWebhookInput = z
+  .strictObject(subscriptionFields)
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });
+
+type CreateInput = z.infer<typeof createWebhookInput>;
+type UpdateInput = z.infer<typeof updateWebhookInput>;
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (!r.success) throw new AppError('validation_failed', 'The subscription did not pass validation', { errors: fromZodIssues(r.error.issues) });
+  return r.data;
+}
+
+const notFound = (id: string) => new AppError('not_found', `No webhook subscription ${id}`);
+
+/** The scope lets a key ask; the role, as for a person with it, decides whether it may manage webhooks. */
+function requireManageRole(p: Principal) {
+  if (!p.role.isAdmin && !p.role.permissions.has('webhooks.manage')) {
+    throw new AppError('forbidden', `The role ${p.role.name} does not allow managing webhooks`);
+  }
+}
+
+const seesEveryBoard = (p: Principal) => p.role.isAdmin || p.role.allBoards;
+
+/**
+ * A subscription sends the tickets of its boards; a role that does not see every board sees (and
+ * may save) only subscriptions limited to boards it sees, so the delivery log never shows it a
+ * ticket it could not read.
+ */
+function visibleTo(p: Principal, s: Pick<WebhookSubscription, 'boardIds'>) {
+  return seesEveryBoard(p) || (s.boardIds.length > 0 && s.boardIds.every((b) => p.role.boardIds.has(b)));
+}
+
+async function find(p: Principal, id: string): Promise<WebhookSubscription> {
+  requireManageRole(p);
+  const s = await webhookRepository.find(p.workspace.id, id);
+  if (!s || !visibleTo(p, s)) throw notFound(id);
+  return s;
+}
+
+async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined): Promise<void> {
+  const errors: FieldError[] = [];
+  if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
+  if (boards !== undefined) {
+    if (!boards.length && !seesEveryBoard(p)) {
+      errors.push({ path: '/boards', message: `must name boards: the role ${p.role.name} does not see every board` });
+    }
+    const existing = boards.length ? await webhookRepository.existingBoardIds(p.workspace.id, boards) : new Set<string>();
+    boards.forEach((b, i) => {
+      if (!existing.has(b) || !(seesEveryBoard(p) || p.role.boardIds.has(b))) errors.push({ path: `/boards/${i}`, message: `is not a board (${b})` });
+    });
+  }
+  if (errors.length) throw new AppError('validation_failed', 'The subscription did not pass validation', { errors });
+}
+
+const unique = <T>(list: T[]) => [...new Set(list)];
+
+export interface DeliveryLogQuery {
+  status?: DeliveryStatus | null;
+  eventType?: string | null;
+  eventId?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+  first?: number | null;
+  after?: string | null;
+}
+
+export const encodeLogCursor = (row: Pick<DeliveryLogRow, 'sortAt' | 'id'>) => Buffer.from(`${row.sortAt.toISOString()}|${row.id}`).toString('base64url');
+
+function decodeLogCursor(cursor: string): { sortAt: Date; id: string } | null {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|((?:att|dlv)_[0-9A-Z]{26})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!m) return null;
+  const sortAt = new Date(m[1]!);
+  const decoded = { sortAt, id: m[2]! };
+  return !Number.isNaN(sortAt.getTime()) && encodeLogCursor(decoded) === cursor ? decoded : null;
+}
+
+export const webhookService = {
+  async list(p: Principal) {
+    requireManageRole(p);
+    return (await webhookRepository.listForWorkspace(p.workspace.id)).filter((s) => visibleTo(p, s));
+  },
+
+  get: find,
+
+  /** A new subscription and its signing secret (shown in this answer only). */
+  async create(p: Principal, input: unknown) {
+    requireManageRole(p);
+    const data: CreateInput = parse(createWebhookInput, input);
+    const boards = unique(data.boards ?? []);
+    await checkTarget(p, data.url, boards);
+    const secret = generateWebhookSecret();
+    const subscription = await webhookRepository.create({
+      workspaceId: p.workspace.id,
+      createdById: p.user.id,
+      apiKeyId: p.kind === 'apiKey' ? p.apiKey.id : null,
+      limit: p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : null,
+      url: data.url,
+      events: unique(data.events),
+      boardIds: boards,
+      description: data.description ?? '',
+      secret,
+    });
+    if (!subscription) {
+      const max = p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : 0;
+      throw new AppError('subscription_limit_reached', `This API key already has ${max} webhook subscriptions, its limit; delete one first`);
+    }
+    return { subscription, secret };
+  },
+
+  async update(p: Principal, id: string, input: unknown) {
+    const data: UpdateInput = parse(updateWebhookInput, input);
+    await find(p, id);
+    const boards = data.boards === undefined ? undefined : unique(data.boards);
+    await checkTarget(p, data.url, boards);
+    return webhookRepository.update(id, {
+      ...(data.url !== undefined ? { url: data.url } : {}),
+      ...(data.events !== undefined ? { events: unique(data.events) } : {}),
+      ...(boards !== undefined ? { boardIds: boards } : {}),
+      ...(data.description !== undefined ? { description: data.description } : {}),
+    });
+  },
+
+  async delete(p: Principal, id: string): Promise<void> {
+    await find(p, id);
+    await webhookRepository.delete(id, new Date());
+  },
+
+  async rotateSecret(p: Principal, id: string) {
+    await find(p, id);
+    const secret = generateWebhookSecret();
+    const subscription = await webhookRepository.rotateSecret(id, secret, new Date());
+    return { subscription, secret };
+  },
+
+  /** Queues one webhook.test event for this subscription alone, whatever its filters. */
+  async sendTest(p: Principal, id: string) {
+    const s = await find(p, id);
+    if (s.condition === 'disabled') throw new AppError('invalid_state_transition', 'The subscription is disabled: enable it before sending a test event');
+    const envelope = await webhookRepository.queueEvent({
+      type: 'webhook.test',
+      workspace: p.workspace,
+      actor: { id: p.user.id, name: p.user.fullName },
+      targetSubscriptionId: s.id,
+      data: { subscriptionId: s.id, url: s.url, message: 'A test event sent from the webhook settings.' },
+    });
+    return { eventId: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt, subscription: s };
+  },
+
+  /** paused → receiving; the held deliveries then go out in event order. */
+  async resume(p: Principal, id: string) {
+    const s = await find(p, id);
+    if (!(await deliveryRepository.resume(s.id))) {
+      throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
+    }
+    await startRelease(s.id);
+    return (await webhookRepository.find(p.workspace.id, id))!;
+  },
+
+  /** disabled → receiving. Events that occurred while disabled are not delivered later. */
+  async enable(p: Principal, id: string) {
+    const s = await find(p, id);
+    if (!(await webhookRepository.enable(s.id))) {
+      throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not disabled`);
+    }
+    return (await webhookRepository.find(p.workspace.id, id))!;
+  },
+
+  async deliveries(p: Principal, id: string, q: DeliveryLogQuery) {
+    const s = await find(p, id);
+    const size = q.first ?? 50;
+    const after = q.after ? decodeLogCursor(q.after) : null;
+    if (q.after && !after) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
+    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after }, size + 1);
+    return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
+  },
+
+  /** One manual attempt with the same payload and webhook-id, logged with trigger `manual`. */
+  async resend(p: Principal, id: string, deliveryId: string, requestId: string) {
+    const s = await find(p, id);
+    const delivery = await webhookRepository.findDelivery(s.id, deliveryId);
+    if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} of webhook subscription ${id}`);
+    if (s.condition !== 'receiving') {
+      throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
+    }
+    const { client, taskQueue } = temporal();
+    const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
+    const { result } = await resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
+      logger.warn({ err, deliveryId: delivery.id }, 're-send could not run');
+      throw new AppError('service_unavailable', 'The re-send could not run now; try again shortly');
+    });
+    const attempt = result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
+    if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result.outcome === 'held' ? 'paused' : 'not receiving'}`);
+    return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };
+  },
+};
+
+/** Starts the release of held deliveries; if Temporal is away, the relay's sweep starts it later. */
+async function startRelease(subscriptionId: string) {
+  try {
+    const { client, taskQueue } = temporal();
+    await releaseHeldDeliveries(client, taskQueue, subscriptionId);
+  } catch (err) {
+    logger.warn({ err, subscriptionId }, 'release of held deliveries deferred to the relay');
+  }
+}
