@@ -11,7 +11,7 @@ import { createApp } from './http/app.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startDevServer, type DevServer } from './temporal/dev-server.ts';
-import { startWorker } from './worker.ts';
+import { superviseWorker } from './worker.ts';
 import { closeTemporal, useTemporal } from './temporal/client.ts';
 import { startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
@@ -68,17 +68,8 @@ async function main() {
   stops.unshift(() => relay.stop());
 
   if (mode !== 'api') {
-    const { worker, running, connection } = await startWorker(temporalAddress);
-    running.catch((err) => {
-      logger.error({ err }, 'Temporal worker stopped');
-      process.exitCode = 1;
-    });
-    await ensureRetentionSchedule(client, taskQueue);
-    stops.unshift(async () => {
-      worker.shutdown();
-      await running.catch(() => undefined);
-      await connection.close();
-    });
+    const worker = superviseWorker(temporalAddress, () => ensureRetentionSchedule(client, taskQueue));
+    stops.unshift(() => worker.stop());
   }
 
   if (mode !== 'worker') {

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
+import { logger } from './logger.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
@@ -26,4 +27,44 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRetentionActivities() },
   });
   return { worker, connection, running: worker.run() };
+}
+
+const RETRY_MS = 2_000;
+
+/**
+ * Runs the worker and keeps it running: when Temporal is unreachable (at start or later) it tries
+ * again every few seconds instead of taking the service down; the work waits in Temporal and the
+ * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up).
+ */
+export function superviseWorker(address: string, onConnected: () => Promise<void>): { stop(): Promise<void> } {
+  let stopping = false;
+  let current: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopping) {
+      try {
+        current = await startWorker(address);
+        if (stopping) current.worker.shutdown();
+        else await onConnected();
+        if (failures) logger.info('Temporal worker connected');
+        failures = 0;
+        await current.running;
+      } catch (err) {
+        if (failures++ === 0 || failures % 30 === 0) logger.warn({ err, address }, 'Temporal worker not running; retrying');
+      } finally {
+        await current?.connection.close().catch(() => undefined);
+        current = undefined;
+      }
+      if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, RETRY_MS)));
+    }
+  })();
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      current?.worker.shutdown();
+      await loop;
+    },
+  };
 }

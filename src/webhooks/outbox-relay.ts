@@ -22,6 +22,11 @@ export interface RelayOptions {
   leaseMs?: number;
   /** Workflow starts in flight at once. */
   concurrency?: number;
+  /**
+   * Start workflows eagerly (their first task goes straight to this process's worker): only with
+   * a client on the NativeConnection of a worker of `taskQueue` in this process.
+   */
+  eagerStart?: boolean;
   /** How often to look for resumed subscriptions whose held deliveries were not released. */
   sweepMs?: number;
 }
@@ -50,25 +55,17 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
 }
 
 export interface OutboxRelay {
-  /** Relays what is waiting now; resolves with the number of events done. For tests and the loop. */
-  drain(): Promise<number>;
-  /** Looks at the outbox at once (after a change in this process). */
+  /** Looks at the outbox at once. */
   nudge(): void;
   stop(): Promise<void>;
 }
 
-export function startOutboxRelay(options: RelayOptions): OutboxRelay {
+/** The relay's steps without its loop: `drain` relays what waits now (tests call it directly). */
+export function createOutboxRelay(options: RelayOptions) {
   const { client, taskQueue } = options;
-  const pollMs = options.pollMs ?? 100;
   const batchSize = options.batchSize ?? 200;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? 15_000;
   const concurrency = options.concurrency ?? 64;
-  const sweepMs = options.sweepMs ?? 30_000;
-
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let failures = 0;
-  let lastSweep = 0;
 
   /** One batch: returns how many events were taken (0 when the outbox is empty). */
   async function relayBatch(): Promise<number> {
@@ -89,7 +86,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
           subscriptionId: p.subscriptionId,
           eventType: p.event.type,
           workspaceId: p.event.workspaceId,
-        });
+        }, { eager: options.eagerStart });
       } catch (err) {
         failed.add(p.event.id);
         throw err;
@@ -111,6 +108,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     }
   }
 
+  /** Relays everything waiting now; resolves with the number of events taken. */
   async function drain(): Promise<number> {
     let total = 0;
     for (;;) {
@@ -119,6 +117,19 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       if (n < batchSize) return total;
     }
   }
+
+  return { drain, sweepHeld };
+}
+
+/** The relay as the service runs it: drains, then polls every `pollMs`, backing off while it cannot relay. */
+export function startOutboxRelay(options: RelayOptions): OutboxRelay {
+  const { drain, sweepHeld } = createOutboxRelay(options);
+  const pollMs = options.pollMs ?? 100;
+  const sweepMs = options.sweepMs ?? 30_000;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let failures = 0;
+  let lastSweep = 0;
 
   const loop = (async () => {
     while (!stopped) {
@@ -150,7 +161,6 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   })();
 
   return {
-    drain,
     nudge: () => wake?.(),
     async stop() {
       stopped = true;

@@ -1,0 +1,319 @@
+// Webhooks end to end, as deployed: the service's own processes (`tsx src/main.ts`), a real
+// Temporal dev server, the database, and an HTTPS receiver on 127.0.0.1:8443 that verifies every
+// delivery, unchanged, with the `standardwebhooks` library and with svix's Webhook.verify.
+//
+// With DATABASE_URL the API and the worker run as separate processes (`npm start -- api` and
+// `-- worker`) on that PostgreSQL server; without it one process (`npm start`) runs both on an
+// embedded PGlite, and "killing the worker" or "the API" kills that process. The Temporal dev
+// server is the test's, so it outlives every kill, as a cluster would.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { Webhook as SvixWebhook } from 'svix';
+import { getFreePort, startTestDevServer, type TestDevServer } from '../support/temporal.ts';
+import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const split = Boolean(process.env.DATABASE_URL);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-e2e-webhooks-'));
+const caFile = path.join(dataDir, 'receiver-ca.pem');
+
+interface Service {
+  mode: 'all' | 'api' | 'worker';
+  child: ChildProcess;
+  output: () => string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+const running = new Set<Service>();
+
+async function startService(mode: Service['mode'], opts: { temporalAddress: string; port?: number }): Promise<Service> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    PORT: String(opts.port ?? 0),
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    TEMPORAL_TASK_QUEUE: 'e2e-webhooks',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
+  // Node itself with tsx's loader (not the tsx CLI, which runs Node as a child): a SIGKILL then
+  // kills the service, not a wrapper around it.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', mode], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${mode}: no banner in 90 s\n${out}`)), 90_000);
+    const onData = () => {
+      if (out.includes('Database:')) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}\n${out}`)));
+  });
+  const service: Service = {
+    mode,
+    child,
+    output: () => out,
+    kill: (signal) =>
+      new Promise<void>((resolve) => {
+        running.delete(service);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+  running.add(service);
+  return service;
+}
+
+interface Deployment {
+  /** The processes that serve the API and run the worker (one process without DATABASE_URL). */
+  api: Service;
+  worker: Service;
+}
+
+let httpPort: number;
+let dev: TestDevServer;
+let receiver: Receiver;
+let apiKey: string;
+let base: string;
+
+async function deploy(temporalAddress = dev.address): Promise<Deployment> {
+  if (!split) {
+    const all = await startService('all', { temporalAddress, port: httpPort });
+    return { api: all, worker: all };
+  }
+  const worker = await startService('worker', { temporalAddress });
+  const api = await startService('api', { temporalAddress, port: httpPort });
+  return { api, worker };
+}
+
+async function call(method: string, p: string, body?: unknown) {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const deliveriesTo = (hook: string) => receiver.received(hook);
+
+/** Verifies a delivery exactly as received with both libraries; returns the parsed envelope. */
+function verified(req: ReceivedRequest, secret: string) {
+  const headers = { 'webhook-id': req.headers['webhook-id']!, 'webhook-timestamp': req.headers['webhook-timestamp']!, 'webhook-signature': req.headers['webhook-signature']! };
+  const a = new StandardWebhook(secret).verify(req.body, headers);
+  const b = new SvixWebhook(secret).verify(req.body, headers);
+  expect(b).toEqual(a);
+  return a as Record<string, any>;
+}
+
+let board: { id: string; productField: string };
+
+async function createTicket(subject: string) {
+  const res = await call('POST', '/tickets', {
+    boardId: board.id,
+    subject,
+    description: 'From the end-to-end test',
+    requesterEmail: 'customer@example.com',
+    priority: 'high',
+    fields: [{ fieldId: board.productField, value: 'Web' }],
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function subscribe(hook: string, events: string[]) {
+  const res = await call('POST', '/webhooks', { url: `${receiver.origin}${hook}`, events });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string };
+}
+
+let deployment: Deployment;
+
+beforeAll(async () => {
+  const tls = createTestCa();
+  fs.writeFileSync(caFile, tls.ca);
+  receiver = await startReceiver(tls);
+  dev = await startTestDevServer();
+  httpPort = await getFreePort();
+  base = `http://127.0.0.1:${httpPort}/public/v1`;
+  deployment = await deploy();
+  apiKey = /API key \(shown once, every scope\): (\S+)/.exec(deployment.api.output())![1]!;
+  const boards = await call('GET', '/boards');
+  const support = boards.body.data.find((b: { name: string }) => b.name === 'Support');
+  board = { id: support.id, productField: support.fields.find((f: { name: string }) => f.name === 'Product').id };
+}, 240_000);
+
+afterAll(async () => {
+  for (const s of running) await s.kill('SIGKILL');
+  await receiver?.close();
+  await dev?.server.stop();
+}, 60_000);
+
+describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL' : 'one process on PGlite'})`, () => {
+  it('delivers ticket.created and ticket.state_changed signed per Standard Webhooks, with the spec envelope', { timeout: 60_000 }, async () => {
+    receiver.respond('/hooks/main', { status: 204 });
+    const sub = await subscribe('/hooks/main', ['ticket.created', 'ticket.state_changed']);
+    const ticket = await createTicket('Checkout fails');
+
+    const created = await eventually('ticket.created', () => deliveriesTo('/hooks/main')[0]);
+    const envelope = verified(created, sub.secret);
+    expect(created.headers['content-type']).toBe('application/json');
+    expect(created.headers['user-agent']).toBe('Service-Webhooks/1.0');
+    expect(created.headers['webhook-id']).toBe(envelope.id);
+    expect(Math.abs(Number(created.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    const me = (await call('GET', '/me')).body;
+    expect(envelope).toMatchObject({
+      type: 'ticket.created',
+      workspace: expect.stringMatching(/^http/),
+      actor: { id: me.serviceUser.id, name: me.serviceUser.fullName },
+      changes: null,
+      data: ticket,
+    });
+    expect(envelope.id).toMatch(/^evt_/);
+    expect(new Date(envelope.occurredAt).toISOString()).toBe(envelope.occurredAt);
+
+    const patched = await call('PATCH', `/tickets/${ticket.id}`, { state: 'In progress' });
+    expect(patched.status).toBe(200);
+    const changed = await eventually('ticket.state_changed', () => deliveriesTo('/hooks/main')[1]);
+    const change = verified(changed, sub.secret);
+    expect(change).toMatchObject({
+      type: 'ticket.state_changed',
+      changes: { field: 'state', oldValue: 'New', newValue: 'In progress' },
+      data: patched.body,
+    });
+    expect(changed.headers['webhook-id']).not.toBe(created.headers['webhook-id']);
+
+    // The log has both, succeeded, each with its workflow id.
+    const log = await eventually('the log', async () => {
+      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
+      return r.body.data.length === 2 ? r.body.data : undefined;
+    });
+    expect(log.map((e: { eventType: string }) => e.eventType)).toEqual(['ticket.state_changed', 'ticket.created']);
+    expect(log[1]).toMatchObject({ eventId: envelope.id, attempt: 1, trigger: 'scheduled', httpStatus: 204, workflowId: `delivery:${envelope.id}:${sub.id}` });
+    expect(JSON.parse(created.body)).toEqual(log[1].payload);
+  });
+
+  it('after a rotation, each of the two signatures verifies with its own secret, new first', { timeout: 60_000 }, async () => {
+    receiver.respond('/hooks/rotated', { status: 200 });
+    const sub = await subscribe('/hooks/rotated', ['ticket.created']);
+    const rotated = await call('POST', `/webhooks/${sub.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    await createTicket('After rotation');
+    const req = await eventually('a delivery', () => deliveriesTo('/hooks/rotated')[0]);
+
+    const signatures = req.headers['webhook-signature']!.split(' ');
+    expect(signatures).toHaveLength(2);
+    const id = req.headers['webhook-id']!;
+    const timestamp = new Date(Number(req.headers['webhook-timestamp']) * 1000);
+    expect(signatures[0]).toBe(new StandardWebhook(rotated.body.secret).sign(id, timestamp, req.body));
+    expect(signatures[1]).toBe(new StandardWebhook(sub.secret).sign(id, timestamp, req.body));
+    verified(req, rotated.body.secret);
+    verified(req, sub.secret);
+    expect(() => verified(req, 'whsec_' + crypto.randomBytes(32).toString('base64'))).toThrow();
+  });
+
+  it('sends a test event to that subscription alone, and re-sends a delivery with the same webhook-id', { timeout: 60_000 }, async () => {
+    receiver.respond('/hooks/test', { status: 200 });
+    receiver.respond('/hooks/bystander', { status: 200 });
+    const sub = await subscribe('/hooks/test', ['ticket.comment_added']);
+    await subscribe('/hooks/bystander', ['ticket.comment_added']);
+    const test = await call('POST', `/webhooks/${sub.id}/test`);
+    expect(test.status).toBe(202);
+    const req = await eventually('webhook.test', () => deliveriesTo('/hooks/test')[0]);
+    const envelope = verified(req, sub.secret);
+    expect(envelope).toMatchObject({ id: test.body.eventId, type: 'webhook.test', data: { subscriptionId: sub.id } });
+
+    const [entry] = (await eventually('the test attempt', async () => {
+      const r = await call('GET', `/webhooks/${sub.id}/deliveries`);
+      return r.body.data[0]?.status === 'succeeded' ? r.body.data : undefined;
+    })) as { deliveryId: string; trigger: string }[];
+    expect(entry!.trigger).toBe('test');
+
+    const resent = await call('POST', `/webhooks/${sub.id}/deliveries/${entry!.deliveryId}/resend`);
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ deliveryId: entry!.deliveryId, trigger: 'manual', status: 'succeeded', httpStatus: 200, attempt: 2 });
+    const again = deliveriesTo('/hooks/test');
+    expect(again).toHaveLength(2);
+    expect(again[1]!.headers['webhook-id']).toBe(req.headers['webhook-id']);
+    expect(again[1]!.body).toBe(req.body);
+    verified(again[1]!, sub.secret);
+    expect(deliveriesTo('/hooks/bystander')).toHaveLength(0);
+  });
+
+  it('the worker killed with SIGKILL during a retry wait still delivers after restart', { timeout: 180_000 }, async () => {
+    let calls = 0;
+    receiver.respond('/hooks/flaky', () => (++calls === 1 ? { status: 503, body: 'try later' } : { status: 200 }));
+    const sub = await subscribe('/hooks/flaky', ['ticket.created']);
+    await createTicket('Retry me');
+    const first = await eventually('the first attempt', () => deliveriesTo('/hooks/flaky')[0]);
+    const failed = await eventually('the failed attempt in the log', async () => {
+      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=failed`);
+      return r.body.data[0];
+    });
+    expect(failed).toMatchObject({ attempt: 1, httpStatus: 503, responseExcerpt: 'try later' });
+    const nextAt = new Date(failed.nextAttemptAt).getTime();
+    expect(nextAt - new Date(failed.attemptedAt).getTime()).toBe(60_000);
+
+    await deployment.worker.kill('SIGKILL');
+    if (!split) deployment = await deploy();
+    else deployment.worker = await startService('worker', { temporalAddress: dev.address });
+
+    const second = await eventually('the retry', () => deliveriesTo('/hooks/flaky')[1], 120_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(nextAt);
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.body).toBe(first.body);
+    verified(second, sub.secret);
+    const ok = await eventually('the retry in the log', async () => {
+      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
+      return r.body.data[0];
+    });
+    expect(ok).toMatchObject({ attempt: 2, trigger: 'scheduled', httpStatus: 200 });
+    expect(deliveriesTo('/hooks/flaky')).toHaveLength(2);
+  });
+
+  it('the API killed between commit and workflow start still delivers', { timeout: 180_000 }, async () => {
+    receiver.respond('/hooks/after-crash', { status: 200 });
+    const sub = await subscribe('/hooks/after-crash', ['ticket.created']);
+    // Nothing may start workflows meanwhile: the worker (and its relay) stops, and the API comes
+    // back with a Temporal address where nothing listens, so the event is committed and stays
+    // in the outbox.
+    await deployment.api.kill('SIGTERM');
+    await deployment.worker.kill('SIGTERM');
+    const nowhere = `127.0.0.1:${await getFreePort()}`;
+    const crippled = await startService(split ? 'api' : 'all', { temporalAddress: nowhere, port: httpPort });
+    const ticket = await createTicket('Committed, then the API died');
+    await new Promise((r) => setTimeout(r, 1_000));
+    await crippled.kill('SIGKILL');
+    expect(deliveriesTo('/hooks/after-crash')).toHaveLength(0);
+
+    deployment = await deploy();
+    const req = await eventually('the delivery', () => deliveriesTo('/hooks/after-crash')[0], 120_000);
+    expect(verified(req, sub.secret)).toMatchObject({ type: 'ticket.created', data: { id: ticket.id } });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(deliveriesTo('/hooks/after-crash')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,108 @@
+// The outbox relay against a real Temporal dev server (no worker: the workflows it starts just
+// wait, so what it started can be inspected): which subscriptions an event goes to, one
+// workflow per (event, subscription) however often it runs, and no event lost while Temporal is
+// unreachable.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { prisma } from '../../src/db/db.ts';
+import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { createEvent, createSubscription } from './fixtures.ts';
+
+type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
+
+describe('outbox relay', () => {
+  let dev: TestDevServer;
+  let ws: Workspace;
+  const taskQueue = uniqueId('relay');
+  /** A relay that drains when told (no loop of its own). */
+  const relay = (client = dev.client) => createOutboxRelay({ client, taskQueue });
+
+  beforeAll(async () => {
+    dev = await startTestDevServer();
+    ws = await createTestWorkspace();
+  }, 120_000);
+
+  afterAll(async () => {
+    await dev?.server.stop();
+  }, 60_000);
+
+  const deliveriesOf = (eventId: string) => prisma.delivery.findMany({ where: { eventId }, select: { subscriptionId: true, workflowId: true } });
+
+  it('sends each event to the subscriptions whose event and board filters match, once each', async () => {
+    const [support, billing] = ws.boards;
+    const all = await createSubscription(ws, { url: 'https://a.example.com/', events: ['ticket.created'] });
+    const onSupport = await createSubscription(ws, { url: 'https://b.example.com/', events: ['ticket.created'], boardIds: [support!.id] });
+    const otherEvent = await createSubscription(ws, { url: 'https://c.example.com/', events: ['ticket.state_changed'] });
+    const disabled = await createSubscription(ws, { url: 'https://d.example.com/', events: ['ticket.created'], condition: 'disabled' });
+    const paused = await createSubscription(ws, { url: 'https://e.example.com/', events: ['ticket.created'], condition: 'paused' });
+    const deleted = await createSubscription(ws, { url: 'https://f.example.com/', events: ['ticket.created'], deletedAt: new Date() });
+    const elsewhere = await createTestWorkspace();
+    const foreign = await createSubscription(elsewhere, { url: 'https://g.example.com/', events: ['ticket.created'] });
+
+    const onBilling = await createEvent(ws, 'ticket.created');
+    await prisma.event.update({ where: { id: onBilling.id }, data: { boardId: billing!.id } });
+    const onSupportEvent = await createEvent(ws, 'ticket.created');
+    await prisma.event.update({ where: { id: onSupportEvent.id }, data: { boardId: support!.id } });
+
+    const r = relay();
+    await r.drain();
+    const expectTargets = async (eventId: string, ids: string[]) =>
+      expect((await deliveriesOf(eventId)).map((d) => d.subscriptionId).sort()).toEqual([...ids].sort());
+    await expectTargets(onBilling.id, [all.id, paused.id]);
+    await expectTargets(onSupportEvent.id, [all.id, onSupport.id, paused.id]);
+    for (const s of [otherEvent, disabled, deleted, foreign]) expect(await prisma.delivery.count({ where: { subscriptionId: s.id } })).toBe(0);
+
+    // Each delivery has its workflow, under the business key, carrying the delivery.
+    for (const d of await deliveriesOf(onSupportEvent.id)) {
+      expect(d.workflowId).toBe(deliveryWorkflowId(onSupportEvent.id, d.subscriptionId));
+      const description = await dev.client.workflow.getHandle(d.workflowId).describe();
+      expect(description.status.name).toBe('RUNNING');
+      expect(description.searchAttributes).toBeDefined();
+    }
+    const events = await prisma.event.findMany({ where: { id: { in: [onBilling.id, onSupportEvent.id] } } });
+    expect(events.every((e) => e.relayedAt !== null)).toBe(true);
+  });
+
+  it('sends webhook.test to its one subscription whatever the filters, and marks unmatched events done', async () => {
+    const target = await createSubscription(ws, { url: 'https://t.example.com/', events: ['ticket.comment_added'], boardIds: [ws.boards[0]!.id] });
+    const test = await createEvent(ws, 'webhook.test', { subscriptionId: target.id });
+    await prisma.event.update({ where: { id: test.id }, data: { targetSubscriptionId: target.id } });
+    const unmatched = await createEvent(ws, 'ticket.updated');
+    await relay().drain();
+    expect((await deliveriesOf(test.id)).map((d) => d.subscriptionId)).toEqual([target.id]);
+    expect(await deliveriesOf(unmatched.id)).toEqual([]);
+    expect((await prisma.event.findUniqueOrThrow({ where: { id: unmatched.id } })).relayedAt).not.toBeNull();
+  });
+
+  it('relaying the same event again (a relay that died before marking it) doubles nothing', async () => {
+    const sub = await createSubscription(ws, { url: 'https://h.example.com/', events: ['ticket.created'] });
+    const event = await createEvent(ws, 'ticket.created');
+    await relay().drain();
+    const first = await deliveriesOf(event.id);
+    const run = (await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).runId;
+
+    await prisma.event.update({ where: { id: event.id }, data: { relayedAt: null, relayLeaseUntil: null } });
+    await Promise.all([relay().drain(), relay().drain()]);
+    expect(await deliveriesOf(event.id)).toEqual(first);
+    expect((await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).runId).toBe(run);
+  });
+
+  it('keeps events while Temporal is unreachable, and relays them once it is back', { timeout: 90_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://i.example.com/', events: ['ticket.created'] });
+    const event = await createEvent(own, 'ticket.created');
+    const nowhere = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await getFreePort()}`, connectTimeout: 500 }) });
+    await expect(relay(nowhere).drain()).rejects.toThrow();
+    const kept = await prisma.event.findUniqueOrThrow({ where: { id: event.id } });
+    expect(kept.relayedAt).toBeNull();
+    // The failed relay let go of it at once, so another relay need not wait for the lease.
+    expect(kept.relayLeaseUntil).toBeNull();
+
+    await relay().drain();
+    expect((await deliveriesOf(event.id)).map((d) => d.subscriptionId)).toEqual([sub.id]);
+    expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).not.toBeNull();
+  });
+});
