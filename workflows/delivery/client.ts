@@ -5,12 +5,13 @@ import type { DeliveryRef } from './search-attributes.ts';
 import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
 
 /** Starts a workflow under its business key; one already running or finished under it is kept. */
-async function startOnce(client: Client, workflow: typeof deliverEventWorkflow | typeof resendDeliveryWorkflow, workflowId: string, taskQueue: string, ref: DeliveryRef) {
+async function startOnce(client: Client, workflow: typeof deliverEventWorkflow | typeof resendDeliveryWorkflow, workflowId: string, taskQueue: string, ref: DeliveryRef, eager = false) {
   try {
     await client.workflow.start(workflow, {
       workflowId,
       taskQueue,
       args: [ref],
+      requestEagerStart: eager,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
@@ -22,10 +23,12 @@ async function startOnce(client: Client, workflow: typeof deliverEventWorkflow |
 /**
  * Starts the delivery's workflow under its business key. Starting it again while it runs, or
  * after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
+ * `eager`: the server hands the first workflow task straight back to a worker of this process
+ * (one round trip less); only for a client on the NativeConnection of such a worker.
  */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef, options: { eager?: boolean } = {}): Promise<string> {
   const workflowId = deliveryWorkflowId(ref.eventId, ref.subscriptionId);
-  await startOnce(client, deliverEventWorkflow, workflowId, taskQueue, ref);
+  await startOnce(client, deliverEventWorkflow, workflowId, taskQueue, ref, options.eager);
   return workflowId;
 }
 
