@@ -139,6 +139,13 @@ async function memoryOf(child: ChildProcess): Promise<Memory> {
   return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024, peakHeapMb: mb(heap.peakHeapTotal), heapTotalMb: mb(heap.heapTotal), externalMb: mb(heap.external) };
 }
 
+/** CPU time (user + system, all threads) the process has used so far, in ms; Linux ticks are 10 ms. */
+function cpuMsOf(child: ChildProcess): number {
+  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After "pid (comm) ": state is field 3, utime 14 and stime 15 (1-based), i.e. indexes 11 and 12 here.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
 interface Row {
@@ -149,6 +156,8 @@ interface Row {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server's own CPU time per answered request (its share of the two cores, whatever else runs). */
+  cpuMsPerRequest: number;
 }
 
 function load(url: string, c: BenchCase, fixture: BenchFixture, seconds: number): Promise<Result> {
@@ -216,11 +225,13 @@ async function main() {
   const rows: Row[] = [];
   for (const c of cases) {
     for (const id of c.servers) {
-      const { url } = servers.get(id)!;
+      const { url, child } = servers.get(id)!;
       console.error(`${c.name} on ${SERVERS[id].label}: ${warmup} s warm-up, ${duration} s measured`);
       if (warmup > 0) await load(url, c, fixture, warmup);
+      const cpuBefore = cpuMsOf(child);
       const r = await load(url, c, fixture, duration);
-      rows.push({ case: c, server: id, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+      const cpuMsPerRequest = (cpuMsOf(child) - cpuBefore) / Math.max(1, r.requests.total);
+      rows.push({ case: c, server: id, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, cpuMsPerRequest });
     }
   }
   const memory = new Map<ServerId, Memory>();
@@ -238,9 +249,9 @@ async function main() {
     `Load after: \`${loadAfter}\``,
     '',
   );
-  lines.push('| Case | Server | req/s | p50 ms | p99 ms | non-2xx | errors |', '|---|---|--:|--:|--:|--:|--:|');
+  lines.push('| Case | Server | req/s | p50 ms | p99 ms | server CPU ms/req | non-2xx | errors |', '|---|---|--:|--:|--:|--:|--:|--:|');
   for (const r of rows) {
-    lines.push(`| ${r.case.name} | ${SERVERS[r.server].label} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.non2xx} | ${r.errors} |`);
+    lines.push(`| ${r.case.name} | ${SERVERS[r.server].label} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${fmt(r.cpuMsPerRequest, 3)} | ${r.non2xx} | ${r.errors} |`);
   }
   lines.push('', '| Server | peak RSS (VmHWM) MB | peak V8 heap MB | RSS at end MB | V8 heap at end MB | external at end MB |', '|---|--:|--:|--:|--:|--:|');
   for (const id of serverIds) {

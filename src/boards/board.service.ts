@@ -3,10 +3,20 @@
 import { AppError } from '../errors/errors.ts';
 import { canSeeBoard, type Principal } from '../auth/principal.ts';
 import { checkCursor } from '../graphql/cursor.ts';
-import { boardRepository } from './board.repository.ts';
+import { boardRepository, type BoardWithRules } from './board.repository.ts';
 
 type ListQuery = Parameters<typeof boardRepository.listVisible>[2];
 type GetQuery = Parameters<typeof boardRepository.find>[2];
+
+/**
+ * Board definitions (fields, states, priorities) change rarely and are read by every ticket
+ * write, so they are trusted for a few seconds from an in-process cache, as API keys are: a
+ * change made elsewhere reaches this instance within RULES_TTL_MS. Unknown boards are not
+ * cached, so a new board is usable at once.
+ */
+export const RULES_TTL_MS = 10_000;
+const RULES_CACHE_MAX = 1_000;
+const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 
 export const boardService = {
   list(principal: Principal, query: ListQuery) {
@@ -16,6 +26,25 @@ export const boardService = {
   async get(principal: Principal, id: string, query: GetQuery) {
     const board = canSeeBoard(principal.role, id) ? await boardRepository.find(principal.workspace.id, id, query) : null;
     if (!board) throw new AppError('not_found', `No board ${id}`);
+    return board;
+  },
+
+  /** The board with its fields and states, for checking tickets against it; null when it is not the workspace's. */
+  async rules(workspaceId: number, boardId: string): Promise<BoardWithRules | null> {
+    const key = `${workspaceId}:${boardId}`;
+    const now = Date.now();
+    const cached = rulesCache.get(key);
+    if (cached && cached.until > now) return cached.rules;
+    // Concurrent misses share one query; a failed or empty answer is not kept.
+    const rules = boardRepository.findWithRules(workspaceId, boardId);
+    if (rulesCache.size >= RULES_CACHE_MAX) rulesCache.delete(rulesCache.keys().next().value as string);
+    rulesCache.set(key, { rules, until: now + RULES_TTL_MS });
+    const forget = () => rulesCache.get(key)?.rules === rules && rulesCache.delete(key);
+    const board = await rules.catch((err: unknown) => {
+      forget();
+      throw err;
+    });
+    if (!board) forget();
     return board;
   },
 };

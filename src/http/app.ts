@@ -1,7 +1,7 @@
 // The HTTP application: the REST facade under /public/v1, GraphQL at /graphql, health checks.
 // It never listens; src/main.ts serves it, tests call app.fetch().
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { ulid } from 'ulid';
 import { yoga } from '../graphql/yoga.ts';
 import { AppError } from '../errors/errors.ts';
 import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
@@ -9,6 +9,7 @@ import { routes as apiRoutes } from '../rest/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
+import { settingsUi } from './settings-ui.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { renderReferencePage } from '../rest/reference-page.ts';
 import { config } from '../config.ts';
@@ -18,9 +19,10 @@ import { sharedRedis } from '../rate-limit/redis.ts';
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A random UUID comes from a buffered pool; a ULID drew 16 random values per new millisecond, i.e. per request. */
 function requestIdOf(request: Request): string {
   const given = request.headers.get('x-request-id');
-  return given && REQUEST_ID.test(given) ? given : `req_${ulid()}`;
+  return given && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
 }
 
 const toHonoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
@@ -123,6 +125,8 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // The settings UI for people (web/); it uses /graphql with the session cookie.
+  app.route('/settings', settingsUi());
   app.notFound((c) => problemResponse(new AppError('not_found', 'No such page'), requestIdOf(c.req.raw)));
   app.onError((err, c) => problemResponse(err, requestIdOf(c.req.raw)));
   return app;

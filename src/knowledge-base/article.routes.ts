@@ -8,6 +8,8 @@ const ARTICLE_SELECTION = 'id title body status tags author { id name } updatedB
 
 const idParams = z.object({ id: intIdParam.describe('Article id') });
 
+const WRITE_NOTE = 'Needs the scope `kb:write`, and a role that may change the knowledge base (else 403 `forbidden`).';
+
 const ATTRIBUTION_NOTE = 'The change is attributed to the key’s service account (`author` on creation, `updatedBy` on every change).';
 
 export const articleRoutes = defineRoutes([
@@ -49,7 +51,7 @@ export const articleRoutes = defineRoutes([
     path: '/kb/articles',
     tag: 'Knowledge base',
     summary: 'Write a knowledge base article',
-    description: `Needs the scope \`kb:write\`. \`status\` defaults to \`draft\`. ${ATTRIBUTION_NOTE}`,
+    description: `${WRITE_NOTE} \`status\` defaults to \`draft\`. ${ATTRIBUTION_NOTE}`,
     operation: /* GraphQL */ `
       mutation createKnowledgeBaseArticle($input: CreateKnowledgeBaseArticleInput!) {
         createKnowledgeBaseArticle(input: $input) { ${ARTICLE_SELECTION} }
@@ -64,7 +66,7 @@ export const articleRoutes = defineRoutes([
     path: '/kb/articles/{id}',
     tag: 'Knowledge base',
     summary: 'Change a knowledge base article',
-    description: `Needs the scope \`kb:write\`. Send only the members to change (at least one). ${ATTRIBUTION_NOTE}`,
+    description: `${WRITE_NOTE} Send only the members to change (at least one). ${ATTRIBUTION_NOTE}`,
     operation: /* GraphQL */ `
       mutation updateKnowledgeBaseArticle($id: Int!, $input: UpdateKnowledgeBaseArticleInput!) {
         updateKnowledgeBaseArticle(id: $id, input: $input) { ${ARTICLE_SELECTION} }

@@ -35,6 +35,13 @@ const uniqueTags = <T extends { tags?: string[] }>(v: T): T => (v.tags ? { ...v,
 type Selection = Parameters<typeof articleRepository.find>[2];
 const notFound = (id: number) => new AppError('not_found', `No knowledge base article ${id}`);
 
+/** As for tickets: the scope lets a key ask; the role, as for a person with it, decides whether it may write. */
+function requireWriteRole(p: Principal) {
+  if (!p.role.isAdmin && !p.role.permissions.has('kb.write')) {
+    throw new AppError('forbidden', `The role ${p.role.name} does not allow changing the knowledge base`);
+  }
+}
+
 export const articleService = {
   list(principal: Principal, status: (typeof ARTICLE_STATUSES)[number] | undefined, query: Parameters<typeof articleRepository.list>[2]) {
     return articleRepository.list(principal.workspace.id, status, checkCursor(query, 'int'));
@@ -47,11 +54,13 @@ export const articleService = {
   },
 
   create(principal: Principal, input: unknown, query: Selection) {
+    requireWriteRole(principal);
     const data = uniqueTags(parse(createArticleInput, input));
     return articleRepository.create(principal.workspace.id, principal.user.id, data, query);
   },
 
   async update(principal: Principal, id: number, input: unknown, query: Selection) {
+    requireWriteRole(principal);
     const data = uniqueTags(parse(updateArticleInput, input));
     const article = await articleRepository.update(principal.workspace.id, id, principal.user.id, data, query);
     if (!article) throw notFound(id);

@@ -2,18 +2,12 @@
 // transaction (`transaction`) and hands its client to the writing functions here.
 import { prisma } from '../db/db.ts';
 import type { Channel, Prisma } from '../generated/prisma/client.ts';
-import type { FieldChange } from '../events/event.envelope.ts';
+import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
+import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, type FieldValue, type HistoryAction } from './ticket.representation.ts';
 import type { KeysetPage } from './ticket.paging.ts';
 
 export type Tx = Prisma.TransactionClient;
-
-const boardInclude = {
-  fields: { orderBy: { position: 'asc' } },
-  states: { orderBy: { position: 'asc' } },
-} as const satisfies Prisma.BoardInclude;
-
-export type BoardWithRules = Prisma.BoardGetPayload<{ include: typeof boardInclude }>;
 
 /** Which tickets a caller sees: its workspace, and the boards its role sees (`null`: all). */
 export interface TicketScope {
@@ -38,10 +32,6 @@ export const ticketRepository = {
     return prisma.$transaction(fn, { maxWait: 10_000, timeout: 15_000 });
   },
 
-  findBoard(workspaceId: number, boardId: string, db: Tx = prisma) {
-    return db.board.findFirst({ where: { id: boardId, workspaceId }, include: boardInclude });
-  },
-
   findTicket(scope: TicketScope, id: number) {
     return prisma.ticket.findFirst({ where: { ...scopeWhere(scope), id }, include: ticketInclude });
   },
@@ -54,7 +44,7 @@ export const ticketRepository = {
   /** The ticket with its board's rules, its row locked until the transaction ends. */
   async lockTicket(tx: Tx, scope: TicketScope, id: number) {
     await tx.$queryRaw`SELECT id FROM "Ticket" WHERE id = ${id} AND "workspaceId" = ${scope.workspaceId} FOR UPDATE`;
-    return tx.ticket.findFirst({ where: { ...scopeWhere(scope), id }, include: { ...ticketInclude, board: { include: boardInclude } } });
+    return tx.ticket.findFirst({ where: { ...scopeWhere(scope), id }, include: { ...ticketInclude, board: { include: boardRulesInclude } } });
   },
 
   listTickets(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
@@ -65,22 +55,55 @@ export const ticketRepository = {
     return prisma.ticket.findMany({ where: { AND: and }, orderBy: page.orderBy, take: page.take, include: ticketInclude });
   },
 
-  insertTicket(
-    tx: Tx,
-    data: {
-      workspaceId: number;
-      boardId: string;
-      subject: string;
-      description: string;
-      requesterEmail: string;
-      priority: string;
-      stateId: string;
-      fields: FieldValue[];
-      channel: Channel;
-      createdById: number;
-    },
-  ) {
-    return tx.ticket.create({ data: { ...data, fields: data.fields as unknown as Prisma.InputJsonArray } });
+  /** A new ticket's id, taken before its rows are written so that they can all be written at once. */
+  async nextTicketId(): Promise<number> {
+    const [row] = await prisma.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('"Ticket"', 'id'))::int AS id`;
+    return row.id;
+  },
+
+  /**
+   * A new ticket with its history entry, an in-app notice to each of the workspace's
+   * administrators (people, except the actor) and its outbox event, written by ONE statement:
+   * atomic without a transaction, and one round trip instead of seven. The columns are those
+   * `tx.ticket.create`, `tx.ticketHistoryEntry.create`, `tx.notification.createMany` and
+   * `writeEvent` would write.
+   */
+  async insertCreatedTicket(row: {
+    id: number;
+    workspaceId: number;
+    boardId: string;
+    subject: string;
+    description: string;
+    requesterEmail: string;
+    priority: string;
+    stateId: string;
+    fields: FieldValue[];
+    channel: Channel;
+    createdById: number;
+    createdAt: Date;
+    notice: { kind: string; title: string; body: string; link: string; data: Prisma.InputJsonObject };
+    event: EventEnvelope;
+  }): Promise<void> {
+    const at = row.createdAt.toISOString();
+    const { notice, event } = row;
+    await prisma.$executeRaw`
+      WITH ticket AS (
+        INSERT INTO "Ticket" ("id", "workspaceId", "boardId", "subject", "description", "requesterEmail", "priority", "stateId", "fields", "channel", "createdById", "createdAt", "updatedAt")
+        VALUES (${row.id}::int, ${row.workspaceId}::int, ${row.boardId}, ${row.subject}, ${row.description}, ${row.requesterEmail}, ${row.priority}, ${row.stateId},
+                ${JSON.stringify(row.fields)}::jsonb, ${row.channel}::"Channel", ${row.createdById}::int, ${at}::timestamp(3), ${at}::timestamp(3))
+        RETURNING "id"
+      ), history AS (
+        INSERT INTO "TicketHistoryEntry" ("ticketId", "actorId", "channel", "action", "changes", "createdAt")
+        SELECT "id", ${row.createdById}::int, ${row.channel}::"Channel", 'created', '[]'::jsonb, ${at}::timestamp(3) FROM ticket
+      ), notices AS (
+        INSERT INTO "Notification" ("workspaceId", "userId", "kind", "title", "body", "link", "data", "createdAt")
+        SELECT ${row.workspaceId}::int, "id", ${notice.kind}, ${notice.title}, ${notice.body}, ${notice.link}, ${JSON.stringify(notice.data)}::jsonb, ${at}::timestamp(3)
+        FROM "User"
+        WHERE "workspaceId" = ${row.workspaceId}::int AND "isAdmin" AND "kind" = 'human' AND "deactivatedAt" IS NULL AND "id" <> ${row.createdById}::int
+      )
+      INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt")
+      SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id", ${JSON.stringify(event)}::jsonb, ${at}::timestamp(3)
+      FROM ticket`;
   },
 
   updateTicket(
@@ -115,19 +138,6 @@ export const ticketRepository = {
 
   listHistory(ticketId: number, page: KeysetPage) {
     return prisma.ticketHistoryEntry.findMany({ where: { AND: [{ ticketId }, page.where] }, orderBy: page.orderBy, take: page.take, include: historyInclude });
-  },
-
-  /** In-app notices to the workspace's administrators (people), except the one who acted. */
-  async notifyAdmins(
-    tx: Tx,
-    exceptUserId: number,
-    notice: { workspaceId: number; kind: string; title: string; body: string; link: string; data: Prisma.InputJsonObject },
-  ) {
-    const admins = await tx.user.findMany({
-      where: { workspaceId: notice.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null, id: { not: exceptUserId } },
-      select: { id: true },
-    });
-    if (admins.length) await tx.notification.createMany({ data: admins.map((a) => ({ ...notice, userId: a.id })) });
   },
 
   /** History of the period, grouped per actor and channel (see ticketService.activityReport). */

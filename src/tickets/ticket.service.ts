@@ -1,12 +1,16 @@
 // The rules of tickets: who sees and changes what, validation against the ticket's board, and
-// attribution. Every change runs in one transaction with its history entry, its notifications
-// and its outbox events, so either all of them exist or none.
+// attribution. Every change is written atomically with its history entry, its notifications and
+// its outbox events (one transaction, or for a new ticket one statement), so either all of them
+// exist or none.
 import { z } from 'zod';
 import { AppError, type FieldError } from '../errors/errors.ts';
 import { canSeeBoard, visibleBoardFilter, type Principal } from '../auth/principal.ts';
 import type { BoardField, Channel } from '../generated/prisma/client.ts';
-import type { FieldChange, JsonValue } from '../events/event.envelope.ts';
+import { buildEventEnvelope, type FieldChange, type JsonValue } from '../events/event.envelope.ts';
 import { writeEvent } from '../events/event.outbox.ts';
+import { newId } from '../ids.ts';
+import { boardService } from '../boards/board.service.ts';
+import type { BoardWithRules } from '../boards/board.repository.ts';
 import {
   commentInput,
   createTicketInput,
@@ -25,7 +29,7 @@ import {
   type FieldValue,
   type TicketRepresentation,
 } from './ticket.representation.ts';
-import { ticketRepository, type BoardWithRules, type TicketScope } from './ticket.repository.ts';
+import { ticketRepository, type TicketScope } from './ticket.repository.ts';
 
 const scopeOf = (p: Principal): TicketScope => ({ workspaceId: p.workspace.id, boardIds: visibleBoardFilter(p.role).id?.in ?? null });
 
@@ -157,7 +161,7 @@ export const ticketService = {
   async create(p: Principal, raw: unknown): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(createTicketInput, raw, 'The ticket did not pass validation');
-    const board = canSeeBoard(p.role, input.boardId) ? await ticketRepository.findBoard(p.workspace.id, input.boardId) : null;
+    const board = canSeeBoard(p.role, input.boardId) ? await boardService.rules(p.workspace.id, input.boardId) : null;
     if (!board) throw invalid('The board does not exist', [{ path: '/boardId', message: 'is not a board of this workspace' }]);
     const errors: FieldError[] = [];
     const priority = input.priority ?? board.priorities[0] ?? '';
@@ -169,32 +173,36 @@ export const ticketService = {
 
     const actor = toActor(p.user);
     const channel = channelOf(p);
-    return ticketRepository.transaction(async (tx) => {
-      const row = await ticketRepository.insertTicket(tx, {
-        workspaceId: p.workspace.id,
-        boardId: board.id,
-        subject: input.subject,
-        description: input.description,
-        requesterEmail: input.requesterEmail,
-        priority,
-        stateId: initial.id,
-        fields,
-        channel,
-        createdById: p.user.id,
-      });
-      const ticket = toTicketRepresentation({ ...row, state: initial, createdBy: p.user });
-      await ticketRepository.insertHistory(tx, { ticketId: row.id, actorId: actor.id, channel, action: 'created', changes: [] });
-      await ticketRepository.notifyAdmins(tx, actor.id, {
-        workspaceId: p.workspace.id,
+    const id = await ticketRepository.nextTicketId();
+    const now = new Date();
+    const row = {
+      id,
+      workspaceId: p.workspace.id,
+      boardId: board.id,
+      subject: input.subject,
+      description: input.description,
+      requesterEmail: input.requesterEmail,
+      priority,
+      stateId: initial.id,
+      fields,
+      channel,
+      createdById: p.user.id,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const ticket = toTicketRepresentation({ ...row, fields: fields as unknown as JsonValue[], state: initial, createdBy: p.user });
+    await ticketRepository.insertCreatedTicket({
+      ...row,
+      notice: {
         kind: 'ticket.created',
-        title: `New ticket #${row.id}: ${row.subject}`,
-        body: `${actor.name} created ticket #${row.id} on ${board.name} (${channel === 'api' ? 'through the API' : 'in the web app'})`,
-        link: `/tickets/${row.id}`,
-        data: { ticketId: row.id, boardId: board.id, actor: { id: actor.id, name: actor.name } },
-      });
-      await writeEvent(tx, { type: 'ticket.created', workspace: p.workspace, actor, boardId: board.id, ticketId: row.id, data: ticket as unknown as JsonValue });
-      return ticket;
+        title: `New ticket #${id}: ${row.subject}`,
+        body: `${actor.name} created ticket #${id} on ${board.name} (${channel === 'api' ? 'through the API' : 'in the web app'})`,
+        link: `/tickets/${id}`,
+        data: { ticketId: id, boardId: board.id, actor: { id: actor.id, name: actor.name } },
+      },
+      event: buildEventEnvelope({ id: newId('evt'), type: 'ticket.created', occurredAt: now, workspace: p.workspace, actor, data: ticket as unknown as JsonValue }),
     });
+    return ticket;
   },
 
   /**

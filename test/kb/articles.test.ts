@@ -143,6 +143,35 @@ describe('POST /kb/articles and PATCH /kb/articles/{id}', () => {
   });
 });
 
+describe('writing needs a role that may change the knowledge base', () => {
+  it('403 forbidden for a kb:write key whose role lacks kb.write, in REST and GraphQL, and nothing changes', async () => {
+    const ws = await createTestWorkspace();
+    const writer = await ws.key({ scopes: ['kb:write'], role: ws.roles.agent.id });
+    const viewer = await ws.key({ scopes: ['kb:read', 'kb:write'], role: ws.roles.viewer.id });
+    const article = await api('POST', '/kb/articles', { key: writer.value, body: { title: 'Original', body: 'B' } });
+    expect(article.status, article.text).toBe(201);
+
+    for (const [method, path, body] of [
+      ['POST', '/kb/articles', { title: 'T', body: 'B' }],
+      ['PATCH', `/kb/articles/${article.body.id}`, { title: 'Changed' }],
+    ] as const) {
+      const res = await api(method, path, { key: viewer.value, body });
+      expect(res.status, res.text).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+      expect(res.headers.get('www-authenticate')).toBeNull();
+    }
+    const viaGraphQL = await gql(viewer.value, 'mutation($input: CreateKnowledgeBaseArticleInput!) { createKnowledgeBaseArticle(input: $input) { id } }', {
+      input: { title: 'T', body: 'B' },
+    });
+    expect(viaGraphQL.errors?.[0].extensions.code).toBe('forbidden');
+
+    // The role still reads, and the article and the list are as the writer left them.
+    const list = await api('GET', '/kb/articles', { key: viewer.value });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((a: { title: string }) => a.title)).toEqual(['Original']);
+  });
+});
+
 describe('GET /kb/articles', () => {
   it('pages newest first and filters on status', async () => {
     const ws = await createTestWorkspace();

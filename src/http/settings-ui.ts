@@ -1,0 +1,61 @@
+// The settings UI (web/, built by Vite into web/dist) under /settings: hashed assets cached for
+// good, and index.html for every other path below /settings (client-side routes such as
+// /settings/webhooks/wh_…, the link of a paused-subscription notice). The UI talks to /graphql.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+
+const distDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Vite names assets `<name>-<hash>.<ext>`: nothing else is served from assets/. */
+const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|png|woff2)$/;
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  map: 'application/json',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  woff2: 'font/woff2',
+};
+
+const pageHeaders = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  // Scripts and styles come from our own build only; the page may be framed by nobody.
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+};
+
+const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Settings</title>
+<p>The settings UI is not built yet. <code>npm start</code> builds it; or run <code>npx tsx web/build.ts</code> and reload.</p></html>`;
+
+async function readOrNull(file: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(file);
+  } catch {
+    return null;
+  }
+}
+
+export function settingsUi(root = distDir) {
+  const app = new Hono();
+  app.get('/assets/:file', async (c) => {
+    const name = c.req.param('file');
+    const match = ASSET_NAME.exec(name);
+    const body = match ? await readOrNull(path.join(root, 'assets', name)) : null;
+    if (!body) return c.text('Not found', 404);
+    return c.body(new Uint8Array(body), 200, {
+      'Content-Type': TYPES[match![1]!]!,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  app.get('*', async (c) => {
+    const page = await readOrNull(path.join(root, 'index.html'));
+    if (!page) return c.body(notBuilt, 503, pageHeaders);
+    return c.body(new Uint8Array(page), 200, pageHeaders);
+  });
+  return app;
+}
