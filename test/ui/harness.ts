@@ -1,0 +1,158 @@
+// The whole service for browser tests, for real: the HTTP app on a loopback port (the settings
+// UI built by Vite, /graphql, /public/v1), the outbox relay, a Temporal dev server with a worker
+// running the delivery workflows, an HTTPS webhook receiver on :8443 with its own CA, and
+// Debian's Chromium driven by playwright-core (never a downloaded browser).
+//
+// The service reads its configuration once, when src/config.ts is first imported; webhooks to
+// the loopback receiver need WEBHOOK_ALLOW_PRIVATE_TARGETS, so it is set here and every module
+// of the service is imported after it (dynamic imports below; nothing static from src/).
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface UiStack {
+  origin: string;
+  receiver: Receiver;
+  browser: Browser;
+  workspace: Awaited<ReturnType<typeof import('../support/fixtures.ts').createTestWorkspace>>;
+  /** A person of the workspace who can sign in (the admin exists already). */
+  addPerson(input: { role: 'agent' | 'admin'; email: string }): Promise<{ email: string; password: string }>;
+  /** A REST call with an API key against the running server. */
+  rest(method: string, pathname: string, key: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** What the pages logged as errors (console errors, uncaught exceptions, CSP refusals). */
+  browserErrors: string[];
+  /** A new browser context (own cookies) with a page at this width. */
+  newPage(width?: number): Promise<{ context: BrowserContext; page: Page }>;
+  /** Lets the subscription fail often enough to pause at its next failure (the real path: 20 in a row). */
+  nearPause(subscriptionId: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startUiStack(): Promise<UiStack> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const { ensureWebBuild } = await import('../../web/build.ts');
+    await ensureWebBuild({ quiet: true });
+
+    const tls = createTestCa();
+    const receiver = await startReceiver(tls);
+    stops.push(() => receiver.close());
+
+    const { startTestDevServer, uniqueId } = await import('../support/temporal.ts');
+    const temporal = await startTestDevServer();
+    stops.push(() => temporal.teardown());
+
+    const { createTestWorkspace } = await import('../support/fixtures.ts');
+    const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
+    const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
+    const { createWorker } = await import('../../workflows/worker.ts');
+    const { createDeliveryActivities } = await import('../../workflows/delivery/activities.ts');
+    const { createApp } = await import('../../src/http/app.ts');
+    const { serve } = await import('@hono/node-server');
+    const { prisma } = await import('../../src/db/db.ts');
+    const { hashPassword } = await import('../../src/auth/password.ts');
+
+    // Migrated (and the workspace made) before the relay looks at the outbox.
+    const workspace = await createTestWorkspace('UI workspace');
+    const taskQueue = uniqueId('ui-deliveries');
+    const { client } = useTemporal(temporal.address, taskQueue);
+    stops.push(closeTemporal);
+    const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+    stops.push(() => relay.stop());
+    const worker = await createWorker({
+      connection: temporal.nativeConnection,
+      namespace: temporal.namespace,
+      taskQueue,
+      workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
+      activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }),
+    });
+    const running = worker.run();
+    stops.push(async () => {
+      worker.shutdown();
+      await running;
+    });
+
+    const server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    stops.push(() => new Promise((resolve) => server.close(resolve)));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    stops.push(() => browser.close());
+
+    fs.mkdirSync(artifactsDir, { recursive: true });
+
+    const browserErrors: string[] = [];
+    return {
+      origin,
+      receiver,
+      browserErrors,
+      browser,
+      workspace,
+      async addPerson({ role, email }) {
+        await prisma.user.create({
+          data: {
+            workspaceId: workspace.workspace.id,
+            userName: email.split('@')[0]!,
+            fullName: role === 'admin' ? 'Second Admin' : 'Agent Smith',
+            email,
+            roleId: role === 'admin' ? workspace.roles.admin.id : workspace.roles.agent.id,
+            isAdmin: role === 'admin',
+            passwordHash: await hashPassword(PASSWORD),
+          },
+        });
+        return { email, password: PASSWORD };
+      },
+      async rest(method, pathname, key, body) {
+        const res = await fetch(`${origin}/public/v1${pathname}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      },
+      async newPage(width = 1280) {
+        const context = await browser.newContext({ viewport: { width, height: width > 800 ? 900 : 844 }, baseURL: origin });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+        const page = await context.newPage();
+        page.on('console', (m) => {
+          if (m.type() === 'error') browserErrors.push(`${page.url()}: ${m.text()}`);
+        });
+        page.on('pageerror', (err) => browserErrors.push(`${page.url()}: ${err.message}`));
+        return { context, page };
+      },
+      async nearPause(subscriptionId) {
+        await prisma.webhookSubscription.update({ where: { id: subscriptionId }, data: { consecutiveFailures: 19 } });
+      },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** A full-page screenshot into test/ui/artifacts (gitignored). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

@@ -1,0 +1,356 @@
+// The settings UI in headless Chromium against the real service (HTTP app, database, outbox
+// relay, Temporal dev server and worker) and a real HTTPS receiver. The steps run in order and
+// share one workspace, as a person would use them: each builds on what the previous one made.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { screenshot, startUiStack, type UiStack } from './harness.ts';
+
+const WAIT = { timeout: 30_000 };
+
+let stack: UiStack;
+let page: Page;
+let restKey: string;
+let subscriptionId: string;
+let firstSecret: string;
+let rotatedSecret: string;
+const hookPath = '/hooks/ui';
+
+async function signIn(p: Page, email: string, password: string) {
+  await p.goto('/settings/');
+  await p.getByLabel('E-mail').fill(email);
+  await p.getByLabel('Password').fill(password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Ticks a react-aria checkbox as a person does, on its label (the input itself is visually hidden). */
+async function tick(scope: Locator, name: RegExp) {
+  await scope.locator('label', { has: scope.page().getByRole('checkbox', { name }) }).click();
+  expect(await scope.getByRole('checkbox', { name }).isChecked()).toBe(true);
+}
+
+const heading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
+const activeElementInDialog = (p: Page) => p.evaluate(() => !!document.activeElement?.closest('[role="dialog"], [role="alertdialog"]'));
+/** No horizontal scrolling at this width: nothing wider than the viewport. */
+const fitsWidth = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+function verifyWith(secret: string, request: { headers: Record<string, string>; body: string }) {
+  return new StandardWebhook(secret.slice('whsec_'.length)).verify(request.body, {
+    'webhook-id': request.headers['webhook-id']!,
+    'webhook-timestamp': request.headers['webhook-timestamp']!,
+    'webhook-signature': request.headers['webhook-signature']!,
+  });
+}
+
+async function waitForRequests(count: number) {
+  const deadline = Date.now() + WAIT.timeout;
+  while (stack.receiver.received(hookPath).length < count) {
+    if (Date.now() > deadline) throw new Error(`the receiver got ${stack.receiver.received(hookPath).length} requests, expected ${count}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return stack.receiver.received(hookPath);
+}
+
+describe('settings UI in Chromium', { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    stack = await startUiStack();
+    stack.receiver.respond(hookPath, { status: 200, body: 'thanks' });
+    restKey = (await stack.workspace.key({ name: 'ticket writer' })).value;
+    ({ page } = await stack.newPage(1280));
+  }, 240_000);
+
+  // What the page showed when a step failed, beside the other screenshots.
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(() => screenshot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).then(() => undefined));
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('signs in; a wrong password is answered with a sentence', async () => {
+    await signIn(page, stack.workspace.admin.email!, 'not the password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor(WAIT);
+    expect(await alert.textContent()).toBe('The e-mail or password is wrong, or the account is deactivated.');
+    await screenshot(page, 'sign-in-error');
+
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(page, 'API keys').waitFor(WAIT);
+    expect(page.url()).toBe(`${stack.origin}/settings/apps/api-keys`);
+    expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['API keys', 'Webhooks', 'Notifications']);
+  });
+
+  it('creates a key and shows its value once, with a copy button', async () => {
+    await page.getByRole('button', { name: 'New key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New key' });
+    await dialog.waitFor(WAIT);
+    expect(await activeElementInDialog(page)).toBe(true);
+
+    await dialog.getByLabel('Name').fill('Zapier');
+    await dialog.getByRole('button', { name: /Role/ }).click();
+    await page.getByRole('option', { name: 'Agent' }).click();
+    await tick(dialog, /tickets:read/);
+    await tick(dialog, /tickets:write/);
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+
+    // The same dialog, now named by its new heading.
+    const created = page.getByRole('dialog', { name: 'Key “Zapier” created' });
+    await created.waitFor(WAIT);
+    const value = await created.getByLabel('Key value').inputValue();
+    expect(value).toMatch(/^svc_[A-Za-z0-9]{10}_[A-Za-z0-9_-]{43}$/);
+    expect(await created.getByText('It is shown only this once').count()).toBe(1);
+    await created.getByRole('button', { name: 'Copy' }).click();
+    await created.getByText('Copied to the clipboard.').waitFor(WAIT);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+    await screenshot(page, 'api-key-created');
+
+    // The value works, acts with the chosen role and scopes, and is gone once the dialog closes.
+    const me = await stack.rest('GET', '/me', value);
+    expect(me.status).toBe(200);
+    expect(me.body.apiKey).toMatchObject({ name: 'Zapier', scopes: ['tickets:read', 'tickets:write'] });
+
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(value);
+    await page.reload();
+    const row = page.getByRole('row', { name: /Zapier/ });
+    await row.waitFor(WAIT);
+    expect(await page.content()).not.toContain(value);
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells.slice(0, 4)).toEqual([value.slice(0, 14), 'Agent', 'tickets:readtickets:write', 'Never']);
+    await screenshot(page, 'api-keys');
+  });
+
+  it('revokes a key after confirmation', async () => {
+    const row = page.getByRole('row', { name: /Zapier/ });
+    const prefix = (await row.locator('code').first().textContent())!;
+    await row.getByRole('button', { name: 'Revoke Zapier' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Revoke the key “Zapier”?' });
+    await confirm.waitFor(WAIT);
+    // The safe choice has the focus.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await confirm.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText(/^Revoked/).waitFor(WAIT);
+    expect(await page.getByRole('status').filter({ hasText: 'The key Zapier is revoked.' }).count()).toBe(1);
+    expect(prefix).toMatch(/^svc_/);
+  });
+
+  it('creates a webhook to the HTTPS receiver; a refused URL is explained on the field', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await heading(page, 'Webhooks').waitFor(WAIT);
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.waitFor(WAIT);
+
+    await dialog.getByLabel('Endpoint URL').fill('http://hooks.example.com/tickets');
+    await tick(dialog, /ticket\.created/);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    const urlField = dialog.getByRole('textbox', { name: 'Endpoint URL' });
+    await dialog.locator('.react-aria-FieldError').first().waitFor(WAIT);
+    const message = (await dialog.locator('.react-aria-FieldError').first().textContent())!;
+    expect(message).toMatch(/^[A-Z].*https.*\.$/);
+    expect(message).not.toContain('{');
+    expect(await urlField.getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'webhook-url-refused');
+
+    await urlField.fill(`${stack.receiver.origin}${hookPath}`);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    const created = page.getByRole('dialog', { name: 'Webhook created' });
+    await created.waitFor(WAIT);
+    firstSecret = await created.getByLabel('Signing secret').inputValue();
+    expect(firstSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'detached' });
+
+    const row = page.getByRole('row', { name: new RegExp(stack.receiver.origin.replaceAll('.', '\\.')) });
+    await row.waitFor(WAIT);
+    expect(await row.getByText('Receiving').count()).toBe(1);
+    await screenshot(page, 'webhooks');
+    await row.getByRole('link').click();
+    await heading(page, 'Webhook').waitFor(WAIT);
+    subscriptionId = /\/settings\/webhooks\/(wh_\w+)$/.exec(page.url())![1]!;
+    await page.getByText('No deliveries yet.').waitFor(WAIT);
+  });
+
+  it('shows the delivery of a new ticket in the Deliveries panel without a reload', async () => {
+    const boards = await stack.rest('GET', '/boards', restKey);
+    const support = boards.body.data.find((b: { name: string }) => b.name === 'Support');
+    const product = support.fields.find((f: { name: string }) => f.name === 'Product').id;
+    const ticket = await stack.rest('POST', '/tickets', restKey, {
+      boardId: support.id,
+      subject: 'Printer on fire',
+      requesterEmail: 'customer@example.com',
+      fields: [{ fieldId: product, value: 'Web' }],
+    });
+    expect(ticket.status).toBe(201);
+
+    const attempt = page.locator('.attempt', { hasText: 'ticket.created' }).first();
+    await attempt.getByText('Succeeded').waitFor(WAIT);
+    expect(await attempt.getByRole('heading').textContent()).toMatch(/Succeeded ticket\.created attempt 1 · Scheduled/);
+    const facts = await attempt.locator('dd').allTextContents();
+    expect(facts[0]).toBe('200');
+    expect(facts[1]).toMatch(/^\d+ ms$/);
+    expect(facts[3]).toBe('None');
+
+    await attempt.getByText('Response excerpt').click();
+    expect(await attempt.locator('pre').first().textContent()).toBe('thanks');
+    await attempt.getByText('Payload').click();
+    const payload = (await attempt.getByLabel(/^Payload of event/).textContent())!;
+    expect(JSON.parse(payload)).toMatchObject({ type: 'ticket.created', data: { id: ticket.body.id, subject: 'Printer on fire' } });
+    expect(payload).toContain('\n  "type": "ticket.created"');
+    await page.locator('.toast-empty').waitFor({ state: 'attached', ...WAIT });
+    await screenshot(page, 'webhook-deliveries');
+
+    const [request] = await waitForRequests(1);
+    expect(JSON.parse(request!.body).data.id).toBe(ticket.body.id);
+    verifyWith(firstSecret, request!);
+  });
+
+  it('resends a delivery: a manual attempt with the same webhook-id', async () => {
+    await page.getByRole('button', { name: /^Resend ticket\.created event/ }).first().click();
+    await page.locator('.attempt', { hasText: 'Manual resend' }).getByText('Succeeded').waitFor(WAIT);
+    const requests = await waitForRequests(2);
+    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+    expect(requests[1]!.body).toBe(requests[0]!.body);
+    expect(await page.getByRole('status').filter({ hasText: 'Resent: the endpoint answered HTTP 200.' }).count()).toBe(1);
+  });
+
+  it('rotates the secret (explaining the 24-hour window) and sends a test event signed with both secrets', async () => {
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Rotate the signing secret?' });
+    await dialog.waitFor(WAIT);
+    expect(await dialog.textContent()).toContain('For the next 24 hours each delivery also carries the signature made with the old secret');
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    const shown = page.getByRole('alertdialog', { name: 'New signing secret' });
+    await shown.waitFor(WAIT);
+    rotatedSecret = await shown.getByLabel('New signing secret').inputValue();
+    expect(rotatedSecret).toMatch(/^whsec_/);
+    expect(rotatedSecret).not.toBe(firstSecret);
+    await screenshot(page, 'webhook-secret-rotated');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.locator('.attempt', { hasText: 'webhook.test' }).getByText('Succeeded').waitFor(WAIT);
+    const test = (await waitForRequests(3))[2]!;
+    expect(JSON.parse(test.body).type).toBe('webhook.test');
+    expect(test.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    verifyWith(rotatedSecret, test);
+    verifyWith(firstSecret, test);
+
+    // The filters narrow the log to what was asked for.
+    await page.getByRole('button', { name: /Event type/ }).click();
+    await page.getByRole('option', { name: 'webhook.test' }).click();
+    await page.locator('.attempt', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
+    await page.locator('.attempt', { hasText: 'webhook.test' }).waitFor(WAIT);
+    expect(await page.locator('.attempt-title code').allTextContents()).toEqual(['webhook.test']);
+  });
+
+  it('shows the pause notice with a link to the subscription, where Resume brings it back', async () => {
+    await stack.nearPause(subscriptionId);
+    stack.receiver.respond(hookPath, { status: 500, body: 'down' });
+    const boards = await stack.rest('GET', '/boards', restKey);
+    const support = boards.body.data.find((b: { name: string }) => b.name === 'Support');
+    const product = support.fields.find((f: { name: string }) => f.name === 'Product').id;
+    await stack.rest('POST', '/tickets', restKey, { boardId: support.id, subject: 'Second', requesterEmail: 'c@example.com', fields: [{ fieldId: product, value: 'Web' }] });
+    await page.getByRole('button', { name: /Event type/ }).click();
+    await page.getByRole('option', { name: 'Any event' }).click();
+    await page.getByText('Paused', { exact: true }).first().waitFor(WAIT);
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Notifications' }).click();
+    await heading(page, 'Notifications').waitFor(WAIT);
+    const notice = page.getByRole('article', { name: /Webhook paused/ });
+    await notice.waitFor(WAIT);
+    expect(await notice.textContent()).toContain('failed 20 times in a row');
+    await screenshot(page, 'notifications');
+    await notice.getByRole('link', { name: 'Open: Webhook paused' }).click();
+    await heading(page, 'Webhook').waitFor(WAIT);
+    expect(page.url()).toBe(`${stack.origin}/settings/webhooks/${subscriptionId}`);
+
+    stack.receiver.respond(hookPath, { status: 200, body: 'back' });
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('.card').getByText('Receiving', { exact: true }).waitFor(WAIT);
+    expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(0);
+  });
+
+  it('works with the keyboard: dialogs take focus, Escape closes them and focus returns', async () => {
+    await page.goto('/settings/apps/api-keys');
+    const newKey = page.getByRole('button', { name: 'New key' });
+    await newKey.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'New key' }).waitFor(WAIT);
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('name');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New key');
+  });
+
+  it('fits a 390 px wide screen', async () => {
+    const { context, page: phone } = await stack.newPage(390);
+    await signIn(phone, stack.workspace.admin.email!, 'correct horse battery staple');
+    await heading(phone, 'API keys').waitFor(WAIT);
+    await phone.getByRole('row', { name: /Zapier/ }).waitFor(WAIT);
+    expect(await fitsWidth(phone)).toBe(true);
+    await screenshot(phone, 'api-keys-390');
+    await phone.goto(`/settings/webhooks/${subscriptionId}`);
+    await phone.locator('.attempt').first().waitFor(WAIT);
+    expect(await fitsWidth(phone)).toBe(true);
+    await screenshot(phone, 'webhook-deliveries-390');
+    await context.close();
+  });
+
+  it('does not let a non-administrator reach the keys page', async () => {
+    const agent = await stack.addPerson({ role: 'agent', email: `agent-${Date.now()}@example.test` });
+    const { context, page: agentPage } = await stack.newPage(1280);
+    await signIn(agentPage, agent.email, agent.password);
+    await heading(agentPage, 'Notifications').waitFor(WAIT);
+    expect(await agentPage.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['Notifications']);
+
+    await agentPage.goto('/settings/apps/api-keys');
+    await heading(agentPage, 'Not available').waitFor(WAIT);
+    expect(await agentPage.getByRole('alert').textContent()).toBe(
+      'Your role does not allow managing API keys. Ask a workspace administrator if you need access.',
+    );
+    expect(await agentPage.getByRole('table').count()).toBe(0);
+    await screenshot(agentPage, 'non-admin-keys');
+
+    // The server refuses too, whatever the page shows: the session asks GraphQL directly.
+    const answer = await agentPage.evaluate(async () => {
+      const viewer = await (await fetch('/graphql?query=' + encodeURIComponent('{ viewer { csrfToken } }'))).json();
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': viewer.data.viewer.csrfToken },
+        body: JSON.stringify({ query: '{ apiKeys { edges { node { id } } } }' }),
+      });
+      return res.json();
+    });
+    expect(answer.errors[0].extensions.code).toBe('forbidden');
+    await context.close();
+  });
+
+  it('edits the webhook, then deletes it after confirmation', async () => {
+    await page.goto(`/settings/webhooks/${subscriptionId}`);
+    await heading(page, 'Webhook').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    await dialog.waitFor(WAIT);
+    expect(await dialog.getByLabel('Endpoint URL').inputValue()).toBe(`${stack.receiver.origin}${hookPath}`);
+    await tick(dialog, /ticket\.updated/);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.facts dd').getByText('ticket.created, ticket.updated').waitFor(WAIT);
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete this webhook?' });
+    await confirm.getByRole('button', { name: 'Delete webhook' }).click();
+    await heading(page, 'Webhooks').waitFor(WAIT);
+    await page.getByText('No webhooks yet.').waitFor(WAIT);
+    expect(page.url()).toBe(`${stack.origin}/settings/webhooks`);
+  });
+
+  it('logged no errors in the browser along the way', () => {
+    expect(stack.browserErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+// Builds the settings UI into web/dist when its inputs changed since the last build: `npm start`
+// runs it first (prestart), the UI tests call ensureWebBuild(). Freshness is a hash of the inputs
+// (sources, index.html, Vite config, lockfile), not file times, which a fresh clone resets.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const webRoot = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(webRoot, '..');
+export const distDir = path.join(webRoot, 'dist');
+const stampFile = path.join(distDir, '.inputs-sha256');
+
+function inputFiles(): string[] {
+  const files = [path.join(webRoot, 'index.html'), path.join(webRoot, 'vite.config.ts'), path.join(repoRoot, 'package-lock.json')];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  walk(path.join(webRoot, 'src'));
+  return files.sort();
+}
+
+function inputsHash(): string {
+  const hash = crypto.createHash('sha256');
+  for (const file of inputFiles()) {
+    hash.update(path.relative(repoRoot, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Builds unless web/dist was built from exactly these inputs. Returns whether it built. */
+export async function ensureWebBuild({ quiet = false } = {}): Promise<boolean> {
+  const hash = inputsHash();
+  const built = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : '';
+  if (built === hash && fs.existsSync(path.join(distDir, 'index.html'))) return false;
+  const { build } = await import('vite');
+  await build({ configFile: path.join(webRoot, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  fs.writeFileSync(stampFile, `${hash}\n`);
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const force = process.argv.includes('--force');
+  if (force) fs.rmSync(stampFile, { force: true });
+  const built = await ensureWebBuild();
+  if (!built) console.log('Settings UI: web/dist is up to date.');
+}

@@ -1,0 +1,162 @@
+// The GraphQL operations of the settings UI and the shapes they return (see schema.graphql).
+
+export interface Viewer {
+  id: number;
+  fullName: string;
+  email: string | null;
+  isAdmin: boolean;
+  csrfToken: string;
+  role: { id: number; name: string };
+  workspace: { name: string; domain: string };
+}
+
+const VIEWER_FIELDS = 'id fullName email isAdmin csrfToken role { id name } workspace { name domain }';
+
+export const VIEWER = `query Viewer { viewer { ${VIEWER_FIELDS} } }`;
+export const SIGN_IN = `mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { ${VIEWER_FIELDS} } }`;
+export const SIGN_OUT = 'mutation SignOut { signOut }';
+
+export interface Role {
+  id: number;
+  name: string;
+  isAdmin: boolean;
+  permissions: string[];
+}
+export const ROLES = 'query Roles { roles { id name isAdmin permissions } }';
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+export interface Connection<T> {
+  edges: { node: T }[];
+  pageInfo: PageInfo;
+}
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  role: { id: number; name: string };
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+const API_KEY_FIELDS = 'id name prefix scopes role { id name } expiresAt lastUsedAt revokedAt createdAt';
+
+export const API_KEYS = `query ApiKeys($first: Int, $after: String) {
+  apiKeys(first: $first, after: $after) { edges { node { ${API_KEY_FIELDS} } } pageInfo { hasNextPage endCursor } }
+}`;
+export const CREATE_API_KEY = `mutation CreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) { value apiKey { ${API_KEY_FIELDS} } }
+}`;
+export const REVOKE_API_KEY = 'mutation RevokeApiKey($id: Int!) { revokeApiKey(id: $id) }';
+
+/** The scopes a key can have (decisions.md), with what each allows, for the New key form. */
+export const API_SCOPES = [
+  { id: 'tickets:read', label: 'Read tickets' },
+  { id: 'tickets:write', label: 'Create and change tickets' },
+  { id: 'boards:read', label: 'Read boards' },
+  { id: 'users:read', label: 'Read users' },
+  { id: 'kb:read', label: 'Read knowledge base articles' },
+  { id: 'kb:write', label: 'Write knowledge base articles' },
+  { id: 'webhooks:manage', label: 'Manage webhooks' },
+] as const;
+
+export interface Notification {
+  id: number;
+  kind: string;
+  title: string;
+  body: string;
+  link: string | null;
+  read: boolean;
+  createdAt: string;
+}
+export const NOTIFICATIONS = `query Notifications($first: Int, $after: String, $unreadOnly: Boolean) {
+  notifications(first: $first, after: $after, unreadOnly: $unreadOnly) {
+    edges { node { id kind title body link read createdAt } } pageInfo { hasNextPage endCursor }
+  }
+}`;
+export const MARK_NOTIFICATION_READ = 'mutation MarkNotificationRead($id: Int!) { markNotificationRead(id: $id) { id read } }';
+
+export type SubscriptionCondition = 'receiving' | 'paused' | 'disabled';
+
+export interface WebhookSubscription {
+  id: string;
+  url: string;
+  events: string[];
+  boards: string[];
+  description: string;
+  condition: SubscriptionCondition;
+  consecutiveFailures: number;
+  createdAt: string;
+  updatedAt: string;
+}
+const SUBSCRIPTION_FIELDS = 'id url events boards description condition consecutiveFailures createdAt updatedAt';
+
+export interface WebhookSubscriptionWithSecret extends WebhookSubscription {
+  secret: string;
+}
+
+/** What a subscription can listen to (webhook.test comes from the Test action alone). */
+export const WEBHOOK_EVENTS = [
+  { id: 'ticket.created', label: 'A ticket is created' },
+  { id: 'ticket.updated', label: 'A ticket’s subject, description, priority or fields change' },
+  { id: 'ticket.state_changed', label: 'A ticket moves to another state' },
+  { id: 'ticket.comment_added', label: 'A comment is added to a ticket' },
+] as const;
+export const LOG_EVENT_TYPES = [...WEBHOOK_EVENTS.map((e) => e.id), 'webhook.test'];
+
+export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryAttempt {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  trigger: string;
+  status: DeliveryStatus;
+  httpStatus: number | null;
+  durationMs: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  payload: unknown;
+  attemptedAt: string | null;
+  nextAttemptAt: string | null;
+}
+const ATTEMPT_FIELDS =
+  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt';
+
+export const WEBHOOK_SUBSCRIPTIONS = `query WebhookSubscriptions($first: Int, $after: String) {
+  webhookSubscriptions(first: $first, after: $after) { edges { node { ${SUBSCRIPTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
+}`;
+export const WEBHOOK_SUBSCRIPTION = `query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} secretRotatedAt } }`;
+export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $first: Int, $after: String) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, first: $first, after: $after) {
+    edges { node { ${ATTEMPT_FIELDS} } } pageInfo { hasNextPage endCursor }
+  }
+}`;
+export const CREATE_WEBHOOK = `mutation CreateWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
+  createWebhookSubscription(input: $input) { ${SUBSCRIPTION_FIELDS} secret }
+}`;
+export const UPDATE_WEBHOOK = `mutation UpdateWebhookSubscription($id: String!, $input: UpdateWebhookSubscriptionInput!) {
+  updateWebhookSubscription(id: $id, input: $input) { ${SUBSCRIPTION_FIELDS} }
+}`;
+export const DELETE_WEBHOOK = 'mutation DeleteWebhookSubscription($id: String!) { deleteWebhookSubscription(id: $id) }';
+export const ROTATE_WEBHOOK_SECRET = `mutation RotateWebhookSecret($id: String!) { rotateWebhookSecret(id: $id) { ${SUBSCRIPTION_FIELDS} secret } }`;
+export const SEND_WEBHOOK_TEST = 'mutation SendWebhookTest($id: String!) { sendWebhookTest(id: $id) { eventId type } }';
+export const RESUME_WEBHOOK = `mutation ResumeWebhookSubscription($id: String!) { resumeWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
+export const ENABLE_WEBHOOK = `mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
+export const RESEND_DELIVERY = `mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
+  resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ${ATTEMPT_FIELDS} }
+}`;
+
+export interface BoardSummary {
+  id: string;
+  name: string;
+}
+export const BOARDS = 'query Boards($first: Int, $after: String) { boards(first: $first, after: $after) { edges { node { id name } } pageInfo { hasNextPage endCursor } } }';

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { useSignIn } from '../session.tsx';
+
+export function SignInPage() {
+  const signIn = useSignIn();
+  const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState(false);
+  return (
+    <main className="centered">
+      <div className="card sign-in">
+        <PageHeading description="Settings of your workspace: API keys, webhooks and notifications.">Sign in</PageHeading>
+        <Form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const data = new FormData(e.currentTarget);
+            setPending(true);
+            setError(null);
+            try {
+              await signIn(String(data.get('email')), String(data.get('password')));
+            } catch (err) {
+              setError(err);
+              setPending(false);
+            }
+          }}
+        >
+          <TextField name="email" type="email" isRequired autoComplete="username" className="field">
+            <Label>E-mail</Label>
+            <Input />
+            <FieldError />
+          </TextField>
+          <TextField name="password" type="password" isRequired autoComplete="current-password" className="field">
+            <Label>Password</Label>
+            <Input />
+            <FieldError />
+          </TextField>
+          <ErrorAlert error={error} />
+          <Button type="submit" className="button button-primary" isPending={pending}>
+            Sign in
+          </Button>
+        </Form>
+      </div>
+    </main>
+  );
+}

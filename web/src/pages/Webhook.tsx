@@ -1,0 +1,269 @@
+// One subscription: its settings and actions (edit, test, rotate the secret, resume, enable,
+// delete) and its Deliveries panel.
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Dialog, DialogTrigger, Heading, Link, Modal, ModalOverlay } from 'react-aria-components';
+import { useLocation } from 'wouter';
+import { gql } from '../api/client.ts';
+import {
+  DELETE_WEBHOOK,
+  ENABLE_WEBHOOK,
+  RESUME_WEBHOOK,
+  ROTATE_WEBHOOK_SECRET,
+  SEND_WEBHOOK_TEST,
+  WEBHOOK_SUBSCRIPTION,
+  type WebhookSubscription,
+  type WebhookSubscriptionWithSecret,
+} from '../api/operations.ts';
+import { useAnnounce } from '../components/Announcer.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { SecretReveal } from '../components/SecretReveal.tsx';
+import { formatDateTime } from '../format.ts';
+import { ConditionBadge, conditionExplanation } from './Webhooks.tsx';
+import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
+import { DeliveriesPanel } from './Deliveries.tsx';
+
+type Subscription = WebhookSubscription & { secretRotatedAt: string | null };
+
+export function WebhookPage({ id }: { id: string }) {
+  const subscription = useQuery({
+    queryKey: ['webhooks', 'one', id],
+    queryFn: async () => (await gql<{ webhookSubscription: Subscription }>(WEBHOOK_SUBSCRIPTION, { id })).webhookSubscription,
+    refetchInterval: 5_000,
+  });
+  const boards = useBoards();
+  const s = subscription.data;
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>Settings</li>
+          <li>Apps</li>
+          <li>
+            <Link href="/webhooks">Webhooks</Link>
+          </li>
+          <li aria-current="page">{s ? s.url : id}</li>
+        </ol>
+      </nav>
+      <PageHeading>Webhook</PageHeading>
+      {subscription.isPending && <p role="status">Loading the webhook…</p>}
+      <ErrorAlert error={subscription.error} prefix="The webhook could not be loaded." />
+      {s && (
+        <>
+          <section aria-labelledby="webhook-summary" className="card">
+            <h2 id="webhook-summary" className="url-heading">
+              {s.url}
+            </h2>
+            <p>
+              <ConditionBadge condition={s.condition} /> {conditionExplanation(s.condition)}
+            </p>
+            <dl className="facts">
+              <dt>Events</dt>
+              <dd>{s.events.join(', ')}</dd>
+              <dt>Boards</dt>
+              <dd>{s.boards.length ? s.boards.map((b) => boards.data?.find((x) => x.id === b)?.name ?? b).join(', ') : 'Every board'}</dd>
+              {s.description && (
+                <>
+                  <dt>Description</dt>
+                  <dd>{s.description}</dd>
+                </>
+              )}
+              <dt>Failed attempts in a row</dt>
+              <dd>{s.consecutiveFailures} (20 pause it)</dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(s.createdAt)}</dd>
+              <dt>Secret last rotated</dt>
+              <dd>{formatDateTime(s.secretRotatedAt, 'Never')}</dd>
+              <dt>Id</dt>
+              <dd>
+                <code>{s.id}</code>
+              </dd>
+            </dl>
+            <Actions subscription={s} />
+          </section>
+          <DeliveriesPanel subscription={s} />
+        </>
+      )}
+    </>
+  );
+}
+
+function Actions({ subscription: s }: { subscription: Subscription }) {
+  const queryClient = useQueryClient();
+  const announce = useAnnounce();
+  const [, navigate] = useLocation();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function run(name: string, action: () => Promise<string>) {
+    setBusy(name);
+    setError(null);
+    try {
+      announce(await action());
+      await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="actions-block">
+      <div className="toolbar" role="group" aria-label="Webhook actions">
+        <WebhookFormDialog subscription={s} />
+        <Button
+          className="button"
+          isPending={busy === 'test'}
+          isDisabled={s.condition === 'disabled'}
+          onPress={() =>
+            run('test', async () => {
+              await gql(SEND_WEBHOOK_TEST, { id: s.id });
+              return 'A test event is queued. It appears under Deliveries within a few seconds.';
+            })
+          }
+        >
+          Send test event
+        </Button>
+        {s.condition === 'paused' && (
+          <Button
+            className="button button-primary"
+            isPending={busy === 'resume'}
+            onPress={() =>
+              run('resume', async () => {
+                await gql(RESUME_WEBHOOK, { id: s.id });
+                return 'The webhook is receiving again; the held events go out in order.';
+              })
+            }
+          >
+            Resume
+          </Button>
+        )}
+        {s.condition === 'disabled' && (
+          <Button
+            className="button button-primary"
+            isPending={busy === 'enable'}
+            onPress={() =>
+              run('enable', async () => {
+                await gql(ENABLE_WEBHOOK, { id: s.id });
+                return 'The webhook is enabled. Events from now on are delivered.';
+              })
+            }
+          >
+            Enable
+          </Button>
+        )}
+        <RotateSecretDialog subscription={s} />
+        <ConfirmDialog
+          label="Delete"
+          title="Delete this webhook?"
+          confirmLabel="Delete webhook"
+          onConfirm={async () => {
+            await gql(DELETE_WEBHOOK, { id: s.id });
+            await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+            announce('The webhook is deleted.');
+            navigate('/webhooks');
+          }}
+        >
+          <p>
+            Nothing more is sent to <code>{s.url}</code>; deliveries still waiting are cancelled. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      </div>
+      {s.condition === 'disabled' && <p className="hint">Test events and re-sends need the webhook enabled.</p>}
+      <ErrorAlert error={error} />
+    </div>
+  );
+}
+
+function RotateSecretDialog({ subscription: s }: { subscription: Subscription }) {
+  const queryClient = useQueryClient();
+  const announce = useAnnounce();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState(false);
+  return (
+    <DialogTrigger
+      onOpenChange={(open) => {
+        if (!open) {
+          setSecret(null);
+          setError(null);
+        }
+      }}
+    >
+      <Button className="button">Rotate secret</Button>
+      <ModalOverlay className="modal-overlay" isDismissable={!pending}>
+        <Modal className="modal">
+          <Dialog role="alertdialog" className="dialog">
+            {({ close }) =>
+              secret ? (
+                <>
+                  <Heading slot="title">New signing secret</Heading>
+                  <DualSignatureNote />
+                  <SecretReveal
+                    label="New signing secret"
+                    value={secret}
+                    warning={
+                      <>
+                        <strong>Copy the new secret now.</strong> It is shown only this once.
+                      </>
+                    }
+                  />
+                  <div className="dialog-actions">
+                    <Button className="button button-primary" onPress={close}>
+                      Done
+                    </Button>
+                  </div>
+                </>
+              ) : (
+                <>
+                  <Heading slot="title">Rotate the signing secret?</Heading>
+                  <DualSignatureNote />
+                  <ErrorAlert error={error} />
+                  <div className="dialog-actions">
+                    <Button className="button" autoFocus onPress={close} isDisabled={pending}>
+                      Cancel
+                    </Button>
+                    <Button
+                      className="button button-primary"
+                      isPending={pending}
+                      onPress={async () => {
+                        setPending(true);
+                        setError(null);
+                        try {
+                          const { rotateWebhookSecret } = await gql<{ rotateWebhookSecret: WebhookSubscriptionWithSecret }>(ROTATE_WEBHOOK_SECRET, { id: s.id });
+                          setSecret(rotateWebhookSecret.secret);
+                          announce('The signing secret is rotated. Copy the new secret now.');
+                          await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+                        } catch (err) {
+                          setError(err);
+                        } finally {
+                          setPending(false);
+                        }
+                      }}
+                    >
+                      Rotate secret
+                    </Button>
+                  </div>
+                </>
+              )
+            }
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
+
+function DualSignatureNote() {
+  return (
+    <p>
+      A new secret signs every delivery from now on. For the next <strong>24 hours</strong> each delivery also carries the signature
+      made with the old secret (two signatures in the <code>webhook-signature</code> header, the new one first), so your receiver
+      keeps accepting deliveries while you give it the new secret. After 24 hours only the new secret’s signature is sent.
+    </p>
+  );
+}

@@ -1,0 +1,174 @@
+// Create and edit a webhook subscription: URL (checked by the server with the API's rule, its
+// message shown on the field), events, boards, description. Creation shows the secret once.
+import { useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, Text, TextArea, TextField } from 'react-aria-components';
+import { fieldErrorsByName, gql } from '../api/client.ts';
+import {
+  BOARDS,
+  CREATE_WEBHOOK,
+  UPDATE_WEBHOOK,
+  WEBHOOK_EVENTS,
+  type BoardSummary,
+  type Connection,
+  type WebhookSubscription,
+  type WebhookSubscriptionWithSecret,
+} from '../api/operations.ts';
+import { useAnnounce } from '../components/Announcer.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { SecretReveal } from '../components/SecretReveal.tsx';
+
+/** Every board the viewer sees (a workspace has few; pages of 100). */
+export function useBoards() {
+  return useQuery({
+    queryKey: ['boards'],
+    queryFn: async () => {
+      const boards: BoardSummary[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page: Connection<BoardSummary> = (await gql<{ boards: Connection<BoardSummary> }>(BOARDS, { first: 100, after })).boards;
+        boards.push(...page.edges.map((e) => e.node));
+        if (!page.pageInfo.hasNextPage) return boards;
+        after = page.pageInfo.endCursor;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function WebhookFormDialog({ subscription }: { subscription?: WebhookSubscription }) {
+  return (
+    <DialogTrigger>
+      <Button className={subscription ? 'button' : 'button button-primary'}>{subscription ? 'Edit' : 'New webhook'}</Button>
+      <ModalOverlay className="modal-overlay">
+        <Modal className="modal modal-wide">
+          <Dialog className="dialog">{({ close }) => <WebhookForm subscription={subscription} close={close} />}</Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
+
+function WebhookForm({ subscription, close }: { subscription?: WebhookSubscription; close: () => void }) {
+  const queryClient = useQueryClient();
+  const announce = useAnnounce();
+  const boards = useBoards();
+  const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
+  const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
+  const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState(false);
+  const [created, setCreated] = useState<WebhookSubscriptionWithSecret | null>(null);
+  // The server's message per field, kept on the field until the next submit (react-aria's own
+  // server errors vanish on blur, moving the button under a pointer that is about to click it).
+  const fieldErrors = useMemo(() => fieldErrorsByName(error), [error]);
+
+  if (created) {
+    return (
+      <>
+        <Heading slot="title">Webhook created</Heading>
+        <p>
+          Deliveries to <code>{created.url}</code> are signed with this secret (Standard Webhooks: the <code>webhook-signature</code>{' '}
+          header). Your receiver needs it to verify them.
+        </p>
+        <SecretReveal
+          label="Signing secret"
+          value={created.secret}
+          warning={
+            <>
+              <strong>Copy the signing secret now.</strong> It is shown only here and after a rotation; later you can rotate it, not read
+              it.
+            </>
+          }
+        />
+        <div className="dialog-actions">
+          <Button className="button button-primary" onPress={close}>
+            Done
+          </Button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <Heading slot="title">{subscription ? 'Edit webhook' : 'New webhook'}</Heading>
+      <Form
+        // The server checks every field and says what is wrong, shown on the fields below.
+        validationBehavior="aria"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          const input = { url: String(data.get('url')).trim(), description: String(data.get('description') ?? ''), events, boards: boardIds };
+          setPending(true);
+          setError(null);
+          try {
+            if (subscription) {
+              await gql(UPDATE_WEBHOOK, { id: subscription.id, input });
+              announce('The webhook is saved.');
+            } else {
+              const { createWebhookSubscription } = await gql<{ createWebhookSubscription: WebhookSubscriptionWithSecret }>(CREATE_WEBHOOK, { input });
+              setCreated(createWebhookSubscription);
+              announce('The webhook is created. Copy its signing secret now.');
+            }
+            await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+            if (subscription) close();
+          } catch (err) {
+            setError(err);
+          } finally {
+            setPending(false);
+          }
+        }}
+      >
+        <TextField name="url" isInvalid={!!fieldErrors.url} type="url" isRequired defaultValue={subscription?.url} className="field" autoFocus>
+          <Label>Endpoint URL</Label>
+          <Input placeholder="https://example.com/webhooks/tickets" />
+          <Text slot="description">An https address on port 443 or 8443 that the internet can reach (no private or local addresses).</Text>
+          <FieldError>{fieldErrors.url}</FieldError>
+        </TextField>
+        <CheckboxGroup name="events" isInvalid={!!fieldErrors.events} isRequired value={events} onChange={setEvents} className="field">
+          <Label>Events</Label>
+          <div className="checkbox-grid">
+            {WEBHOOK_EVENTS.map((event) => (
+              <Checkbox key={event.id} value={event.id} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+                <span>
+                  <code>{event.id}</code> <span className="muted">{event.label}</span>
+                </span>
+              </Checkbox>
+            ))}
+          </div>
+          <FieldError>{fieldErrors.events}</FieldError>
+        </CheckboxGroup>
+        <CheckboxGroup name="boards" isInvalid={!!fieldErrors.boards} value={boardIds} onChange={setBoardIds} className="field">
+          <Label>Boards</Label>
+          <Text slot="description">Only tickets of the chosen boards. None chosen: every board.</Text>
+          {boards.isPending && <p role="status">Loading boards…</p>}
+          <ErrorAlert error={boards.error} prefix="The boards could not be loaded." />
+          <div className="checkbox-grid">
+            {(boards.data ?? []).map((board) => (
+              <Checkbox key={board.id} value={board.id} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+                <span>{board.name}</span>
+              </Checkbox>
+            ))}
+          </div>
+          <FieldError>{fieldErrors.boards}</FieldError>
+        </CheckboxGroup>
+        <TextField name="description" isInvalid={!!fieldErrors.description} defaultValue={subscription?.description} maxLength={500} className="field">
+          <Label>Description (optional)</Label>
+          <TextArea rows={2} />
+          <FieldError>{fieldErrors.description}</FieldError>
+        </TextField>
+        <ErrorAlert error={error} fieldLabels={{ url: 'Endpoint URL', events: 'Events', boards: 'Boards', description: 'Description' }} />
+        <div className="dialog-actions">
+          <Button className="button" onPress={close} isDisabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" className="button button-primary" isPending={pending}>
+            {subscription ? 'Save' : 'Create webhook'}
+          </Button>
+        </div>
+      </Form>
+    </>
+  );
+}

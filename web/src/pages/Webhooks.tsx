@@ -1,0 +1,101 @@
+// Settings › Apps › Webhooks: the subscriptions with their condition at a glance, New webhook.
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Button, Link } from 'react-aria-components';
+import { gql } from '../api/client.ts';
+import { WEBHOOK_SUBSCRIPTIONS, type Connection, type SubscriptionCondition, type WebhookSubscription } from '../api/operations.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
+
+const PAGE_SIZE = 25;
+
+const CONDITIONS: Record<SubscriptionCondition, { label: string; tone: string; explain: string }> = {
+  receiving: { label: 'Receiving', tone: 'ok', explain: 'Deliveries are sent.' },
+  paused: { label: 'Paused', tone: 'warn', explain: 'Paused after 20 failed deliveries in a row; events are kept until it is resumed.' },
+  disabled: { label: 'Disabled', tone: 'error', explain: 'Disabled because the endpoint answered 410 Gone; nothing is sent until it is enabled.' },
+};
+
+export function ConditionBadge({ condition }: { condition: SubscriptionCondition }) {
+  const c = CONDITIONS[condition];
+  return <span className={`badge badge-${c.tone}`}>{c.label}</span>;
+}
+export const conditionExplanation = (condition: SubscriptionCondition) => CONDITIONS[condition].explain;
+
+export function WebhooksPage() {
+  const subscriptions = useInfiniteQuery({
+    queryKey: ['webhooks', 'list'],
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam }) =>
+      (await gql<{ webhookSubscriptions: Connection<WebhookSubscription> }>(WEBHOOK_SUBSCRIPTIONS, { first: PAGE_SIZE, after: pageParam })).webhookSubscriptions,
+    getNextPageParam: (last) => (last.pageInfo.hasNextPage ? last.pageInfo.endCursor : null),
+    // Conditions change on their own (a pause after failures): keep the list current.
+    refetchInterval: 10_000,
+  });
+  const boards = useBoards();
+  const boardName = (id: string) => boards.data?.find((b) => b.id === id)?.name ?? id;
+  const rows = subscriptions.data?.pages.flatMap((p) => p.edges.map((e) => e.node)) ?? [];
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>Settings</li>
+          <li>Apps</li>
+          <li aria-current="page">Webhooks</li>
+        </ol>
+      </nav>
+      <PageHeading description="Webhooks send signed HTTPS requests to your systems when tickets change.">Webhooks</PageHeading>
+      <div className="toolbar">
+        <WebhookFormDialog />
+      </div>
+      <ErrorAlert error={subscriptions.error} prefix="The webhooks could not be loaded." />
+      {subscriptions.isPending && <p role="status">Loading webhooks…</p>}
+      {subscriptions.isSuccess && rows.length === 0 && <p>No webhooks yet. Create one with New webhook.</p>}
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="responsive-table">
+            <caption className="visually-hidden">Webhook subscriptions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Events</th>
+                <th scope="col">Boards</th>
+                <th scope="col">Failures in a row</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.id}>
+                  <th scope="row" data-label="Endpoint">
+                    <Link href={`/webhooks/${s.id}`} className="url-link">
+                      {s.url}
+                    </Link>
+                    {s.description && <span className="muted block">{s.description}</span>}
+                  </th>
+                  <td data-label="Condition">
+                    <ConditionBadge condition={s.condition} />
+                  </td>
+                  <td data-label="Events">
+                    <ul className="tags">
+                      {s.events.map((e) => (
+                        <li key={e}>{e}</li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td data-label="Boards">{s.boards.length ? s.boards.map(boardName).join(', ') : 'Every board'}</td>
+                  <td data-label="Failures in a row">{s.consecutiveFailures}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {subscriptions.hasNextPage && (
+        <Button className="button" onPress={() => subscriptions.fetchNextPage()} isPending={subscriptions.isFetchingNextPage}>
+          Show more webhooks
+        </Button>
+      )}
+    </>
+  );
+}
