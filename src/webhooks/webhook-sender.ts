@@ -8,6 +8,7 @@ import { checkWebhookUrl, guardedLookup, type SystemLookup } from './url-policy.
 const USER_AGENT = 'Service-Webhooks/1.0';
 const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 export interface SenderOptions {
   allowPrivateTargets?: boolean;
@@ -59,21 +60,32 @@ export function createWebhookSender(options: SenderOptions = {}) {
     const target = checkWebhookUrl(url, { allowPrivateTargets: options.allowPrivateTargets });
     if (!target.ok) return { error: `URL refused by the webhook URL policy: ${target.message}`, durationMs: elapsed() };
 
-    return await new Promise<SendResult>((resolve) => {
+    // A kept-alive connection that the receiver dropped while it was idle fails before any answer
+    // (ECONNRESET/EPIPE on a reused socket): retried once at once, on a new connection, rather
+    // than counted as the receiver's failure. Should the receiver have seen it after all, the
+    // duplicate carries the same webhook-id.
+    const first = await post(target.url, headers, body, started);
+    if (!first.staleSocket) return first.result;
+    return (await post(target.url, headers, body, started)).result;
+  }
+
+  function post(url: URL, headers: Record<string, string>, body: string, started: number): Promise<{ result: SendResult; staleSocket: boolean }> {
+    const elapsed = () => Math.round(performance.now() - started);
+    return new Promise((resolve) => {
       let settled = false;
       let status: number | undefined;
       const chunks: Buffer[] = [];
       let received = 0;
-      const finish = (error?: string) => {
+      const finish = (error?: string, staleSocket = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         const excerpt = status === undefined ? undefined : excerptOf(chunks);
-        resolve({ httpStatus: status, responseExcerpt: excerpt, error, durationMs: elapsed() });
+        resolve({ result: { httpStatus: status, responseExcerpt: excerpt, error, durationMs: elapsed() }, staleSocket });
       };
 
       const req = https.request(
-        target.url,
+        url,
         {
           method: 'POST',
           agent,
@@ -99,7 +111,9 @@ export function createWebhookSender(options: SenderOptions = {}) {
         finish(status === undefined ? `no answer within ${timeoutMs / 1000} s` : undefined);
         req.destroy();
       }, timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => finish(describeError(err)));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        finish(describeError(err), status === undefined && req.reusedSocket && STALE_SOCKET_CODES.has(err.code ?? '')),
+      );
       req.end(body);
     });
   }
