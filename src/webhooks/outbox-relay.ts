@@ -55,8 +55,6 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
 }
 
 export interface OutboxRelay {
-  /** Looks at the outbox at once. */
-  nudge(): void;
   stop(): Promise<void>;
 }
 
@@ -161,7 +159,6 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   })();
 
   return {
-    nudge: () => wake?.(),
     async stop() {
       stopped = true;
       wake?.();
