@@ -84,6 +84,7 @@ async function main() {
     banner.push(
       `REST API:  ${origin}/public/v1   (reference: ${origin}/public/v1/docs, OpenAPI: ${origin}/public/v1/openapi.json)`,
       `GraphQL:   ${origin}/graphql`,
+      `Settings:  ${origin}/settings   (people sign in; the administrator above on first run)`,
     );
   }
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
