@@ -5,5 +5,9 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# What `npm start` builds before it runs: the settings UI when the project has that step
+# (prestart), then the service bundle in dist/ (scripts/build.ts).
+RUN npm run prestart --if-present && npm run build
 EXPOSE 3000
-CMD ["npx", "tsx", "src/main.ts", "api"]
+# The bundle on plain node with the heap flags of `npm start` (package.json; keep them equal).
+CMD ["node", "--max-old-space-size=112", "dist/main.js", "api"]

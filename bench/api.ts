@@ -1,8 +1,10 @@
 // `npm run bench:api`: our API against two baselines on this machine's PostgreSQL, with
 // autocannon. Each server runs in its own child process on a loopback port (its RSS is its own,
-// and autocannon never shares its event loop); the load generator runs here.
+// and autocannon never shares its event loop); the load generator runs here. The servers run as
+// production runs the service: bundled by scripts/build.ts and run by plain `node`, our app with
+// the node flags of `npm start` (read from package.json, so the two cannot drift apart).
 //
-//   npm run bench:api [-- --duration 10 --warmup 2 --connections 32 --only me,post --cpu-prof DIR]
+//   npm run bench:api [-- --duration 10 --warmup 2 --connections 32 --only me,post --cpu-prof DIR --app-flags='--max-old-space-size=96']
 //
 // PostgreSQL: DATABASE_URL when set, else a throwaway cluster started and stopped here. A full
 // run (no --only) writes its table to bench/results/api-latest.md.
@@ -16,6 +18,7 @@ import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
+import { bundle, distDir } from '../scripts/build.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');
@@ -27,6 +30,8 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    // Other node flags for our app than npm start's, to compare settings (e.g. heap sizes).
+    'app-flags': { type: 'string' },
   },
 });
 const duration = Number(opts.duration);
@@ -35,10 +40,20 @@ const connections = Number(opts.connections);
 
 type ServerId = 'ceiling' | 'prisma' | 'app';
 const SERVERS: Record<ServerId, { label: string; file: string }> = {
-  ceiling: { label: 'bare node:http + pg, 1 PK query (ceiling)', file: 'servers/pg-ceiling.ts' },
-  prisma: { label: 'Prisma-only (services, no GraphQL/facade)', file: 'servers/prisma-only.ts' },
-  app: { label: 'our app (Hono + REST facade + GraphQL)', file: 'servers/app.ts' },
+  ceiling: { label: 'bare node:http + pg, 1 PK query (ceiling)', file: 'pg-ceiling' },
+  prisma: { label: 'Prisma-only (services, no GraphQL/facade)', file: 'prisma-only' },
+  app: { label: 'our app (Hono + REST facade + GraphQL)', file: 'app' },
 };
+/** The servers' bundles; inside the repository, where src/paths.ts finds its root. */
+const serversDir = path.join(distDir, 'bench');
+
+/** The node flags of `npm start` (`… && exec node FLAGS dist/main.js`). */
+function productionNodeFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')).scripts.start;
+  const flags = /\bnode((?: --\S+)*) dist\/main\.js/.exec(start);
+  if (!flags) throw new Error(`cannot find "node [flags] dist/main.js" in the start script: ${start}`);
+  return flags[1].trim().split(/\s+/).filter(Boolean);
+}
 
 interface BenchCase {
   id: string;
@@ -97,9 +112,9 @@ const watchdog = setTimeout(() => {
 }, budgetMs);
 watchdog.unref();
 
-/** Runs a bench file in its own node process (tsx as a loader, so the pid is the server's). */
+/** Runs a script in its own node process (the pid is the script's: tsx, when needed, is a loader). */
 function start<T>(file: string, env: NodeJS.ProcessEnv, args: string[] = [], execArgv: string[] = [], timeoutMs = 60_000): { child: ChildProcess; message: Promise<T> } {
-  const child = fork(path.join(here, file), args, { env, execArgv: ['--import', 'tsx', ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(file, args, { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   const message = new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${file} did not report within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -210,14 +225,17 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
 
   console.error('Seeding: one workspace, an unthrottled key with every scope, 500 tickets…');
-  const seeding = start<BenchFixture>('seed.ts', env, [], [], 180_000);
+  const seeding = start<BenchFixture>(path.join(here, 'seed.ts'), env, [], ['--import', 'tsx'], 180_000);
   const fixture = await seeding.message;
   await stopChild(seeding.child);
 
+  await bundle(Object.fromEntries(serverIds.map((id) => [SERVERS[id].file, path.join(here, 'servers', `${SERVERS[id].file}.ts`)])), serversDir);
+  const appFlags = opts['app-flags'] !== undefined ? opts['app-flags'].split(/\s+/).filter(Boolean) : productionNodeFlags();
   const servers = new Map<ServerId, { child: ChildProcess; url: string }>();
   for (const id of serverIds) {
     const prof = id === 'app' && opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [];
-    const { child, message } = start<{ port: number }>(SERVERS[id].file, env, [JSON.stringify(fixture)], prof);
+    const flags = id === 'app' ? [...appFlags, ...prof] : [];
+    const { child, message } = start<{ port: number }>(path.join(serversDir, `${SERVERS[id].file}.js`), env, [JSON.stringify(fixture)], flags);
     const { port } = await message;
     servers.set(id, { child, url: `http://127.0.0.1:${port}` });
   }
@@ -244,6 +262,7 @@ async function main() {
   lines.push(`# API benchmark (${date})`, '');
   lines.push(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}).`,
+    `Servers bundled by scripts/build.ts and run by plain node; our app with ${opts['app-flags'] !== undefined ? 'the node flags' : "the node flags of `npm start`"}: \`${appFlags.join(' ') || '(none)'}\`.`,
     `autocannon: ${connections} connections, ${warmup} s warm-up then ${duration} s per case, from the parent process; each server is its own process on loopback. Latencies in whole ms.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,

@@ -1,14 +1,14 @@
 // The Temporal worker of this service: one task queue, every workflow domain.
-import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
+import { fromRoot } from './paths.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 
-export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export const workflowsPath = fromRoot('workflows', 'index.ts');
 
 let runtimeInstalled = false;
 
@@ -31,6 +31,11 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
 
 const RETRY_MS = 2_000;
 
+/** The SDK's own SIGINT/SIGTERM handler may already be draining the worker: shut down only a running one. */
+function shutdown(worker: Worker) {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+}
+
 /**
  * Runs the worker and keeps it running: when Temporal is unreachable (at start or later) it tries
  * again every few seconds instead of taking the service down; the work waits in Temporal and the
@@ -45,7 +50,7 @@ export function superviseWorker(address: string, onConnected: () => Promise<void
     while (!stopping) {
       try {
         current = await startWorker(address);
-        if (stopping) current.worker.shutdown();
+        if (stopping) shutdown(current.worker);
         else await onConnected();
         if (failures) logger.info('Temporal worker connected');
         failures = 0;
@@ -63,7 +68,7 @@ export function superviseWorker(address: string, onConnected: () => Promise<void
     async stop() {
       stopping = true;
       wake?.();
-      current?.worker.shutdown();
+      if (current) shutdown(current.worker);
       await loop;
     },
   };

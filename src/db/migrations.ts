@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { randomUUID } from 'node:crypto';
+import { fromRoot } from '../paths.ts';
 
-export const migrationsDir = path.resolve(import.meta.dirname, '../../migrations');
+export const migrationsDir = fromRoot('migrations');
 
 export interface Migration {
   name: string;

@@ -78,9 +78,14 @@ function scopeFailure(failure: AuthFailure): ApiScope[] {
   }
 }
 
+/** Exactly what Date#toISOString() gives for the years 0–9999. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp in UTC',
-  serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString()),
+  // Representations carry timestamps already formatted by toISOString(): those pass as they are
+  // (a list page has two per ticket); anything else is parsed and normalized to UTC.
+  serialize: (v) => (v instanceof Date ? v.toISOString() : typeof v === 'string' && ISO_UTC.test(v) ? v : new Date(v).toISOString()),
   parseValue: (v) => {
     const d = new Date(String(v));
     if (Number.isNaN(d.getTime())) throw new AppError('validation_failed', 'Invalid DateTime');

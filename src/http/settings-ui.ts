@@ -3,10 +3,10 @@
 // /settings/webhooks/wh_…, the link of a paused-subscription notice). The UI talks to /graphql.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { fromRoot } from '../paths.ts';
 
-const distDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const distDir = fromRoot('web', 'dist');
 /** Vite names assets `<name>-<hash>.<ext>`: nothing else is served from assets/. */
 const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|png|woff2)$/;
 const TYPES: Record<string, string> = {

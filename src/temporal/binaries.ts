@@ -4,12 +4,11 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EphemeralServerExecutable } from '@temporalio/testing';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
+import { repoRoot } from '../paths.ts';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const installScript = path.join(repoRoot, 'scripts', 'install-temporal.sh');
 const toolsDir = path.join(repoRoot, '.tools', 'temporal');
 // Same layout as scripts/install-temporal.sh: both wheels place their executable in <dir>/bin.

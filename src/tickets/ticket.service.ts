@@ -55,7 +55,17 @@ function checkTimes(times: Record<string, Date | null | undefined>) {
   if (errors.length) throw invalid('A time is out of range', errors);
 }
 
+// Board definitions are cached (boardService.rules), so a field's schema is built once per load
+// of its board rather than on every request.
+const valueSchemas = new WeakMap<BoardField, z.ZodType>();
+
 function valueSchema(field: BoardField): z.ZodType {
+  let schema = valueSchemas.get(field);
+  if (!schema) valueSchemas.set(field, (schema = buildValueSchema(field)));
+  return schema;
+}
+
+function buildValueSchema(field: BoardField): z.ZodType {
   const option = z.string().refine((v) => field.options.includes(v), `must be one of: ${field.options.join(', ')}`);
   switch (field.type) {
     case 'text':

@@ -1,5 +1,6 @@
-// The README's start command, for real: `tsx src/main.ts` on embedded defaults (PGlite, a
-// local Temporal dev server), first-run seeding, GET /me over a real port, restart.
+// The README's start command, for real: `npm start` (build, then the bundle on plain node with
+// the production heap flags) on embedded defaults (PGlite, a local Temporal dev server),
+// first-run seeding, GET /me over a real port, restart. npm passes SIGTERM on to the service.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,14 +23,15 @@ async function start(ports: { http: number; temporal: number; ui: number }) {
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that a failed test can kill npm and the service alike.
+  const child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 90 s\n${out}\n${err}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`no banner in 150 s\n${out}\n${err}`)), 150_000);
     child.stdout!.on('data', () => {
       if (out.includes('Database:')) {
         clearTimeout(timer);
@@ -47,11 +49,11 @@ async function start(ports: { http: number; temporal: number; ui: number }) {
 }
 
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const c of children) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
 });
 
 describe('npm start on embedded defaults', () => {
-  it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 240_000 }, async () => {
+  it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 360_000 }, async () => {
     const ports = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
     const first = await start(ports);
     const banner = first.out();
@@ -66,6 +68,20 @@ describe('npm start on embedded defaults', () => {
     expect(body.apiKey.scopes).toEqual(['tickets:read', 'tickets:write', 'boards:read', 'users:read', 'kb:read', 'kb:write', 'webhooks:manage']);
     expect(body.workspace.name).toBe('Demo workspace');
     expect(Object.keys(body).sort()).toEqual(['apiKey', 'limits', 'serviceUser', 'workspace']);
+
+    // A write over a real socket: the body arrives with Content-Length, the path production reads.
+    const auth = { authorization: `Bearer ${key}` };
+    const board = (await (await fetch(`http://127.0.0.1:${ports.http}/public/v1/boards`, { headers: auth })).json()).data[0];
+    const fields = board.fields
+      .filter((f: { required: boolean }) => f.required)
+      .map((f: { id: string; options: string[] }) => ({ fieldId: f.id, value: f.options[0] }));
+    const created = await fetch(`http://127.0.0.1:${ports.http}/public/v1/tickets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ boardId: board.id, subject: 'Started', description: 'over HTTP', requesterEmail: 'a@example.com', fields }),
+    });
+    expect(created.status).toBe(201);
+    expect((await created.json()).subject).toBe('Started');
 
     // Temporal Web answers on its port.
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
