@@ -234,7 +234,9 @@ async function main() {
   const servers = new Map<ServerId, { child: ChildProcess; url: string }>();
   for (const id of serverIds) {
     const prof = id === 'app' && opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [];
-    const flags = id === 'app' ? [...appFlags, ...prof] : [];
+    // The Prisma-only baseline is our process minus the facade: same node flags (heap limit), so
+    // the comparison shows the facade's cost and not the heap limit's.
+    const flags = id === 'app' ? [...appFlags, ...prof] : id === 'prisma' ? appFlags : [];
     const { child, message } = start<{ port: number }>(path.join(serversDir, `${SERVERS[id].file}.js`), env, [JSON.stringify(fixture)], flags);
     const { port } = await message;
     servers.set(id, { child, url: `http://127.0.0.1:${port}` });

@@ -9,13 +9,7 @@ import { ticketService } from '../../src/tickets/ticket.service.ts';
 import { requestHash, runIdempotent } from '../../src/idempotency/idempotency.service.ts';
 import { DEFAULT_PAGE_SIZE } from '../../src/rest/paging.ts';
 import { AppError } from '../../src/errors/errors.ts';
-import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { readJson, reportWhenListening } from './listen.ts';
-
-const boardInclude = { fields: { orderBy: { position: 'asc' } }, states: { orderBy: { position: 'asc' } } } as const satisfies Prisma.BoardInclude;
-/** What plugin-prisma hands the boards connection for the route's selection: one row more than a page. */
-const boardQuery = { include: boardInclude, take: DEFAULT_PAGE_SIZE + 1 };
-type BoardRow = Prisma.BoardGetPayload<{ include: typeof boardInclude }>;
 
 async function answer(req: http.IncomingMessage): Promise<{ status: number; body: unknown }> {
   const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
@@ -34,15 +28,15 @@ async function answer(req: http.IncomingMessage): Promise<{ status: number; body
     };
   }
   if (req.method === 'GET' && path === '/public/v1/boards') {
-    const rows = (await boardService.list(principal, boardQuery)) as BoardRow[];
-    const data = rows.slice(0, DEFAULT_PAGE_SIZE).map((b) => ({
+    const { edges, pageInfo } = await boardService.list(principal, { first: DEFAULT_PAGE_SIZE });
+    const data = edges.map(({ node: b }) => ({
       id: b.id,
       name: b.name,
       fields: b.fields.map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required, options: f.options })),
       states: b.states.map((s) => ({ id: s.id, name: s.name, category: s.category })),
       priorities: b.priorities,
     }));
-    return { status: 200, body: { data, nextCursor: rows.length > DEFAULT_PAGE_SIZE ? data.at(-1)!.id : null } };
+    return { status: 200, body: { data, nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null } };
   }
   if (req.method === 'GET' && path === '/public/v1/tickets') {
     const connection = await ticketService.list(principal, {}, { first: DEFAULT_PAGE_SIZE });

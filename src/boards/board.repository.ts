@@ -2,10 +2,10 @@ import { prisma } from '../db/db.ts';
 import { visibleBoardFilter, type RoleAccess } from '../auth/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
-/** What a Pothos prisma field hands down: the selection of the query, and cursor paging. */
-type BoardQuery = Pick<Prisma.BoardFindManyArgs, 'include' | 'select' | 'cursor' | 'take' | 'skip'>;
+/** Cursor paging of the board list: an id to start from, the size (one extra row) and the direction (negative take: backwards). */
+export type BoardPage = Pick<Prisma.BoardFindManyArgs, 'cursor' | 'take' | 'skip'>;
 
-/** A board with what tickets are checked against: its fields and states, in board order. */
+/** A board with its fields and states, in board order: what tickets are checked against and what every board answer shows. */
 export const boardRulesInclude = {
   fields: { orderBy: { position: 'asc' } },
   states: { orderBy: { position: 'asc' } },
@@ -15,12 +15,8 @@ export type BoardWithRules = Prisma.BoardGetPayload<{ include: typeof boardRules
 
 export const boardRepository = {
   /** Boards the role sees, oldest first (ids are time-sortable). */
-  listVisible(workspaceId: number, role: RoleAccess, query: BoardQuery) {
-    return prisma.board.findMany({ ...query, where: { workspaceId, ...visibleBoardFilter(role) }, orderBy: { id: 'asc' } });
-  },
-
-  find(workspaceId: number, id: string, query: Pick<BoardQuery, 'include' | 'select'>) {
-    return prisma.board.findFirst({ ...query, where: { id, workspaceId } });
+  listVisible(workspaceId: number, role: RoleAccess, page: BoardPage): Promise<BoardWithRules[]> {
+    return prisma.board.findMany({ ...page, include: boardRulesInclude, where: { workspaceId, ...visibleBoardFilter(role) }, orderBy: { id: 'asc' } });
   },
 
   findWithRules(workspaceId: number, id: string): Promise<BoardWithRules | null> {

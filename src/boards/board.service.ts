@@ -1,12 +1,42 @@
 // Reading boards: the role decides which boards exist for the caller; any other board is "not
 // found", never "forbidden".
+import { getConnectionPageSize, PothosValidationError, validateConnectionArguments } from '@pothos/core';
+import { formatPrismaCursor, parsePrismaCursor } from '@pothos/plugin-prisma';
 import { AppError } from '../errors/errors.ts';
 import { canSeeBoard, type Principal } from '../auth/principal.ts';
 import { checkCursor } from '../graphql/cursor.ts';
-import { boardRepository, type BoardWithRules } from './board.repository.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { boardRepository, type BoardPage, type BoardWithRules } from './board.repository.ts';
 
-type ListQuery = Parameters<typeof boardRepository.listVisible>[2];
-type GetQuery = Parameters<typeof boardRepository.find>[2];
+export interface BoardConnectionArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+export interface BoardEdge {
+  cursor: string;
+  node: BoardWithRules;
+}
+
+/**
+ * The Prisma query of a page: plugin-prisma's cursor paging (its argument rules, its
+ * `GPC:`-tagged cursors), so that the list answers and pages as it did when plugin-prisma built
+ * the query from the GraphQL selection. Every board answer shows the same fields and states, so
+ * the rows are loaded with them and resolved as they are, with no per-request query planning.
+ */
+function pageOf(args: BoardConnectionArgs): BoardPage {
+  const { before, after, first, last } = args;
+  validateConnectionArguments(args);
+  if (before && after) throw new PothosValidationError('Arguments "before" and "after" are not supported at the same time');
+  if (before != null && first != null) throw new PothosValidationError('Arguments "before" and "first" are not supported at the same time');
+  if (after != null && last != null) throw new PothosValidationError('Arguments "after" and "last" are not supported at the same time');
+  const cursor = before ?? after;
+  const { limit } = getConnectionPageSize({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE });
+  const take = before != null || last != null ? -limit : limit;
+  return cursor == null ? { take, skip: 0 } : { cursor: { id: parsePrismaCursor(cursor) as string }, take, skip: 1 };
+}
 
 /**
  * Board definitions (fields, states, priorities) change rarely and are read by every ticket
@@ -19,12 +49,28 @@ const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 
 export const boardService = {
-  list(principal: Principal, query: ListQuery) {
-    return boardRepository.listVisible(principal.workspace.id, principal.role, checkCursor(query, 'string'));
+  /** The boards the role sees as a relay connection, oldest first. */
+  async list(principal: Principal, args: BoardConnectionArgs) {
+    const page = checkCursor(pageOf(args), 'string');
+    const take = page.take!;
+    const rows = await boardRepository.listVisible(principal.workspace.id, principal.role, page);
+    const full = rows.length === Math.abs(take);
+    const backward = args.before != null || args.last != null;
+    const nodes = full ? rows.slice(take < 0 ? 1 : 0, take < 0 ? rows.length : -1) : rows;
+    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: formatPrismaCursor(node, 'id'), node }));
+    return {
+      edges,
+      pageInfo: {
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+        hasPreviousPage: args.after != null ? true : backward ? full : false,
+        hasNextPage: args.before != null ? true : args.last != null ? false : full,
+      },
+    };
   },
 
-  async get(principal: Principal, id: string, query: GetQuery) {
-    const board = canSeeBoard(principal.role, id) ? await boardRepository.find(principal.workspace.id, id, query) : null;
+  async get(principal: Principal, id: string): Promise<BoardWithRules> {
+    const board = canSeeBoard(principal.role, id) ? await boardRepository.findWithRules(principal.workspace.id, id) : null;
     if (!board) throw new AppError('not_found', `No board ${id}`);
     return board;
   },

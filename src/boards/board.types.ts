@@ -2,8 +2,8 @@
 // read them (`boards`, `board`).
 import { builder } from '../graphql/builder.ts';
 import type { ApiScope } from '../auth/principal.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { boardService } from './board.service.ts';
+import type { BoardWithRules } from './board.repository.ts';
 
 export const FieldTypeEnum = builder.enumType('FieldType', {
   values: ['text', 'number', 'boolean', 'date', 'select', 'multiselect'] as const,
@@ -13,7 +13,13 @@ export const StateCategoryEnum = builder.enumType('StateCategory', {
   values: ['open', 'pending', 'solved', 'closed'] as const,
 });
 
-export const BoardField = builder.prismaObject('BoardField', {
+type BoardFieldRow = BoardWithRules['fields'][number];
+type BoardStateRow = BoardWithRules['states'][number];
+
+// Plain object types over the rows the service loads with their fields and states (every board
+// answer shows both), not plugin-prisma objects, which planned a Prisma query from the GraphQL
+// selection on every request and checked a loader mapping for each relation of each board.
+export const BoardField = builder.objectRef<BoardFieldRow>('BoardField').implement({
   description: 'A custom field of a board; tickets carry values as {fieldId, value}',
   fields: (t) => ({
     id: t.exposeString('id'),
@@ -24,7 +30,7 @@ export const BoardField = builder.prismaObject('BoardField', {
   }),
 });
 
-export const BoardState = builder.prismaObject('BoardState', {
+export const BoardState = builder.objectRef<BoardStateRow>('BoardState').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -32,14 +38,14 @@ export const BoardState = builder.prismaObject('BoardState', {
   }),
 });
 
-export const Board = builder.prismaObject('Board', {
+export const Board = builder.objectRef<BoardWithRules>('Board').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     priorities: t.exposeStringList('priorities', { description: 'The allowed priority labels, in order' }),
-    fields: t.relation('fields', { query: { orderBy: { position: 'asc' } } }),
-    states: t.relation('states', { query: { orderBy: { position: 'asc' } } }),
+    fields: t.expose('fields', { type: [BoardField] }),
+    states: t.expose('states', { type: [BoardState] }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -49,23 +55,20 @@ export const Board = builder.prismaObject('Board', {
 export const BOARD_READ_SCOPES = ['boards:read', 'tickets:read', 'tickets:write'] as const satisfies readonly ApiScope[];
 
 builder.queryField('boards', (t) =>
-  t.prismaConnection({
-    type: 'Board',
-    cursor: 'id',
-    defaultSize: DEFAULT_PAGE_SIZE,
-    maxSize: MAX_PAGE_SIZE,
+  t.connection({
+    type: Board,
     description: 'The boards the caller’s role sees, oldest first',
     authScopes: { anyScope: [...BOARD_READ_SCOPES] },
-    resolve: (query, _root, _args, ctx) => boardService.list(ctx.principal!, query),
+    resolve: (_root, args, ctx) => boardService.list(ctx.principal!, args),
   }),
 );
 
 builder.queryField('board', (t) =>
-  t.prismaField({
-    type: 'Board',
+  t.field({
+    type: Board,
     description: 'One board; a board the caller’s role does not see is not found',
     authScopes: { anyScope: [...BOARD_READ_SCOPES] },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (query, _root, { id }, ctx) => boardService.get(ctx.principal!, id, query),
+    resolve: (_root, { id }, ctx) => boardService.get(ctx.principal!, id),
   }),
 );

@@ -80,7 +80,10 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
         });
         const headers = { ...baseHeaders, ...out.headers };
         if (out.status === 204) return new Response(null, { status: 204, headers });
-        return Response.json(out.body, { status: out.status, headers });
+        // A string body and a plain header object: @hono/node-server writes both straight to the
+        // socket, where Response.json() with headers built a fetch Headers object per answer. A
+        // replayed refusal brings its own Content-Type (problem+json), which wins.
+        return new Response(JSON.stringify(out.body), { status: out.status, headers: { 'Content-Type': 'application/json', ...headers } });
       }),
     );
   }
