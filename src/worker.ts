@@ -10,6 +10,16 @@ import { createRetentionActivities } from '../workflows/retention/activities.ts'
 
 export const workflowsPath = fromRoot('workflows', 'index.ts');
 
+/**
+ * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
+ * flight holds a task slot and a cache slot for up to the receiver's 10 s. The SDK sizes the cache
+ * from the heap: 10 workflows under the 112 MB heap of `npm start`, with which 60 one-second
+ * attempts ran at most 3 at once (60 s in all; with these settings all 60 at once, 1.6 s). Room for
+ * the relay's 64 concurrent starts (an eager start needs a free slot) and for retries; a cached
+ * delivery workflow takes ~140 KiB of RSS.
+ */
+const DELIVERY_CONCURRENCY = { maxCachedWorkflows: 150, maxConcurrentWorkflowTaskExecutions: 100, maxConcurrentLocalActivityExecutions: 100 };
+
 let runtimeInstalled = false;
 
 export async function startWorker(address: string): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
@@ -25,6 +35,7 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
     activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRetentionActivities() },
+    ...DELIVERY_CONCURRENCY,
   });
   return { worker, connection, running: worker.run() };
 }

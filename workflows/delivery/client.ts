@@ -1,7 +1,7 @@
 // Starting delivery workflows from the API, the relay and tests (a Temporal Client, no worker).
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { deliveryWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
-import type { DeliveryRef } from './search-attributes.ts';
+import { deliverySearchAttributes, releaseSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
 
 /** Starts a workflow under its business key; one already running or finished under it is kept. */
@@ -11,6 +11,8 @@ async function startOnce(client: Client, workflow: typeof deliverEventWorkflow |
       workflowId,
       taskQueue,
       args: [ref],
+      // Set here rather than upserted by the workflow: no extra command and visibility update.
+      typedSearchAttributes: deliverySearchAttributes(ref),
       requestEagerStart: eager,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -40,6 +42,7 @@ export async function releaseHeldDeliveries(client: Client, taskQueue: string, s
     workflowId,
     taskQueue,
     args: [{ subscriptionId }],
+    typedSearchAttributes: releaseSearchAttributes(subscriptionId),
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   return workflowId;

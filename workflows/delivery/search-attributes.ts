@@ -1,7 +1,7 @@
 // Typed search attributes of delivery workflows (registered with the dev server by
 // src/temporal/dev-server.ts), so Temporal Web can filter deliveries by subscription, event
 // type and workspace. No Node built-ins: workflow code imports this.
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
 export const SubscriptionIdKey = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
 export const EventTypeKey = defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD);
@@ -16,10 +16,16 @@ export interface DeliveryRef {
   workspaceId: number;
 }
 
-export function deliverySearchAttributes(ref: DeliveryRef): SearchAttributeUpdatePair[] {
+/** Set when a delivery or re-send workflow starts (client.ts). */
+export function deliverySearchAttributes(ref: DeliveryRef): SearchAttributePair[] {
   return [
     { key: SubscriptionIdKey, value: ref.subscriptionId },
     { key: EventTypeKey, value: ref.eventType },
     { key: WorkspaceIdKey, value: String(ref.workspaceId) },
   ];
+}
+
+/** Set when a subscription's release workflow starts (client.ts). */
+export function releaseSearchAttributes(subscriptionId: string): SearchAttributePair[] {
+  return [{ key: SubscriptionIdKey, value: subscriptionId }];
 }

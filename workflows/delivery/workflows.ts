@@ -26,7 +26,7 @@ import {
 } from '@temporalio/workflow';
 import type { AttemptOutcome, AttemptResult, DeliveryActivities } from './activities.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.ts';
-import { deliverySearchAttributes, SubscriptionIdKey, type DeliveryRef } from './search-attributes.ts';
+import { deliverySearchAttributes, releaseSearchAttributes, SubscriptionIdKey, type DeliveryRef } from './search-attributes.ts';
 
 const activityOptions: ActivityOptions & LocalActivityOptions = {
   // The receiver's 10 s plus the database work around it.
@@ -40,10 +40,22 @@ const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>(ac
 // A scheduled attempt runs as a local activity: in the worker that runs the workflow, inside its
 // workflow task, so an attempt costs no activity task round trip through the server (about half
 // the server's work per delivery; see the webhook benchmark in the README). It is short (one
-// POST of at most 10 s and two database round trips), which is what local activities are for.
+// POST of at most 10 s and, on success, two database statements): what local activities are for.
 const local = proxyLocalActivities<DeliveryActivities>(activityOptions);
 /** Histories started before local attempts replay with the activity they recorded. */
 const LOCAL_ATTEMPTS_PATCH = 'local-attempts';
+
+/**
+ * Whether the client set the search attributes when it started this run (client.ts), so the
+ * workflow upserts nothing and marks no patch. Runs started without them, by an older client,
+ * take the older path (upsert, then the local-attempts patch) and replay as recorded. Decided on
+ * the start's attributes, which replay gives back unchanged, rather than with patched(): a patch
+ * records a marker AND upserts TemporalChangeVersion, a visibility update per delivery, which is
+ * the cost this removes. Deploy workers before the processes that start deliveries.
+ */
+function startedWithSearchAttributes(): boolean {
+  return workflowInfo().typedSearchAttributes.get(SubscriptionIdKey) !== undefined;
+}
 
 /** To a held delivery: attempt now, then answer `replyTo` with the outcome. */
 export const releaseSignal = defineSignal<[{ replyTo: string }]>('release');
@@ -63,8 +75,11 @@ export interface DeliveryOutcome {
 
 /** Delivers one event to one subscription on the schedule of schedule.ts (7 attempts in all). */
 export async function deliverEventWorkflow(ref: DeliveryRef): Promise<DeliveryOutcome> {
-  upsertSearchAttributes(deliverySearchAttributes(ref));
-  const attemptOnce = patched(LOCAL_ATTEMPTS_PATCH) ? local.sendAttempt : sendAttempt;
+  let attemptOnce = local.sendAttempt;
+  if (!startedWithSearchAttributes()) {
+    upsertSearchAttributes(deliverySearchAttributes(ref));
+    if (!patched(LOCAL_ATTEMPTS_PATCH)) attemptOnce = sendAttempt;
+  }
   let releasedBy: string | undefined;
   setHandler(releaseSignal, ({ replyTo }) => void (releasedBy = replyTo));
 
@@ -89,13 +104,13 @@ export async function deliverEventWorkflow(ref: DeliveryRef): Promise<DeliveryOu
 
 /** One manual attempt of a delivery: the same body and webhook-id, logged with trigger `manual`. */
 export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult> {
-  upsertSearchAttributes(deliverySearchAttributes(ref));
+  if (!startedWithSearchAttributes()) upsertSearchAttributes(deliverySearchAttributes(ref));
   return await sendAttempt({ deliveryId: ref.deliveryId });
 }
 
 /** After a resume: releases the subscription's held deliveries one at a time, in event order. */
 export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: string; skip?: string[] }): Promise<{ released: number; skipped: string[] }> {
-  upsertSearchAttributes([{ key: SubscriptionIdKey, value: input.subscriptionId }]);
+  if (!startedWithSearchAttributes()) upsertSearchAttributes(releaseSearchAttributes(input.subscriptionId));
   const answers = new Map<string, AttemptOutcome>();
   setHandler(releasedSignal, ({ deliveryId, outcome }) => void answers.set(deliveryId, outcome));
   const skip = [...(input.skip ?? [])];
