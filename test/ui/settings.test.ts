@@ -281,10 +281,11 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await newKey.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'New key' }).waitFor(WAIT);
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('name');
+    // Focus moves when the dialog has mounted; wait for it rather than sample one instant.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('name');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New key');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('New key');
   });
 
   it('fits a 390 px wide screen', async () => {

@@ -191,12 +191,8 @@ function NewKeyForm({ close }: { close: () => void }) {
               is lost, revoke it and create another.
             </>
           }
+          onDone={close}
         />
-        <div className="dialog-actions">
-          <Button className="button button-primary" onPress={close}>
-            Done
-          </Button>
-        </div>
       </>
     );
   }

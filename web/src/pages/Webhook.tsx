@@ -211,12 +211,8 @@ function RotateSecretDialog({ subscription: s }: { subscription: Subscription })
                         <strong>Copy the new secret now.</strong> It is shown only this once.
                       </>
                     }
+                    onDone={close}
                   />
-                  <div className="dialog-actions">
-                    <Button className="button button-primary" onPress={close}>
-                      Done
-                    </Button>
-                  </div>
                 </>
               ) : (
                 <>

@@ -79,12 +79,8 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
               it.
             </>
           }
+          onDone={close}
         />
-        <div className="dialog-actions">
-          <Button className="button button-primary" onPress={close}>
-            Done
-          </Button>
-        </div>
       </>
     );
   }
