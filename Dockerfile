@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# Two malloc arenas instead of eight per core: ~25 MB less peak RSS under load (README, Benchmarks).
+ENV MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .

@@ -47,12 +47,13 @@ const SERVERS: Record<ServerId, { label: string; file: string }> = {
 /** The servers' bundles; inside the repository, where src/paths.ts finds its root. */
 const serversDir = path.join(distDir, 'bench');
 
-/** The node flags of `npm start` (`… && exec node FLAGS dist/main.js`). */
-function productionNodeFlags(): string[] {
+/** How `npm start` runs node (`… && [VAR=value …] exec node FLAGS dist/main.js`): its environment and flags. */
+function productionNode(): { env: Record<string, string>; flags: string[] } {
   const start: string = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')).scripts.start;
-  const flags = /\bnode((?: --\S+)*) dist\/main\.js/.exec(start);
-  if (!flags) throw new Error(`cannot find "node [flags] dist/main.js" in the start script: ${start}`);
-  return flags[1].trim().split(/\s+/).filter(Boolean);
+  const found = /&& ((?:[A-Z_]+=\S+ )*)exec node((?: --\S+)*) dist\/main\.js/.exec(start);
+  if (!found) throw new Error(`cannot find "[VAR=value …] exec node [flags] dist/main.js" in the start script: ${start}`);
+  const env = Object.fromEntries(found[1].trim().split(/\s+/).filter(Boolean).map((a) => a.split('=', 2) as [string, string]));
+  return { env, flags: found[2].trim().split(/\s+/).filter(Boolean) };
 }
 
 interface BenchCase {
@@ -230,14 +231,16 @@ async function main() {
   await stopChild(seeding.child);
 
   await bundle(Object.fromEntries(serverIds.map((id) => [SERVERS[id].file, path.join(here, 'servers', `${SERVERS[id].file}.ts`)])), serversDir);
-  const appFlags = opts['app-flags'] !== undefined ? opts['app-flags'].split(/\s+/).filter(Boolean) : productionNodeFlags();
+  const production = productionNode();
+  const appFlags = opts['app-flags'] !== undefined ? opts['app-flags'].split(/\s+/).filter(Boolean) : production.flags;
   const servers = new Map<ServerId, { child: ChildProcess; url: string }>();
   for (const id of serverIds) {
     const prof = id === 'app' && opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [];
     // The Prisma-only baseline is our process minus the facade: same node flags (heap limit), so
     // the comparison shows the facade's cost and not the heap limit's.
     const flags = id === 'app' ? [...appFlags, ...prof] : id === 'prisma' ? appFlags : [];
-    const { child, message } = start<{ port: number }>(path.join(serversDir, `${SERVERS[id].file}.js`), env, [JSON.stringify(fixture)], flags);
+    const serverEnv = id === 'ceiling' ? env : { ...env, ...production.env };
+    const { child, message } = start<{ port: number }>(path.join(serversDir, `${SERVERS[id].file}.js`), serverEnv, [JSON.stringify(fixture)], flags);
     const { port } = await message;
     servers.set(id, { child, url: `http://127.0.0.1:${port}` });
   }
@@ -264,7 +267,7 @@ async function main() {
   lines.push(`# API benchmark (${date})`, '');
   lines.push(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}).`,
-    `Servers bundled by scripts/build.ts and run by plain node; our app with ${opts['app-flags'] !== undefined ? 'the node flags' : "the node flags of `npm start`"}: \`${appFlags.join(' ') || '(none)'}\`.`,
+    `Servers bundled by scripts/build.ts and run by plain node; our app and the Prisma-only baseline with ${opts['app-flags'] !== undefined ? 'the node flags' : "the node flags of `npm start`"}: \`${appFlags.join(' ') || '(none)'}\`, and the environment of \`npm start\`: \`${Object.entries(production.env).map(([k, v]) => `${k}=${v}`).join(' ') || '(none)'}\`.`,
     `autocannon: ${connections} connections, ${warmup} s warm-up then ${duration} s per case, from the parent process; each server is its own process on loopback. Latencies in whole ms.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,

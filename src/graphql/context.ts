@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
+import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
 
 export interface GraphQLContext {
   principal: Principal | null;
@@ -7,6 +8,8 @@ export interface GraphQLContext {
   requestId: string;
   /** The REST route (operationId) running this operation; unset on /graphql. */
   restRoute?: string;
+  /** The Idempotency-Key this REST request holds, for an operation that stores its answer itself. */
+  idempotencyClaim?: IdempotencyClaim;
   /** Set-Cookie values for the response (sign-in, sign-out); present on /graphql only. */
   responseCookies?: string[];
 }

@@ -38,6 +38,22 @@ export interface IdempotentCall {
   /** `requestHash(method, path, body)` of this request. */
   requestHash: string;
   requestId: string;
+  /** The status the route answers on success. */
+  successStatus: number;
+}
+
+/**
+ * The key this request holds, handed to the operation. An operation that writes its change in
+ * one statement stores its answer in that same statement (ticketRepository.insertCreatedTicket)
+ * and sets `completed`: the change and the stored answer then commit together, so a crash
+ * between them cannot leave the key in progress and, once abandoned, let a retry make the change
+ * a second time. Otherwise runIdempotent stores the answer after the operation.
+ */
+export interface IdempotencyClaim {
+  readonly recordId: number;
+  /** With the body, what a replay answers: the route's success status. */
+  readonly successStatus: number;
+  completed: boolean;
 }
 
 /** The request's Idempotency-Key, null when absent; 400 `invalid_header` when malformed. */
@@ -102,7 +118,7 @@ async function claimOrReplay(call: IdempotentCall, now: Date): Promise<{ claimId
 }
 
 /** Runs `execute` at most once per key (within 24 hours) and answers repeats from the record. */
-export async function runIdempotent(call: IdempotentCall, execute: () => Promise<RouteResult>): Promise<RouteResult> {
+export async function runIdempotent(call: IdempotentCall, execute: (claim: IdempotencyClaim) => Promise<RouteResult>): Promise<RouteResult> {
   const now = new Date();
   purgeNowAndThen(now);
   const claim = await claimOrReplay(call, now);
@@ -112,9 +128,10 @@ export async function runIdempotent(call: IdempotentCall, execute: () => Promise
   // in progress until abandoned, rather than a done change being reported as an error.
   const record = (work: Promise<unknown>) =>
     work.catch((err) => logger.error({ err, requestId: call.requestId }, 'recording an idempotency outcome failed'));
+  const held: IdempotencyClaim = { recordId: claim.claimId, successStatus: call.successStatus, completed: false };
   let result: RouteResult;
   try {
-    result = await execute();
+    result = await execute(held);
   } catch (err) {
     if (err instanceof AppError && outcomeIsKept(err.status)) {
       await record(idempotencyRepository.complete(claim.claimId, err.status, toProblem(err, call.requestId), new Date()));
@@ -123,6 +140,6 @@ export async function runIdempotent(call: IdempotentCall, execute: () => Promise
     }
     throw err;
   }
-  await record(idempotencyRepository.complete(claim.claimId, result.status, result.body, new Date()));
+  if (!held.completed) await record(idempotencyRepository.complete(claim.claimId, result.status, result.body, new Date()));
   return result;
 }

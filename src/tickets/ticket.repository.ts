@@ -1,7 +1,7 @@
 // Data access of tickets, their comments and history. The service runs each change in one
 // transaction (`transaction`) and hands its client to the writing functions here.
 import { prisma } from '../db/db.ts';
-import type { Channel, Prisma } from '../generated/prisma/client.ts';
+import { Prisma, type Channel } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, type FieldValue, type HistoryAction } from './ticket.representation.ts';
@@ -19,6 +19,9 @@ const scopeWhere = (scope: TicketScope): Prisma.TicketWhereInput => ({
   workspaceId: scope.workspaceId,
   ...(scope.boardIds ? { boardId: { in: scope.boardIds } } : {}),
 });
+
+/** A text around a new ticket's id, which only the inserting statement knows: [before, after]. */
+export type AroundId = readonly [string, string];
 
 export interface TicketListFilter {
   boardId?: string;
@@ -55,21 +58,21 @@ export const ticketRepository = {
     return prisma.ticket.findMany({ where: { AND: and }, orderBy: page.orderBy, take: page.take, include: ticketInclude });
   },
 
-  /** A new ticket's id, taken before its rows are written so that they can all be written at once. */
-  async nextTicketId(): Promise<number> {
-    const [row] = await prisma.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('"Ticket"', 'id'))::int AS id`;
-    return row.id;
-  },
-
   /**
    * A new ticket with its history entry, an in-app notice to each of the workspace's
-   * administrators (people, except the actor) and its outbox event, written by ONE statement:
-   * atomic without a transaction, and one round trip instead of seven. The columns are those
-   * `tx.ticket.create`, `tx.ticketHistoryEntry.create`, `tx.notification.createMany` and
-   * `writeEvent` would write.
+   * administrators (people, except the actor), its outbox event and, for a request holding an
+   * Idempotency-Key, the stored answer, written by ONE statement: atomic without a transaction,
+   * and one round trip instead of seven. The columns are those `tx.ticket.create`,
+   * `tx.ticketHistoryEntry.create`, `tx.notification.createMany`, `writeEvent` and
+   * `idempotencyRepository.complete` would write.
+   *
+   * The id comes from the ticket's sequence inside the statement (no round trip to take it
+   * first), so the texts and JSON naming it are completed here: the notice's texts are given
+   * as the parts around the id, and the id is set into the notice's data, the event's `data`
+   * (the ticket representation, built with a placeholder id) and the stored answer, which is
+   * that same representation. Returns the id.
    */
   async insertCreatedTicket(row: {
-    id: number;
     workspaceId: number;
     boardId: string;
     subject: string;
@@ -81,15 +84,25 @@ export const ticketRepository = {
     channel: Channel;
     createdById: number;
     createdAt: Date;
-    notice: { kind: string; title: string; body: string; link: string; data: Prisma.InputJsonObject };
+    notice: { kind: string; title: AroundId; body: AroundId; link: AroundId; data: Prisma.InputJsonObject };
     event: EventEnvelope;
-  }): Promise<void> {
+    /** The record of the Idempotency-Key the request holds: completed with `status` and the ticket. */
+    idempotency?: { recordId: number; status: number };
+  }): Promise<number> {
     const at = row.createdAt.toISOString();
-    const { notice, event } = row;
-    await prisma.$executeRaw`
+    const { notice, event, idempotency } = row;
+    const completeClaim = idempotency
+      ? Prisma.sql`, answered AS (
+          UPDATE "IdempotencyRecord"
+          SET "state" = 'completed', "responseStatus" = ${idempotency.status}::int, "responseBody" = (SELECT "payload" -> 'data' FROM event),
+              "completedAt" = ${at}::timestamp(3)
+          WHERE "id" = ${idempotency.recordId}::int AND "state" = 'in_progress'
+        )`
+      : Prisma.empty;
+    const [created] = await prisma.$queryRaw<{ id: number }[]>`
       WITH ticket AS (
-        INSERT INTO "Ticket" ("id", "workspaceId", "boardId", "subject", "description", "requesterEmail", "priority", "stateId", "fields", "channel", "createdById", "createdAt", "updatedAt")
-        VALUES (${row.id}::int, ${row.workspaceId}::int, ${row.boardId}, ${row.subject}, ${row.description}, ${row.requesterEmail}, ${row.priority}, ${row.stateId},
+        INSERT INTO "Ticket" ("workspaceId", "boardId", "subject", "description", "requesterEmail", "priority", "stateId", "fields", "channel", "createdById", "createdAt", "updatedAt")
+        VALUES (${row.workspaceId}::int, ${row.boardId}, ${row.subject}, ${row.description}, ${row.requesterEmail}, ${row.priority}, ${row.stateId},
                 ${JSON.stringify(row.fields)}::jsonb, ${row.channel}::"Channel", ${row.createdById}::int, ${at}::timestamp(3), ${at}::timestamp(3))
         RETURNING "id"
       ), history AS (
@@ -97,13 +110,22 @@ export const ticketRepository = {
         SELECT "id", ${row.createdById}::int, ${row.channel}::"Channel", 'created', '[]'::jsonb, ${at}::timestamp(3) FROM ticket
       ), notices AS (
         INSERT INTO "Notification" ("workspaceId", "userId", "kind", "title", "body", "link", "data", "createdAt")
-        SELECT ${row.workspaceId}::int, "id", ${notice.kind}, ${notice.title}, ${notice.body}, ${notice.link}, ${JSON.stringify(notice.data)}::jsonb, ${at}::timestamp(3)
-        FROM "User"
-        WHERE "workspaceId" = ${row.workspaceId}::int AND "isAdmin" AND "kind" = 'human' AND "deactivatedAt" IS NULL AND "id" <> ${row.createdById}::int
-      )
-      INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt")
-      SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id", ${JSON.stringify(event)}::jsonb, ${at}::timestamp(3)
-      FROM ticket`;
+        SELECT ${row.workspaceId}::int, u."id", ${notice.kind},
+               ${notice.title[0]}::text || t."id" || ${notice.title[1]}::text,
+               ${notice.body[0]}::text || t."id" || ${notice.body[1]}::text,
+               ${notice.link[0]}::text || t."id" || ${notice.link[1]}::text,
+               jsonb_set(${JSON.stringify(notice.data)}::jsonb, '{ticketId}', to_jsonb(t."id")), ${at}::timestamp(3)
+        FROM ticket t, "User" u
+        WHERE u."workspaceId" = ${row.workspaceId}::int AND u."isAdmin" AND u."kind" = 'human' AND u."deactivatedAt" IS NULL AND u."id" <> ${row.createdById}::int
+      ), event AS (
+        INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt")
+        SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id",
+               jsonb_set(${JSON.stringify(event)}::jsonb, '{data,id}', to_jsonb("id")), ${at}::timestamp(3)
+        FROM ticket
+        RETURNING "payload"
+      )${completeClaim}
+      SELECT "id" FROM ticket`;
+    return created.id;
   },
 
   updateTicket(

@@ -9,6 +9,7 @@ import type { BoardField, Channel } from '../generated/prisma/client.ts';
 import { buildEventEnvelope, type FieldChange, type JsonValue } from '../events/event.envelope.ts';
 import { writeEvent } from '../events/event.outbox.ts';
 import { newId } from '../ids.ts';
+import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
 import { boardService } from '../boards/board.service.ts';
 import type { BoardWithRules } from '../boards/board.repository.ts';
 import {
@@ -30,6 +31,9 @@ import {
   type TicketRepresentation,
 } from './ticket.representation.ts';
 import { ticketRepository, type TicketScope } from './ticket.repository.ts';
+
+// Built once: zod compiles a schema on its first parse, which a schema made per call repeats every time.
+const listFilterArgs = ticketListFilter.pick({ boardId: true, state: true });
 
 const scopeOf = (p: Principal): TicketScope => ({ workspaceId: p.workspace.id, boardIds: visibleBoardFilter(p.role).id?.in ?? null });
 
@@ -161,14 +165,15 @@ export const ticketService = {
 
   /** Newest first (by id); filters combine. A board the role does not see simply yields nothing. */
   list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs) {
-    const f = parseInput(ticketListFilter.pick({ boardId: true, state: true }), { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
+    const f = parseInput(listFilterArgs, { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
     checkTimes({ updatedSince: filter.updatedSince });
     return pageById(args, true, async (page) =>
       (await ticketRepository.listTickets(scopeOf(p), { ...f, updatedSince: filter.updatedSince ?? undefined }, page)).map(toTicketRepresentation),
     );
   },
 
-  async create(p: Principal, raw: unknown): Promise<TicketRepresentation> {
+  /** With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement. */
+  async create(p: Principal, raw: unknown, claim?: IdempotencyClaim): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(createTicketInput, raw, 'The ticket did not pass validation');
     const board = canSeeBoard(p.role, input.boardId) ? await boardService.rules(p.workspace.id, input.boardId) : null;
@@ -183,10 +188,8 @@ export const ticketService = {
 
     const actor = toActor(p.user);
     const channel = channelOf(p);
-    const id = await ticketRepository.nextTicketId();
     const now = new Date();
     const row = {
-      id,
       workspaceId: p.workspace.id,
       boardId: board.id,
       subject: input.subject,
@@ -200,19 +203,23 @@ export const ticketService = {
       createdAt: now,
       updatedAt: now,
     };
-    const ticket = toTicketRepresentation({ ...row, fields: fields as unknown as JsonValue[], state: initial, createdBy: p.user });
-    await ticketRepository.insertCreatedTicket({
+    // The id is the sequence's, taken by the inserting statement, which also sets it into the
+    // event's copy of this representation and into the stored answer.
+    const ticket = toTicketRepresentation({ ...row, id: 0, fields: fields as unknown as JsonValue[], state: initial, createdBy: p.user });
+    const id = await ticketRepository.insertCreatedTicket({
       ...row,
       notice: {
         kind: 'ticket.created',
-        title: `New ticket #${id}: ${row.subject}`,
-        body: `${actor.name} created ticket #${id} on ${board.name} (${channel === 'api' ? 'through the API' : 'in the web app'})`,
-        link: `/tickets/${id}`,
-        data: { ticketId: id, boardId: board.id, actor: { id: actor.id, name: actor.name } },
+        title: ['New ticket #', `: ${row.subject}`],
+        body: [`${actor.name} created ticket #`, ` on ${board.name} (${channel === 'api' ? 'through the API' : 'in the web app'})`],
+        link: ['/tickets/', ''],
+        data: { boardId: board.id, actor: { id: actor.id, name: actor.name } },
       },
       event: buildEventEnvelope({ id: newId('evt'), type: 'ticket.created', occurredAt: now, workspace: p.workspace, actor, data: ticket as unknown as JsonValue }),
+      idempotency: claim && { recordId: claim.recordId, status: claim.successStatus },
     });
-    return ticket;
+    if (claim) claim.completed = true;
+    return { ...ticket, id };
   },
 
   /**

@@ -217,7 +217,7 @@ builder.mutationFields((t) => ({
     description: 'Creates a ticket in the board’s initial state, attributed to the caller',
     authScopes: WRITE,
     args: { input: t.arg({ type: CreateTicketInput, required: true }) },
-    resolve: withFieldLimit(fieldLimits.createTicket, (_root, { input }, ctx) => ticketService.create(ctx.principal!, input)),
+    resolve: withFieldLimit(fieldLimits.createTicket, (_root, { input }, ctx) => ticketService.create(ctx.principal!, input, ctx.idempotencyClaim)),
   }),
 
   updateTicket: t.field({

@@ -76,6 +76,7 @@ describe('runIdempotent', () => {
     key,
     requestHash: requestHash('POST', '/public/v1/tickets', body),
     requestId: `req_${randomSuffix()}`,
+    successStatus: 201,
   });
 
   it('runs the first request, stores its answer for 24 hours, and replays it without running again', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
 import { prisma } from '../../src/db/db.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { billingBoard, createTicket, eventsOf, expect422, historyOf, supportBoard, ticketBody, type Ws } from './helpers.ts';
@@ -338,5 +338,74 @@ describe('POST /tickets fails as a whole', () => {
     // The same request succeeds once the database accepts events again.
     const ticket = await createTicket(ws, key.value);
     expect(await eventsOf(ticket.id)).toHaveLength(1);
+  });
+});
+
+describe('POST /tickets with Idempotency-Key', () => {
+  let ws: Ws;
+  let key: Awaited<ReturnType<Ws['key']>>;
+  beforeAll(async () => {
+    ws = await createTestWorkspace();
+    key = await ws.key({ scopes: ['tickets:write', 'tickets:read'] });
+  });
+  const post = (idempotencyKey: string, overrides: Record<string, unknown> = {}) =>
+    api('POST', '/tickets', { key: key.value, body: ticketBody(ws, overrides), headers: { 'Idempotency-Key': idempotencyKey } });
+  const recordOf = (idempotencyKey: string) => prisma.idempotencyRecord.findUnique({ where: { apiKeyId_key: { apiKeyId: key.record.id, key: idempotencyKey } } });
+
+  it('stores exactly the answer with the ticket: the replay deep-equals the first answer, the event carries the same representation', async () => {
+    const idempotencyKey = `k-${randomSuffix()}`;
+    const subject = `Stored answer ${randomSuffix()}`;
+    const first = await post(idempotencyKey, { subject });
+    expect(first.status, first.text).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+
+    const record = await recordOf(idempotencyKey);
+    expect(record).toMatchObject({ state: 'completed', responseStatus: 201, completedAt: expect.any(Date) });
+    expect(record!.responseBody).toEqual(first.body);
+    expect((await eventsOf(first.body.id))[0].payload).toMatchObject({ data: first.body });
+
+    const replay = await post(idempotencyKey, { subject });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await prisma.ticket.count({ where: { workspaceId: ws.workspace.id, subject } })).toBe(1);
+  });
+
+  it('writes the ticket and its completed record in one statement: when completing fails, no ticket is left and the key can be retried', async () => {
+    const idempotencyKey = `k-${randomSuffix()}`;
+    const subject = `Atomic ${randomSuffix()}`;
+    const name = `fail_idempotency_${ws.workspace.id}`;
+    // A real failure of the database while the record is being completed, after the ticket row was written.
+    await prisma.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`);
+    await prisma.$executeRawUnsafe(
+      `CREATE TRIGGER ${name} BEFORE UPDATE ON "IdempotencyRecord" FOR EACH ROW WHEN (NEW."apiKeyId" = ${key.record.id} AND NEW."state" = 'completed') EXECUTE FUNCTION ${name}()`,
+    );
+    try {
+      const failed = await post(idempotencyKey, { subject });
+      expect(failed.status).toBe(500);
+      expect(failed.body.code).toBe('internal_error');
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER ${name} ON "IdempotencyRecord"`);
+      await prisma.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+    }
+    expect(await prisma.ticket.count({ where: { workspaceId: ws.workspace.id, subject } })).toBe(0);
+    expect(await recordOf(idempotencyKey)).toBeNull();
+
+    const retried = await post(idempotencyKey, { subject });
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await prisma.ticket.count({ where: { workspaceId: ws.workspace.id, subject } })).toBe(1);
+    expect((await recordOf(idempotencyKey))!.responseBody).toEqual(retried.body);
+  });
+
+  it('takes ids from the one sequence in order, keyed or not, and names them in the notice', async () => {
+    const a = await createTicket(ws, key.value);
+    const b = (await post(`k-${randomSuffix()}`)).body;
+    const c = await createTicket(ws, key.value);
+    expect(a.id).toBeLessThan(b.id);
+    expect(b.id).toBeLessThan(c.id);
+    const [notice] = await prisma.notification.findMany({ where: { workspaceId: ws.workspace.id, data: { path: ['ticketId'], equals: b.id } } });
+    expect(notice).toMatchObject({ title: `New ticket #${b.id}: ${b.subject}`, link: `/tickets/${b.id}` });
+    expect(notice.body).toMatch(new RegExp(`created ticket #${b.id} on Support \\(through the API\\)$`));
   });
 });
