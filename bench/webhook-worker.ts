@@ -75,13 +75,14 @@ stops.push(async () => {
 });
 
 async function deliver({ eager }: Extract<WorkerCommand, { cmd: 'deliver' }>): Promise<void> {
-  // As src/main.ts: the relay on its own client, unless eager start is asked for, which needs the
-  // worker's native connection.
-  const client = new Client({ connection: eager ? service.connection : await Connection.connect({ address }), namespace });
-  const relay: OutboxRelay = startOutboxRelay({ client, taskQueue: config.temporal.taskQueue, eagerStart: eager });
+  // As src/main.ts: the relay has its own client, and starts eagerly through a client on the
+  // worker's native connection (unless --plain-start).
+  const client = new Client({ connection: await Connection.connect({ address }), namespace });
+  const eagerClient = eager ? new Client({ connection: service.connection, namespace }) : undefined;
+  const relay: OutboxRelay = startOutboxRelay({ client, taskQueue: config.temporal.taskQueue, eagerClient: () => eagerClient });
   stops.push(async () => {
     await relay.stop();
-    if (!eager) await client.connection.close();
+    await client.connection.close();
   });
 }
 

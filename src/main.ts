@@ -62,15 +62,13 @@ async function main() {
   const uiUrl = config.temporal.uiUrl ?? devServer?.uiUrl;
   const { client, taskQueue } = useTemporal(temporalAddress);
   stops.unshift(closeTemporal);
+  const worker = mode === 'api' ? undefined : superviseWorker(temporalAddress, () => ensureRetentionSchedule(client, taskQueue));
+  if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
-  // whichever parts run; it waits out a Temporal or database outage on its own.
-  const relay = startOutboxRelay({ client, taskQueue });
+  // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker
+  // it starts workflows eagerly, on the worker's connection.
+  const relay = startOutboxRelay({ client, taskQueue, eagerClient: worker?.eagerClient });
   stops.unshift(() => relay.stop());
-
-  if (mode !== 'api') {
-    const worker = superviseWorker(temporalAddress, () => ensureRetentionSchedule(client, taskQueue));
-    stops.unshift(() => worker.stop());
-  }
 
   if (mode !== 'worker') {
     const app = createApp();

@@ -1,4 +1,5 @@
 // The Temporal worker of this service: one task queue, every workflow domain.
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
@@ -14,11 +15,24 @@ export const workflowsPath = fromRoot('workflows', 'index.ts');
  * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
  * flight holds a task slot and a cache slot for up to the receiver's 10 s. The SDK sizes the cache
  * from the heap: 10 workflows under the 112 MB heap of `npm start`, with which 60 one-second
- * attempts ran at most 3 at once (60 s in all; with these settings all 60 at once, 1.6 s). Room for
- * the relay's 64 concurrent starts (an eager start needs a free slot) and for retries; a cached
- * delivery workflow takes ~140 KiB of RSS.
+ * attempts ran at most 3 at once (60 s in all; with these settings all 60 at once, 1.6 s).
+ * - Task slots: an eager start needs a free one when the relay asks (each of its two lanes has 48
+ *   starts in flight), besides the deliveries running and the idle polls, which hold one each. A
+ *   start that finds none goes through the task queue, which costs the server more work and the
+ *   worker a poll; with 100 slots about 60% of the fan-out benchmark's starts were eager and it
+ *   reached 72-83 deliveries/s, with 200 about 75% and 90/s.
+ * - Polls: most deliveries finish within their first task, so nearly all polled work is new
+ *   workflows on the normal queue, not the sticky one: 16 of the 20 pollers poll it (the SDK's
+ *   default is 2 of 10, which left the worker idle with a backlog in the task queue).
+ * A cached delivery workflow takes ~140 KiB of RSS; deliveries that finish leave the cache at once.
  */
-const DELIVERY_CONCURRENCY = { maxCachedWorkflows: 150, maxConcurrentWorkflowTaskExecutions: 100, maxConcurrentLocalActivityExecutions: 100 };
+const DELIVERY_CONCURRENCY = {
+  maxCachedWorkflows: 250,
+  maxConcurrentWorkflowTaskExecutions: 200,
+  maxConcurrentLocalActivityExecutions: 200,
+  maxConcurrentWorkflowTaskPolls: 20,
+  nonStickyToStickyPollRatio: 0.8,
+};
 
 let runtimeInstalled = false;
 
@@ -50,17 +64,19 @@ function shutdown(worker: Worker) {
 /**
  * Runs the worker and keeps it running: when Temporal is unreachable (at start or later) it tries
  * again every few seconds instead of taking the service down; the work waits in Temporal and the
- * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up).
+ * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up);
+ * `eagerClient()` is a client on the running worker's connection, for eager workflow starts.
  */
-export function superviseWorker(address: string, onConnected: () => Promise<void>): { stop(): Promise<void> } {
+export function superviseWorker(address: string, onConnected: () => Promise<void>): { stop(): Promise<void>; eagerClient(): Client | undefined } {
   let stopping = false;
-  let current: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
   let wake: (() => void) | undefined;
   const loop = (async () => {
     let failures = 0;
     while (!stopping) {
       try {
-        current = await startWorker(address);
+        const started = await startWorker(address);
+        current = { ...started, client: new Client({ connection: started.connection, namespace: config.temporal.namespace }) };
         if (stopping) shutdown(current.worker);
         else await onConnected();
         if (failures) logger.info('Temporal worker connected');
@@ -82,5 +98,6 @@ export function superviseWorker(address: string, onConnected: () => Promise<void
       if (current) shutdown(current.worker);
       await loop;
     },
+    eagerClient: () => (current?.worker.getState() === 'RUNNING' ? current.client : undefined),
   };
 }

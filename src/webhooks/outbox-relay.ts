@@ -20,15 +20,22 @@ export interface RelayOptions {
   batchSize?: number;
   /** How long a relay holds the events it took before another may take them. */
   leaseMs?: number;
-  /** Workflow starts in flight at once. */
+  /** Workflow starts in flight at once, per lane. */
   concurrency?: number;
   /**
-   * Start workflows eagerly (their first task goes straight to this process's worker): only with
-   * a client on the NativeConnection of a worker of `taskQueue` in this process.
+   * A client on the NativeConnection of a worker of `taskQueue` in this process, while there is
+   * one: workflows are then started eagerly through it (the server hands their first task
+   * straight to that worker: no task queue dispatch, no poll). Otherwise, or when it returns
+   * undefined (the worker is reconnecting), `client` starts them the plain way.
    */
-  eagerStart?: boolean;
+  eagerClient?: () => Client | undefined;
   /** How often to look for resumed subscriptions whose held deliveries were not released. */
   sweepMs?: number;
+  /**
+   * Batches relayed at once by `startOutboxRelay`: with two, one batch's events are claimed and
+   * its deliveries written while the other's workflows are starting, so starts never pause.
+   */
+  lanes?: number;
 }
 
 interface SubscriptionMatch {
@@ -63,7 +70,7 @@ export function createOutboxRelay(options: RelayOptions) {
   const { client, taskQueue } = options;
   const batchSize = options.batchSize ?? 200;
   const leaseMs = options.leaseMs ?? 15_000;
-  const concurrency = options.concurrency ?? 64;
+  const concurrency = options.concurrency ?? 48;
 
   /** One batch: returns how many events were taken (0 when the outbox is empty). */
   async function relayBatch(): Promise<number> {
@@ -75,16 +82,17 @@ export function createOutboxRelay(options: RelayOptions) {
     );
     const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: p.workflowId })));
     const byWorkflow = new Map(deliveries.map((d) => [deliveryWorkflowId(d.eventId, d.subscriptionId), d.id]));
+    const eager = options.eagerClient?.();
     const failed = new Set<string>();
     const results = await inBatches(pairs, concurrency, async (p) => {
       try {
-        await startDeliveryWorkflow(client, taskQueue, {
+        await startDeliveryWorkflow(eager ?? client, taskQueue, {
           deliveryId: byWorkflow.get(p.workflowId)!,
           eventId: p.event.id,
           subscriptionId: p.subscriptionId,
           eventType: p.event.type,
           workspaceId: p.event.workspaceId,
-        }, { eager: options.eagerStart });
+        }, { eager: eager !== undefined });
       } catch (err) {
         failed.add(p.event.id);
         throw err;
@@ -124,6 +132,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { drain, sweepHeld } = createOutboxRelay(options);
   const pollMs = options.pollMs ?? 100;
   const sweepMs = options.sweepMs ?? 30_000;
+  const lanes = options.lanes ?? 2;
   let stopped = false;
   let wake: (() => void) | undefined;
   let failures = 0;
@@ -133,7 +142,10 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
     while (!stopped) {
       let delay = pollMs;
       try {
-        await drain();
+        // Every lane ends before the next round (or the back-off), whatever became of the others.
+        const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
+        const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failure) throw failure.reason;
         if (Date.now() - lastSweep >= sweepMs) {
           lastSweep = Date.now();
           await sweepHeld();

@@ -183,14 +183,20 @@ export const webhookRepository = {
 
   // The outbox relay.
 
-  /** Takes up to `limit` unrelayed events in commit order that no other relay holds, for `leaseMs`. */
+  /**
+   * Takes up to `limit` unrelayed events in commit order that no other relay holds, for `leaseMs`.
+   * Ordered by ("relayedAt", "seq"), the same order as "seq" for these rows, so that the planner
+   * walks the ("relayedAt", "seq") index from its NULL end: ordered by "seq" alone it may walk
+   * the "seq" index and filter out every event ever relayed (200 ms a claim with 330,000 relayed
+   * events, against 5 ms).
+   */
   claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     return prisma.$queryRaw<ClaimedEvent[]>`
       UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
        WHERE "id" IN (
          SELECT "id" FROM "Event"
           WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())
-          ORDER BY "seq" LIMIT ${limit}
+          ORDER BY "relayedAt", "seq" LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId"`;
   },

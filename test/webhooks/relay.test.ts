@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { prisma } from '../../src/db/db.ts';
-import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createOutboxRelay, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
@@ -104,5 +104,40 @@ describe('outbox relay', () => {
     await relay().drain();
     expect((await deliveriesOf(event.id)).map((d) => d.subscriptionId)).toEqual([sub.id]);
     expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).not.toBeNull();
+  });
+
+  it("starts through the worker's client while it has one, and through its own otherwise", { timeout: 60_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://j.example.com/', events: ['ticket.created'] });
+    const event = await createEvent(own, 'ticket.created');
+    // A worker's client that cannot reach the server: used while it is there, so nothing starts.
+    let workerClient: Client | undefined = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await getFreePort()}`, connectTimeout: 500 }) });
+    const r = createOutboxRelay({ client: dev.client, taskQueue, eagerClient: () => workerClient });
+    await expect(r.drain()).rejects.toThrow();
+    expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).toBeNull();
+
+    workerClient = undefined; // the worker is reconnecting
+    await r.drain();
+    expect((await deliveriesOf(event.id)).map((d) => d.subscriptionId)).toEqual([sub.id]);
+    expect((await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).status.name).toBe('RUNNING');
+  });
+
+  it('the running relay takes a burst in two lanes of batches, each event once', { timeout: 90_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://k.example.com/', events: ['ticket.created'] });
+    const events = await Promise.all(Array.from({ length: 90 }, () => createEvent(own, 'ticket.created')));
+    const ids = events.map((e) => e.id);
+    const running = startOutboxRelay({ client: dev.client, taskQueue, batchSize: 10, concurrency: 4, lanes: 2, pollMs: 20 });
+    try {
+      await expect
+        .poll(() => prisma.event.count({ where: { id: { in: ids }, relayedAt: null } }), { timeout: 60_000, interval: 200 })
+        .toBe(0);
+    } finally {
+      await running.stop();
+    }
+    const deliveries = await prisma.delivery.findMany({ where: { eventId: { in: ids } }, select: { subscriptionId: true, workflowId: true } });
+    expect(deliveries).toHaveLength(90);
+    expect(new Set(deliveries.map((d) => d.workflowId)).size).toBe(90);
+    expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
   });
 });
