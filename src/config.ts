@@ -13,6 +13,7 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('webhook-deliveries'),
@@ -51,7 +52,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     dataDir,
     database: e.DATABASE_URL
-      ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
+      ? ({ kind: 'postgres', url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS } as const)
       : ({ kind: 'pglite', dir: path.join(dataDir, 'pglite') } as const),
     temporal: {
       address: e.TEMPORAL_ADDRESS,
