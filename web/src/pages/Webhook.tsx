@@ -2,7 +2,7 @@
 // delete) and its Deliveries panel.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, DialogTrigger, Heading, Link, Modal, ModalOverlay } from 'react-aria-components';
+import { Button, Heading, Link } from 'react-aria-components';
 import { useLocation } from 'wouter';
 import { gql } from '../api/client.ts';
 import {
@@ -182,75 +182,37 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
 function RotateSecretDialog({ subscription: s }: { subscription: Subscription }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
-  const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
   return (
-    <DialogTrigger
-      onOpenChange={(open) => {
-        if (!open) {
-          setSecret(null);
-          setError(null);
-        }
+    <ConfirmDialog
+      label="Rotate secret"
+      title="Rotate the signing secret?"
+      confirmLabel="Rotate secret"
+      danger={false}
+      onConfirm={async () => {
+        const { rotateWebhookSecret } = await gql<{ rotateWebhookSecret: WebhookSubscriptionWithSecret }>(ROTATE_WEBHOOK_SECRET, { id: s.id });
+        announce('The signing secret is rotated. Copy the new secret now.');
+        await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+        return rotateWebhookSecret.secret;
       }}
-    >
-      <Button className="button">Rotate secret</Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!pending}>
-        <Modal className="modal">
-          <Dialog role="alertdialog" className="dialog">
-            {({ close }) =>
-              secret ? (
-                <>
-                  <Heading slot="title">New signing secret</Heading>
-                  <DualSignatureNote />
-                  <SecretReveal
-                    label="New signing secret"
-                    value={secret}
-                    warning={
-                      <>
-                        <strong>Copy the new secret now.</strong> It is shown only this once.
-                      </>
-                    }
-                    onDone={close}
-                  />
-                </>
-              ) : (
-                <>
-                  <Heading slot="title">Rotate the signing secret?</Heading>
-                  <DualSignatureNote />
-                  <ErrorAlert error={error} />
-                  <div className="dialog-actions">
-                    <Button className="button" autoFocus onPress={close} isDisabled={pending}>
-                      Cancel
-                    </Button>
-                    <Button
-                      className="button button-primary"
-                      isPending={pending}
-                      onPress={async () => {
-                        setPending(true);
-                        setError(null);
-                        try {
-                          const { rotateWebhookSecret } = await gql<{ rotateWebhookSecret: WebhookSubscriptionWithSecret }>(ROTATE_WEBHOOK_SECRET, { id: s.id });
-                          setSecret(rotateWebhookSecret.secret);
-                          announce('The signing secret is rotated. Copy the new secret now.');
-                          await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-                        } catch (err) {
-                          setError(err);
-                        } finally {
-                          setPending(false);
-                        }
-                      }}
-                    >
-                      Rotate secret
-                    </Button>
-                  </div>
-                </>
-              )
+      result={(secret, close) => (
+        <>
+          <Heading slot="title">New signing secret</Heading>
+          <DualSignatureNote />
+          <SecretReveal
+            label="New signing secret"
+            value={secret}
+            warning={
+              <>
+                <strong>Copy the new secret now.</strong> It is shown only this once.
+              </>
             }
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </DialogTrigger>
+            onDone={close}
+          />
+        </>
+      )}
+    >
+      <DualSignatureNote />
+    </ConfirmDialog>
   );
 }
 
