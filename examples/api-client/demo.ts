@@ -1,0 +1,57 @@
+// Creates a ticket with an Idempotency-Key, sends it again with the same key (as a retry would),
+// and pages through the board's tickets.
+//   TICKETING_API_URL=http://127.0.0.1:3000/public/v1 TICKETING_API_KEY=svc_… npx tsx examples/api-client/demo.ts
+import crypto from 'node:crypto';
+import { ApiError, createTicket, createTicketingClient, listTickets, type NewTicket } from './client.ts';
+
+const baseUrl = process.env.TICKETING_API_URL ?? 'http://127.0.0.1:3000/public/v1';
+const apiKey = process.env.TICKETING_API_KEY;
+if (!apiKey) {
+  console.error('Set TICKETING_API_KEY to an API key (svc_…) with the scopes tickets:read and tickets:write');
+  process.exit(1);
+}
+const client = createTicketingClient({ baseUrl, apiKey });
+
+const boards = await client.GET('/boards');
+if (!boards.data) throw new ApiError(boards.response.status, boards.error?.code, boards.error?.detail);
+const board = boards.data.data[0];
+if (!board) throw new Error('The workspace has no board this key can see');
+
+// A real integration knows its board's fields; here every required one gets a placeholder of its type.
+type Field = (typeof board.fields)[number];
+function placeholder(field: Field): unknown {
+  switch (field.type) {
+    case 'select':
+      return field.options[0];
+    case 'multiselect':
+      return field.options.slice(0, 1);
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'text':
+      return 'n/a';
+  }
+}
+
+const ticket: NewTicket = {
+  boardId: board.id,
+  subject: 'Printer on fire',
+  requesterEmail: 'customer@example.com',
+  fields: board.fields.filter((f) => f.required).map((f) => ({ fieldId: f.id, value: placeholder(f) })),
+};
+
+// One key per ticket you mean to create, chosen before the first try.
+const idempotencyKey = crypto.randomUUID();
+const first = await createTicket(client, ticket, idempotencyKey);
+console.log(`created ticket ${first.ticket.id} on board ${board.name} (replayed: ${first.replayed})`);
+const retry = await createTicket(client, ticket, idempotencyKey);
+console.log(`sent again with the same Idempotency-Key: ticket ${retry.ticket.id} (replayed: ${retry.replayed})`);
+
+let count = 0;
+for await (const t of listTickets(client, { boardId: board.id, limit: 20 })) {
+  if (count++ < 3) console.log(`  #${t.id} ${t.state.name}: ${t.subject}`);
+}
+console.log(`board ${board.name}: ${count} ticket(s)`);

@@ -1,0 +1,86 @@
+// The typed API client example (examples/api-client) against the real HTTP app on a loopback port:
+// its functions as an integrator calls them, and its demo script as its own process. The client's
+// types are generated from the served document by `npm run generate` (checked in CI), and tsc checks
+// the example against them through this file's imports.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createTicket, createTicketingClient, listTickets, type NewTicket } from '../../examples/api-client/client.ts';
+import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
+import { supportBoard, type Ws } from '../tickets/helpers.ts';
+import { runExample, serveApp } from './support.ts';
+
+let app: Awaited<ReturnType<typeof serveApp>>;
+let baseUrl: string;
+
+beforeAll(async () => {
+  app = await serveApp();
+  baseUrl = `${app.origin}/public/v1`;
+});
+afterAll(() => app?.close());
+
+async function workspaceWithKey() {
+  const ws = await createTestWorkspace('Examples');
+  const { value } = await ws.key();
+  return { ws, apiKey: value };
+}
+
+function newTicket(ws: Ws, subject: string): NewTicket {
+  const s = supportBoard(ws);
+  return { boardId: s.board.id, subject, requesterEmail: 'customer@example.com', fields: [{ fieldId: s.product, value: 'Web' }] };
+}
+
+describe('examples/api-client', () => {
+  it('creates a ticket once: a retry with the same Idempotency-Key after a lost answer replays it', async () => {
+    const { ws, apiKey } = await workspaceWithKey();
+    // The first answer is lost on the way back (the ticket exists, the caller does not know).
+    let posts = 0;
+    const losingFetch = async (request: Request) => {
+      const response = await fetch(request);
+      if (request.method === 'POST' && ++posts === 1) throw new TypeError('fetch failed: connection reset');
+      return response;
+    };
+    const client = createTicketingClient({ baseUrl, apiKey, fetch: losingFetch as typeof fetch });
+    const subject = `Lost answer ${randomSuffix()}`;
+
+    const created = await createTicket(client, newTicket(ws, subject), `key-${randomSuffix()}`);
+    expect(posts).toBe(2);
+    expect(created.replayed).toBe(true);
+    expect(created.ticket).toMatchObject({ subject, boardId: supportBoard(ws).board.id, channel: 'api' });
+
+    const all = [];
+    for await (const t of listTickets(client)) all.push(t);
+    expect(all.map((t) => t.id)).toEqual([created.ticket.id]);
+  });
+
+  it('pages through every ticket, newest first, by following nextCursor', async () => {
+    const { ws, apiKey } = await workspaceWithKey();
+    const client = createTicketingClient({ baseUrl, apiKey });
+    const ids: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const { ticket, replayed } = await createTicket(client, newTicket(ws, `Ticket ${i}`), `key-${randomSuffix()}`);
+      expect(replayed).toBe(false);
+      ids.push(ticket.id);
+    }
+    const listed = [];
+    for await (const t of listTickets(client, { limit: 2 })) listed.push(t.id);
+    expect(listed).toEqual(ids.reverse());
+  });
+
+  it('reports a refusal as an ApiError with the problem code', async () => {
+    const { ws, apiKey } = await workspaceWithKey();
+    const client = createTicketingClient({ baseUrl, apiKey });
+    const refused = createTicket(client, { ...newTicket(ws, 'Nowhere'), boardId: 'brd_none' }, `key-${randomSuffix()}`);
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 422, code: 'validation_failed' });
+  });
+
+  it('the demo script runs against the service', { timeout: 60_000 }, async () => {
+    const { apiKey } = await workspaceWithKey();
+    const demo = runExample('api-client/demo.ts', { TICKETING_API_URL: baseUrl, TICKETING_API_KEY: apiKey });
+    expect(await demo.exited).toBe(0);
+    const out = demo.output();
+    const [, id, board] = out.match(/created ticket (\d+) on board (.+) \(replayed: false\)/) ?? [];
+    expect(id, out).toBeDefined();
+    expect(out).toContain(`sent again with the same Idempotency-Key: ticket ${id} (replayed: true)`);
+    expect(out).toContain(`board ${board}: 1 ticket(s)`);
+  });
+});

@@ -1,0 +1,207 @@
+// The webhook receiver example (examples/webhook-receiver/server.ts), run as its own process on
+// https://127.0.0.x:8443 with a test CA, receiving real deliveries: the HTTP app on a loopback port,
+// the outbox relay, and a Temporal dev server with a worker running the delivery workflows.
+//
+// Subscriptions to loopback addresses need WEBHOOK_ALLOW_PRIVATE_TARGETS, read once when the
+// service's configuration is first imported: so it is set here and the service is imported after.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
+import { createTestCa, RECEIVER_PORT, type TestCa } from '../webhooks/receiver.ts';
+import { runExample, serveApp, type ExampleProcess } from './support.ts';
+
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const stops: (() => Promise<unknown>)[] = [];
+let tls: TestCa;
+let origin: string;
+let apiKey: string;
+let ticketBody: Record<string, unknown>;
+let subscription: { id: string; secret: string };
+let receiver: ExampleProcess;
+let receiverOrigin: string;
+
+async function call(method: string, pathname: string, body?: unknown) {
+  const res = await fetch(`${origin}/public/v1${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Starts the example on the first loopback address whose port 8443 is free (other test files use it too). */
+async function startExampleReceiver(secret: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'example-receiver-'));
+  stops.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'cert.pem'), tls.cert);
+  fs.writeFileSync(path.join(dir, 'key.pem'), tls.key);
+  for (let i = 1; i <= 9; i++) {
+    const host = `127.0.0.${i}`;
+    const example = runExample('webhook-receiver/server.ts', {
+      WEBHOOK_SECRET: secret,
+      TLS_CERT_FILE: path.join(dir, 'cert.pem'),
+      TLS_KEY_FILE: path.join(dir, 'key.pem'),
+      HOST: host,
+      PORT: String(RECEIVER_PORT),
+    });
+    try {
+      await example.waitFor(/listening on https:/);
+      stops.push(() => example.stop());
+      return { example, origin: `https://${host}:${RECEIVER_PORT}` };
+    } catch (err) {
+      await example.stop();
+      if (!example.output().includes('EADDRINUSE')) throw err;
+    }
+  }
+  throw new Error(`port ${RECEIVER_PORT} is taken on 127.0.0.1 to 127.0.0.9`);
+}
+
+/** A POST to the example as any sender could make it (trusting the test CA). */
+function post(body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${receiverOrigin}/webhooks`, { method: 'POST', ca: tls.ca, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A test event signed the Standard Webhooks way, with a fresh webhook-id. */
+function signedTestEvent(secret = subscription.secret) {
+  const id = `evt_example_${crypto.randomBytes(6).toString('hex')}`;
+  const event: WebhookEvent = { id, type: 'webhook.test', occurredAt: new Date().toISOString(), workspace: 'https://example.test', actor: null, changes: null, data: {} };
+  const body = JSON.stringify(event);
+  const timestamp = new Date();
+  const headers = {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, timestamp, body),
+  };
+  return { id, body, headers };
+}
+
+const processedLines = (eventId: string) => receiver.output().split('\n').filter((l) => l === `processed ticket.created ${eventId}`);
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Creates a ticket and waits for the example to have processed its ticket.created delivery. */
+async function createTicketAndAwaitProcessing() {
+  const ticket = await call('POST', '/tickets', ticketBody);
+  expect(ticket.status).toBe(201);
+  const entry = await eventually('the delivery in the log', async () => {
+    const log = await call('GET', `/webhooks/${subscription.id}/deliveries?status=succeeded`);
+    return log.body.data.find((e: { payload: { data: { id: number } } }) => e.payload.data.id === ticket.body.id);
+  });
+  await receiver.waitFor(new RegExp(`^processed ticket\\.created ${entry.eventId}$`, 'm'));
+  return entry as { eventId: string; deliveryId: string; httpStatus: number };
+}
+
+beforeAll(async () => {
+  const { startTestDevServer, uniqueId } = await import('../support/temporal.ts');
+  const { createTestWorkspace } = await import('../support/fixtures.ts');
+  const { supportBoard } = await import('../tickets/helpers.ts');
+  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
+  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
+  const { createWorker } = await import('../../workflows/worker.ts');
+  const { createDeliveryActivities } = await import('../../workflows/delivery/activities.ts');
+
+  tls = createTestCa();
+  const temporal = await startTestDevServer();
+  stops.push(() => temporal.teardown());
+  // Migrated (and the workspace made) before the relay looks at the outbox.
+  const ws = await createTestWorkspace('Examples');
+  apiKey = (await ws.key()).value;
+  const s = supportBoard(ws);
+  ticketBody = { boardId: s.board.id, subject: 'Printer on fire', requesterEmail: 'customer@example.com', fields: [{ fieldId: s.product, value: 'Web' }] };
+
+  const taskQueue = uniqueId('example-deliveries');
+  const { client } = useTemporal(temporal.address, taskQueue);
+  stops.push(closeTemporal);
+  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+  stops.push(() => relay.stop());
+  const worker = await createWorker({
+    connection: temporal.nativeConnection,
+    namespace: temporal.namespace,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
+    activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }),
+  });
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+  });
+  const app = await serveApp();
+  stops.push(() => app.close());
+  origin = app.origin;
+
+  // The secret comes with the subscription, and the example needs it to start; the address it
+  // gets is known only then, so the URL is corrected afterwards when it is not the first one.
+  const firstUrl = `https://127.0.0.1:${RECEIVER_PORT}/webhooks`;
+  const created = await call('POST', '/webhooks', { url: firstUrl, events: ['ticket.created'] });
+  expect(created.status).toBe(201);
+  subscription = created.body;
+  ({ example: receiver, origin: receiverOrigin } = await startExampleReceiver(subscription.secret));
+  if (`${receiverOrigin}/webhooks` !== firstUrl) {
+    expect((await call('PATCH', `/webhooks/${subscription.id}`, { url: `${receiverOrigin}/webhooks` })).status).toBe(200);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+}, 60_000);
+
+describe('examples/webhook-receiver', () => {
+  it('verifies and processes a real ticket.created delivery, answering 204', { timeout: 60_000 }, async () => {
+    const entry = await createTicketAndAwaitProcessing();
+    expect(entry.httpStatus).toBe(204);
+    expect(processedLines(entry.eventId)).toHaveLength(1);
+  });
+
+  it('rejects unsigned, tampered and wrongly signed requests with 401, and remembers none of them', async () => {
+    const genuine = signedTestEvent();
+    const { 'webhook-signature': _, ...unsigned } = genuine.headers;
+    expect(await post(genuine.body, unsigned)).toBe(401);
+    expect(await post(genuine.body.replace('webhook.test', 'ticket.created'), genuine.headers)).toBe(401);
+    const forged = signedTestEvent('whsec_' + crypto.randomBytes(32).toString('base64'));
+    expect(await post(genuine.body, { ...forged.headers, 'webhook-id': genuine.id })).toBe(401);
+    expect(receiver.output()).toContain('rejected: No matching signature found');
+    expect(receiver.output()).not.toContain(genuine.id);
+
+    // The same webhook-id, properly signed, is new to the example: the rejections recorded nothing.
+    expect(await post(genuine.body, genuine.headers)).toBe(204);
+    await receiver.waitFor(new RegExp(`^processed webhook\\.test ${genuine.id}$`, 'm'));
+  });
+
+  it('acknowledges a re-send (same webhook-id) without processing it again', { timeout: 60_000 }, async () => {
+    const entry = await createTicketAndAwaitProcessing();
+    const resent = await call('POST', `/webhooks/${subscription.id}/deliveries/${entry.deliveryId}/resend`);
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ eventId: entry.eventId, trigger: 'manual', status: 'succeeded', httpStatus: 204 });
+    await receiver.waitFor(new RegExp(`^duplicate ${entry.eventId}: acknowledged, not processed again$`, 'm'));
+
+    // Events are processed in arrival order: once a later one is done, the re-send would have been too.
+    const later = signedTestEvent();
+    expect(await post(later.body, later.headers)).toBe(204);
+    await receiver.waitFor(new RegExp(`^processed webhook\\.test ${later.id}$`, 'm'));
+    expect(processedLines(entry.eventId)).toHaveLength(1);
+  });
+});
