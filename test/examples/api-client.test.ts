@@ -1,7 +1,11 @@
 // The typed API client example (examples/api-client) against the real HTTP app on a loopback port:
-// its functions as an integrator calls them, and its demo script as its own process. The client's
-// types are generated from the served document by `npm run generate` (checked in CI), and tsc checks
-// the example against them through this file's imports.
+// its functions as an integrator calls them, and its demo script as its own process. Its types must
+// be what openapi-typescript makes of the served document, and every example must compile against
+// them (tsx runs code without type-checking it, and CI runs no tsc).
+import fs from 'node:fs';
+import path from 'node:path';
+import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createTicket, createTicketingClient, listTickets, type NewTicket } from '../../examples/api-client/client.ts';
 import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
@@ -28,7 +32,23 @@ function newTicket(ws: Ws, subject: string): NewTicket {
   return { boardId: s.board.id, subject, requesterEmail: 'customer@example.com', fields: [{ fieldId: s.product, value: 'Web' }] };
 }
 
+const root = path.resolve(import.meta.dirname, '../..');
+
 describe('examples/api-client', () => {
+  it('has the types openapi-typescript generates from the served document, and the examples compile against them', { timeout: 60_000 }, async () => {
+    const served = await (await fetch(`${baseUrl}/openapi.json`)).json();
+    const generated = COMMENT_HEADER + astToString(await openapiTS(served, { silent: true }));
+    expect(generated === fs.readFileSync(path.join(root, 'examples/api-client/openapi-types.ts'), 'utf8'), 'run npm run generate').toBe(true);
+
+    const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
+    const files = ts.sys.readDirectory(path.join(root, 'examples'), ['.ts']);
+    expect(files.map((f) => path.relative(root, f))).toContain('examples/webhook-receiver/server.ts');
+    const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(files, options));
+    const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+    expect(ts.formatDiagnostics(diagnostics, host)).toBe('');
+  });
+
   it('creates a ticket once: a retry with the same Idempotency-Key after a lost answer replays it', async () => {
     const { ws, apiKey } = await workspaceWithKey();
     // The first answer is lost on the way back (the ticket exists, the caller does not know).
