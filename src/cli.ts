@@ -1,0 +1,21 @@
+// `npm run cli -- keys create|revoke|list …`: headless administration (the commands are in
+// src/admin/commands.ts). On the embedded database a running service runs them for us
+// (src/admin/administer.ts), so a key printed here works at once and no write is lost.
+import { administer } from './admin/administer.ts';
+
+const argv = process.argv.slice(2);
+const outcome = await administer('npm run cli', '/cli', { argv }, async () => {
+  // Loaded only now: importing the database module opens it.
+  const [{ runCommand }, { db, migrate }] = await Promise.all([import('./admin/commands.ts'), import('./db/db.ts')]);
+  try {
+    await migrate();
+    return await runCommand(argv);
+  } finally {
+    await db.close();
+  }
+});
+if (outcome.ok) console.log(outcome.output);
+else {
+  console.error(outcome.error);
+  process.exitCode = 1;
+}
