@@ -77,8 +77,14 @@ function removeStale(file: string, stale: string) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
-  if (fs.readFileSync(aside, 'utf8') !== stale) fs.linkSync(aside, file);
-  fs.rmSync(aside, { force: true });
+  try {
+    // EEXIST: yet another process claimed it meanwhile; that one holds it now.
+    if (fs.readFileSync(aside, 'utf8') !== stale) fs.linkSync(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
 }
 
 /**
