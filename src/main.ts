@@ -3,6 +3,8 @@
 // (SQLite in DATA_DIR, Temporal Web on TEMPORAL_UI_PORT). `npm start -- api|worker` runs one
 // part alone (needs PostgreSQL and a Temporal server shared by the parts).
 import path from 'node:path';
+// First: claims the embedded database's directory before db.ts opens it.
+import './admin/claim-data-dir.ts';
 import { serve } from '@hono/node-server';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
@@ -15,6 +17,7 @@ import { superviseWorker } from './worker.ts';
 import { closeTemporal, useTemporal } from './temporal/client.ts';
 import { startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
+import { openAdminChannel } from './admin/admin-channel.ts';
 
 type Mode = 'all' | 'api' | 'worker';
 const mode = (process.argv[2] ?? 'all') as Mode;
@@ -45,6 +48,8 @@ async function main() {
       );
     }
   }
+  // `npm run cli` and `npm run migrate` ask this process: it alone may open the embedded database.
+  if (db.kind === 'pglite') stops.unshift(await openAdminChannel(config.dataDir));
 
   let temporalAddress = config.temporal.address;
   let devServer: DevServer | undefined;

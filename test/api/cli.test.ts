@@ -1,8 +1,8 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { runCli } from '../../src/cli.ts';
+import { runCli } from '../../src/admin/commands.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
-describe('npm run cli -- keys create', () => {
+describe('npm run cli -- keys create|revoke|list (the commands, in process)', () => {
   let ws: Awaited<ReturnType<typeof createTestWorkspace>>;
   beforeAll(async () => {
     ws = await createTestWorkspace();
@@ -19,9 +19,17 @@ describe('npm run cli -- keys create', () => {
     expect(me.body.apiKey.scopes).toEqual(['tickets:read', 'boards:read']);
     expect(me.body.serviceUser.roleId).toBe(ws.roles.viewer.id);
 
+    const listed = await runCli(['keys', 'list', '--workspace', ws.workspace.domain]);
+    const line = listed.split('\n').find((l) => l.includes('Nightly export'))!;
+    expect(line.split(/ {2,}/)).toEqual([String(me.body.apiKey.id), me.body.apiKey.prefix, 'Nightly export', 'Viewer', 'tickets:read,boards:read', '2099-01-01 00:00', expect.stringMatching(/^(\d{4}-\d\d-\d\d \d\d:\d\d|-)$/), '-']);
+    expect(listed.split('\n')[0]).toMatch(/^ID +PREFIX +NAME +ROLE +SCOPES +EXPIRES +LAST USED +REVOKED$/);
+    expect(listed).not.toContain(value.slice(15));
+
     const revoked = await runCli(['keys', 'revoke', '--workspace', ws.workspace.domain, '--id', String(me.body.apiKey.id)]);
     expect(revoked).toContain('Revoked');
     expect((await api('GET', '/me', { key: value })).status).toBe(401);
+    const after = (await runCli(['keys', 'list', '--workspace', ws.workspace.domain])).split('\n').find((l) => l.includes('Nightly export'))!;
+    expect(after.split(/ {2,}/).at(-1)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d$/);
   });
 
   it('refuses unknown scopes, unknown roles and past expiry with a clear message', async () => {
@@ -31,5 +39,6 @@ describe('npm run cli -- keys create', () => {
     await expect(runCli([...base, '--role', 'Viewer', '--scopes', 'tickets:read', '--expires', '2001-01-01'])).rejects.toThrow(/future/);
     await expect(runCli(['keys', 'create', '--workspace', 'https://nowhere.example.test', '--name', 'x', '--role', 'Viewer', '--scopes', 'tickets:read'])).rejects.toThrow(/No workspace/);
     await expect(runCli(['frobnicate'])).rejects.toThrow(/usage/);
+    await expect(runCli(['keys', 'revoke', '--workspace', ws.workspace.domain, '--id', 'seven'])).rejects.toThrow(/usage/);
   });
 });

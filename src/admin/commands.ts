@@ -1,0 +1,116 @@
+// The commands of `npm run cli` (src/cli.ts): the settings page's API key actions without the UI.
+// They run in the CLI's own process, or in the running service's when it holds the embedded
+// database (src/admin/admin-channel.ts); either way they print the same text.
+import { parseArgs } from 'node:util';
+import { apiKeyService } from '../api-keys/api-key.service.ts';
+import { workspaceRepository } from '../workspaces/workspace.repository.ts';
+import { AppError } from '../errors/errors.ts';
+import { API_SCOPES } from '../auth/principal.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+const usage = `usage:
+  npm run cli -- keys create --name NAME --role ROLE --scopes SCOPE[,SCOPE…] [--expires YYYY-MM-DD] [--workspace URL]
+  npm run cli -- keys revoke --id ID [--workspace URL]
+  npm run cli -- keys list [--workspace URL]
+scopes: ${API_SCOPES.join(', ')}
+--workspace is needed when the database holds more than one workspace.`;
+
+async function resolveWorkspace(domain: string | undefined) {
+  if (domain) {
+    const ws = await workspaceRepository.findByDomain(domain);
+    if (!ws) throw new AppError('not_found', `No workspace with address ${domain}`);
+    return ws;
+  }
+  const all = await workspaceRepository.list(2);
+  if (all.length !== 1) throw new AppError('validation_failed', all.length ? 'Several workspaces: pass --workspace URL' : 'No workspace yet: run `npm start` once');
+  return all[0];
+}
+
+/** Runs one command; returns what it prints. Throws AppError for a bad invocation. */
+export async function runCli(argv: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      role: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
+      workspace: { type: 'string' },
+      id: { type: 'string' },
+    },
+  });
+  const [noun, verb] = positionals;
+  if (noun === 'keys' && verb === 'create') {
+    if (!values.name || !values.role || !values.scopes) throw new AppError('validation_failed', usage);
+    const ws = await resolveWorkspace(values.workspace);
+    const role = /^\d+$/.test(values.role) ? Number(values.role) : values.role;
+    const created = await apiKeyService.create(
+      ws.id,
+      {
+        name: values.name,
+        role,
+        scopes: values.scopes.split(',').map((s) => s.trim()).filter(Boolean) as never,
+        expiresAt: values.expires ? new Date(values.expires) : null,
+      },
+      null,
+    );
+    return [
+      `Created API key "${created.record.name}" (id ${created.record.id}, prefix ${created.record.prefix}) in ${ws.domain}.`,
+      `Role: ${created.principal.role.name}; scopes: ${created.record.scopes.join(', ')}${created.record.expiresAt ? `; expires ${created.record.expiresAt.toISOString()}` : ''}`,
+      'The key is shown this once; store it now:',
+      created.value,
+    ].join('\n');
+  }
+  if (noun === 'keys' && verb === 'revoke') {
+    if (!values.id || !/^\d{1,9}$/.test(values.id)) throw new AppError('validation_failed', usage);
+    const ws = await resolveWorkspace(values.workspace);
+    await apiKeyService.revoke(ws.id, Number(values.id));
+    return `Revoked API key ${values.id}.`;
+  }
+  if (noun === 'keys' && verb === 'list') {
+    const ws = await resolveWorkspace(values.workspace);
+    return formatKeys(await listAllKeys(ws.id), ws.domain);
+  }
+  throw new AppError('validation_failed', usage);
+}
+
+/** What a command printed, or the message of its failure: the CLI prints one or the other. */
+export type Outcome = { ok: true; output: string } | { ok: false; error: string };
+
+export async function runCommand(argv: string[]): Promise<Outcome> {
+  try {
+    return { ok: true, output: await runCli(argv) };
+  } catch (err) {
+    const error = err instanceof AppError ? [err.message, ...(err.errors ?? []).map((e) => `  ${e.path}: ${e.message}`)].join('\n') : String(err);
+    return { ok: false, error };
+  }
+}
+
+const PAGE = 100;
+
+const withRole = { serviceUser: { include: { role: true } } } as const;
+type ListedKey = Prisma.ApiKeyGetPayload<{ include: typeof withRole }>;
+
+async function listAllKeys(workspaceId: number): Promise<ListedKey[]> {
+  const keys: ListedKey[] = [];
+  for (let cursor: { id: number } | undefined; ; ) {
+    const page = (await apiKeyService.list(workspaceId, { include: withRole, take: PAGE, ...(cursor && { cursor, skip: 1 }) })) as ListedKey[];
+    keys.push(...page);
+    if (page.length < PAGE) return keys;
+    cursor = { id: page[page.length - 1].id };
+  }
+}
+
+const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') : '-');
+
+/** One line per key, newest first; never the secret (only its SHA-256 is stored anyway). */
+function formatKeys(keys: ListedKey[], domain: string): string {
+  if (!keys.length) return `No API keys in ${domain}.`;
+  const rows = [
+    ['ID', 'PREFIX', 'NAME', 'ROLE', 'SCOPES', 'EXPIRES', 'LAST USED', 'REVOKED'],
+    ...keys.map((k) => [String(k.id), k.prefix, k.name, k.serviceUser.role.name, k.scopes.join(','), when(k.expiresAt), when(k.lastUsedAt), when(k.revokedAt)]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}

@@ -1,0 +1,96 @@
+// The README's commands, run for real on embedded defaults (no DATABASE_URL, no TEMPORAL_ADDRESS)
+// in one data directory: `npm start` in its own process group (so that a test can SIGKILL npm,
+// the service and its Temporal dev server together), and one-shot `npm run …` commands.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface Ports {
+  http: number;
+  temporal: number;
+  ui: number;
+}
+
+export function embeddedEnv(dataDir: string, ports?: Ports): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
+  if (ports) Object.assign(env, { PORT: String(ports.http), TEMPORAL_PORT: String(ports.temporal), TEMPORAL_UI_PORT: String(ports.ui) });
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  return env;
+}
+
+export interface RunningService {
+  child: ChildProcess;
+  out: () => string;
+  /** SIGTERM (npm passes it on); resolves with the exit code. */
+  stop: () => Promise<number | null>;
+  /** SIGKILL to the whole process group, as a crash or the OOM killer would. */
+  kill: () => Promise<void>;
+}
+
+/** Every `npm start` of the file, for afterAll to kill what a failed test left running. */
+export const started: ChildProcess[] = [];
+
+export function killStarted() {
+  for (const c of started) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      // The group ended meanwhile.
+    }
+  }
+}
+
+/** `npm start`; resolves once the banner is printed, rejects if it exits first. */
+export async function npmStart(dataDir: string, ports: Ports): Promise<RunningService> {
+  const child = spawn('npm', ['start'], { cwd: root, env: embeddedEnv(dataDir, ports), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  started.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 150 s\n${out}\n${err}`)), 150_000);
+    child.stdout!.on('data', () => {
+      if (out.includes('Database:')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => reject(new Error(`exited with ${code}\n${out}\n${err}`)));
+  });
+  return {
+    child,
+    out: () => out,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** A command to its end: `npm run -s cli -- …`, or `npm start` that is expected to refuse. */
+export function npm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    started.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      process.kill(-child.pid!, 'SIGKILL');
+      reject(new Error(`npm ${args.join(' ')}: still running after 120 s\n${stdout}\n${stderr}`));
+    }, 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
