@@ -8,6 +8,7 @@ import { createTestWorkspace } from '../support/fixtures.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createAddressRateLimiter } from '../../src/rate-limit/address-rate-limiter.ts';
 import { limitKeyOf } from '../../src/rate-limit/client-address.ts';
+import { parseConfig } from '../../src/config.ts';
 
 const LIMIT = 3;
 let nextAddress = 10;
@@ -104,6 +105,13 @@ describe('anonymous requests per client address', () => {
     expectLimited(await from(app, proxy, '/public/v1/me', { headers: { 'x-forwarded-for': client } }));
     // Another client behind the same proxy has its own count.
     expect((await from(app, proxy, '/public/v1/me', { headers: { 'x-forwarded-for': freshAddress() } })).status).toBe(401);
+  });
+
+  it('reads TRUSTED_PROXIES as a list, and refuses to start with an entry that is no address or range', () => {
+    expect(parseConfig({}).auth.trustedProxies).toEqual([]);
+    expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.0/8, loopback,2001:db8::1' }).auth.trustedProxies).toEqual(['10.0.0.0/8', 'loopback', '2001:db8::1']);
+    expect(() => parseConfig({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => parseConfig({ TRUSTED_PROXIES: 'proxy.internal' })).toThrow(/TRUSTED_PROXIES/);
   });
 
   it('keys IPv4-mapped IPv6 addresses as IPv4, and IPv6 per /64', () => {
