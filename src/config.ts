@@ -1,6 +1,7 @@
 // The one place that reads process.env. Every variable is documented in README.md.
 import { z } from 'zod';
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -26,6 +27,22 @@ const schema = z.object({
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // Hostile-input limits of authentication (README, "Rate limits" and "People").
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        proxyaddr.compile(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'a comma-separated list of IP addresses, CIDR ranges, or loopback / linklocal / uniquelocal'),
+  ANONYMOUS_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  SIGN_IN_MAX_CONSECUTIVE_FAILURES: z.coerce.number().int().positive().default(10),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().positive().default(100),
   SMTP_URL: z.string().min(1).optional(),
   SMTP_FROM: z.string().default('Ticketing <no-reply@localhost>'),
   SEED_DEMO: bool.default(true),
@@ -68,6 +85,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     limits: {
       requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
       maxWebhookSubscriptions: e.DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS,
+    },
+    auth: {
+      trustedProxies: e.TRUSTED_PROXIES,
+      anonymousRequestsPerMinute: e.ANONYMOUS_REQUESTS_PER_MINUTE,
+      signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
+      signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
     webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,

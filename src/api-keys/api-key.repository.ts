@@ -1,5 +1,6 @@
 import { prisma } from '../db/db.ts';
 import { roleInclude } from '../auth/role-access.ts';
+import { INVALIDATION_CHANNEL, invalidationPayload } from '../auth/invalidation.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 const keyInclude = {
@@ -62,8 +63,13 @@ export const apiKeyRepository = {
     return prisma.apiKey.findMany({ ...query, where: { workspaceId }, orderBy: { id: 'desc' } });
   },
 
+  /** Every API instance hears of the revocation when it commits (auth/invalidation.ts). */
   revoke(workspaceId: number, id: number, at: Date) {
-    return prisma.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: at } });
+    return prisma.$transaction(async (tx) => {
+      const revoked = await tx.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: at } });
+      if (revoked.count > 0) await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload({ kind: 'apiKey', id })})`;
+      return revoked;
+    });
   },
 
   findRole(workspaceId: number, roleIdOrName: number | string) {

@@ -1,17 +1,18 @@
 // API keys: `svc_<id part>_<secret>`. Only the SHA-256 of the whole key is stored; the key is
-// shown once. Authentication is served from a short-lived in-process cache so that most
-// requests need no database round trip.
+// shown once. Authentication is served from an in-process cache so that most requests need no
+// database round trip; a revocation empties it on every instance at once (auth/invalidation.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
 import { toRoleAccess } from '../auth/role-access.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache } from '../auth/invalidation.ts';
 import { checkCursor } from '../graphql/cursor.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
-/** How long a resolved key is trusted without asking the database again. */
+/** How long a resolved key is trusted without asking the database again, should its revocation's message be lost. */
 const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 /** lastUsedAt is written at most this often per key. */
@@ -59,13 +60,8 @@ interface CacheEntry {
   hash: string;
   until: number;
 }
-const cache = new Map<string, CacheEntry>();
+const cache = new SecurityCache<CacheEntry>(CACHE_MAX, (entry, _token, i) => i.kind === 'apiKey' && entry.principal?.apiKey.id === i.id);
 const touchedAt = new Map<number, number>();
-
-function remember(key: string, entry: CacheEntry) {
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(key, entry);
-}
 
 function timingSafeEqualHex(a: string, b: string): boolean {
   const ab = Buffer.from(a, 'hex');
@@ -81,10 +77,13 @@ export const apiKeyService = {
     const hash = hashKey(token);
     let entry = cache.get(token);
     if (!entry || entry.until < now) {
+      listenForInvalidations();
+      const generation = cache.generation;
       const row = await apiKeyRepository.findByPrefix(`svc_${match[1]}`);
       const valid = row !== null && row.revokedAt === null && timingSafeEqualHex(row.secretHash, hash);
       entry = { principal: valid ? toPrincipal(row) : null, hash, until: now + CACHE_TTL_MS };
-      remember(token, entry);
+      // Not stored if a revocation happened meanwhile: the row read may be the revoked one.
+      cache.set(token, entry, generation);
     }
     const principal = entry.principal;
     if (!principal) throw new AppError('invalid_token', 'The API key is unknown or revoked');
@@ -139,6 +138,6 @@ export const apiKeyService = {
   async revoke(workspaceId: number, id: number) {
     const { count } = await apiKeyRepository.revoke(workspaceId, id, new Date());
     if (count === 0) throw new AppError('not_found', `No active API key ${id}`);
-    for (const [token, entry] of cache) if (entry.principal?.apiKey.id === id) cache.delete(token);
+    invalidateLocally({ kind: 'apiKey', id });
   },
 };

@@ -1,6 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { roleInclude } from './role-access.ts';
+import { INVALIDATION_CHANNEL, invalidationPayload } from './invalidation.ts';
 
 const userInclude = { workspace: true, role: { include: roleInclude } } as const;
 
@@ -33,7 +34,12 @@ export const sessionRepository = {
     return prisma.session.updateMany({ where: { id }, data: { lastSeenAt: at } });
   },
 
+  /** Every API instance hears of the ended session when it commits (invalidation.ts). */
   delete(id: string) {
-    return prisma.session.deleteMany({ where: { id } });
+    return prisma.$transaction(async (tx) => {
+      const deleted = await tx.session.deleteMany({ where: { id } });
+      if (deleted.count > 0) await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload({ kind: 'session', id })})`;
+      return deleted;
+    });
   },
 };

@@ -1,7 +1,8 @@
 // Browser sessions of the settings UI. The cookie holds 32 random bytes; the database keeps only
 // their SHA-256 (Session.id), so a leaked table signs nobody in. A session ends after 12 hours
 // without use or 7 days after sign-in, whichever comes first. Like API keys, a resolved session
-// is trusted for 10 s from an in-process cache; sign-out through this instance applies at once.
+// is served from an in-process cache that a sign-out empties on every instance at once
+// (invalidation.ts). Password guessing is throttled before any hash (sign-in-throttle.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { parse, serialize } from 'hono/utils/cookie';
@@ -11,6 +12,10 @@ import { hashPassword, verifyPassword } from './password.ts';
 import { scopesForRole, type UserPrincipal } from './principal.ts';
 import { toRoleAccess } from './role-access.ts';
 import { sessionRepository } from './session.repository.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache } from './invalidation.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
+import { sharedRedis } from '../rate-limit/redis.ts';
+import { NO_SOCKET } from '../rate-limit/client-address.ts';
 
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60_000;
 const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -77,21 +82,28 @@ interface CacheEntry {
   lastSeenAt: number;
   until: number;
 }
-const cache = new Map<string, CacheEntry>();
+const cache = new SecurityCache<CacheEntry>(CACHE_MAX, (_entry, id, i) => i.kind === 'session' && id === i.id);
 
-function remember(id: string, entry: CacheEntry) {
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(id, entry);
-}
+let throttle: ReturnType<typeof createSignInThrottle> | undefined;
+const signInThrottle = () =>
+  (throttle ??= createSignInThrottle({
+    maxConsecutiveFailures: config.auth.signInMaxConsecutiveFailures,
+    maxFailuresPerAddressPerDay: config.auth.signInMaxFailuresPerAddressPerDay,
+    redis: sharedRedis(),
+  }));
 
 export const sessionService = {
-  /** Checks the password and opens a session; `cookie` is the Set-Cookie value to send. */
-  async signIn(input: SignInInput, now = Date.now()): Promise<{ principal: UserPrincipal; cookie: string }> {
+  /**
+   * Checks the password and opens a session; `cookie` is the Set-Cookie value to send.
+   * `clientAddress` keys the throttle (rate-limit/client-address.ts).
+   */
+  async signIn(input: SignInInput, { clientAddress = NO_SOCKET, now = Date.now() } = {}): Promise<{ principal: UserPrincipal; cookie: string }> {
     const parsed = signInInput.safeParse(input);
     if (!parsed.success) {
       throw new AppError('validation_failed', 'The sign-in details are not valid', { errors: fromZodIssues(parsed.error.issues) });
     }
     const { email, password, workspace } = parsed.data;
+    const attempt = await signInThrottle().begin(email, clientAddress);
     const candidates = await sessionRepository.findHumansByEmail(email, workspace, MAX_ACCOUNTS_PER_EMAIL);
     // One full hash per candidate whatever its state, so timing does not tell unknown,
     // deactivated and wrong-password apart.
@@ -102,6 +114,7 @@ export const sessionService = {
       if (ok && user.passwordHash !== null && user.deactivatedAt === null) matches.push(user);
     }
     if (matches.length === 0) throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+    await attempt.succeeded();
     if (matches.length > 1) {
       throw new AppError('validation_failed', 'This e-mail signs in to several workspaces: name the workspace', {
         errors: [{ path: '/workspace', message: 'the workspace address is needed' }],
@@ -121,6 +134,8 @@ export const sessionService = {
     const id = hashToken(token);
     let entry = cache.get(id);
     if (!entry || entry.until < now) {
+      listenForInvalidations();
+      const generation = cache.generation;
       const row = await sessionRepository.findById(id);
       const valid = row !== null && row.user.deactivatedAt === null;
       entry = {
@@ -129,7 +144,8 @@ export const sessionService = {
         lastSeenAt: row?.lastSeenAt.getTime() ?? 0,
         until: now + CACHE_TTL_MS,
       };
-      remember(id, entry);
+      // Not stored if a sign-out happened meanwhile: the row read may be the ended session.
+      cache.set(id, entry, generation);
     }
     if (!entry.principal) return null;
     if (now >= entry.expiresAt || now - entry.lastSeenAt >= IDLE_TIMEOUT_MS) {
@@ -150,8 +166,11 @@ export const sessionService = {
 
   /** Ends a session (sign-out, expiry); returns the Set-Cookie value that clears the cookie. */
   async end(sessionId: string): Promise<string> {
-    cache.delete(sessionId);
-    await sessionRepository.delete(sessionId);
+    try {
+      await sessionRepository.delete(sessionId);
+    } finally {
+      invalidateLocally({ kind: 'session', id: sessionId });
+    }
     return sessionCookie('', 0);
   },
 };

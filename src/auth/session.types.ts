@@ -59,11 +59,13 @@ builder.mutationField('signIn', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const cookies = responseCookies(ctx);
-      const { principal, cookie } = await sessionService.signIn({
-        email: args.email,
-        password: args.password,
-        workspace: args.workspace ?? undefined,
-      });
+      const { principal, cookie } = await sessionService
+        .signIn({ email: args.email, password: args.password, workspace: args.workspace ?? undefined }, { clientAddress: ctx.clientAddress })
+        .catch((err: unknown) => {
+          // A throttled sign-in's Retry-After goes on the HTTP answer.
+          if (err instanceof AppError && err.code === 'rate_limited') Object.assign(ctx.responseHeaders ?? {}, err.headers);
+          throw err;
+        });
       // A fresh session per sign-in; the one the browser held before ends with it.
       if (ctx.principal?.kind === 'user') await sessionService.end(ctx.principal.sessionId);
       cookies.push(cookie);

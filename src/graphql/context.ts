@@ -12,4 +12,8 @@ export interface GraphQLContext {
   idempotencyClaim?: IdempotencyClaim;
   /** Set-Cookie values for the response (sign-in, sign-out); present on /graphql only. */
   responseCookies?: string[];
+  /** Other headers for the response (a throttled sign-in's Retry-After); present on /graphql only. */
+  responseHeaders?: Record<string, string>;
+  /** The caller's address as the limits see it (rate-limit/client-address.ts); present on /graphql only. */
+  clientAddress?: string;
 }

@@ -1,7 +1,7 @@
 // The HTTP application: the REST facade under /public/v1, GraphQL at /graphql, health checks.
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { yoga } from '../graphql/yoga.ts';
 import { AppError } from '../errors/errors.ts';
 import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
@@ -15,6 +15,8 @@ import { renderReferencePage } from '../rest/reference-page.ts';
 import { config } from '../config.ts';
 import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
+import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit/address-rate-limiter.ts';
+import { clientAddressResolver } from '../rate-limit/client-address.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,26 +34,66 @@ export interface AppOptions {
   routes?: RouteDef[];
   /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */
   rateLimiter?: RequestRateLimiter;
+  /** Limits of requests without valid credentials, per client address; the same stores. */
+  anonymousRateLimiter?: AddressRateLimiter;
+  /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES). */
+  trustedProxies?: readonly string[];
 }
 
-export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }) }: AppOptions = {}) {
+export function createApp({
+  routes = apiRoutes,
+  rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }),
+  anonymousRateLimiter = createAddressRateLimiter({ requestsPerMinute: config.auth.anonymousRequestsPerMinute, redis: sharedRedis() }),
+  trustedProxies = config.auth.trustedProxies,
+}: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
+  const clientAddressOf = clientAddressResolver(trustedProxies);
+
+  /**
+   * Authenticates, then counts the request: against its key, or, when it has no valid key or
+   * session (a refused one included), against the client address. Returns the key's limit headers.
+   */
+  async function admit(c: Context, authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }> {
+    let auth: RequestAuth;
+    try {
+      auth = await authenticate();
+    } catch (err) {
+      await anonymousRateLimiter.admit(clientAddressOf(c));
+      throw err;
+    }
+    if (auth.principal) return { auth, limitHeaders: await rateLimiter.admit(auth.principal) };
+    await anonymousRateLimiter.admit(clientAddressOf(c));
+    return { auth, limitHeaders: {} };
+  }
+
+  /** Paths that take no credentials count every request against the client address. */
+  const anonymousLimit: MiddlewareHandler = async (c, next) => {
+    try {
+      await anonymousRateLimiter.admit(clientAddressOf(c));
+    } catch (err) {
+      return problemResponse(err, requestIdOf(c.req.raw));
+    }
+    await next();
+  };
 
   /** The key's limit headers go on every answer to a keyed request, errors included. */
-  async function restAnswer(request: Request, required: boolean, answer: (auth: RequestAuth, headers: Record<string, string>) => Promise<Response> | Response) {
-    const requestId = requestIdOf(request);
+  async function restAnswer(c: Context, required: boolean, answer: (auth: RequestAuth, headers: Record<string, string>) => Promise<Response> | Response) {
+    const requestId = requestIdOf(c.req.raw);
     let limitHeaders: Record<string, string> = {};
     try {
-      const auth = await authenticateRequest(request.headers, { required });
-      limitHeaders = await rateLimiter.admit(auth.principal);
-      return await answer(auth, { 'X-Request-Id': requestId, ...limitHeaders });
+      const admitted = await admit(c, () => authenticateRequest(c.req.raw.headers, { required }));
+      limitHeaders = admitted.limitHeaders;
+      return await answer(admitted.auth, { 'X-Request-Id': requestId, ...limitHeaders });
     } catch (err) {
       return problemResponse(err, requestId, limitHeaders);
     }
   }
 
+  app.use(`${API_PREFIX}/openapi.json`, anonymousLimit);
+  app.use(`${API_PREFIX}/docs`, anonymousLimit);
+  app.use('/settings/*', anonymousLimit);
   const document = buildOpenApiDocument(config.http.publicBaseUrl);
   const openapi = JSON.stringify(document);
   app.get(`${API_PREFIX}/openapi.json`, () => new Response(openapi, { headers: { 'Content-Type': 'application/json' } }));
@@ -70,7 +112,7 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
     app.on(route.def.method, path, (c) =>
-      restAnswer(c.req.raw, true, async (auth, baseHeaders) => {
+      restAnswer(c, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
           params: c.req.param() as Record<string, string>,
@@ -92,7 +134,7 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
   // A key sent with them is checked and counted like any other call.
   for (const [path, methods] of methodsByPath) {
     app.all(path, (c) =>
-      restAnswer(c.req.raw, false, (_auth, headers) =>
+      restAnswer(c, false, (_auth, headers) =>
         problemResponse(new AppError('method_not_allowed', `${c.req.method} is not supported here`), headers['X-Request-Id'], {
           ...headers,
           Allow: methods.join(', '),
@@ -101,19 +143,21 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     );
   }
   app.all(`${API_PREFIX}/*`, (c) =>
-    restAnswer(c.req.raw, false, (_auth, headers) => problemResponse(new AppError('not_found', 'No such endpoint'), headers['X-Request-Id'], headers)),
+    restAnswer(c, false, (_auth, headers) => problemResponse(new AppError('not_found', 'No such endpoint'), headers['X-Request-Id'], headers)),
   );
 
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
     const requestId = requestIdOf(c.req.raw);
     let limitHeaders: Record<string, string> = {};
     try {
-      const auth = await authenticateGraphQLRequest(c.req.raw);
-      limitHeaders = await rateLimiter.admit(auth.principal);
+      const admitted = await admit(c, () => authenticateGraphQLRequest(c.req.raw));
+      limitHeaders = admitted.limitHeaders;
       const responseCookies: string[] = [];
-      const response = await yoga.fetch(c.req.raw, { ...auth, requestId, responseCookies });
+      const responseHeaders: Record<string, string> = {};
+      const clientAddress = clientAddressOf(c);
+      const response = await yoga.fetch(c.req.raw, { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress });
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
-      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
       return response;
     } catch (err) {
       if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
@@ -127,10 +171,19 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     }
   });
 
+  // Not limited: cheaper to answer than to count, and orchestrators poll it.
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // The settings UI for people (web/); it uses /graphql with the session cookie.
   app.route('/settings', settingsUi());
-  app.notFound((c) => problemResponse(new AppError('not_found', 'No such page'), requestIdOf(c.req.raw)));
+  app.notFound(async (c) => {
+    const requestId = requestIdOf(c.req.raw);
+    try {
+      await anonymousRateLimiter.admit(clientAddressOf(c));
+    } catch (err) {
+      return problemResponse(err, requestId);
+    }
+    return problemResponse(new AppError('not_found', 'No such page'), requestId);
+  });
   app.onError((err, c) => problemResponse(err, requestIdOf(c.req.raw)));
   return app;
 }

@@ -2,10 +2,11 @@
 // `limits.requestsPerMinute` over a fixed 60 s window, counted by rate-limiter-flexible in
 // process memory, or in Redis when one is given so that several API instances share one count.
 // The limit comes with the cached principal: no database round trip per request.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import { consumePoint, createLimiter, retryAfterSeconds } from './limiter-store.ts';
 
 export const WINDOW_SECONDS = 60;
 const KEY_PREFIX = 'ratelimit:apikey';
@@ -26,16 +27,7 @@ export function createRequestRateLimiter(opts: { redis?: Redis } = {}): RequestR
   function limiterFor(points: number): RateLimiterAbstract {
     let limiter = limiters.get(points);
     if (!limiter) {
-      const base = { points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX };
-      limiter = opts.redis
-        ? new RateLimiterRedis({
-            ...base,
-            storeClient: opts.redis,
-            // While Redis is unreachable each instance counts on its own rather than failing requests.
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: new RateLimiterMemory(base),
-          })
-        : new RateLimiterMemory(base);
+      limiter = createLimiter({ points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX }, opts.redis);
       limiters.set(points, limiter);
     }
     return limiter;
@@ -45,17 +37,8 @@ export function createRequestRateLimiter(opts: { redis?: Redis } = {}): RequestR
     async admit(principal) {
       if (principal?.kind !== 'apiKey') return {};
       const limit = principal.limits.requestsPerMinute;
-      let res: RateLimiterRes;
-      let allowed = true;
-      try {
-        res = await limiterFor(limit).consume(String(principal.apiKey.id));
-      } catch (rejection) {
-        // rate-limiter-flexible rejects with the counter state when over the limit.
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        res = rejection;
-        allowed = false;
-      }
-      const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      const { allowed, res } = await consumePoint(limiterFor(limit), String(principal.apiKey.id));
+      const reset = retryAfterSeconds(res);
       const headers = {
         'RateLimit-Policy': `"default";q=${limit};w=${WINDOW_SECONDS}`,
         RateLimit: `"default";r=${res.remainingPoints};t=${reset}`,

@@ -1,0 +1,88 @@
+// The caches of security decisions (resolved API keys and sessions) and what empties them. A
+// revocation or sign-out is announced through the database all instances share: the repository
+// sends pg_notify in the transaction that commits it, and every instance listening
+// (db/notifications.ts) drops the entry at once. The 10 s lifetime of an entry only covers a
+// message lost while an instance's listener was reconnecting; on reconnecting the caches are emptied.
+// With the embedded PGlite there is a single process, which drops its own entries when it revokes.
+import { config } from '../config.ts';
+import { listenForNotifications, type Listener } from '../db/notifications.ts';
+
+export const INVALIDATION_CHANNEL = 'auth_invalidation';
+
+export type Invalidation = { kind: 'apiKey'; id: number } | { kind: 'session'; id: string };
+
+export const invalidationPayload = (i: Invalidation) => `${i.kind}:${i.id}`;
+
+function parsePayload(payload: string): Invalidation | undefined {
+  const [kind, id] = payload.split(':', 2);
+  if (kind === 'apiKey' && /^\d+$/.test(id ?? '')) return { kind, id: Number(id) };
+  if (kind === 'session' && id) return { kind, id };
+  return undefined;
+}
+
+/**
+ * A bounded map whose fills cannot resurrect a revoked row: a lookup takes `generation` before
+ * reading the database and passes it to `set`, which stores nothing if any invalidation happened
+ * in between (the row it read may be the one just revoked).
+ */
+export class SecurityCache<Entry> {
+  private readonly entries = new Map<string, Entry>();
+  private epoch = 0;
+
+  constructor(
+    private readonly max: number,
+    /** Whether an entry belongs to what an invalidation names. */
+    private readonly matches: (entry: Entry, key: string, invalidation: Invalidation) => boolean,
+  ) {
+    caches.add(this as SecurityCache<unknown>);
+  }
+
+  get generation(): number {
+    return this.epoch;
+  }
+
+  get(key: string): Entry | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Stores the entry unless an invalidation happened since `generation` was read; returns whether it did. */
+  set(key: string, entry: Entry, generation: number): boolean {
+    if (generation !== this.epoch) return false;
+    if (!this.entries.has(key) && this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, entry);
+    return true;
+  }
+
+  invalidate(invalidation: Invalidation): void {
+    this.epoch++;
+    for (const [key, entry] of this.entries) if (this.matches(entry, key, invalidation)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.epoch++;
+    this.entries.clear();
+  }
+}
+
+const caches = new Set<SecurityCache<unknown>>();
+
+/** Applies an invalidation to this instance's caches (the revoking instance does not wait for its own message). */
+export function invalidateLocally(invalidation: Invalidation): void {
+  for (const cache of caches) cache.invalidate(invalidation);
+}
+
+let listener: Listener | undefined;
+
+/** Starts hearing other instances' invalidations (PostgreSQL only); called on the first authentication. */
+export function listenForInvalidations(): void {
+  if (listener || config.database.kind !== 'postgres') return;
+  listener = listenForNotifications(config.database.url, INVALIDATION_CHANNEL, {
+    onMessage(payload) {
+      const invalidation = parsePayload(payload);
+      if (invalidation) invalidateLocally(invalidation);
+    },
+    onListening() {
+      for (const cache of caches) cache.clear();
+    },
+  });
+}
