@@ -284,9 +284,22 @@ function responses(route: RouteDef) {
   return out;
 }
 
-/** zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. */
+/**
+ * zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. An
+ * integer read from text (decimalInteger, intIdParam) is declared as what it is, `type:
+ * integer`, without the digits pattern of its text form, and with its default.
+ */
 function toJsonSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+      // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
+      if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
+    },
+  }) as JsonSchema;
   return rest;
 }
 
