@@ -104,7 +104,8 @@ export function decimalInteger({ min, max, description }: { min: number; max: nu
   return z
     .string()
     .regex(/^(0|[1-9][0-9]*)$/, 'must be a decimal integer (digits only, no sign, spaces, exponent or leading zero)')
-    .transform(Number)
+    // A number too large for a double would become Infinity, which zod reports as "not a number".
+    .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER))
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .meta({ type: 'integer', minimum: min, maximum: max, ...(description ? { description } : {}) });
 }
@@ -120,22 +121,35 @@ export const jsonValue = () =>
  * The first string (or member name) that breaks the text rule, or time outside the years, in an
  * input value of any depth, with its path. Iterative, so deep nesting cannot exhaust the stack.
  */
-export function findInputFault(value: unknown, base: (string | number)[] = []): { path: (string | number)[]; message: string } | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: base }];
+export function findInputFault(value: unknown): { path: (string | number)[]; message: string } | null {
+  // Each entry links to its parent rather than carrying its path: copying paths would make a
+  // deeply nested value cost the square of its depth.
+  interface Node {
+    value: unknown;
+    key?: string | number;
+    parent?: Node;
+  }
+  const pathOf = (node: Node, last?: string) => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let n: Node | undefined = node; n?.parent; n = n.parent) path.push(n.key!);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value }];
   while (stack.length) {
-    const { value: v, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const v = node.value;
     if (typeof v === 'string') {
       const fault = textFault(v);
-      if (fault) return { path, message: fault };
+      if (fault) return { path: pathOf(node), message: fault };
     } else if (v instanceof Date) {
-      if (!inYears(v)) return { path, message: OUT_OF_YEARS };
+      if (!inYears(v)) return { path: pathOf(node), message: OUT_OF_YEARS };
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, i] });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: node });
     } else if (v !== null && typeof v === 'object') {
       for (const [key, member] of Object.entries(v).reverse()) {
         const fault = textFault(key);
-        if (fault) return { path: [...path, key], message: `member name ${fault}` };
-        stack.push({ value: member, path: [...path, key] });
+        if (fault) return { path: pathOf(node, key), message: `member name ${fault}` };
+        stack.push({ value: member, key, parent: node });
       }
     }
   }

@@ -97,7 +97,7 @@ const RULE = 'breaks the URL rule: ';
  */
 export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): UrlTarget {
   if (raw.length > MAX_URL_LENGTH) return refuse(`must be at most ${MAX_URL_LENGTH} characters`);
-  if (/[\u0000-\u001F\u007F]/.test(raw)) return refuse('must not contain control characters (tab, line feed and carriage return included)');
+  if (/[\u0000-\u0020\u007F]/.test(raw)) return refuse('must not contain spaces or control characters (tab, line feed and carriage return included)');
   let url: URL;
   try {
     url = new URL(raw);
