@@ -78,7 +78,8 @@ export function text({ max, min = 0, trim = false, description }: TextOptions) {
 const MIN_YEAR = 1;
 const MAX_YEAR = 9999;
 const YEARS_NOTE = `Years ${MIN_YEAR} to ${MAX_YEAR} (UTC).`;
-const inYears = (d: Date) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= MIN_YEAR && d.getUTCFullYear() <= MAX_YEAR;
+/** Whether a time falls in the years every store and client here can hold. */
+export const inYears = (d: Date) => !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= MIN_YEAR && d.getUTCFullYear() <= MAX_YEAR;
 /** For strings the format check has already refused, one issue is enough. */
 const unreadableOrInYears = (d: Date) => Number.isNaN(d.getTime()) || inYears(d);
 const OUT_OF_YEARS = `must be a time between the years ${MIN_YEAR} and ${MAX_YEAR}`;
