@@ -123,6 +123,12 @@ describe('every route refuses hostile input with a 422 naming the member', () =>
     }
   });
 
+  it('strings nested inside custom field values, with the pointer to them', async () => {
+    const value = { list: ['fine', { deeper: 'a\u0000' }] };
+    const res = await api('POST', '/tickets', { key, body: { fields: [{ fieldId: 'fld_x', value }] } });
+    await expect422('nested value', res, '/fields/0/value/list/1/deeper', /text rule/);
+  });
+
   it('body member names under the text rule too', async () => {
     for (const route of routes.filter((r) => r.body)) {
       const res = await api(route.method, pathOf(route, validParams(route)), { key, body: { 'a\u0000': 1 } });
