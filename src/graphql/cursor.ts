@@ -9,6 +9,7 @@ import { serviceSecretRepository } from './service-secret.repository.ts';
 
 /** Characters of the base64url tag: 132 bits of the HMAC. */
 const TAG_LENGTH = 22;
+const SIGNED_CURSOR = new RegExp(`^([A-Za-z0-9_-]*)\\.([A-Za-z0-9_-]{${TAG_LENGTH}})$`);
 
 let key: Buffer | null = null;
 let loading: Promise<Buffer> | null = null;
@@ -35,7 +36,7 @@ export function signCursor(k: Buffer, list: string, inner: string): string {
 
 /** The list's own cursor inside a signed one, or null when `list` did not issue it. */
 export function openCursor(k: Buffer, list: string, cursor: string): string | null {
-  const m = /^([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  const m = SIGNED_CURSOR.exec(cursor);
   if (!m) return null;
   const inner = Buffer.from(m[1]!, 'base64url').toString('utf8');
   const expected = Buffer.from(tagOf(k, list, inner));
