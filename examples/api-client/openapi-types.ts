@@ -511,6 +511,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -547,9 +562,9 @@ export interface operations {
     listBoards: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -766,6 +781,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -802,9 +832,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -927,7 +957,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description User id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1003,6 +1033,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -1039,15 +1084,15 @@ export interface operations {
     listTickets: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only tickets of this board */
                 boardId?: string;
-                /** @description Only tickets in this state: a state id, or a state name (matches that name on every board) */
+                /** @description Only tickets in this state: a state id, or a state name (matches that name on every board) Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                 state?: string;
-                /** @description Only tickets changed at or after this ISO 8601 time */
+                /** @description Only tickets changed at or after this ISO 8601 time Years 1 to 9999 (UTC). */
                 updatedSince?: string;
             };
             header?: never;
@@ -1201,12 +1246,16 @@ export interface operations {
                 "application/json": {
                     /** @description The board that receives the ticket (GET /boards) */
                     boardId: string;
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject: string;
-                    /** @default  */
+                    /**
+                     * @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate.
+                     * @default
+                     */
                     description?: string;
                     /** Format: email */
                     requesterEmail: string;
-                    /** @description One of the board’s `priorities`; the first of them when omitted */
+                    /** @description One of the board’s `priorities`; the first of them when omitted Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     priority?: string;
                     /**
                      * @description Custom field values; every required field of the board must be present
@@ -1215,7 +1264,7 @@ export interface operations {
                     fields?: {
                         /** @description A field id of the ticket’s board (GET /boards/{id}) */
                         fieldId: string;
-                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options */
+                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
                         value: unknown;
                     }[];
                 };
@@ -1415,7 +1464,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1513,6 +1562,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -1552,24 +1616,26 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject?: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
-                    /** @description One of the board’s `priorities` */
+                    /** @description One of the board’s `priorities` Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     priority?: string;
-                    /** @description A state of the ticket’s board, by id (or by name) */
+                    /** @description A state of the ticket’s board, by id (or by name) Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     state?: string;
                     /** @description Only the listed fields change; `value: null` clears a field that is not required */
                     fields?: {
                         /** @description A field id of the ticket’s board (GET /boards/{id}) */
                         fieldId: string;
-                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options */
+                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
                         value: unknown;
                     }[];
                 };
@@ -1764,15 +1830,15 @@ export interface operations {
     listTicketComments: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1910,13 +1976,14 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
                     /**
                      * @description false: an internal note, not shown to the requester
@@ -2096,9 +2163,9 @@ export interface operations {
     listKnowledgeBaseArticles: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only articles in this status */
                 status?: "draft" | "published" | "archived";
@@ -2237,7 +2304,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
                     /** @enum {string} */
                     status?: "draft" | "published" | "archived";
@@ -2410,7 +2479,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Article id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2496,6 +2565,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -2535,14 +2619,16 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Article id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title?: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body?: string;
                     /** @enum {string} */
                     status?: "draft" | "published" | "archived";
@@ -2727,9 +2813,9 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -2862,12 +2948,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description https URL on port 443 or 8443; see the URL rule */
-                    url: string;
+                    /**
+                     * Format: uri
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     */
+                    url: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                 };
             };
@@ -3117,6 +3207,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -3219,6 +3324,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -3265,12 +3385,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description https URL on port 443 or 8443; see the URL rule */
-                    url?: string;
+                    /**
+                     * Format: uri
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     */
+                    url?: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events?: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                 };
             };
@@ -3532,6 +3656,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3966,9 +4105,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only entries in this status */
                 status?: "succeeded" | "failed" | "pending" | "held" | "cancelled";
@@ -3976,9 +4115,9 @@ export interface operations {
                 eventType?: "ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.test";
                 /** @description Only this event (`evt_…`) */
                 eventId?: string;
-                /** @description At or after this time (ISO 8601) */
+                /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
                 since?: string;
-                /** @description Before this time (ISO 8601) */
+                /** @description Before this time (ISO 8601) Years 1 to 9999 (UTC). */
                 until?: string;
             };
             header?: never;
