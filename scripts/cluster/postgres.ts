@@ -1,0 +1,106 @@
+// PostgreSQL from the OS's packages as the postgres image sets it up: a superuser and a database
+// named by POSTGRES_USER/POSTGRES_DB with a password for TCP connections, then the same init
+// script (docker/postgres-init.sql: the Temporal server's role). initdb refuses to run as root,
+// so as root the cluster belongs to the postgres system user (as in .ci/run).
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fromRoot } from '../../src/paths.ts';
+import { aptInstall } from './apt.ts';
+import { postgresEnv, versions } from './topology.ts';
+
+export interface Postgres {
+  dir: string;
+  port: number;
+}
+
+const bin = (name: string) => path.join(`/usr/lib/postgresql/${versions.postgresMajor}/bin`, name);
+const asRoot = process.getuid?.() === 0;
+const dataDir = (pg: Postgres) => path.join(pg.dir, 'data');
+export const postgresLog = (pg: Postgres) => path.join(pg.dir, 'postgres.log');
+
+function runAsOwner(command: string, args: string[]): string {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function ensureInstalled(): void {
+  if (existsSync(bin('initdb'))) return;
+  aptInstall([`postgresql-${versions.postgresMajor}`], `PostgreSQL ${versions.postgresMajor}`);
+}
+
+function initialise(pg: Postgres, log: (line: string) => void): void {
+  const env = postgresEnv();
+  mkdirSync(pg.dir, { recursive: true });
+  if (asRoot) {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+    chownSync(pg.dir, id('-u'), id('-g'));
+    try {
+      runAsOwner('test', ['-w', pg.dir]);
+    } catch {
+      throw new Error(`PostgreSQL runs as the postgres user, who cannot reach ${pg.dir}: make the repository's parent folders readable by others (chmod o+x)`);
+    }
+  }
+  log(`creating a PostgreSQL ${versions.postgresMajor} cluster in ${dataDir(pg)}`);
+  const pwfile = path.join(pg.dir, 'pwfile');
+  writeFileSync(pwfile, `${env.POSTGRES_PASSWORD}\n`, { mode: 0o644 });
+  try {
+    runAsOwner(bin('initdb'), ['-D', dataDir(pg), '-U', env.POSTGRES_USER, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8']);
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
+}
+
+/** Starts the cluster (creating it the first time); returns when it accepts connections. */
+export function startPostgres(pg: Postgres, log: (line: string) => void): void {
+  ensureInstalled();
+  const fresh = !existsSync(path.join(dataDir(pg), 'PG_VERSION'));
+  if (fresh) initialise(pg, log);
+  if (!postgresRunning(pg)) {
+    const options = `-p ${pg.port} -k ${pg.dir} -c listen_addresses=127.0.0.1`;
+    runAsOwner(bin('pg_ctl'), ['-D', dataDir(pg), '-l', postgresLog(pg), '-w', '-t', '120', '-o', options, 'start']);
+  }
+  const marker = path.join(pg.dir, '.initialised');
+  if (!existsSync(marker)) {
+    const env = postgresEnv();
+    psql(pg, 'postgres', ['-c', `CREATE DATABASE ${env.POSTGRES_DB}`]);
+    psql(pg, env.POSTGRES_DB, ['-f', fromRoot('docker', 'postgres-init.sql')]);
+    writeFileSync(marker, '');
+  }
+}
+
+function psql(pg: Postgres, database: string, args: string[]): void {
+  execFileSync(bin('psql'), ['-h', pg.dir, '-p', String(pg.port), '-U', postgresEnv().POSTGRES_USER, '-d', database, '-v', 'ON_ERROR_STOP=1', '-q', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+export function stopPostgres(pg: Postgres): boolean {
+  if (!postgresRunning(pg)) return false;
+  runAsOwner(bin('pg_ctl'), ['-D', dataDir(pg), '-m', 'fast', '-w', 'stop']);
+  return true;
+}
+
+/** The postmaster's pid when it runs (first line of postmaster.pid, checked by pg_ctl status). */
+export function postgresPid(pg: Postgres): number | undefined {
+  if (!postgresRunning(pg)) return undefined;
+  return Number(readFileSync(path.join(dataDir(pg), 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+function postgresRunning(pg: Postgres): boolean {
+  if (!existsSync(path.join(dataDir(pg), 'postmaster.pid')) || !existsSync(bin('pg_ctl'))) return false;
+  try {
+    runAsOwner(bin('pg_ctl'), ['-D', dataDir(pg), 'status']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** pg_isready over TCP, as the app connects. */
+export function postgresReady(pg: Postgres): boolean {
+  try {
+    execFileSync(bin('pg_isready'), ['-h', '127.0.0.1', '-p', String(pg.port), '-U', postgresEnv().POSTGRES_USER, '-d', postgresEnv().POSTGRES_DB, '-q'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,135 @@
+// The Temporal server on PostgreSQL and Temporal Web, natively, as compose's temporal,
+// temporal-setup and temporal-ui services run them: the same config templates (copied from the
+// Go modules into .tools/, as the images carry them) read the same environment; the schema steps
+// are auto-setup's; the namespace and the search attributes are registered through the frontend.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import proto from '@temporalio/proto';
+import {
+  composePorts, nativeEndpoints, nativePort, namespace, searchAttributes, temporalDatabase,
+  temporalServerEnv, temporalUiEnv,
+} from './topology.ts';
+import { temporalServer, temporalUi } from './tools.ts';
+
+// A CommonJS module whose namespaces Node's ESM loader cannot name: reach them through its default export.
+const { grpc, temporal } = proto;
+
+const postgresPort = nativePort(composePorts.postgres);
+
+/** The server's other ports (history, matching, worker, membership), shifted like the rest. */
+function serverPorts(): Record<string, string> {
+  const p = (port: number) => String(nativePort(port));
+  return {
+    FRONTEND_GRPC_PORT: p(7233), FRONTEND_HTTP_PORT: p(7243), FRONTEND_MEMBERSHIP_PORT: p(6933),
+    HISTORY_GRPC_PORT: p(7234), HISTORY_MEMBERSHIP_PORT: p(6934),
+    MATCHING_GRPC_PORT: p(7235), MATCHING_MEMBERSHIP_PORT: p(6935),
+    WORKER_GRPC_PORT: p(7239), WORKER_MEMBERSHIP_PORT: p(6939),
+  };
+}
+
+/** Ports the native Temporal server binds besides the frontend's (checked free before `up`). */
+export const temporalServerPorts = () => Object.values(serverPorts()).map(Number);
+
+/** compose's temporal environment, plus what a container gets for free and one machine needs. */
+export function nativeTemporalServerEnv(): Record<string, string> {
+  return {
+    ...temporalServerEnv('127.0.0.1', postgresPort),
+    ...serverPorts(),
+    BIND_ON_IP: '127.0.0.1',
+    TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
+    // The template reads the visibility store's port from POSTGRES_PORT (5432 in compose), not DB_PORT.
+    VISIBILITY_DB_PORT: String(postgresPort),
+    // The image's path for the same file (config/dynamicconfig/docker.yaml of the module).
+    DYNAMIC_CONFIG_FILE_PATH: path.join(temporalServer.home, 'config', 'dynamicconfig', 'docker.yaml'),
+    // Our machines have no internet: no call home for version news.
+    TEMPORAL_VERSION_CHECK_DISABLED: '1',
+  };
+}
+
+export function nativeTemporalUiEnv(): Record<string, string> {
+  return { ...temporalUiEnv(nativeEndpoints), TEMPORAL_UI_PORT: String(nativePort(composePorts.temporalUi)) };
+}
+
+/** The command lines of the two servers (config dir `config`, environment `docker`, as in the images). */
+export const serverCommand = (bin: string) => ({ command: bin, args: ['--root', temporalServer.home, '--config', 'config', '--env', 'docker', 'start'] });
+export const uiCommand = (bin: string) => ({ command: bin, args: ['--root', temporalUi.home, '--config', 'config', '--env', 'docker', 'start'] });
+
+/** auto-setup's schema steps, with temporal-sql-tool: create each database once, then bring its schema up to date. */
+export function setupSchema(sqlTool: string, stateDir: string, log: (line: string) => void): void {
+  const schemaDirs: Record<string, string> = { temporal: 'temporal', temporal_visibility: 'visibility' };
+  for (const database of temporalDatabase.databases) {
+    const env = {
+      ...process.env,
+      SQL_PLUGIN: 'postgres12', SQL_HOST: '127.0.0.1', SQL_PORT: String(postgresPort),
+      SQL_USER: temporalDatabase.user, SQL_PASSWORD: temporalDatabase.password, SQL_DATABASE: database,
+    };
+    const run = (...args: string[]) => execFileSync(sqlTool, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const created = path.join(stateDir, `.${database}-created`);
+    if (!existsSync(created)) {
+      log(`creating the ${database} database and its base schema (temporal-sql-tool)`);
+      run('create-database');
+      run('setup-schema', '-v', '0.0');
+      mkdirSync(stateDir, { recursive: true });
+      writeFileSync(created, '');
+    }
+    run('update-schema', '-d', path.join(temporalServer.home, 'schema', 'postgresql', 'v12', schemaDirs[database]!, 'versioned'));
+  }
+}
+
+/** True when the frontend answers the gRPC health check with SERVING. */
+export async function temporalServing(address = nativeEndpoints.temporal): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 2_000 }).catch(() => undefined);
+  if (!connection) return false;
+  try {
+    const { status } = await connection.healthService.check({});
+    return status === grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING;
+  } catch {
+    return false;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** auto-setup registers the default namespace; compose's temporal-setup adds our search attributes. */
+export async function registerNamespaceAndSearchAttributes(log: (line: string) => void): Promise<void> {
+  const connection = await Connection.connect({ address: nativeEndpoints.temporal });
+  try {
+    const described = await connection.workflowService.describeNamespace({ namespace: namespace.name }).catch(() => undefined);
+    if (!described) {
+      log(`registering the ${namespace.name} namespace (retention ${namespace.retention})`);
+      await connection.workflowService.registerNamespace({
+        namespace: namespace.name,
+        workflowExecutionRetentionPeriod: msToTs(namespace.retention),
+      });
+    }
+    const wanted = Object.keys(searchAttributes);
+    // A new namespace reaches the server's namespace cache within seconds: retry until it does.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: namespace.name });
+        const missing = wanted.filter((name) => !(name in (customAttributes ?? {})));
+        if (missing.length === 0) return;
+        log(`adding search attributes ${missing.join(', ')}`);
+        await connection.operatorService.addSearchAttributes({
+          namespace: namespace.name,
+          searchAttributes: Object.fromEntries(missing.map((name) => [name, indexedValueType(searchAttributes[name as keyof typeof searchAttributes])])),
+        });
+      } catch (err) {
+        if (attempt >= 60) throw err;
+        await sleep(1_000);
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** 'Keyword' -> INDEXED_VALUE_TYPE_KEYWORD, 'KeywordList' -> INDEXED_VALUE_TYPE_KEYWORD_LIST. */
+function indexedValueType(type: string) {
+  const name = `INDEXED_VALUE_TYPE_${type.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  return temporal.api.enums.v1.IndexedValueType[name as keyof typeof temporal.api.enums.v1.IndexedValueType];
+}

@@ -1,0 +1,125 @@
+// The production topology as data: what docker-compose.yml runs in containers and what
+// `npm run cluster -- up` runs natively on one machine. Both are derived from here (the native
+// scripts directly; docker-compose.yml is checked against it by test/cluster/compose.test.ts), so
+// versions, settings and process counts cannot drift apart.
+import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
+
+export const versions = {
+  /** temporalio/auto-setup:<this>; natively go.temporal.io/server@v<this> (server and temporal-sql-tool). */
+  temporalServer: '1.28.1',
+  /** temporalio/admin-tools tag of the same server release (compose's temporal-setup only). */
+  temporalAdminTools: '1.28.1-tctl-1.18.4-cli-1.4.1',
+  /** temporalio/ui:<this>; natively github.com/temporalio/ui-server/v2@v<this> (the image's server). */
+  temporalUi: '2.45.1',
+  /** postgres:<this>; natively Debian's postgresql-<this>. */
+  postgresMajor: 15,
+  /** redis:<this>; natively Debian's redis-server (7.0). */
+  redisMajor: 7,
+};
+
+export const images = {
+  postgres: `postgres:${versions.postgresMajor}`,
+  redis: `redis:${versions.redisMajor}`,
+  temporal: `temporalio/auto-setup:${versions.temporalServer}`,
+  temporalSetup: `temporalio/admin-tools:${versions.temporalAdminTools}`,
+  temporalUi: `temporalio/ui:${versions.temporalUi}`,
+};
+
+/** The compose ports (inside the containers, and published for api and Temporal Web). */
+export const composePorts = { postgres: 5432, redis: 6379, temporal: 7233, temporalUi: 8080, api: 3000 };
+/** Natively every port is the compose one + this, clear of a developer's `npm start` (3000, 7233, 8233). */
+export const nativePortOffset = 10000;
+
+/**
+ * The app's processes: each is `npm start -- <role>`; compose runs the same bundle (api-1, api-2,
+ * worker with 2 replicas). `env` is on top of appEnv(): one instance seeds the demo workspace,
+ * since two starting at once on an empty database would race.
+ */
+export const appProcesses: readonly AppProcess[] = [
+  { name: 'api-1', role: 'api', publishedPort: composePorts.api, env: {} },
+  { name: 'api-2', role: 'api', publishedPort: composePorts.api + 1, env: { SEED_DEMO: 'false' } },
+  { name: 'worker-1', role: 'worker', env: {} },
+  { name: 'worker-2', role: 'worker', env: {} },
+];
+export interface AppProcess {
+  name: string;
+  role: 'api' | 'worker';
+  /** The host port compose publishes (the container listens on 3000); natively + nativePortOffset. */
+  publishedPort?: number;
+  env: Record<string, string>;
+}
+
+export const database = { user: 'ticketing', password: 'ticketing', name: 'ticketing' };
+/** The Temporal server's own role (docker/postgres-init.sql creates it in both topologies). */
+export const temporalDatabase = { user: 'temporal', password: 'temporal', databases: ['temporal', 'temporal_visibility'] };
+export const namespace = { name: 'default', retention: '24h' } as const;
+export const searchAttributes = deliverySearchAttributes;
+
+/** Where things are, as seen by the app's processes. */
+export interface Endpoints {
+  postgres: string;
+  redis: string;
+  temporal: string;
+  temporalUiUrl: string;
+  /** The address integrators use (api-1's port; a load balancer's in real life). */
+  publicApiOrigin: string;
+  /** HTTP bind address of the api processes. */
+  host: string;
+}
+
+export const composeEndpoints: Endpoints = {
+  postgres: `postgres:${composePorts.postgres}`,
+  redis: `redis:${composePorts.redis}`,
+  temporal: `temporal:${composePorts.temporal}`,
+  temporalUiUrl: `http://localhost:${composePorts.temporalUi}`,
+  publicApiOrigin: `http://localhost:${composePorts.api}`,
+  host: '0.0.0.0',
+};
+
+export const nativePort = (composePort: number) => composePort + nativePortOffset;
+
+export const nativeEndpoints: Endpoints = {
+  postgres: `127.0.0.1:${nativePort(composePorts.postgres)}`,
+  redis: `127.0.0.1:${nativePort(composePorts.redis)}`,
+  temporal: `127.0.0.1:${nativePort(composePorts.temporal)}`,
+  temporalUiUrl: `http://localhost:${nativePort(composePorts.temporalUi)}`,
+  publicApiOrigin: `http://localhost:${nativePort(composePorts.api)}`,
+  host: '127.0.0.1',
+};
+
+/** The environment of every api and worker process (PORT is the default 3000 in a container). */
+export function appEnv(e: Endpoints): Record<string, string> {
+  return {
+    DATABASE_URL: `postgresql://${database.user}:${database.password}@${e.postgres}/${database.name}`,
+    TEMPORAL_ADDRESS: e.temporal,
+    TEMPORAL_NAMESPACE: namespace.name,
+    TEMPORAL_UI_URL: e.temporalUiUrl,
+    REDIS_URL: `redis://${e.redis}`,
+    PUBLIC_BASE_URL: `${e.publicApiOrigin}/public/v1`,
+    HOST: e.host,
+    NODE_ENV: 'production',
+  };
+}
+
+/** The postgres image's settings; natively initdb makes the same superuser and database. */
+export const postgresEnv = () => ({
+  POSTGRES_USER: database.user,
+  POSTGRES_PASSWORD: database.password,
+  POSTGRES_DB: database.name,
+});
+
+/** What the server's config template (config/docker.yaml of go.temporal.io/server) reads, as auto-setup gets it. */
+export function temporalServerEnv(postgresHost: string, postgresPort: number): Record<string, string> {
+  return {
+    DB: 'postgres12',
+    DB_PORT: String(postgresPort),
+    POSTGRES_USER: temporalDatabase.user,
+    POSTGRES_PWD: temporalDatabase.password,
+    POSTGRES_SEEDS: postgresHost,
+  };
+}
+
+/** What the UI server's config template (config/docker.yaml of ui-server) reads. */
+export function temporalUiEnv(e: Endpoints): Record<string, string> {
+  return { TEMPORAL_ADDRESS: e.temporal, TEMPORAL_CORS_ORIGINS: e.publicApiOrigin };
+}

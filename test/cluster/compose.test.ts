@@ -1,0 +1,99 @@
+// docker-compose.yml is valid for a real compose implementation, and it describes the topology
+// that `npm run cluster` runs natively (scripts/cluster/topology.ts): the same images' versions,
+// the same environment, the same processes and counts, and the commands `npm start` runs.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { load } from 'js-yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fromRoot, repoRoot } from '../../src/paths.ts';
+import {
+  appEnv, appProcesses, composeEndpoints, composePorts, images, postgresEnv, searchAttributes,
+  temporalServerEnv, temporalUiEnv,
+} from '../../scripts/cluster/topology.ts';
+import { dockerCompose } from './docker-compose.ts';
+import { startCommand, type StartCommand } from './start-command.ts';
+
+interface ComposeService {
+  image?: string;
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  ports?: { published: number | string; target: number }[];
+  deploy?: { replicas?: number };
+}
+
+let services: Record<string, ComposeService>;
+const file = fromRoot('docker-compose.yml');
+
+beforeAll(() => {
+  const compose = dockerCompose();
+  // `config -q` validates against the Compose specification; `config` prints the resolved model
+  // (anchors merged, ports in long form), which the checks below read.
+  execFileSync(compose, ['-f', file, 'config', '-q'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  const resolved = execFileSync(compose, ['-f', file, 'config'], { cwd: repoRoot, encoding: 'utf8' });
+  services = (load(resolved) as { services: Record<string, ComposeService> }).services;
+}, 600_000);
+
+/** Each container that runs the app, as the native processes are listed. */
+function composeAppProcesses() {
+  return Object.entries(services)
+    .filter(([, s]) => Array.isArray(s.command) && s.command.includes('dist/main.js'))
+    .flatMap(([name, s]) => Array.from({ length: s.deploy?.replicas ?? 1 }, () => ({
+      service: name,
+      role: (s.command as string[]).at(-1),
+      publishedPort: s.ports?.map((p) => Number(p.published))[0],
+      env: s.environment,
+    })));
+}
+
+describe('docker-compose.yml', () => {
+  it('runs the images of the native topology: the same Temporal server, UI, PostgreSQL and Redis versions', () => {
+    expect(services.postgres?.image).toBe(images.postgres);
+    expect(services.redis?.image).toBe(images.redis);
+    expect(services.temporal?.image).toBe(images.temporal);
+    expect(services['temporal-setup']?.image).toBe(images.temporalSetup);
+    expect(services['temporal-ui']?.image).toBe(images.temporalUi);
+  });
+
+  it('configures PostgreSQL, the Temporal server and Temporal Web with the settings the native ones get', () => {
+    expect(services.postgres?.environment).toEqual(postgresEnv());
+    expect(services.temporal?.environment).toEqual(temporalServerEnv('postgres', composePorts.postgres));
+    expect(services['temporal-ui']?.environment).toEqual(temporalUiEnv(composeEndpoints));
+    expect(services['temporal-ui']?.ports).toEqual([{ published: composePorts.temporalUi, target: 8080 }]);
+  });
+
+  it('registers the search attributes of delivery workflows, with their types', () => {
+    const script = [services['temporal-setup']?.command].flat().join('\n');
+    const loop = /for a in ([^;]+);.*--name \$\$?a --type (\w+)/s.exec(script);
+    expect(loop).not.toBeNull();
+    const names = loop![1]!.trim().split(/\s+/);
+    expect(Object.fromEntries(names.map((n) => [n, loop![2]]))).toEqual(searchAttributes);
+  });
+
+  it('runs as many api and worker processes as the native topology, with the same environment and ports', () => {
+    const composeApps = composeAppProcesses().map(({ role, publishedPort, env }) => ({ role, publishedPort, env }));
+    const native = appProcesses.map((p) => ({ role: p.role, publishedPort: p.publishedPort, env: { ...appEnv(composeEndpoints), ...p.env } }));
+    const key = (p: { role?: string; publishedPort?: number }) => `${p.role}:${p.publishedPort ?? ''}`;
+    expect([...composeApps].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...native].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+});
+
+describe('the commands of the app containers', () => {
+  const commands: Partial<Record<'api' | 'worker', StartCommand>> = {};
+  beforeAll(() => {
+    commands.api = startCommand('api');
+    commands.worker = startCommand('worker');
+  }, 600_000);
+
+  it('are what `npm start -- api|worker` executes (bundle, heap flags)', () => {
+    for (const { service, role } of composeAppProcesses()) {
+      expect({ service, command: services[service]?.command }).toEqual({ service, command: commands[role as 'api' | 'worker']?.argv });
+    }
+  });
+
+  it("are the Dockerfile's default command and malloc setting", () => {
+    const dockerfile = readFileSync(fromRoot('Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    expect(cmd && JSON.parse(cmd[1]!)).toEqual(commands.api?.argv);
+    expect(/^ENV MALLOC_ARENA_MAX=(\S+)$/m.exec(dockerfile)?.[1] ?? '').toBe(commands.api?.mallocArenaMax);
+  });
+});
