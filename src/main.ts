@@ -13,7 +13,7 @@ import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startDevServer, type DevServer } from './temporal/dev-server.ts';
 import { superviseWorker } from './worker.ts';
 import { closeTemporal, useTemporal } from './temporal/client.ts';
-import { startOutboxRelay } from './webhooks/outbox-relay.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 
 type Mode = 'all' | 'api' | 'worker';
@@ -66,8 +66,14 @@ async function main() {
   if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
   // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker
-  // it starts workflows eagerly, on the worker's connection.
-  const relay = startOutboxRelay({ client, taskQueue, eagerClient: worker?.eagerClient });
+  // it starts workflows eagerly, on the worker's connection. It wakes when events commit
+  // (LISTEN/NOTIFY), with a slow poll behind that.
+  const relay = startOutboxRelay({
+    client,
+    taskQueue,
+    eagerClient: worker?.eagerClient,
+    listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
+  });
   stops.unshift(() => relay.stop());
 
   if (mode !== 'worker') {
