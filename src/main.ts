@@ -10,7 +10,7 @@ import { db, migrate } from './db/db.ts';
 import { createApp } from './http/app.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
-import { startDevServer, type DevServer } from './temporal/dev-server.ts';
+import { startSupervisedDevServer } from './temporal/dev-server.ts';
 import { superviseWorker } from './worker.ts';
 import { closeTemporal, useTemporal } from './temporal/client.ts';
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
@@ -47,14 +47,17 @@ async function main() {
   }
 
   let temporalAddress = config.temporal.address;
-  let devServer: DevServer | undefined;
+  let devServer: Awaited<ReturnType<typeof startSupervisedDevServer>> | undefined;
   if (!temporalAddress) {
-    devServer = await startDevServer({
+    // Restarted on the same file and ports if it ever dies; the worker, the relay and the client
+    // reconnect to it by themselves.
+    devServer = await startSupervisedDevServer({
       executable: await ensureTemporalCli(),
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
       port: config.temporal.devServerPort,
       uiPort: config.temporal.uiPort,
       namespace: config.temporal.namespace,
+      log: logger,
     });
     temporalAddress = devServer.address;
     stops.push(() => devServer!.stop());
