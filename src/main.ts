@@ -3,16 +3,17 @@
 // (SQLite in DATA_DIR, Temporal Web on TEMPORAL_UI_PORT). `npm start -- api|worker` runs one
 // part alone (needs PostgreSQL and a Temporal server shared by the parts).
 import path from 'node:path';
-import { serve } from '@hono/node-server';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
-import { db, migrate } from './db/db.ts';
+import { databaseAnswers, db, migrate, migrationsApplied } from './db/db.ts';
 import { createApp } from './http/app.ts';
+import { healthRoutes, type ReadinessChecks } from './http/health.ts';
+import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startSupervisedDevServer } from './temporal/dev-server.ts';
 import { superviseWorker } from './worker.ts';
-import { closeTemporal, useTemporal } from './temporal/client.ts';
+import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 
@@ -79,20 +80,28 @@ async function main() {
   });
   stops.unshift(() => relay.stop());
 
+  // /readyz: the database and its migrations, and Temporal as this process uses it (the API
+  // reaches the server; a worker polls it).
+  const readiness: ReadinessChecks = { database: databaseAnswers, migrations: migrationsApplied };
+  if (mode !== 'worker') readiness.temporal = temporalAnswers;
+  if (worker) readiness.worker = () => worker.polling();
+
   if (mode !== 'worker') {
-    const app = createApp();
-    const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host });
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    stops.unshift(() => new Promise((resolve) => server.close(resolve)));
-    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+    const http = await serveHttp(createApp({ readiness }).fetch, config.http.port, config.http.host);
+    // First to stop: no new requests, the ones in flight finish while all else still runs.
+    stops.unshift(() => http.close());
+    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${http.port}`;
     banner.push(
       `REST API:  ${origin}/public/v1   (reference: ${origin}/public/v1/docs, OpenAPI: ${origin}/public/v1/openapi.json)`,
       `GraphQL:   ${origin}/graphql`,
       `Settings:  ${origin}/settings   (people sign in; the administrator above on first run)`,
+      `Health:    ${origin}/healthz, ${origin}/readyz`,
     );
+  } else if (config.http.healthPort !== undefined) {
+    const health = await serveHttp(healthRoutes(readiness).fetch, config.http.healthPort, config.http.host);
+    stops.unshift(() => health.close());
+    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${health.port}`;
+    banner.push(`Health:    ${origin}/healthz, ${origin}/readyz`);
   }
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);

@@ -15,6 +15,8 @@ import { renderReferencePage } from '../rest/reference-page.ts';
 import { config } from '../config.ts';
 import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
+import { healthRoutes, type ReadinessChecks } from './health.ts';
+import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,9 +34,15 @@ export interface AppOptions {
   routes?: RouteDef[];
   /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */
   rateLimiter?: RequestRateLimiter;
+  /** What /readyz checks (src/main.ts adds Temporal or the worker to the database's two). */
+  readiness?: ReadinessChecks;
 }
 
-export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }) }: AppOptions = {}) {
+export function createApp({
+  routes = apiRoutes,
+  rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }),
+  readiness = { database: databaseAnswers, migrations: migrationsApplied },
+}: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
@@ -127,7 +135,7 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     }
   });
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.route('/', healthRoutes(readiness));
   // The settings UI for people (web/); it uses /graphql with the session cookie.
   app.route('/settings', settingsUi());
   app.notFound((c) => problemResponse(new AppError('not_found', 'No such page'), requestIdOf(c.req.raw)));
