@@ -183,6 +183,7 @@ const STABLE_AFTER_MS = 60_000;
  * it is started again on the same SQLite file and ports, so its workflows and history survive
  * and clients at the same address reconnect (the SDK's connections do so on their own). Each
  * restart is logged; repeated ones back off to 10 s. `pid()` is the current server's process.
+ * (A server the SDK downloaded and runs itself, without a local CLI, is not supervised.)
  */
 export async function startSupervisedDevServer(
   options: StartDevServerOptions & { log?: SupervisorLog },
@@ -208,7 +209,7 @@ export async function startSupervisedDevServer(
       if (stopping || !ended) return;
       if (Date.now() - startedAt >= STABLE_AFTER_MS) restarts = 0;
       log.warn({ exit: ended.signal ?? ended.code, address: current.address, restarts }, 'Temporal dev server ended; restarting it');
-      for (;;) {
+      while (!stopping) {
         await pause(RESTART_DELAYS_MS[Math.min(restarts, RESTART_DELAYS_MS.length - 1)]!);
         restarts += 1;
         if (stopping) return;
