@@ -99,7 +99,14 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
         set.delete(handler);
         if (set.size > 0 || handlers.get(channel) !== set) return;
         handlers.delete(channel);
-        if (client && listening.delete(channel)) await client.query(`UNLISTEN ${quote(channel)}`).catch(() => undefined);
+        if (handlers.size === 0) {
+          // Nobody listens: hold no connection (a later listen connects again).
+          clearTimeout(retryTimer);
+          retryTimer = undefined;
+          const c = client;
+          client = undefined;
+          await c?.end().catch(() => undefined);
+        } else if (client && listening.delete(channel)) await client.query(`UNLISTEN ${quote(channel)}`).catch(() => undefined);
       };
     },
     async close() {
