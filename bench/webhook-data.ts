@@ -64,7 +64,8 @@ export async function setUpWorkspace(receiverUrls: string[]) {
                 out.push((await writeEvent(tx, { workspace: ws.workspace, type: 'ticket.created', actor, boardId: board.id, data: template })).id);
               }
               return out;
-            });
+              // Prisma's 5 s default fails a batch of 50 on a machine shared with other work.
+            }, { timeout: 60_000 });
             ids.push(...written);
           }
         }),

@@ -12,7 +12,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { config } from '../src/config.ts';
 import { db } from '../src/db/db.ts';
 import { startWorker } from '../src/worker.ts';
-import { startOutboxRelay, type OutboxRelay } from '../src/webhooks/outbox-relay.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay, type OutboxRelay } from '../src/webhooks/outbox-relay.ts';
 import { createWorker } from '../workflows/worker.ts';
 import type { emptyWorkflow } from '../workflows/bench/workflows.ts';
 
@@ -79,7 +79,12 @@ async function deliver({ eager }: Extract<WorkerCommand, { cmd: 'deliver' }>): P
   // worker's native connection (unless --plain-start).
   const client = new Client({ connection: await Connection.connect({ address }), namespace });
   const eagerClient = eager ? new Client({ connection: service.connection, namespace }) : undefined;
-  const relay: OutboxRelay = startOutboxRelay({ client, taskQueue: config.temporal.taskQueue, eagerClient: () => eagerClient });
+  const relay: OutboxRelay = startOutboxRelay({
+    client,
+    taskQueue: config.temporal.taskQueue,
+    eagerClient: () => eagerClient,
+    listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
+  });
   stops.push(async () => {
     await relay.stop();
     await client.connection.close();

@@ -11,6 +11,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().min(1).optional(),
@@ -66,6 +67,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       port: e.PORT,
       host: e.HOST,
       publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}/public/v1`,
+      /** The worker role's /healthz and /readyz listener (the API serves them on PORT). */
+      healthPort: e.HEALTH_PORT,
     },
     dataDir,
     database: e.DATABASE_URL

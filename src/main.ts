@@ -5,17 +5,18 @@
 import path from 'node:path';
 // First: claims the embedded database's directory before db.ts opens it.
 import './admin/claim-data-dir.ts';
-import { serve } from '@hono/node-server';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
-import { db, migrate } from './db/db.ts';
+import { databaseAnswers, db, migrate, migrationsApplied } from './db/db.ts';
 import { createApp } from './http/app.ts';
+import { healthRoutes, type ReadinessChecks } from './http/health.ts';
+import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
-import { startDevServer, type DevServer } from './temporal/dev-server.ts';
+import { startSupervisedDevServer } from './temporal/dev-server.ts';
 import { superviseWorker } from './worker.ts';
-import { closeTemporal, useTemporal } from './temporal/client.ts';
-import { startOutboxRelay } from './webhooks/outbox-relay.ts';
+import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 
@@ -52,14 +53,17 @@ async function main() {
   if (db.kind === 'pglite') stops.unshift(await openAdminChannel(config.dataDir));
 
   let temporalAddress = config.temporal.address;
-  let devServer: DevServer | undefined;
+  let devServer: Awaited<ReturnType<typeof startSupervisedDevServer>> | undefined;
   if (!temporalAddress) {
-    devServer = await startDevServer({
+    // Restarted on the same file and ports if it ever dies; the worker, the relay and the client
+    // reconnect to it by themselves.
+    devServer = await startSupervisedDevServer({
       executable: await ensureTemporalCli(),
       dbFile: path.join(config.dataDir, 'temporal.sqlite'),
       port: config.temporal.devServerPort,
       uiPort: config.temporal.uiPort,
       namespace: config.temporal.namespace,
+      log: logger,
     });
     temporalAddress = devServer.address;
     stops.push(() => devServer!.stop());
@@ -71,24 +75,38 @@ async function main() {
   if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
   // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker
-  // it starts workflows eagerly, on the worker's connection.
-  const relay = startOutboxRelay({ client, taskQueue, eagerClient: worker?.eagerClient });
+  // it starts workflows eagerly, on the worker's connection. It wakes when events commit
+  // (LISTEN/NOTIFY), with a slow poll behind that.
+  const relay = startOutboxRelay({
+    client,
+    taskQueue,
+    eagerClient: worker?.eagerClient,
+    listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
+  });
   stops.unshift(() => relay.stop());
 
+  // /readyz: the database and its migrations, and Temporal as this process uses it (the API
+  // reaches the server; a worker polls it).
+  const readiness: ReadinessChecks = { database: databaseAnswers, migrations: migrationsApplied };
+  if (mode !== 'worker') readiness.temporal = temporalAnswers;
+  if (worker) readiness.worker = () => worker.polling();
+
   if (mode !== 'worker') {
-    const app = createApp();
-    const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host });
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    stops.unshift(() => new Promise((resolve) => server.close(resolve)));
-    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${config.http.port}`;
+    const http = await serveHttp(createApp({ readiness }).fetch, config.http.port, config.http.host);
+    // First to stop: no new requests, the ones in flight finish while all else still runs.
+    stops.unshift(() => http.close());
+    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${http.port}`;
     banner.push(
       `REST API:  ${origin}/public/v1   (reference: ${origin}/public/v1/docs, OpenAPI: ${origin}/public/v1/openapi.json)`,
       `GraphQL:   ${origin}/graphql`,
       `Settings:  ${origin}/settings   (people sign in; the administrator above on first run)`,
+      `Health:    ${origin}/healthz, ${origin}/readyz`,
     );
+  } else if (config.http.healthPort !== undefined) {
+    const health = await serveHttp(healthRoutes(readiness).fetch, config.http.healthPort, config.http.host);
+    stops.unshift(() => health.close());
+    const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${health.port}`;
+    banner.push(`Health:    ${origin}/healthz, ${origin}/readyz`);
   }
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);

@@ -67,7 +67,10 @@ function shutdown(worker: Worker) {
  * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up);
  * `eagerClient()` is a client on the running worker's connection, for eager workflow starts.
  */
-export function superviseWorker(address: string, onConnected: () => Promise<void>): { stop(): Promise<void>; eagerClient(): Client | undefined } {
+export function superviseWorker(
+  address: string,
+  onConnected: () => Promise<void>,
+): { stop(): Promise<void>; eagerClient(): Client | undefined; polling(): Promise<void> } {
   let stopping = false;
   let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
   let wake: (() => void) | undefined;
@@ -99,5 +102,14 @@ export function superviseWorker(address: string, onConnected: () => Promise<void
       await loop;
     },
     eagerClient: () => (current?.worker.getState() === 'RUNNING' ? current.client : undefined),
+    /**
+     * Readiness: the worker runs and its connection reaches the server (a worker stays RUNNING
+     * while its polls fail, so its state alone would not tell).
+     */
+    async polling() {
+      const running = current?.worker.getState() === 'RUNNING' ? current : undefined;
+      if (!running) throw new Error('the worker is not running');
+      await running.connection.withDeadline(Date.now() + 2_000, () => running.connection.workflowService.getSystemInfo({}));
+    },
   };
 }

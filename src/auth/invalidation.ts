@@ -1,11 +1,11 @@
 // The caches of security decisions (resolved API keys and sessions) and what empties them. A
 // revocation or sign-out is announced through the database all instances share: the repository
 // sends pg_notify in the transaction that commits it, and every instance listening
-// (db/notifications.ts) drops the entry at once. The 10 s lifetime of an entry only covers a
+// (db.listen, the process's one LISTEN connection) drops the entry at once. The 10 s lifetime of an entry only covers a
 // message lost while an instance's listener was reconnecting; on reconnecting the caches are emptied.
 // With the embedded PGlite there is a single process, which drops its own entries when it revokes.
-import { config } from '../config.ts';
-import { listenForNotifications, type Listener } from '../db/notifications.ts';
+import { db } from '../db/db.ts';
+import { logger } from '../logger.ts';
 
 export const INVALIDATION_CHANNEL = 'auth_invalidation';
 
@@ -71,18 +71,22 @@ export function invalidateLocally(invalidation: Invalidation): void {
   for (const cache of caches) cache.invalidate(invalidation);
 }
 
-let listener: Listener | undefined;
+let listening = false;
 
 /** Starts hearing other instances' invalidations (PostgreSQL only); called on the first authentication. */
 export function listenForInvalidations(): void {
-  if (listener || config.database.kind !== 'postgres') return;
-  listener = listenForNotifications(config.database.url, INVALIDATION_CHANNEL, {
-    onMessage(payload) {
-      const invalidation = parsePayload(payload);
-      if (invalidation) invalidateLocally(invalidation);
-    },
-    onListening() {
-      for (const cache of caches) cache.clear();
-    },
-  });
+  if (listening || db.kind !== 'postgres') return;
+  listening = true;
+  const clearAll = () => {
+    for (const cache of caches) cache.clear();
+  };
+  // `undefined`: the listener reconnected, and what was sent meanwhile is lost. Entries cached
+  // before the first LISTEN took effect are dropped as well.
+  db.listen(INVALIDATION_CHANNEL, (payload) => {
+    if (payload === undefined) return clearAll();
+    const invalidation = parsePayload(payload);
+    if (invalidation) invalidateLocally(invalidation);
+  })
+    .then(clearAll)
+    .catch((err) => logger.warn({ err }, 'cannot listen for revocations; the cache lifetime applies'));
 }

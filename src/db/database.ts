@@ -9,12 +9,15 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import type { SqlRunner } from './migrations.ts';
+import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {
   kind: 'postgres' | 'pglite';
   prisma: PrismaClient;
   /** A dedicated session for scripts such as migrations (multi-statement, advisory locks). */
   withSession<T>(fn: (runner: SqlRunner) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel (PostgreSQL: one dedicated connection per process; PGlite: in process). */
+  listen(channel: string, handler: NotifyHandler): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
     // track prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
     const adapter = new PrismaPg(pool, dbConfig.preparedStatements ? { statementNameGenerator: createStatementNamer() } : undefined);
     const prisma = new PrismaClient({ adapter });
+    let listener: NotifyListener | undefined;
     return {
       kind: 'postgres',
       prisma,
@@ -60,7 +64,9 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
           client.release();
         }
       },
+      listen: (channel, handler) => (listener ??= createPgNotifyListener(dbConfig.url)).listen(channel, handler),
       async close() {
+        await listener?.close();
         await prisma.$disconnect();
         await pool.end();
       },
@@ -77,6 +83,7 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
         exec: async (sql) => void (await lite.exec(sql)),
         query: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
       }),
+    listen: (channel, handler) => lite.listen(channel, handler),
     async close() {
       await prisma.$disconnect();
       await lite.close();

@@ -1,11 +1,29 @@
 // The process's database. Only repositories (the *.repository.ts files) import `prisma`.
 import { config } from '../config.ts';
 import { openDatabase } from './database.ts';
-import { applyMigrations } from './migrations.ts';
+import { applyMigrations, listMigrations } from './migrations.ts';
 
 export const db = openDatabase(config.database);
 export const prisma = db.prisma;
 
 export function migrate(): Promise<string[]> {
   return db.withSession((runner) => applyMigrations(runner));
+}
+
+/** Readiness: the database answers a query. */
+export async function databaseAnswers(): Promise<void> {
+  await prisma.$queryRawUnsafe('SELECT 1');
+}
+
+let migrationsDone = false;
+/** Readiness: every migration file of this build is applied (once true, it stays true). */
+export async function migrationsApplied(): Promise<void> {
+  if (migrationsDone) return;
+  const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+    'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  const applied = new Set(rows.map((r) => r.migration_name));
+  const pending = listMigrations().filter((m) => !applied.has(m.name));
+  if (pending.length) throw new Error(`${pending.length} migrations pending`);
+  migrationsDone = true;
 }

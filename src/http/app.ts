@@ -17,6 +17,8 @@ import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit/address-rate-limiter.ts';
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
+import { healthRoutes, type ReadinessChecks } from './health.ts';
+import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -38,6 +40,8 @@ export interface AppOptions {
   anonymousRateLimiter?: AddressRateLimiter;
   /** Proxies whose X-Forwarded-For names the client (TRUSTED_PROXIES). */
   trustedProxies?: readonly string[];
+  /** What /readyz checks (src/main.ts adds Temporal or the worker to the database's two). */
+  readiness?: ReadinessChecks;
 }
 
 export function createApp({
@@ -45,6 +49,7 @@ export function createApp({
   rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }),
   anonymousRateLimiter = createAddressRateLimiter({ requestsPerMinute: config.auth.anonymousRequestsPerMinute, redis: sharedRedis() }),
   trustedProxies = config.auth.trustedProxies,
+  readiness = { database: databaseAnswers, migrations: migrationsApplied },
 }: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
@@ -171,8 +176,8 @@ export function createApp({
     }
   });
 
-  // Not limited: cheaper to answer than to count, and orchestrators poll it.
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Not limited: cheaper to answer than to count, and orchestrators poll them.
+  app.route('/', healthRoutes(readiness));
   // The settings UI for people (web/); it uses /graphql with the session cookie.
   app.route('/settings', settingsUi());
   app.notFound(async (c) => {

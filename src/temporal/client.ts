@@ -33,3 +33,9 @@ export async function closeTemporal(): Promise<void> {
   shared = undefined;
   await s?.client.connection.close();
 }
+
+/** Readiness: the process's Temporal server answers (a cheap call, 2 s at most). */
+export async function temporalAnswers(): Promise<void> {
+  const { connection } = temporal().client;
+  await connection.withDeadline(Date.now() + 2_000, () => connection.workflowService.getSystemInfo({}));
+}

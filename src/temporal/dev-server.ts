@@ -39,6 +39,10 @@ export interface DevServer {
   address: string;
   namespace: string;
   uiUrl: string | undefined;
+  /** The server's process (undefined when the SDK runs a downloaded one). */
+  pid: number | undefined;
+  /** Resolves when the server process has ended, however (never for the SDK's download). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -80,7 +84,7 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
         extraArgs,
       },
     });
-    return { address: env.address, namespace, uiUrl, stop: () => env.teardown() };
+    return { address: env.address, namespace, uiUrl, pid: undefined, exited: new Promise(() => undefined), stop: () => env.teardown() };
   }
 
   const args = [
@@ -103,17 +107,6 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
   };
   forwardLines(child, onLine);
 
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exitPromise = new Promise<void>((resolve) => {
-    // 'close' rather than 'exit': by then its last log lines have been read.
-    child.once('close', (code, signal) => {
-      exited = { code, signal };
-      resolve();
-    });
-  });
-  const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
-  spawnError.catch(() => undefined);
-
   const killOnExit = () => {
     try {
       process.kill(child.pid!, 'SIGTERM');
@@ -124,6 +117,20 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
   process.on('exit', killOnExit);
   const watchdog = child.pid ? startWatchdog(child.pid) : undefined;
   child.unref();
+
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    // 'close' rather than 'exit': by then its last log lines have been read.
+    child.once('close', (code, signal) => {
+      exited = { code, signal };
+      // Gone by itself (crash, kill): nothing left for the hook and the watchdog to stop.
+      process.off('exit', killOnExit);
+      watchdog?.kill('SIGKILL');
+      resolve(exited);
+    });
+  });
+  const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
+  spawnError.catch(() => undefined);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -158,7 +165,78 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
     const log = recentLines.length ? `\n${recentLines.join('\n')}` : '';
     throw new Error(`Temporal dev server at ${address} did not start${how}: ${(err as Error).message}${log}`);
   }
-  return { address, namespace, uiUrl, stop };
+  return { address, namespace, uiUrl, pid: child.pid, exited: exitPromise, stop };
+}
+
+interface SupervisorLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Restart delays after the server ended: the first at once-ish, then longer up to 10 s. */
+const RESTART_DELAYS_MS = [250, 1_000, 2_000, 5_000, 10_000];
+/** A server that ran this long before it ended is restarted as if for the first time. */
+const STABLE_AFTER_MS = 60_000;
+
+/**
+ * startDevServer, kept running: when the server process ends by itself (crash, OOM kill, SIGKILL)
+ * it is started again on the same SQLite file and ports, so its workflows and history survive
+ * and clients at the same address reconnect (the SDK's connections do so on their own). Each
+ * restart is logged; repeated ones back off to 10 s. `pid()` is the current server's process.
+ * (A server the SDK downloaded and runs itself, without a local CLI, is not supervised.)
+ */
+export async function startSupervisedDevServer(
+  options: StartDevServerOptions & { log?: SupervisorLog },
+): Promise<Omit<DevServer, 'pid' | 'exited'> & { pid(): number | undefined }> {
+  const log = options.log ?? { info: () => undefined, warn: () => undefined };
+  let current = await startDevServer(options);
+  let startedAt = Date.now();
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    let restarts = 0;
+    while (!stopping) {
+      const ended = await Promise.race([current.exited, new Promise<undefined>((resolve) => (wake = () => resolve(undefined)))]);
+      if (stopping || !ended) return;
+      if (Date.now() - startedAt >= STABLE_AFTER_MS) restarts = 0;
+      log.warn({ exit: ended.signal ?? ended.code, address: current.address, restarts }, 'Temporal dev server ended; restarting it');
+      while (!stopping) {
+        await pause(RESTART_DELAYS_MS[Math.min(restarts, RESTART_DELAYS_MS.length - 1)]!);
+        restarts += 1;
+        if (stopping) return;
+        try {
+          current = await startDevServer(options);
+          startedAt = Date.now();
+          log.info({ address: current.address, pid: current.pid }, 'Temporal dev server restarted');
+          break;
+        } catch (err) {
+          log.warn({ err, restarts }, 'Temporal dev server did not restart; trying again');
+        }
+      }
+    }
+  })();
+
+  return {
+    address: current.address,
+    namespace: current.namespace,
+    uiUrl: current.uiUrl,
+    pid: () => current.pid,
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      await current.stop();
+    },
+  };
 }
 
 function isPortFree(host: string, port: number): Promise<boolean> {

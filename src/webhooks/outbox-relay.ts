@@ -15,8 +15,16 @@ import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 export interface RelayOptions {
   client: Client;
   taskQueue: string;
-  /** Idle wait between looks at the outbox. */
+  /**
+   * Idle wait between looks at the outbox. With `listen` this is only the fallback for a missed
+   * notification; without it, how late an event may go out.
+   */
   pollMs?: number;
+  /**
+   * Subscribes to commits of new events (`db.listen` on channel `event_outbox`, which the Event
+   * table's trigger notifies): the relay then wakes at once instead of at its next poll.
+   */
+  listen?: (onEvents: () => void) => Promise<() => Promise<void>>;
   batchSize?: number;
   /** How long a relay holds the events it took before another may take them. */
   leaseMs?: number;
@@ -127,20 +135,38 @@ export function createOutboxRelay(options: RelayOptions) {
   return { drain, sweepHeld };
 }
 
-/** The relay as the service runs it: drains, then polls every `pollMs`, backing off while it cannot relay. */
+/** The channel the Event table's trigger notifies on every commit that wrote events. */
+export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
+
+/**
+ * The relay as the service runs it: drains, then waits for a notification of new events (or
+ * `pollMs` at most), backing off while it cannot relay.
+ */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { drain, sweepHeld } = createOutboxRelay(options);
-  const pollMs = options.pollMs ?? 100;
+  const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = options.lanes ?? 2;
   let stopped = false;
   let wake: (() => void) | undefined;
   let failures = 0;
   let lastSweep = 0;
+  // Events committed since the current round began: the round may have claimed before their
+  // commit, so another round follows at once.
+  let notified = false;
+  const unlisten = options.listen?.(() => {
+    notified = true;
+    // While the relay backs off (database or Temporal away), notifications wait for the back-off.
+    if (failures === 0) wake?.();
+  });
+  // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
+  // (the listener retries on its own) leaves it at that.
+  unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
   const loop = (async () => {
     while (!stopped) {
       let delay = pollMs;
+      notified = false;
       try {
         // Every lane ends before the next round (or the back-off), whatever became of the others.
         const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
@@ -159,6 +185,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
         if (failures === 1 || failures % 20 === 0) logger.warn({ err, failures }, 'outbox relay could not relay; retrying');
       }
       if (stopped) break;
+      if (notified && failures === 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         wake = () => {
@@ -175,6 +202,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       stopped = true;
       wake?.();
       await loop;
+      await (await unlisten?.catch(() => undefined))?.();
     },
   };
 }

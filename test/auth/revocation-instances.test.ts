@@ -57,7 +57,7 @@ describe.runIf(process.env.DATABASE_URL)('revocation across instances (PostgreSQ
         async () =>
           (
             await admin.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
-              AND application_name = 'listen:auth_invalidation' AND state = 'idle' AND query LIKE 'LISTEN%'`)
+              AND application_name = 'listen' AND state = 'idle' AND query LIKE 'LISTEN%'`)
           ).rowCount,
         { timeout: 20_000 },
       )

@@ -85,7 +85,7 @@ describe('revocation on this instance', () => {
 
 describe.runIf(process.env.DATABASE_URL)('the invalidation listener (PostgreSQL)', () => {
   const LISTENERS = `SELECT pid FROM pg_stat_activity
-    WHERE datname = current_database() AND application_name = 'listen:auth_invalidation' AND state = 'idle' AND query LIKE 'LISTEN%'`;
+    WHERE datname = current_database() AND application_name = 'listen' AND state = 'idle' AND query LIKE 'LISTEN%'`;
 
   it('empties the caches when it reconnects, since messages sent meanwhile are lost', async () => {
     const ws = await createTestWorkspace('Listener reconnect');

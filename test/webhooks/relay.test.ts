@@ -4,12 +4,13 @@
 // unreachable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { prisma } from '../../src/db/db.ts';
-import { createOutboxRelay, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { db, prisma } from '../../src/db/db.ts';
+import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createEvent, createSubscription } from './fixtures.ts';
+import { createTicket } from '../tickets/helpers.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
@@ -139,5 +140,43 @@ describe('outbox relay', () => {
     expect(deliveries).toHaveLength(90);
     expect(new Set(deliveries.map((d) => d.workflowId)).size).toBe(90);
     expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
+  });
+
+  it('wakes when events commit, not at its poll: both writers of events notify', { timeout: 90_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://l.example.com/', events: ['ticket.created'] });
+    const { value: key } = await own.key();
+    // Written before the relay starts: its first round takes it, so the relay is past its first
+    // look at the outbox (and, poll being a minute, asleep) when the next events are written.
+    const first = await createEvent(own, 'ticket.created');
+    let subscribed!: () => void;
+    const listening = new Promise<void>((resolve) => (subscribed = resolve));
+    const running = startOutboxRelay({
+      client: dev.client,
+      taskQueue,
+      pollMs: 60_000,
+      listen: async (onEvents) => {
+        const unlisten = await db.listen(EVENT_OUTBOX_CHANNEL, onEvents);
+        subscribed();
+        return unlisten;
+      },
+    });
+    const relayed = (eventId: string) =>
+      expect.poll(() => prisma.event.findUniqueOrThrow({ where: { id: eventId } }).then((e) => e.relayedAt), { timeout: 20_000, interval: 100 }).not.toBeNull();
+    try {
+      await listening;
+      await relayed(first.id);
+      // writeEvent (the outbox writer of most changes)...
+      const second = await createEvent(own, 'ticket.created');
+      await relayed(second.id);
+      // ...and the ticket statement, which writes its event in the same SQL statement.
+      const ticket = await createTicket(own, key);
+      const third = await prisma.event.findFirstOrThrow({ where: { ticketId: ticket.id, type: 'ticket.created' } });
+      await relayed(third.id);
+    } finally {
+      await running.stop();
+    }
+    const deliveries = await prisma.delivery.findMany({ where: { subscriptionId: sub.id } });
+    expect(deliveries).toHaveLength(3);
   });
 });
