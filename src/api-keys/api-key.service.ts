@@ -3,6 +3,7 @@
 // database round trip; a revocation empties it on every instance at once (auth/invalidation.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { inYears, text } from '../validation/text.ts';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
@@ -29,10 +30,10 @@ export const hashKey = (key: string) => crypto.createHash('sha256').update(key).
 
 export const createKeyInput = z
   .object({
-    name: z.string().trim().min(1).max(100),
-    role: z.union([z.number().int().positive(), z.string().min(1).max(100)]),
+    name: text({ max: 100, min: 1, trim: true }),
+    role: z.union([z.number().int().positive(), text({ max: 100, min: 1 })]),
     scopes: z.array(z.enum(API_SCOPES)).min(1).max(API_SCOPES.length),
-    expiresAt: z.coerce.date().nullish(),
+    expiresAt: z.coerce.date().refine(inYears, 'must be a time between the years 1 and 9999').nullish(),
   })
   .strict();
 export type CreateKeyInput = z.input<typeof createKeyInput>;

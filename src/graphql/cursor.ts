@@ -1,14 +1,54 @@
-// Connection arguments from callers. Pothos decodes a cursor before our resolvers run: one it
-// cannot read raises its own PothosValidationError, and a tampered one can decode to a value of
-// the wrong type (a string where an integer id belongs), which Prisma would reject as a server
-// error. Both are the caller's mistake, so both answer 422.
+// Paging cursors. Every cursor a list gives out is signed (HMAC-SHA-256 with a secret the service
+// generates once and keeps in its database, so every instance shares it) and bound to that list.
+// A cursor that was forged, altered, or issued by another list is refused as the caller's
+// mistake (422) before anything decodes it, whoever's code (ours or Pothos's) would decode it.
+import crypto from 'node:crypto';
 import { PothosValidationError } from '@pothos/core';
 import { AppError } from '../errors/errors.ts';
+import { serviceSecretRepository } from './service-secret.repository.ts';
+
+/** Characters of the base64url tag: 132 bits of the HMAC. */
+const TAG_LENGTH = 22;
+
+let key: Buffer | null = null;
+let loading: Promise<Buffer> | null = null;
+
+/** The signing key: at once when loaded, else a promise (one database read per process). */
+export function cursorKey(): Buffer | Promise<Buffer> {
+  if (key) return key;
+  loading ??= serviceSecretRepository.getOrCreate('cursor-hmac').then(
+    (k) => (key = k),
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+const tagOf = (k: Buffer, list: string, inner: string) => crypto.createHmac('sha256', k).update(`${list}\n${inner}`).digest('base64url').slice(0, TAG_LENGTH);
+
+/** The cursor callers see: the list's own cursor (base64url, so it is URL-safe) and its tag. */
+export function signCursor(k: Buffer, list: string, inner: string): string {
+  return `${Buffer.from(inner, 'utf8').toString('base64url')}.${tagOf(k, list, inner)}`;
+}
+
+/** The list's own cursor inside a signed one, or null when `list` did not issue it. */
+export function openCursor(k: Buffer, list: string, cursor: string): string | null {
+  const m = /^([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/.exec(cursor);
+  if (!m) return null;
+  const inner = Buffer.from(m[1]!, 'base64url').toString('utf8');
+  const expected = Buffer.from(tagOf(k, list, inner));
+  if (!crypto.timingSafeEqual(Buffer.from(m[2]!), expected)) return null;
+  return inner;
+}
+
+export const invalidCursor = (path: string) =>
+  new AppError('validation_failed', 'The paging arguments are not valid', { errors: [{ path, message: 'is not a cursor of this list' }] });
 
 const MAX_INT = 2 ** 31 - 1;
-const invalidPaging = (why: string) => new AppError('validation_failed', `The paging arguments are not valid: ${why.slice(0, 200)}`);
 
-/** Prisma-connection resolvers pass their query through here before using its cursor. */
+/** Prisma-connection resolvers pass their query through here before using its cursor (a second line behind the signature). */
 export function checkCursor<Q extends { cursor?: unknown }>(query: Q, idType: 'int' | 'string'): Q {
   if (query.cursor === undefined) return query;
   const cursor = query.cursor as Record<string, unknown>;
@@ -16,9 +56,16 @@ export function checkCursor<Q extends { cursor?: unknown }>(query: Q, idType: 'i
   const valid =
     Object.keys(cursor).length === 1 &&
     (idType === 'int' ? Number.isInteger(id) && (id as number) >= 0 && (id as number) <= MAX_INT : typeof id === 'string' && id.length <= 200);
-  if (!valid) throw invalidPaging('the cursor was not issued by this list');
+  if (!valid) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
   return query;
 }
 
-/** The error to report for a resolver's failure: Pothos's argument errors become 422. */
-export const asCallerError = (err: unknown): unknown => (err instanceof PothosValidationError ? invalidPaging(err.message) : err);
+/**
+ * The error to report for a resolver's failure: Pothos's argument errors become 422. Only its
+ * messages about the caller's arguments (`Argument "first" must be …`) are passed on; others
+ * would describe its internals.
+ */
+export const asCallerError = (err: unknown): unknown =>
+  err instanceof PothosValidationError
+    ? new AppError('validation_failed', `The paging arguments are not valid${/^Argument "\w+"/.test(err.message) ? `: ${err.message.slice(0, 200)}` : ''}`)
+    : err;

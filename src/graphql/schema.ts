@@ -1,5 +1,6 @@
 // Imports every domain's types, then builds the schema.
 import { builder } from './builder.ts';
+import { applyInputRules } from './input-rules.ts';
 import '../api-keys/api-key.types.ts';
 import '../workspaces/workspace.types.ts';
 import '../auth/session.types.ts';
@@ -10,4 +11,5 @@ import '../knowledge-base/article.types.ts';
 import '../notifications/notification.types.ts';
 import '../webhooks/webhook.types.ts';
 
-export const schema = builder.toSchema({ sortSchema: true });
+// Input rules wrap every field with arguments (input-rules.ts), for /graphql and REST alike.
+export const schema = applyInputRules(builder.toSchema({ sortSchema: true }));

@@ -10,9 +10,9 @@
 // 403 (it never ran) and 429 (try again later). Input that fails validation never claims a
 // key: the route handler validates before calling here.
 import crypto from 'node:crypto';
-import { stringify } from 'safe-stable-stringify';
 import { AppError, toProblem } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
+import { canonicalJson } from '../validation/canonical-json.ts';
 import { idempotencyRepository } from './idempotency.repository.ts';
 
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -66,9 +66,9 @@ export function idempotencyKeyOf(headers: Headers): string | null {
   return value;
 }
 
-/** SHA-256 of the method, the path and the body in canonical form (object members sorted). */
+/** SHA-256 of the method, the path and the body in canonical form (object members sorted); safe at any depth. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return crypto.createHash('sha256').update(stringify([method.toUpperCase(), path, body ?? null])).digest('hex');
+  return crypto.createHash('sha256').update(canonicalJson([method.toUpperCase(), path, body ?? null])).digest('hex');
 }
 
 const outcomeIsKept = (status: number) => status < 500 && status !== 401 && status !== 403 && status !== 429;

@@ -4,15 +4,16 @@ import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { checkCursor } from '../graphql/cursor.ts';
+import { text } from '../validation/text.ts';
 import { articleRepository } from './article.repository.ts';
 
 export const ARTICLE_STATUSES = ['draft', 'published', 'archived'] as const;
 
 const articleFields = {
-  title: z.string().trim().min(1).max(200),
-  body: z.string().max(100_000),
+  title: text({ max: 200, min: 1, trim: true }),
+  body: text({ max: 100_000 }),
   status: z.enum(ARTICLE_STATUSES).optional(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  tags: z.array(text({ max: 50, min: 1, trim: true })).max(20).optional(),
 };
 
 /** New article: title and body required; status defaults to `draft`. */
@@ -22,7 +23,8 @@ export const createArticleInput = z.strictObject(articleFields);
 export const updateArticleInput = z
   .strictObject(articleFields)
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' })
+  .meta({ minProperties: 1 });
 
 function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);

@@ -22,6 +22,7 @@ import { API_SCOPES } from '../auth/principal.ts';
 import { MAX_BODY_BYTES } from '../http/request-body.ts';
 import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
+import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
 import type { RouteDef } from './route.ts';
 
@@ -284,9 +285,22 @@ function responses(route: RouteDef) {
   return out;
 }
 
-/** zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. */
+/**
+ * zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. An
+ * integer read from text (decimalInteger, intIdParam) is declared as what it is, `type:
+ * integer`, without the digits pattern of its text form, and with its default.
+ */
 function toJsonSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+      // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
+      if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
+    },
+  }) as JsonSchema;
   return rest;
 }
 
@@ -326,7 +340,10 @@ const infoDescription = [
     `and \`type\` \`${problemTypeUri('not_found').replace('not-found', '<code>')}\` (underscores as dashes). ` +
     'Unknown paths answer 404; a known path with another method answers 405 `method_not_allowed` with `Allow`.',
   `Lists use cursor paging: \`?limit=\` (default ${DEFAULT_PAGE_SIZE}, max ${MAX_PAGE_SIZE}) and \`?cursor=\`; the body is \`{data, nextCursor}\` ` +
-    'and `Link: <…>; rel="next"` points at the next page.',
+    'and `Link: <…>; rel="next"` points at the next page. Cursors are opaque and signed: one the list did not issue is a 422 on `query/cursor`.',
+  `Input rules: every string follows the text rule (${TEXT_RULE_NOTE.replace(/^Text rule: /, '').replace(/\.$/, '')}; lengths count code points); ` +
+    'times are within the years 1 to 9999; integer parameters are plain decimal digits; query parameters an operation does not define, ' +
+    'and body members its schema does not define, are refused. Each refusal is a 422 `validation_failed` whose `errors[]` names the member.',
   `Rate limits: \`limits.requestsPerMinute\` of \`GET /me\` per key over a ${WINDOW_SECONDS} s window; every answer to a valid key carries ` +
     '`RateLimit-Policy` and `RateLimit`, and a 429 `rate_limited` carries `Retry-After`.',
   `Bodies are JSON (\`Content-Type: application/json\`), at most ${MAX_BODY_BYTES} bytes. Every answer carries \`X-Request-Id\`.`,

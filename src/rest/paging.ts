@@ -1,14 +1,23 @@
 // Cursor paging of every list: ?limit= (default 50, max 100) and ?cursor=; the body is
 // {data, nextCursor} and a Link: <…>; rel="next" header points at the next page.
 import { z } from 'zod';
+import { decimalInteger } from '../validation/text.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 /** Query parameters every paged route accepts; extend with the route's own filters. */
 export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
-  cursor: z.string().min(1).max(512).optional().describe('The `nextCursor` of the previous page'),
+  limit: decimalInteger({ min: 1, max: MAX_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}), in decimal digits` })
+    .default(DEFAULT_PAGE_SIZE),
+  // Opaque and signed (src/graphql/cursor.ts): one this list did not issue is a 422.
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .regex(/^[A-Za-z0-9._-]+$/, 'is not a cursor of this list')
+    .optional()
+    .describe('The `nextCursor` of the previous page, as it was given'),
 });
 
 /** The relay variables of a paged route (`first`, `after`). */

@@ -23,7 +23,7 @@ export interface RouteDef {
   operation: string;
   /** Path parameters; a value that does not parse answers 404 (no such record). */
   params?: z.ZodObject;
-  /** Query parameters; a value that does not parse answers 422. */
+  /** Query parameters; a value that does not parse, or a parameter it does not name, answers 422. */
   query?: z.ZodObject;
   /** The JSON body; a body that does not parse answers 422 with `errors[]`. */
   body?: z.ZodType;
@@ -39,7 +39,11 @@ export interface RouteDef {
   codes?: ErrorCode[];
 }
 
-export const defineRoutes = (routes: RouteDef[]) => routes;
+/**
+ * Unknown query parameters are refused (422 naming each), as Stripe does, rather than ignored: a
+ * misspelt filter (`?stat=open`) would otherwise silently answer an unfiltered list.
+ */
+export const defineRoutes = (routes: RouteDef[]): RouteDef[] => routes.map((r) => ({ ...r, query: (r.query ?? z.object({})).strict() }));
 
 /** An integer id in a path (users, tickets, articles): a positive 32-bit integer; anything else
  * would never match a record, so it answers 404 like one that does not exist. */
@@ -47,4 +51,5 @@ export const intIdParam = z
   .string()
   .regex(/^[1-9][0-9]{0,9}$/)
   .transform(Number)
-  .pipe(z.number().max(2 ** 31 - 1));
+  .pipe(z.number().max(2 ** 31 - 1))
+  .meta({ type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 });

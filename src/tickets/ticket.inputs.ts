@@ -3,19 +3,12 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { pageQuery } from '../rest/paging.ts';
-import { isCursor } from './ticket.paging.ts';
+import { dateTime, jsonValue, text } from '../validation/text.ts';
 
 export const MAX_SUBJECT = 250;
 /** 64 KiB of text (in characters) for descriptions, comments and text fields. */
 export const MAX_TEXT = 65_536;
 export const MAX_FIELD_ENTRIES = 100;
-
-// PostgreSQL text cannot hold NUL; refusing it here keeps such input a 422, not a server error.
-export const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
 /** Board, field and state ids (`brd_…`, `fld_…`, `st_…`). */
 export const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is not an id');
@@ -23,10 +16,11 @@ export const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is 
 const fieldValueInput = z
   .object({
     fieldId: recordId.describe('A field id of the ticket’s board (GET /boards/{id})'),
-    value: z
-      .unknown()
+    value: jsonValue()
       .refine((v) => v !== undefined, 'is required (null clears the field)')
-      .describe('text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options'),
+      .describe(
+        'text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule.',
+      ),
   })
   .strict();
 
@@ -35,10 +29,10 @@ const fieldsInput = z.array(fieldValueInput).max(MAX_FIELD_ENTRIES);
 export const createTicketInput = z
   .object({
     boardId: recordId.describe('The board that receives the ticket (GET /boards)'),
-    subject: text(MAX_SUBJECT).trim().min(1),
-    description: text(MAX_TEXT).default(''),
+    subject: text({ max: MAX_SUBJECT, min: 1, trim: true }),
+    description: text({ max: MAX_TEXT }).default(''),
     requesterEmail: z.email().max(254),
-    priority: text(100).min(1).optional().describe('One of the board’s `priorities`; the first of them when omitted'),
+    priority: text({ max: 100, min: 1, description: 'One of the board’s `priorities`; the first of them when omitted' }).optional(),
     fields: fieldsInput.default([]).describe('Custom field values; every required field of the board must be present'),
   })
   .strict();
@@ -46,10 +40,10 @@ export type CreateTicketInput = z.output<typeof createTicketInput>;
 
 export const updateTicketInput = z
   .object({
-    subject: text(MAX_SUBJECT).trim().min(1).optional(),
-    description: text(MAX_TEXT).optional(),
-    priority: text(100).min(1).optional().describe('One of the board’s `priorities`'),
-    state: text(100).min(1).optional().describe('A state of the ticket’s board, by id (or by name)'),
+    subject: text({ max: MAX_SUBJECT, min: 1, trim: true }).optional(),
+    description: text({ max: MAX_TEXT }).optional(),
+    priority: text({ max: 100, min: 1, description: 'One of the board’s `priorities`' }).optional(),
+    state: text({ max: 100, min: 1, description: 'A state of the ticket’s board, by id (or by name)' }).optional(),
     fields: fieldsInput.optional().describe('Only the listed fields change; `value: null` clears a field that is not required'),
   })
   .strict()
@@ -57,26 +51,25 @@ export const updateTicketInput = z
     message: 'send at least one member to change',
     // Unknown members are reported as such, not also as "nothing to change".
     when: (payload) => payload.issues.length === 0,
-  });
+  })
+  .meta({ minProperties: 1 });
 export type UpdateTicketInput = z.output<typeof updateTicketInput>;
 
 export const commentInput = z
   .object({
-    body: text(MAX_TEXT).trim().min(1),
+    body: text({ max: MAX_TEXT, min: 1, trim: true }),
     public: z.boolean().default(true).describe('false: an internal note, not shown to the requester'),
   })
   .strict();
 
 export const ticketListFilter = z.object({
   boardId: recordId.optional().describe('Only tickets of this board'),
-  state: text(100).min(1).optional().describe('Only tickets in this state: a state id, or a state name (matches that name on every board)'),
-  updatedSince: z.iso.datetime({ offset: true }).optional().describe('Only tickets changed at or after this ISO 8601 time'),
+  state: text({ max: 100, min: 1, description: 'Only tickets in this state: a state id, or a state name (matches that name on every board)' }).optional(),
+  updatedSince: dateTime('Only tickets changed at or after this ISO 8601 time').optional(),
 });
 
-const cursorParam = z.string().min(1).max(64).refine(isCursor, 'is not a cursor of this list').optional().describe('The `nextCursor` of the previous page');
-
-export const ticketListQuery = pageQuery.extend({ cursor: cursorParam, ...ticketListFilter.shape }).strict();
-export const commentListQuery = pageQuery.extend({ cursor: cursorParam }).strict();
+export const ticketListQuery = pageQuery.extend(ticketListFilter.shape);
+export const commentListQuery = pageQuery;
 
 /** Parses input with the API's rules: a failure is a 422 naming each offending member. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, detail = 'The input did not pass validation'): z.output<S> {

@@ -18,7 +18,7 @@ export function decodeCursor(cursor: string): number | null {
   return id <= MAX_ID && encodeCursor(id) === cursor ? id : null;
 }
 
-export const isCursor = (cursor: string) => decodeCursor(cursor) !== null;
+const isCursor = (cursor: string) => decodeCursor(cursor) !== null;
 
 const cursorArg = z.string().max(64).refine(isCursor, 'is not a cursor of this list').nullish();
 const sizeArg = z.number().int().min(1).max(MAX_PAGE_SIZE).nullish();

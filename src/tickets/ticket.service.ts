@@ -17,11 +17,11 @@ import {
   createTicketInput,
   MAX_TEXT,
   parseInput,
-  text,
   ticketListFilter,
   updateTicketInput,
 } from './ticket.inputs.ts';
 import { pageById, type ConnectionArgs } from './ticket.paging.ts';
+import { calendarDate, text } from '../validation/text.ts';
 import {
   toActor,
   toCommentRepresentation,
@@ -73,13 +73,13 @@ function buildValueSchema(field: BoardField): z.ZodType {
   const option = z.string().refine((v) => field.options.includes(v), `must be one of: ${field.options.join(', ')}`);
   switch (field.type) {
     case 'text':
-      return text(MAX_TEXT);
+      return text({ max: MAX_TEXT });
     case 'number':
       return z.number();
     case 'boolean':
       return z.boolean();
     case 'date':
-      return z.iso.date('must be a date, YYYY-MM-DD');
+      return calendarDate();
     case 'select':
       return option;
     case 'multiselect':

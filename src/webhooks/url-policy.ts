@@ -73,36 +73,60 @@ export type UrlTarget =
   | { ok: true; url: URL; host: { kind: 'ip'; address: string } | { kind: 'name'; name: string } }
   | { ok: false; message: string };
 
+/** What the OpenAPI document says of `url`; the messages below name the same rule. */
+export const URL_RULE_NOTE =
+  'URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to).';
+
 /**
- * Everything that can be judged without DNS: scheme, port, userinfo, and the address when the
- * host is an IP literal. The WHATWG parser has already turned every IPv4 spelling (decimal,
- * octal, hex, short forms, trailing dot, percent-encoding, full-width digits) into a.b.c.d.
+ * The shape the rule needs, as a JSON Schema pattern (no flags, so the scheme's case is spelt
+ * out): `https://`, a non-empty authority, then no control characters or spaces anywhere. The
+ * WHATWG parser would quietly drop TAB, CR and LF and accept `https:host` or `https:///host`.
+ */
+export const WEBHOOK_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]:\/\/[^/?#\\\u0000-\u0020\u007F]+(?:[/?#][^\u0000-\u0020\u007F]*)?$/;
+
+const refuse = (message: string) => ({ ok: false, message }) as const;
+/** Field errors name the rule they report. */
+const RULE = 'breaks the URL rule: ';
+
+/**
+ * Everything that can be judged without DNS: the written form, scheme, port, userinfo, and the
+ * address when the host is an IP literal. The WHATWG parser has already turned every IPv4
+ * spelling (decimal, octal, hex, short forms, trailing dot, percent-encoding, full-width digits)
+ * into a.b.c.d; trailing dots of a name are removed here. `url` is the normalised URL, the
+ * one to store and to send to.
  */
 export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): UrlTarget {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, message: `must be at most ${MAX_URL_LENGTH} characters` };
+  if (raw.length > MAX_URL_LENGTH) return refuse(`must be at most ${MAX_URL_LENGTH} characters`);
+  if (/[\u0000-\u0020\u007F]/.test(raw)) return refuse('must not contain spaces or control characters (tab, line feed and carriage return included)');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, message: 'must be an absolute URL' };
+    return refuse('must be an absolute URL');
   }
-  if (url.protocol !== 'https:') return { ok: false, message: 'must use https' };
-  if (url.username || url.password) return { ok: false, message: 'must not contain a user name or password' };
-  if (!ALLOWED_PORTS.has(url.port)) return { ok: false, message: 'port must be 443 or 8443' };
+  if (url.protocol !== 'https:') return refuse('must use https');
+  if (!/^https:\/\/[^/\\?#]/i.test(raw)) return refuse('must be written https://<host>/… (the host is missing)');
+  if (url.username || url.password) return refuse('must not contain a user name or password');
+  if (!ALLOWED_PORTS.has(url.port)) return refuse('port must be 443 or 8443');
 
+  if (!url.hostname.startsWith('[') && !net.isIPv4(url.hostname)) {
+    const name = url.hostname.replace(/\.+$/, '');
+    if (!name) return refuse('the host is missing');
+    url.hostname = name;
+  }
   const hostname = url.hostname;
   const host = hostname.startsWith('[')
     ? ({ kind: 'ip', address: hostname.slice(1, -1) } as const)
     : net.isIPv4(hostname)
       ? ({ kind: 'ip', address: hostname } as const)
-      : ({ kind: 'name', name: hostname.replace(/\.$/, '') } as const);
+      : ({ kind: 'name', name: hostname } as const);
   if (!allowsPrivateTargets(options)) {
     if (host.kind === 'ip') {
       const restriction = addressRestriction(host.address);
-      if (restriction) return { ok: false, message: `must not point to a ${restriction} address (${host.address})` };
+      if (restriction) return refuse(`must not point to a ${restriction} address`);
     } else if (host.name === 'localhost' || host.name.endsWith('.localhost')) {
       // RFC 6761: these names are loopback whatever a resolver says.
-      return { ok: false, message: `must not point to a loopback address (${host.name})` };
+      return refuse('must not point to a loopback address');
     }
   }
   return { ok: true, url, host };
@@ -118,10 +142,11 @@ const RESOLVE_TIMEOUT_MS = 5_000;
  * The save-time check: field errors (path `/url`) for a 422 `validation_failed`, empty when the
  * URL is acceptable. A host name must resolve only to allowed addresses; a name that does not
  * resolve (yet) is accepted, because every delivery checks the addresses it connects to anyway.
+ * A refusal never says what the name resolved to: that would let callers map internal names.
  */
 export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Promise<FieldError[]> {
   const target = checkWebhookUrl(raw, options);
-  if (!target.ok) return [{ path: '/url', message: target.message }];
+  if (!target.ok) return [{ path: '/url', message: RULE + target.message }];
   if (target.host.kind === 'ip' || allowsPrivateTargets(options)) return [];
 
   const name = target.host.name;
@@ -130,18 +155,26 @@ export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions 
     (options.resolve ?? systemResolve)(name).catch(() => [] as string[]),
     new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS))),
   ]).finally(() => clearTimeout(timer));
-  for (const address of addresses) {
-    const restriction = addressRestriction(address);
-    if (restriction) return [{ path: '/url', message: `must not point to a ${restriction} address (${name} resolves to ${address})` }];
+  if (addresses.some((address) => addressRestriction(address) !== null)) {
+    return [{ path: '/url', message: `${RULE}the host name must resolve only to public addresses` }];
   }
   return [];
 }
 
-/** The error a connection gets when its host resolves to a refused address. */
+/** The normalised URL (WHATWG serialisation, trailing dots of the host removed) when it passes the checks that need no DNS. */
+export function normaliseWebhookUrl(raw: string, options: UrlPolicyOptions = {}): { ok: true; url: string } | { ok: false; message: string } {
+  const target = checkWebhookUrl(raw, options);
+  return target.ok ? { ok: true, url: target.url.href } : { ok: false, message: RULE + target.message };
+}
+
+/**
+ * The error a connection gets when its host resolves to a refused address. Its message reaches
+ * the delivery log, which integrators read, so the address is only logged for operators.
+ */
 class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
-  constructor(hostname: string, address: string, restriction: string) {
-    super(`${hostname} resolves to ${address}, a ${restriction} address: refused by the webhook URL policy`);
+  constructor(hostname: string) {
+    super(`${hostname} resolves to an address the webhook URL rule refuses`);
     this.name = 'BlockedAddressError';
   }
 }
@@ -162,7 +195,10 @@ export function guardedLookup(options: UrlPolicyOptions & { lookup?: SystemLooku
       if (!allowsPrivateTargets(options)) {
         for (const { address } of addresses) {
           const restriction = addressRestriction(address);
-          if (restriction) return callback(new BlockedAddressError(hostname, address, restriction), '');
+          if (restriction) {
+            logger.warn({ hostname, address, restriction }, 'webhook connection refused: the host resolves to a refused address');
+            return callback(new BlockedAddressError(hostname), '');
+          }
         }
       }
       if (lookupOptions.all) return callback(null, addresses);

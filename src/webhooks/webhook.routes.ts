@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../rest/route.ts';
+import { dateTime } from '../validation/text.ts';
 import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
@@ -37,7 +38,6 @@ const simpleAction = (name: string, field: string, path: string, summary: string
   codes,
 });
 
-const isoTime = z.iso.datetime({ offset: true });
 
 export const webhookRoutes = defineRoutes([
   {
@@ -190,8 +190,8 @@ export const webhookRoutes = defineRoutes([
       status: z.enum(DELIVERY_STATUSES).optional().describe('Only entries in this status'),
       eventType: z.enum(EVENT_TYPES).optional().describe('Only this event type'),
       eventId: prefixedId('evt', 'Only this event (`evt_…`)').optional(),
-      since: isoTime.optional().describe('At or after this time (ISO 8601)'),
-      until: isoTime.optional().describe('Before this time (ISO 8601)'),
+      since: dateTime('At or after this time (ISO 8601)').optional(),
+      until: dateTime('Before this time (ISO 8601)').optional(),
     }),
     variables: ({ params, query }) => ({
       id: params.id,

@@ -9,7 +9,8 @@ import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
-import { validateWebhookUrl } from './url-policy.ts';
+import { text } from '../validation/text.ts';
+import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from './url-policy.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { webhookRepository, type DeliveryLogRow } from './webhook.repository.ts';
 import { deliveryRepository } from './delivery.repository.ts';
@@ -20,21 +21,31 @@ export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'can
 export const MAX_BOARDS = 100;
 
 const subscriptionFields = {
-  url: z.string().trim().min(1).max(2048).describe('https URL on port 443 or 8443; see the URL rule'),
+  url: text({ max: 2048, min: 1, trim: true })
+    .regex(WEBHOOK_URL_PATTERN, 'breaks the URL rule: must be https://<host>/… without control characters or spaces')
+    // Stored as the rule saw it: normalised (WHATWG serialisation, no trailing dots in the host).
+    .transform((raw, ctx) => {
+      const normal = normaliseWebhookUrl(raw);
+      if (normal.ok) return normal.url;
+      ctx.issues.push({ code: 'custom', input: raw, message: normal.message });
+      return z.NEVER;
+    })
+    .meta({ format: 'uri', description: `${URL_RULE_NOTE} Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).` }),
   events: z
     .array(z.enum(SUBSCRIBABLE_EVENTS))
     .min(1)
     .max(SUBSCRIBABLE_EVENTS.length * 4)
     .describe('Event types to receive'),
-  boards: z.array(z.string().min(1).max(100)).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
-  description: z.string().max(500).optional(),
+  boards: z.array(text({ max: 100, min: 1 })).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
+  description: text({ max: 500 }).optional(),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
 export const updateWebhookInput = z
   .strictObject(subscriptionFields)
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' })
+  .meta({ minProperties: 1 });
 
 type CreateInput = z.infer<typeof createWebhookInput>;
 type UpdateInput = z.infer<typeof updateWebhookInput>;

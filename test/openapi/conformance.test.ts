@@ -470,6 +470,14 @@ function genericCases(route: RouteDef, base: Call): Case[] {
     const params = Object.fromEntries(Object.keys(base.params ?? {}).map((k) => [k, '0']));
     cases.push({ name: 'an id that no record can have', status: 404, code: 'not_found', call: () => ({ ...base, params }) });
   }
+  // Every route refuses query parameters it does not define (README, "API conventions").
+  cases.push({
+    name: 'an unknown query parameter',
+    status: 422,
+    code: 'validation_failed',
+    call: () => ({ ...base, query: { ...base.query, colour: 'red' } }),
+    then: (res) => expect(res.body.errors).toEqual([{ path: 'query/colour', message: 'is not a known member' }]),
+  });
   if (op.parameters.some((p: { name: string }) => p.name === 'limit')) {
     cases.push({ name: 'a page size of 0', status: 422, code: 'validation_failed', call: () => ({ ...base, query: { ...base.query, limit: '0' } }) });
   }

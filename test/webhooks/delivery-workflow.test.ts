@@ -387,7 +387,9 @@ describe('webhook delivery workflow (time-skipping)', () => {
     try {
       const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}');
       expect(refused.httpStatus).toBeUndefined();
-      expect(refused.error).toMatch(/^EBLOCKEDADDRESS: hooks\.example\.com resolves to 127\.0\.0\.\d, a loopback address/);
+      // The delivery log is the integrator's: it names the rule, not the address the name resolved to.
+      expect(refused.error).toMatch(/^EBLOCKEDADDRESS: hooks\.example\.com resolves to an address the webhook URL rule refuses/);
+      expect(refused.error).not.toMatch(/127\.0\.0/);
       const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}');
       expect(literal.error).toContain('must not point to a loopback address');
       expect(receiver.received(path)).toHaveLength(0);

@@ -3,13 +3,22 @@
 // reaches beyond loopback.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { addressRestriction, checkWebhookUrl, guardedLookup, validateWebhookUrl } from '../../src/webhooks/url-policy.ts';
+import {
+  WEBHOOK_URL_PATTERN,
+  addressRestriction,
+  checkWebhookUrl,
+  guardedLookup,
+  normaliseWebhookUrl,
+  validateWebhookUrl,
+} from '../../src/webhooks/url-policy.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 const stubDns: Record<string, string[]> = {
   'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
   'rebind.example.com': ['93.184.216.34', '10.0.0.5'],
   'internal.example.com': ['fd00::1'],
   'metadata.example.com': ['169.254.169.254'],
+  vm: ['127.0.0.1'],
 };
 const resolve = async (name: string) => {
   const found = stubDns[name];
@@ -39,7 +48,7 @@ const table: [string, string | null][] = [
   ['https://93.184.216.34:4443/', 'port must be 443 or 8443'],
   ['https://user:pass@93.184.216.34/', 'user name or password'],
   ['https://user@hooks.example.com/', 'user name or password'],
-  ['not a url', 'absolute URL'],
+  ['not-a-url', 'absolute URL'],
   // loopback in every spelling
   ['https://127.0.0.1/', 'loopback'],
   ['https://127.1/', 'loopback'],
@@ -91,9 +100,23 @@ const table: [string, string | null][] = [
   ['https://[::127.0.0.1]/', 'not global unicast'], // deprecated IPv4-compatible form
   ['https://[4000::1]/', 'not global unicast'],
   // names that resolve there (every address counts)
-  ['https://rebind.example.com/', 'private address (rebind.example.com resolves to 10.0.0.5)'],
-  ['https://internal.example.com:8443/', 'ULA'],
-  ['https://metadata.example.com/', 'link-local'],
+  ['https://rebind.example.com/', 'must resolve only to public addresses'],
+  ['https://internal.example.com:8443/', 'must resolve only to public addresses'],
+  ['https://metadata.example.com/', 'must resolve only to public addresses'],
+  ['https://vm/', 'must resolve only to public addresses'],
+  // written forms the WHATWG parser would accept and quietly repair
+  ['https://localhost../', 'loopback'],
+  ['https://localhost.../x', 'loopback'],
+  ['https://./', 'the host is missing'],
+  ['https:///hooks.example.com/', 'the host is missing'],
+  ['https:hooks.example.com', 'the host is missing'],
+  ['https:\\\\hooks.example.com/', 'the host is missing'],
+  ['https://hooks.example.com/a\r\nX-Injected: 1', 'control characters'],
+  ['https://hooks.exa\tmple.com/', 'control characters'],
+  ['\thttps://hooks.example.com/', 'control characters'],
+  ['https://hooks.example.com/\n', 'control characters'],
+  ['https://hooks.example.com/a b', 'spaces'],
+  ['https://hooks.example.com/\u0000', 'control characters'],
 ];
 
 describe('webhook URL policy', () => {
@@ -109,12 +132,27 @@ describe('webhook URL policy', () => {
       const expected = table[i][1];
       if (expected === null) expect(message, url).toBeNull();
       else expect(message, url).toContain(expected);
+      // Refusals name the rule and never what a name resolved to.
+      if (message) expect(message, url).toMatch(/^breaks the URL rule: /);
+      for (const address of Object.values(stubDns).flat()) expect(message ?? '', url).not.toContain(address);
     }
+  });
+
+  it('normalises what it accepts: WHATWG serialisation, no trailing dots in the host', () => {
+    const opts = { allowPrivateTargets: false };
+    expect(normaliseWebhookUrl('HTTPS://Hooks.Example.COM.:443/a/../in?x=1#frag', opts)).toEqual({ ok: true, url: 'https://hooks.example.com/in?x=1#frag' });
+    expect(normaliseWebhookUrl('https://hooks.example.com..:8443', opts)).toEqual({ ok: true, url: 'https://hooks.example.com:8443/' });
+    expect(normaliseWebhookUrl('https://0x5d.0xb8.0xd8.0x22./é', opts)).toEqual({ ok: true, url: 'https://93.184.216.34/%C3%A9' });
+    expect(normaliseWebhookUrl('https://bücher.example/', opts)).toEqual({ ok: true, url: 'https://xn--bcher-kva.example/' });
+    expect(normaliseWebhookUrl('https:///hooks.example.com/', opts)).toEqual({ ok: false, message: 'breaks the URL rule: must be written https://<host>/… (the host is missing)' });
+    // The pattern the OpenAPI document states refuses the same written forms.
+    for (const bad of ['https:///h', 'https:example.com', 'https://h/\r\n', 'https://h/a b', 'http://h/']) expect(WEBHOOK_URL_PATTERN.test(bad), bad).toBe(false);
+    expect(WEBHOOK_URL_PATTERN.test('HTTPS://Hooks.Example.COM.:443/a?x=1#f')).toBe(true);
   });
 
   it('reports refusals as field errors on /url', async () => {
     expect(await validateWebhookUrl('https://10.1.2.3/', { allowPrivateTargets: false, resolve })).toEqual([
-      { path: '/url', message: 'must not point to a private address (10.1.2.3)' },
+      { path: '/url', message: 'breaks the URL rule: must not point to a private address' },
     ]);
   });
 
@@ -153,7 +191,7 @@ describe('webhook URL policy', () => {
           socket.once('error', resolvePromise);
         });
         expect(error.code).toBe('EBLOCKEDADDRESS');
-        expect(error.message).toContain('localhost resolves to 127.0.0.1, a loopback address');
+        expect(error.message).toBe('localhost resolves to an address the webhook URL rule refuses');
         expect(connections).toBe(0);
       } finally {
         server.close();
@@ -181,5 +219,22 @@ describe('webhook URL policy', () => {
       );
       expect(address).toBe('127.0.0.1');
     });
+  });
+});
+
+describe('webhook URLs through the API', () => {
+  it('stores the normalised URL and refuses the written forms the rule does not accept, at /url', async () => {
+    const ws = await createTestWorkspace('URL rule');
+    const key = (await ws.key({ name: 'Hooks' })).value;
+    const created = await api('POST', '/webhooks', { key, body: { url: '  HTTPS://Hooks.URL-Rule.INVALID.:443/in/../hook  ', events: ['ticket.created'] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.url).toBe('https://hooks.url-rule.invalid/hook');
+    const changed = await api('PATCH', `/webhooks/${created.body.id}`, { key, body: { url: 'https://Other.URL-Rule.invalid..:8443' } });
+    expect(changed.body.url).toBe('https://other.url-rule.invalid:8443/');
+    for (const url of ['https://localhost../', 'https:///h', 'https:example.com', 'https://h.example/\r\nX: 1', 'https://h.example/\tx', 'https://[::1]/']) {
+      const res = await api('POST', '/webhooks', { key, body: { url, events: ['ticket.created'] } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.errors, url).toEqual([{ path: '/url', message: expect.stringMatching(/^breaks the URL rule: /) }]);
+    }
   });
 });

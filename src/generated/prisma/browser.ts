@@ -112,3 +112,9 @@ export type DeliveryAttempt = Prisma.DeliveryAttemptModel
  * 
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
+/**
+ * Model ServiceSecret
+ * Secrets the service makes for itself, generated once and shared by every instance through the
+ * database (so no configuration is needed): `cursor-hmac` signs paging cursors.
+ */
+export type ServiceSecret = Prisma.ServiceSecretModel
