@@ -393,8 +393,619 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook event catalogue, with each body’s JSON Schema
+         * @description Needs only a valid key (no particular scope). Every event type a subscription can receive, with when it is sent and the JSON Schema (2020-12) of its body, standing alone (the ticket representation inlined). The same schemas, with the ticket as `$ref`, are this document’s `webhooks`. Not paged: the catalogue is short.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.created
+         * @description A ticket was created (in the web app or through the API). `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.created",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.created";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.updated
+         * @description Fields of a ticket other than its state changed: subject, description, priority or custom fields. `changes` lists each changed field with its old and new value. One request changing the state too sends `ticket.state_changed` as well.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.updated",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": [
+                     *         {
+                     *           "field": "priority",
+                     *           "oldValue": "normal",
+                     *           "newValue": "high"
+                     *         }
+                     *       ],
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.updated";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: {
+                            /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                            field: string;
+                            /** @description Any JSON value */
+                            oldValue: unknown;
+                            /** @description Any JSON value */
+                            newValue: unknown;
+                        }[];
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.state_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.state_changed
+         * @description The state of a ticket changed. `changes` is the single object `{field: "state", oldValue, newValue}` of state names.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.state_changed",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": {
+                     *         "field": "state",
+                     *         "oldValue": "Open",
+                     *         "newValue": "Solved"
+                     *       },
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_solved",
+                     *           "name": "Solved",
+                     *           "category": "solved"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.state_changed";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: {
+                            /** @constant */
+                            field: "state";
+                            /** @description The former state’s name */
+                            oldValue: string;
+                            /** @description The new state’s name */
+                            newValue: string;
+                        };
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.comment_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.comment_added
+         * @description A comment (public or internal note) was added to a ticket. `changes` is null; `comment` is the new comment.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.comment_added",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       },
+                     *       "comment": {
+                     *         "id": 311,
+                     *         "ticketId": 1042,
+                     *         "body": "A replacement is on its way.",
+                     *         "public": true,
+                     *         "channel": "api",
+                     *         "author": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.comment_added";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                        /** @description The new comment */
+                        comment: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by the Test action of one subscription (settings, or POST /webhooks/{id}/test), to that subscription only, whatever its filters. `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "webhook.test",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                     *         "url": "https://hooks.example.com/ticketing",
+                     *         "message": "A test event sent from the webhook settings."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "webhook.test";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description Which subscription the test is for */
+                        data: {
+                            /** @description The subscription the test was sent to */
+                            subscriptionId: string;
+                            url: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
@@ -420,6 +1031,55 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        Ticket: {
+            id: number;
+            boardId: string;
+            subject: string;
+            description: string;
+            state: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                category: "closed" | "open" | "pending" | "solved";
+            };
+            priority: string;
+            requester: {
+                email: string;
+            };
+            /** @description Custom field values that are set, in the board’s field order */
+            fields: {
+                fieldId: string;
+                value: string | number | boolean | Record<string, never> | unknown[];
+            }[];
+            /**
+             * @description `api` when created through the API
+             * @enum {string}
+             */
+            channel: "api" | "email" | "system" | "web";
+            createdBy: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Comment: {
+            id: number;
+            ticketId: number;
+            body: string;
+            /** @description false: an internal note, not shown to the requester */
+            public: boolean;
+            /** @enum {string} */
+            channel: "api" | "email" | "system" | "web";
+            author: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;
@@ -511,6 +1171,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -547,9 +1222,9 @@ export interface operations {
     listBoards: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -766,6 +1441,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -802,9 +1492,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -927,7 +1617,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description User id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1003,6 +1693,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -1039,15 +1744,15 @@ export interface operations {
     listTickets: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only tickets of this board */
                 boardId?: string;
-                /** @description Only tickets in this state: a state id, or a state name (matches that name on every board) */
+                /** @description Only tickets in this state: a state id, or a state name (matches that name on every board) Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                 state?: string;
-                /** @description Only tickets changed at or after this ISO 8601 time */
+                /** @description Only tickets changed at or after this ISO 8601 time Years 1 to 9999 (UTC). */
                 updatedSince?: string;
             };
             header?: never;
@@ -1067,40 +1772,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            boardId: string;
-                            subject: string;
-                            description: string;
-                            state: {
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                category: "closed" | "open" | "pending" | "solved";
-                            };
-                            priority: string;
-                            requester: {
-                                email: string;
-                            };
-                            /** @description Custom field values that are set, in the board’s field order */
-                            fields: {
-                                fieldId: string;
-                                value: string | number | boolean | Record<string, never> | unknown[];
-                            }[];
-                            /**
-                             * @description `api` when created through the API
-                             * @enum {string}
-                             */
-                            channel: "api" | "email" | "system" | "web";
-                            createdBy: {
-                                id: number;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Ticket"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                     };
@@ -1201,12 +1873,16 @@ export interface operations {
                 "application/json": {
                     /** @description The board that receives the ticket (GET /boards) */
                     boardId: string;
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject: string;
-                    /** @default  */
+                    /**
+                     * @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate.
+                     * @default
+                     */
                     description?: string;
                     /** Format: email */
                     requesterEmail: string;
-                    /** @description One of the board’s `priorities`; the first of them when omitted */
+                    /** @description One of the board’s `priorities`; the first of them when omitted Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     priority?: string;
                     /**
                      * @description Custom field values; every required field of the board must be present
@@ -1215,7 +1891,7 @@ export interface operations {
                     fields?: {
                         /** @description A field id of the ticket’s board (GET /boards/{id}) */
                         fieldId: string;
-                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options */
+                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
                         value: unknown;
                     }[];
                 };
@@ -1232,40 +1908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
@@ -1415,7 +2058,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1430,40 +2073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -1513,6 +2123,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -1552,24 +2177,26 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject?: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
-                    /** @description One of the board’s `priorities` */
+                    /** @description One of the board’s `priorities` Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     priority?: string;
-                    /** @description A state of the ticket’s board, by id (or by name) */
+                    /** @description A state of the ticket’s board, by id (or by name) Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     state?: string;
                     /** @description Only the listed fields change; `value: null` clears a field that is not required */
                     fields?: {
                         /** @description A field id of the ticket’s board (GET /boards/{id}) */
                         fieldId: string;
-                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD"; select: one option; multiselect: array of options */
+                        /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
                         value: unknown;
                     }[];
                 };
@@ -1585,40 +2212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
@@ -1764,15 +2358,15 @@ export interface operations {
     listTicketComments: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1789,21 +2383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            ticketId: number;
-                            body: string;
-                            /** @description false: an internal note, not shown to the requester */
-                            public: boolean;
-                            /** @enum {string} */
-                            channel: "api" | "email" | "system" | "web";
-                            author: {
-                                id: number;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Comment"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                     };
@@ -1910,13 +2490,14 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ticket id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
                     /**
                      * @description false: an internal note, not shown to the requester
@@ -1936,21 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        ticketId: number;
-                        body: string;
-                        /** @description false: an internal note, not shown to the requester */
-                        public: boolean;
-                        /** @enum {string} */
-                        channel: "api" | "email" | "system" | "web";
-                        author: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
@@ -2096,9 +2663,9 @@ export interface operations {
     listKnowledgeBaseArticles: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only articles in this status */
                 status?: "draft" | "published" | "archived";
@@ -2237,7 +2804,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
                     /** @enum {string} */
                     status?: "draft" | "published" | "archived";
@@ -2410,7 +2979,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Article id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2496,6 +3065,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -2535,14 +3119,16 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Article id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title?: string;
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body?: string;
                     /** @enum {string} */
                     status?: "draft" | "published" | "archived";
@@ -2727,9 +3313,9 @@ export interface operations {
     listWebhookSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
             };
             header?: never;
@@ -2862,12 +3448,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description https URL on port 443 or 8443; see the URL rule */
-                    url: string;
+                    /**
+                     * Format: uri
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     */
+                    url: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                 };
             };
@@ -3117,6 +3707,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -3219,6 +3824,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -3265,12 +3885,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description https URL on port 443 or 8443; see the URL rule */
-                    url?: string;
+                    /**
+                     * Format: uri
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     */
+                    url?: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events?: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                 };
             };
@@ -3532,6 +4156,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3966,9 +4605,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50) */
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page */
+                /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
                 /** @description Only entries in this status */
                 status?: "succeeded" | "failed" | "pending" | "held" | "cancelled";
@@ -3976,9 +4615,9 @@ export interface operations {
                 eventType?: "ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.test";
                 /** @description Only this event (`evt_…`) */
                 eventId?: string;
-                /** @description At or after this time (ISO 8601) */
+                /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
                 since?: string;
-                /** @description Before this time (ISO 8601) */
+                /** @description Before this time (ISO 8601) Years 1 to 9999 (UTC). */
                 until?: string;
             };
             header?: never;
@@ -4245,6 +4884,100 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "validation_failed" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The event type, e.g. `ticket.state_changed`: the `type` of its bodies */
+                            type: string;
+                            /** @description When it is sent, and what `changes` holds */
+                            description: string;
+                            /** @description The JSON Schema (2020-12) of its webhook body, standing alone */
+                            schema: string | number | boolean | Record<string, never> | unknown[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };
