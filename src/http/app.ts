@@ -92,7 +92,7 @@ export function createApp({
   }
 
   app.use(`${API_PREFIX}/openapi.json`, anonymousLimit);
-  app.use(`${API_PREFIX}/docs`, anonymousLimit);
+  // Hono's `/docs/*` also matches `/docs` itself: the page and its script, each counted once.
   app.use(`${API_PREFIX}/docs/*`, anonymousLimit);
   app.use('/settings/*', anonymousLimit);
   const document = buildOpenApiDocument(config.http.publicBaseUrl);
