@@ -14,7 +14,7 @@ const timestamp = z.iso.datetime().describe('ISO 8601, UTC');
 const actor = z.object({ id: z.int().describe('The acting account'), name: z.string() });
 
 /** The ticket representation of every ticket response; in the OpenAPI document a `$ref` to its component. */
-export const ticketSchema = z.object({
+const ticketSchema = z.object({
   id: z.int(),
   boardId: z.string(),
   subject: z.string(),
@@ -30,7 +30,7 @@ export const ticketSchema = z.object({
 });
 
 /** The comment representation of GET /tickets/{id}/comments; in the document a `$ref` too. */
-export const commentSchema = z.object({
+const commentSchema = z.object({
   id: z.int(),
   ticketId: z.int(),
   body: z.string(),
