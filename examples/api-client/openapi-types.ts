@@ -393,8 +393,619 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook event catalogue, with each body’s JSON Schema
+         * @description Needs only a valid key (no particular scope). Every event type a subscription can receive, with when it is sent and the JSON Schema (2020-12) of its body, standing alone (the ticket representation inlined). The same schemas, with the ticket as `$ref`, are this document’s `webhooks`. Not paged: the catalogue is short.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.created
+         * @description A ticket was created (in the web app or through the API). `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.created",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.created";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.updated
+         * @description Fields of a ticket other than its state changed: subject, description, priority or custom fields. `changes` lists each changed field with its old and new value. One request changing the state too sends `ticket.state_changed` as well.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.updated",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": [
+                     *         {
+                     *           "field": "priority",
+                     *           "oldValue": "normal",
+                     *           "newValue": "high"
+                     *         }
+                     *       ],
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.updated";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: {
+                            /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                            field: string;
+                            /** @description Any JSON value */
+                            oldValue: unknown;
+                            /** @description Any JSON value */
+                            newValue: unknown;
+                        }[];
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.state_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.state_changed
+         * @description The state of a ticket changed. `changes` is the single object `{field: "state", oldValue, newValue}` of state names.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.state_changed",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": {
+                     *         "field": "state",
+                     *         "oldValue": "Open",
+                     *         "newValue": "Solved"
+                     *       },
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_solved",
+                     *           "name": "Solved",
+                     *           "category": "solved"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.state_changed";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: {
+                            /** @constant */
+                            field: "state";
+                            /** @description The former state’s name */
+                            oldValue: string;
+                            /** @description The new state’s name */
+                            newValue: string;
+                        };
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.comment_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.comment_added
+         * @description A comment (public or internal note) was added to a ticket. `changes` is null; `comment` is the new comment.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "ticket.comment_added",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "id": 1042,
+                     *         "boardId": "support",
+                     *         "subject": "Order #8841 arrived damaged",
+                     *         "description": "The box was crushed.",
+                     *         "state": {
+                     *           "id": "st_open",
+                     *           "name": "Open",
+                     *           "category": "open"
+                     *         },
+                     *         "priority": "high",
+                     *         "requester": {
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "fields": [
+                     *           {
+                     *             "fieldId": "order_number",
+                     *             "value": "8841"
+                     *           }
+                     *         ],
+                     *         "channel": "api",
+                     *         "createdBy": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:30:00.000Z",
+                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                     *       },
+                     *       "comment": {
+                     *         "id": 311,
+                     *         "ticketId": 1042,
+                     *         "body": "A replacement is on its way.",
+                     *         "public": true,
+                     *         "channel": "api",
+                     *         "author": {
+                     *           "id": 7,
+                     *           "name": "Zapier integration"
+                     *         },
+                     *         "createdAt": "2026-01-05T09:42:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "ticket.comment_added";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description The ticket after the change, in the representation of every ticket response */
+                        data: components["schemas"]["Ticket"];
+                        /** @description The new comment */
+                        comment: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by the Test action of one subscription (settings, or POST /webhooks/{id}/test), to that subscription only, whatever its filters. `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                    "webhook-id": string;
+                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                    "webhook-timestamp": string;
+                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                    "webhook-signature": string;
+                    /** @description Identifies our sender and its version. */
+                    "User-Agent": "Service-Webhooks/1.0";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                     *       "type": "webhook.test",
+                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                     *       "workspace": "https://acme.example.com",
+                     *       "actor": {
+                     *         "id": 7,
+                     *         "name": "Zapier integration"
+                     *       },
+                     *       "changes": null,
+                     *       "data": {
+                     *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                     *         "url": "https://hooks.example.com/ticketing",
+                     *         "message": "A test event sent from the webhook settings."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                        id: string;
+                        /** @constant */
+                        type: "webhook.test";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        occurredAt: string;
+                        /** @description The workspace address */
+                        workspace: string;
+                        /** @description Who made the change: a person, or the service account of an API key */
+                        actor: {
+                            /** @description The acting account */
+                            id: number;
+                            name: string;
+                        };
+                        changes: null;
+                        /** @description Which subscription the test is for */
+                        data: {
+                            /** @description The subscription the test was sent to */
+                            subscriptionId: string;
+                            url: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; nothing further is sent for this event to this subscription */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
@@ -420,6 +1031,55 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        Ticket: {
+            id: number;
+            boardId: string;
+            subject: string;
+            description: string;
+            state: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                category: "closed" | "open" | "pending" | "solved";
+            };
+            priority: string;
+            requester: {
+                email: string;
+            };
+            /** @description Custom field values that are set, in the board’s field order */
+            fields: {
+                fieldId: string;
+                value: string | number | boolean | Record<string, never> | unknown[];
+            }[];
+            /**
+             * @description `api` when created through the API
+             * @enum {string}
+             */
+            channel: "api" | "email" | "system" | "web";
+            createdBy: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Comment: {
+            id: number;
+            ticketId: number;
+            body: string;
+            /** @description false: an internal note, not shown to the requester */
+            public: boolean;
+            /** @enum {string} */
+            channel: "api" | "email" | "system" | "web";
+            author: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;
@@ -1112,40 +1772,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            boardId: string;
-                            subject: string;
-                            description: string;
-                            state: {
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                category: "closed" | "open" | "pending" | "solved";
-                            };
-                            priority: string;
-                            requester: {
-                                email: string;
-                            };
-                            /** @description Custom field values that are set, in the board’s field order */
-                            fields: {
-                                fieldId: string;
-                                value: string | number | boolean | Record<string, never> | unknown[];
-                            }[];
-                            /**
-                             * @description `api` when created through the API
-                             * @enum {string}
-                             */
-                            channel: "api" | "email" | "system" | "web";
-                            createdBy: {
-                                id: number;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Ticket"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                     };
@@ -1281,40 +1908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
@@ -1479,40 +2073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -1651,40 +2212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        boardId: string;
-                        subject: string;
-                        description: string;
-                        state: {
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            category: "closed" | "open" | "pending" | "solved";
-                        };
-                        priority: string;
-                        requester: {
-                            email: string;
-                        };
-                        /** @description Custom field values that are set, in the board’s field order */
-                        fields: {
-                            fieldId: string;
-                            value: string | number | boolean | Record<string, never> | unknown[];
-                        }[];
-                        /**
-                         * @description `api` when created through the API
-                         * @enum {string}
-                         */
-                        channel: "api" | "email" | "system" | "web";
-                        createdBy: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
@@ -1855,21 +2383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            ticketId: number;
-                            body: string;
-                            /** @description false: an internal note, not shown to the requester */
-                            public: boolean;
-                            /** @enum {string} */
-                            channel: "api" | "email" | "system" | "web";
-                            author: {
-                                id: number;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Comment"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                     };
@@ -2003,21 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        ticketId: number;
-                        body: string;
-                        /** @description false: an internal note, not shown to the requester */
-                        public: boolean;
-                        /** @enum {string} */
-                        channel: "api" | "email" | "system" | "web";
-                        author: {
-                            id: number;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
@@ -4384,6 +4884,100 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "validation_failed" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The event type, e.g. `ticket.state_changed`: the `type` of its bodies */
+                            type: string;
+                            /** @description When it is sent, and what `changes` holds */
+                            description: string;
+                            /** @description The JSON Schema (2020-12) of its webhook body, standing alone */
+                            schema: string | number | boolean | Record<string, never> | unknown[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };

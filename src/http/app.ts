@@ -11,7 +11,7 @@ import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
 import { settingsUi } from './settings-ui.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
-import { renderReferencePage } from '../rest/reference-page.ts';
+import { createApiReference } from '../rest/api-reference.ts';
 import { config } from '../config.ts';
 import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
@@ -97,21 +97,16 @@ export function createApp({
   }
 
   app.use(`${API_PREFIX}/openapi.json`, anonymousLimit);
-  app.use(`${API_PREFIX}/docs`, anonymousLimit);
+  // Hono's `/docs/*` also matches `/docs` itself: the page and its script, each counted once.
+  app.use(`${API_PREFIX}/docs/*`, anonymousLimit);
   app.use('/settings/*', anonymousLimit);
   const document = buildOpenApiDocument(config.http.publicBaseUrl);
   const openapi = JSON.stringify(document);
   app.get(`${API_PREFIX}/openapi.json`, () => new Response(openapi, { headers: { 'Content-Type': 'application/json' } }));
-  // The readable reference, public like the document; the page is inert (no script, nothing fetched).
-  const referencePage = renderReferencePage(document);
-  app.get(`${API_PREFIX}/docs`, () =>
-    new Response(referencePage, {
-      headers: {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      },
-    }),
-  );
+  // The readable reference (Scalar), public like the document, and its script from our own server.
+  const reference = createApiReference(openapi, `${document.info.title} ${document.info.version}: reference`, `${API_PREFIX}/docs/assets/scalar.js`);
+  app.get(`${API_PREFIX}/docs`, () => reference.page());
+  app.get(`${API_PREFIX}/docs/assets/scalar.js`, (c) => reference.asset(c.req.raw));
 
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);

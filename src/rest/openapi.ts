@@ -25,6 +25,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
 import type { RouteDef } from './route.ts';
+import { EVENT_TYPES } from '../events/event.envelope.ts';
+import { eventBodySchema, eventCatalogue, exampleEvent } from '../events/event.schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -259,7 +261,7 @@ function responses(route: RouteDef) {
       : {
           description: route.paged ? 'One page' : 'Success',
           headers: headersOf([...replayed, ...(route.paged ? (['Link'] as const) : [])]),
-          content: { 'application/json': { schema: responseSchema(route) } },
+          content: { 'application/json': { schema: withComponentRefs(responseSchema(route)) } },
         };
   const mutation = isMutation(route);
   const out: Record<string, unknown> = { [status]: success };
@@ -349,6 +351,78 @@ const infoDescription = [
   `Bodies are JSON (\`Content-Type: application/json\`), at most ${MAX_BODY_BYTES} bytes. Every answer carries \`X-Request-Id\`.`,
 ].join('\n\n');
 
+/**
+ * Representations shared by several operations and by the webhooks, as components: the success
+ * schema of the named route (its items when paged), derived like every other.
+ */
+const SHARED_REPRESENTATIONS = { Ticket: 'getTicket', Comment: 'addTicketComment' } as const;
+
+let sharedSchemas: { name: string; schema: JsonSchema; text: string }[] | undefined;
+function representations() {
+  return (sharedSchemas ??= Object.entries(SHARED_REPRESENTATIONS).map(([name, operationId]) => {
+    const schema = responseSchema(routes.find((r) => r.operationId === operationId)!);
+    return { name, schema, text: JSON.stringify(schema) };
+  }));
+}
+
+/** Each subschema equal to a shared representation becomes a `$ref` to its component. */
+function withComponentRefs(s: JsonSchema): JsonSchema {
+  const shared = representations().find((r) => r.text === JSON.stringify(s));
+  if (shared) return { $ref: `#/components/schemas/${shared.name}` };
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(walk) : v && typeof v === 'object' ? withComponentRefs(v as JsonSchema) : v;
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, walk(v)]));
+}
+
+/** The Standard Webhooks headers of every delivery (standardwebhooks.com), as the sender sets them. */
+const webhookHeaders = [
+  {
+    name: 'webhook-id',
+    description: 'The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it.',
+    schema: { type: 'string', pattern: '^evt_' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      '`v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the ' +
+      'secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. ' +
+      'The `standardwebhooks` and `svix` libraries verify it unchanged.',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})?$' },
+  },
+  { name: 'User-Agent', description: 'Identifies our sender and its version.', schema: { type: 'string', const: 'Service-Webhooks/1.0' } },
+].map((h) => ({ ...h, in: 'header', required: true }));
+
+/** One entry per event type: what we POST to a subscription's URL, generated from the event catalogue. */
+function webhooks() {
+  const refs = { ticket: '#/components/schemas/Ticket', comment: '#/components/schemas/Comment' };
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description:
+            `${eventCatalogue[type].description}\n\nSent as \`POST\` with \`Content-Type: application/json\` to each receiving subscription ` +
+            'listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).',
+          tags: ['Events'],
+          security: [],
+          parameters: webhookHeaders,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: eventBodySchema(type, refs), example: exampleEvent(type) } },
+          },
+          responses: { '2XX': { description: 'Received; nothing further is sent for this event to this subscription' } },
+        },
+      },
+    ]),
+  );
+}
+
 /** `serverUrl` is the deployment's PUBLIC_BASE_URL when served; the checked-in file uses the local default. */
 export function buildOpenApiDocument(serverUrl = 'http://localhost:3000/public/v1') {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -378,6 +452,7 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000/public/v
     security: [{ bearer: [] }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
         bearer: {
@@ -387,7 +462,7 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000/public/v
         },
       },
       headers: responseHeaders,
-      schemas: { Problem: problemSchema },
+      schemas: { Problem: problemSchema, ...Object.fromEntries(representations().map((r) => [r.name, r.schema])) },
     },
   };
 }

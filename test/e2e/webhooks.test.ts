@@ -16,6 +16,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { getFreePort, startTestDevServer, type TestDevServer } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
+import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const split = Boolean(process.env.DATABASE_URL);
@@ -127,6 +128,8 @@ function verified(req: ReceivedRequest, secret: string) {
   const a = new StandardWebhook(secret).verify(req.body, headers);
   const b = new SvixWebhook(secret).verify(req.body, headers);
   expect(b).toEqual(a);
+  // Every delivery a test receives is also what the OpenAPI document's `webhooks` describes.
+  expectDocumentedDelivery(req);
   return a as Record<string, any>;
 }
 

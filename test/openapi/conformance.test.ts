@@ -333,6 +333,14 @@ const CASES: Record<string, Case[]> = {
       call: async (f) => (await setCondition(f.webhooks[0]!, 'paused'), { params: { id: f.webhooks[0]!, deliveryId: f.deliveryId } }),
     },
   ],
+  listEventTypes: [
+    {
+      name: 'the catalogue, for a key with a single unrelated scope',
+      status: 200,
+      call: async (f) => ({ key: (await f.ws.key({ scopes: ['kb:read'] })).value }),
+      then: (res) => expect(res.body.data.map((e: { type: string }) => e.type)).toEqual(Object.keys(doc.webhooks)),
+    },
+  ],
 };
 
 // ---- The document, and checking an answer against it ----------------------------------------

@@ -16,7 +16,7 @@ import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
 export const PASSWORD = 'correct horse battery staple';

@@ -1,0 +1,111 @@
+// Every type of the event catalogue, produced for real through the API (create, change, state
+// change, comment, test), validates against the OpenAPI document's `webhooks` schema: the
+// envelope as written to the outbox, and the exact bytes and headers a delivery sends. GET
+// /event-types answers the same catalogue with schemas that stand alone.
+import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { dereference } from '@readme/openapi-parser';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { createTicket, supportBoard } from '../tickets/helpers.ts';
+import { prisma } from '../../src/db/db.ts';
+import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
+import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { signatureHeaders } from '../../src/webhooks/signing.ts';
+
+const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+ajvFormats.default(ajv);
+
+const hook = (type: string) => doc.webhooks[type].post;
+const bodyValidator = (type: string) => ajv.compile(hook(type).requestBody.content['application/json'].schema);
+
+function expectValid(validate: ReturnType<typeof ajv.compile>, value: unknown, label: string) {
+  expect(validate(value), `${label}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 600)}`).toBe(true);
+}
+
+/** One real event of every type, through the API in a fresh workspace; their outbox rows by type. */
+async function produceEveryEventType() {
+  const ws = await createTestWorkspace('Event schemas');
+  const { value: key } = await ws.key({ name: 'Event schemas' });
+  const s = supportBoard(ws);
+  const ticket = await createTicket(ws, key);
+  const solved = s.board.states.find((st) => st.name !== ticket.state.name)!;
+  const changed = await api('PATCH', `/tickets/${ticket.id}`, { key, body: { subject: 'Checkout still fails', fields: [{ fieldId: s.orderNumber, value: 'A-1' }], state: solved.id } });
+  expect(changed.status, changed.text).toBe(200);
+  const comment = await api('POST', `/tickets/${ticket.id}/comments`, { key, body: { body: 'Looking into it', public: false } });
+  expect(comment.status, comment.text).toBe(201);
+  const sub = await api('POST', '/webhooks', { key, body: { url: 'https://hooks.event-schemas.invalid/in', events: ['ticket.created'] } });
+  expect(sub.status, sub.text).toBe(201);
+  const test = await api('POST', `/webhooks/${sub.body.id}/test`, { key });
+  expect(test.status, test.text).toBeLessThan(300);
+  const rows = await prisma.event.findMany({ where: { workspaceId: ws.workspace.id }, orderBy: { seq: 'asc' } });
+  return { key, secret: sub.body.secret as string, rows };
+}
+
+const produced = produceEveryEventType();
+
+describe('the webhooks of the OpenAPI document', () => {
+  it('has one entry per event type, with the Standard Webhooks headers and an example that fits its schema', () => {
+    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
+    for (const type of EVENT_TYPES) {
+      const headers = hook(type).parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
+      expect(headers, type).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
+      const media = hook(type).requestBody.content['application/json'];
+      expectValid(bodyValidator(type), media.example, `${type} example`);
+      expect(media.example.type).toBe(type);
+    }
+  });
+
+  it('refers to the ticket representation of the paths, not a copy', () => {
+    const raw = buildOpenApiDocument() as any;
+    expect(raw.paths['/tickets/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Ticket' });
+    for (const type of EVENT_TYPES.filter((t) => t.startsWith('ticket.'))) {
+      expect(raw.webhooks[type].post.requestBody.content['application/json'].schema.properties.data.$ref, type).toBe('#/components/schemas/Ticket');
+    }
+  });
+
+  it('describes every real event: as written to the outbox, and the exact body and headers a delivery signs and sends', async () => {
+    const { rows, secret } = await produced;
+    expect(rows.map((r) => r.type).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const row of rows) {
+      const validate = bodyValidator(row.type);
+      expectValid(validate, row.payload, `${row.type} outbox row`);
+      // What workflows/delivery/activities.ts sends for this row.
+      const body = deliveryBody(row.payload);
+      expectValid(validate, JSON.parse(body), `${row.type} delivery body`);
+      const headers = signatureHeaders({ id: row.id, body, timestamp: new Date(), secrets: [secret, secret] });
+      for (const param of hook(row.type).parameters.filter((p: { name: string }) => p.name in headers)) {
+        expectValid(ajv.compile(param.schema), headers[param.name as keyof typeof headers], `${row.type} header ${param.name}`);
+      }
+    }
+    // A schema that accepted anything would prove nothing: another type's body is refused.
+    const created = rows.find((r) => r.type === 'ticket.created')!;
+    expect(bodyValidator('ticket.state_changed')(created.payload)).toBe(false);
+  });
+});
+
+describe('GET /event-types', () => {
+  it('answers every type with its description and a stand-alone schema that real events satisfy', async () => {
+    const { key, rows } = await produced;
+    const res = await api('GET', '/event-types', { key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((e: { type: string }) => e.type)).toEqual([...EVENT_TYPES]);
+    const standalone = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    ajvFormats.default(standalone);
+    for (const entry of res.body.data) {
+      expect(entry.description, entry.type).toEqual(expect.any(String));
+      expect(JSON.stringify(entry.schema), entry.type).not.toContain('$ref');
+      const validate = standalone.compile(entry.schema);
+      for (const row of rows.filter((r) => r.type === entry.type)) expectValid(validate, row.payload, `${entry.type} by /event-types`);
+    }
+  });
+
+  it('needs a valid key and no particular scope', async () => {
+    const ws = await createTestWorkspace('Event types scope');
+    const { value: key } = await ws.key({ name: 'Knowledge base only', scopes: ['kb:read'] });
+    expect((await api('GET', '/event-types', { key })).status).toBe(200);
+    expect((await api('GET', '/event-types')).status).toBe(401);
+  });
+});
