@@ -199,6 +199,7 @@ main() {
     [[ -n "$(chromium_path)" ]] && emit CHROMIUM_PATH "$(chromium_path)"
     [[ -n "$(redis_path)" ]] && emit REDIS_SERVER_PATH "$(redis_path)"
   fi
+  if ((${#packages[@]})) || $want_temporal || $want_schemathesis; then log "done in ${SECONDS} s"; fi
   if ((${#missing_packages[@]} + ${#failed_pip[@]})); then
     local sentence
     sentence="$(missing_sentence)"
