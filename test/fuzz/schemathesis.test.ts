@@ -17,7 +17,7 @@ import { provisioned } from '../support/tools.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const reportDir = path.join(root, 'test-results', 'schemathesis');
-// A guard against a hang, not a target: a run takes 3 to 5 minutes on our two (shared) cores.
+// A guard against a hang, not a target: a run takes 2½ to 5 minutes on our two (shared) cores.
 const FUZZ_BUDGET_MS = 420_000;
 
 /** How `npm start` runs node (`… && [VAR=value …] exec node FLAGS dist/main.js`): its environment and flags. */
