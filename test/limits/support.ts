@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { createApp } from '../../src/http/app.ts';
+import { provisioned } from '../support/tools.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -37,15 +38,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A throwaway redis-server (Debian's package, found on PATH) on a free loopback port, no persistence. */
+/** A throwaway redis-server (the OS's package, provisioned by scripts/provision.sh) on a free loopback port, no persistence. */
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const redisServer = provisioned('REDIS_SERVER_PATH');
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const child = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    child.once('error', (err) => reject(new Error(`redis-server could not start (apt-get install -y redis-server): ${err.message}`)));
+    child.once('error', (err) => reject(new Error(`${redisServer} could not start: ${err.message}`)));
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -1,8 +1,25 @@
-// Once per `npm test`: names this run's per-file databases (setup.ts) and drops them at the end.
+// Once per `npm test`, before any test file: provisions what the tests need beyond node_modules
+// (scripts/provision.sh --for test: Temporal binaries, schemathesis, chromium, redis-server) and
+// hands the paths to the test processes through the environment (support/tools.ts reads them);
+// then names this run's per-file databases (setup.ts) and drops them at the end.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 
+function provision() {
+  const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
+  // stderr passes through: install progress on a first run, and the one sentence naming what is missing.
+  const run = spawnSync('bash', [script, '--for', 'test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (run.status !== 0) throw new Error(`${script} --for test failed (${run.error?.message ?? `exit code ${run.status}`})`);
+  for (const line of run.stdout.split('\n')) {
+    const found = /^([A-Z_]+)=(.*)$/.exec(line);
+    if (found) process.env[found[1]] = found[2];
+  }
+}
+
 export default function setup() {
+  provision();
   const base = process.env.DATABASE_URL;
   if (!base) return;
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;

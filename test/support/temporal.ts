@@ -1,5 +1,5 @@
-// Temporal servers for tests. Binaries resolve like the app's (TEMPORAL_CLI_PATH /
-// TEMPORAL_TEST_SERVER_PATH, then .tools/temporal, then the SDK download).
+// Temporal servers for tests, on the binaries scripts/provision.sh provided (global-setup.ts
+// sets TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH), never the SDK's download.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { resolveTestServer } from '../../src/temporal/binaries.ts';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
+import { provisioned } from './tools.ts';
 
 export const helloWorkflowsPath = fileURLToPath(new URL('../../workflows/hello/workflows.ts', import.meta.url));
 
@@ -48,13 +48,14 @@ export interface TestDevServer {
 
 /** A real dev server (SQLite in a temp dir, free loopback port, no UI) plus client and worker connections. */
 export async function startTestDevServer(): Promise<TestDevServer> {
+  const executable = { type: 'existing-path', path: provisioned('TEMPORAL_CLI_PATH') } as const;
   const dir = mkdtempSync(path.join(tmpdir(), 'temporal-dev-'));
   const dbFile = path.join(dir, 'temporal.sqlite');
   let server: DevServer | undefined;
   // A free port can be taken between probing and binding: retry with another.
   for (let attempt = 1; !server; attempt++) {
     try {
-      server = await startDevServer({ dbFile, port: await getFreePort() });
+      server = await startDevServer({ executable, dbFile, port: await getFreePort() });
     } catch (err) {
       if (attempt >= 3) {
         rmSync(dir, { recursive: true, force: true });
@@ -83,6 +84,7 @@ export async function startTestDevServer(): Promise<TestDevServer> {
 }
 
 /** The time-skipping test server: timers fire as soon as nothing else is pending. */
-export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: resolveTestServer() } });
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const executable = { type: 'existing-path', path: provisioned('TEMPORAL_TEST_SERVER_PATH') } as const;
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable } });
 }

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { serve } from '@hono/node-server';
-import { CHROMIUM, CHROMIUM_ARGS, screenshot } from './harness.ts';
+import { CHROMIUM_ARGS, screenshot } from './harness.ts';
+import { provisioned } from '../support/tools.ts';
 import { createApp } from '../../src/http/app.ts';
 
 const WAIT = { timeout: 60_000 };
@@ -21,7 +22,7 @@ beforeAll(async () => {
     server.once('error', reject);
   });
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await chromium.launch({ executablePath: provisioned('CHROMIUM_PATH'), args: CHROMIUM_ARGS, headless: true });
 }, 120_000);
 
 afterAll(async () => {

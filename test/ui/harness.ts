@@ -1,7 +1,7 @@
 // The whole service for browser tests, for real: the HTTP app on a loopback port (the settings
 // UI built by Vite, /graphql, /public/v1), the outbox relay, a Temporal dev server with a worker
 // running the delivery workflows, an HTTPS webhook receiver on :8443 with its own CA, and
-// Debian's Chromium driven by playwright-core (never a downloaded browser).
+// the OS's Chromium (scripts/provision.sh) driven by playwright-core (never a downloaded browser).
 //
 // The service reads its configuration once, when src/config.ts is first imported; webhooks to
 // the loopback receiver need WEBHOOK_ALLOW_PRIVATE_TARGETS, so it is set here and every module
@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { provisioned } from '../support/tools.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
@@ -40,6 +40,7 @@ export interface UiStack {
 }
 
 export async function startUiStack(): Promise<UiStack> {
+  const chromiumPath = provisioned('CHROMIUM_PATH'); // before starting anything else
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
@@ -94,7 +95,7 @@ export async function startUiStack(): Promise<UiStack> {
     stops.push(() => new Promise((resolve) => server.close(resolve)));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
     stops.push(() => browser.close());
 
     fs.mkdirSync(artifactsDir, { recursive: true });
