@@ -8,6 +8,7 @@ import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, t
 import { routes as apiRoutes } from '../rest/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
+import { pageMemory } from '../rest/page-budget.ts';
 import { problemResponse } from './problem.ts';
 import { settingsUi } from './settings-ui.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
@@ -69,8 +70,9 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
+    // Page memory (rest/page-budget.ts) is held until the answer's JSON is made.
     app.on(route.def.method, path, (c) =>
-      restAnswer(c.req.raw, true, async (auth, baseHeaders) => {
+      pageMemory.run(() => restAnswer(c.req.raw, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
           params: c.req.param() as Record<string, string>,
@@ -84,7 +86,7 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
         // socket, where Response.json() with headers built a fetch Headers object per answer. A
         // replayed refusal brings its own Content-Type (problem+json), which wins.
         return new Response(JSON.stringify(out.body), { status: out.status, headers: { 'Content-Type': 'application/json', ...headers } });
-      }),
+      })),
     );
   }
 
@@ -111,7 +113,7 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
       const auth = await authenticateGraphQLRequest(c.req.raw);
       limitHeaders = await rateLimiter.admit(auth.principal);
       const responseCookies: string[] = [];
-      const response = await yoga.fetch(c.req.raw, { ...auth, requestId, responseCookies });
+      const response = await pageMemory.run(async () => yoga.fetch(c.req.raw, { ...auth, requestId, responseCookies }));
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;

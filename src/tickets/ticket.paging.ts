@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { rowsWithinBudget } from '../rest/page-budget.ts';
+import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget } from '../rest/page-budget.ts';
 
 const MAX_ID = 2 ** 31 - 1;
 
@@ -74,7 +74,10 @@ export async function pageById<T extends { id: number }>(args: ConnectionArgs, n
       const ids = await budget.ids(page);
       const shown = ids.slice(0, limit - 1);
       const bytes = await budget.bytes(shown);
-      const keep = shown.slice(0, rowsWithinBudget(shown.map((i) => bytes.get(i) ?? 0)));
+      const sizes = shown.map((i) => bytes.get(i) ?? 0);
+      const fit = rowsWithinBudget(sizes);
+      const keep = shown.slice(0, fit);
+      await pageMemory.reserve(sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
       // The extra row's id already says whether more follow; its content is never needed.
       if (keep.length < ids.length) more = inverted ? 'previous' : 'next';
       return keep.length ? load({ ...page, where: { id: { ...id, in: keep } }, take: keep.length }) : [];
