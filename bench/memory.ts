@@ -59,8 +59,9 @@ interface Part {
   probeFile: string;
   peakRss: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null; afterSeconds: number };
-  origin?: string;
-  load: Classes;
+  /** Answers to the mix, to the large KB lists and to the hostile set. */
+  mix: Classes;
+  lists: Classes;
   hostile: Classes;
 }
 
@@ -104,7 +105,7 @@ function startPart(role: Role, env: NodeJS.ProcessEnv): Part {
     env: { ...env, ...production.env, MEMORY_PROBE_FILE: probeFile },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const part: Part = { role, child, probeFile, peakRss: 0, load: noClasses(), hostile: noClasses() };
+  const part: Part = { role, child, probeFile, peakRss: 0, mix: noClasses(), lists: noClasses(), hostile: noClasses() };
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.once('exit', (code, signal) => {
@@ -258,7 +259,11 @@ async function main() {
       await sleep(Math.max(0, HOSTILE_EVERY_MS - (Date.now() - roundStart)));
     }
   })();
-  for (const { target, runs } of loads) for (const r of await Promise.all(runs)) count(target.part.load, r);
+  for (const { target, runs } of loads) {
+    const [mix, lists] = await Promise.all(runs);
+    count(target.part.mix, mix!);
+    count(target.part.lists, lists!);
+  }
   await hostile;
 
   log('Load over; 10 s idle, then a full GC in each part…');
@@ -277,7 +282,8 @@ async function main() {
       const afterGc = lines.findLast((l) => l.heapUsedAfterGc !== undefined)?.heapUsedAfterGc;
       const survived = p.exit ? `**no**: exit code ${p.exit.code ?? '–'}, signal ${p.exit.signal ?? '–'} after ${p.exit.afterSeconds} s` : 'yes';
       const share = `${((peakHeap / (limits[p.role] * 1024 * 1024)) * 100).toFixed(0)}%`;
-      return `| ${p.role} | ${limits[p.role]} | ${mb(p.peakRss)} | ${mb(peakHeap)} (${share}) | ${mb(afterGc)} | ${p.role === 'worker' ? '–' : classes(p.load)} | ${p.role === 'worker' ? '–' : classes(p.hostile)} | ${survived} |`;
+      const answers = (c: Classes) => (p.role === 'worker' ? '–' : classes(c));
+      return `| ${p.role} | ${limits[p.role]} | ${mb(p.peakRss)} | ${mb(peakHeap)} (${share}) | ${mb(afterGc)} | ${answers(p.mix)} | ${answers(p.lists)} | ${answers(p.hostile)} | ${survived} |`;
     });
   const hostileRows = HOSTILE_REQUESTS.map((r) => `| ${r.name} | ${targets.map((t) => classes(hostileResults.get(`${r.name}\u0000${t.part.role}`) ?? noClasses())).join(' | ')} |`);
   const delivered = receivers[0]!.total();
@@ -287,8 +293,8 @@ async function main() {
     `\`npm run bench:memory -- --minutes ${MINUTES} --roles ${ROLES.join(',')}\` on ${os.cpus().length} cores, Node ${process.version}. Each part ran as \`npm start -- <part>\` runs it (scripts/start.sh: \`${productionNode('all').flags.join(' ').replace(/=\d+/, '=<limit>')}\`, \`${Object.entries(productionNode('all').env).map(([k, v]) => `${k}=${v}`).join(' ')}\`), plus \`--expose-gc\` and the probe.`,
     `Load per API for ${MINUTES} min: ${MIX_RATE} req/s mixing GET /tickets, POST /tickets, GET /boards, GET /me (8 connections) and ${KB_RATE} req/s of GET /kb/articles?limit=100 over 90 KB articles (2 connections); each ticket created went to a webhook receiver (${delivered.toLocaleString('en-US')} deliveries received in all). The hostile set (bench/hostile.ts) every ${HOSTILE_EVERY_MS / 1000} s from 30 s on.`,
     '',
-    '| Part | heap limit MB | peak RSS MB | peak heap used MB (of limit) | heap used after GC at the end MB | load answers | hostile answers | survived |',
-    '|---|--:|--:|--:|--:|---|---|---|',
+    '| Part | heap limit MB | peak RSS MB | peak heap used MB (of limit) | heap used after GC at the end MB | mix answers | KB list answers | hostile answers | survived |',
+    '|---|--:|--:|--:|--:|---|---|---|---|',
     ...rows,
     '',
     `Hostile answers, all rounds (${targets.map((t) => t.part.role).join(' | ')}):`,

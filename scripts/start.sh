@@ -5,9 +5,9 @@
 # docker-compose.yml repeat them; test/unit/heap-limits.test.ts keeps the three equal.
 # Two malloc arenas instead of eight per core: ~25 MB less peak RSS under load.
 case "${1:-all}" in
-  all) heap=320 ;;
-  api) heap=256 ;;
+  all) heap=384 ;;
+  api) heap=384 ;;
   worker) heap=192 ;;
-  *) heap=320 ;; # dist/main.js names the parts and exits 2
+  *) heap=384 ;; # dist/main.js names the parts and exits 2
 esac
 MALLOC_ARENA_MAX=2 exec node --max-old-space-size=$heap dist/main.js "$@"

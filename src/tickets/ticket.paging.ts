@@ -73,7 +73,7 @@ export async function pageById<T extends { id: number }>(args: ConnectionArgs, n
       // `limit` is the page size plus one row that only tells whether more follow.
       const ids = await budget.ids(page);
       const shown = ids.slice(0, limit - 1);
-      const bytes = await budget.bytes(shown);
+      const bytes = shown.length ? await budget.bytes(shown) : new Map<number, number>();
       const sizes = shown.map((i) => bytes.get(i) ?? 0);
       const fit = rowsWithinBudget(sizes);
       const keep = shown.slice(0, fit);
