@@ -11,5 +11,6 @@ COPY . .
 # (prestart), then the service bundle in dist/ (scripts/build.ts).
 RUN npm run prestart --if-present && npm run build
 EXPOSE 3000
-# The bundle on plain node with the heap flags of `npm start` (package.json; keep them equal).
-CMD ["node", "--max-old-space-size=112", "dist/main.js", "api"]
+# The bundle on plain node with the heap limit `npm start -- api` gives the API (scripts/start.sh;
+# test/deploy/heap-limits.test.ts keeps them equal). The worker's command is in docker-compose.yml.
+CMD ["node", "--max-old-space-size=384", "dist/main.js", "api"]

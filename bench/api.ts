@@ -2,7 +2,7 @@
 // autocannon. Each server runs in its own child process on a loopback port (its RSS is its own,
 // and autocannon never shares its event loop); the load generator runs here. The servers run as
 // production runs the service: bundled by scripts/build.ts and run by plain `node`, our app with
-// the node flags of `npm start` (read from package.json, so the two cannot drift apart).
+// the node flags of `npm start -- api` (read from scripts/start.sh, so the two cannot drift apart).
 //
 //   npm run bench:api [-- --duration 10 --warmup 2 --connections 32 --only me,post --cpu-prof DIR --app-flags='--max-old-space-size=96']
 //
@@ -19,6 +19,7 @@ import pg from 'pg';
 import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
+import { productionNode } from './production.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');
@@ -46,15 +47,6 @@ const SERVERS: Record<ServerId, { label: string; file: string }> = {
 };
 /** The servers' bundles; inside the repository, where src/paths.ts finds its root. */
 const serversDir = path.join(distDir, 'bench');
-
-/** How `npm start` runs node (`… && [VAR=value …] exec node FLAGS dist/main.js`): its environment and flags. */
-function productionNode(): { env: Record<string, string>; flags: string[] } {
-  const start: string = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8')).scripts.start;
-  const found = /&& ((?:[A-Z_]+=\S+ )*)exec node((?: --\S+)*) dist\/main\.js/.exec(start);
-  if (!found) throw new Error(`cannot find "[VAR=value …] exec node [flags] dist/main.js" in the start script: ${start}`);
-  const env = Object.fromEntries(found[1].trim().split(/\s+/).filter(Boolean).map((a) => a.split('=', 2) as [string, string]));
-  return { env, flags: found[2].trim().split(/\s+/).filter(Boolean) };
-}
 
 interface BenchCase {
   id: string;
@@ -231,7 +223,8 @@ async function main() {
   await stopChild(seeding.child);
 
   await bundle(Object.fromEntries(serverIds.map((id) => [SERVERS[id].file, path.join(here, 'servers', `${SERVERS[id].file}.ts`)])), serversDir);
-  const production = productionNode();
+  // The app server is the API part (`npm start -- api`).
+  const production = productionNode('api');
   const appFlags = opts['app-flags'] !== undefined ? opts['app-flags'].split(/\s+/).filter(Boolean) : production.flags;
   const servers = new Map<ServerId, { child: ChildProcess; url: string }>();
   for (const id of serverIds) {

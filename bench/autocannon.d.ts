@@ -21,6 +21,10 @@ declare module 'autocannon' {
     body?: string;
     /** Replaces `[<id>]` in each request (headers and body) with a unique id. */
     idReplacement?: boolean;
+    /** Requests each connection sends in turn, over and over (path relative to `url`). */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    /** Requests per second over all connections. */
+    overallRate?: number;
   }
   export interface Result {
     duration: number;
@@ -29,7 +33,11 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    '1xx': number;
     '2xx': number;
+    '3xx': number;
+    '4xx': number;
+    '5xx': number;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

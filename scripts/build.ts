@@ -2,11 +2,16 @@
 // dist/ with esbuild, so that production runs plain `node` on JavaScript. Under tsx every process
 // also carries tsx's loader thread and its on-the-fly compilation (~80 MB more RSS). Packages
 // stay external (resolved from node_modules at run time); only our own TypeScript is bundled.
-// Files read at run time (migrations, workflow sources for Temporal's bundler, web/dist) are
-// found from the repository root (src/paths.ts), so dist/ needs nothing copied next to it.
+// It also bundles the Temporal workflows (dist/workflows-bundle.js): a worker that bundles them
+// itself at start keeps webpack's modules and sources in its heap for the life of the process.
+// Files read at run time (migrations, web/dist) are found from the repository root
+// (src/paths.ts), so dist/ needs nothing copied next to it.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { fromRoot } from '../src/paths.ts';
+import { WORKFLOW_BUNDLE_FILE, workflowsPath } from '../workflows/bundle.ts';
 
 export const distDir = fromRoot('dist');
 
@@ -25,10 +30,45 @@ export async function bundle(entryPoints: Record<string, string>, outdir: string
   });
 }
 
+/**
+ * What the workflow bundle is made of: every file under workflows/ (the entry imports only
+ * those and @temporalio/workflow) and the lockfile (the SDK's version). webpack takes ~2 s
+ * where a hash takes a few ms, so the bundle is remade only when this changes.
+ */
+function workflowInputsHash(): string {
+  const hash = crypto.createHash('sha256');
+  const files = fs.readdirSync(fromRoot('workflows'), { recursive: true, encoding: 'utf8' }).sort();
+  for (const file of [...files.map((f) => path.join('workflows', f)), 'package-lock.json']) {
+    const full = fromRoot(file);
+    if (!fs.statSync(full).isFile()) continue;
+    hash.update(file).update('\0').update(fs.readFileSync(full)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Bundles the workflows into dist/ unless the bundle there was made from the same inputs. */
+export async function buildWorkflowBundle(outdir = distDir): Promise<'built' | 'unchanged'> {
+  const codePath = path.join(outdir, WORKFLOW_BUNDLE_FILE);
+  const hashPath = `${codePath}.sha256`;
+  const inputs = workflowInputsHash();
+  if (fs.existsSync(codePath) && fs.existsSync(hashPath) && fs.readFileSync(hashPath, 'utf8') === inputs) return 'unchanged';
+  // Imported here: the SDK's bundler pulls in webpack and swc, which a cached build never needs.
+  const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  fs.mkdirSync(outdir, { recursive: true });
+  fs.writeFileSync(codePath, code);
+  fs.writeFileSync(hashPath, inputs);
+  return 'built';
+}
+
+const noop = () => undefined;
+/** webpack's progress lines are noise in `npm start`; its errors still fail the build (thrown). */
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: console.warn, error: console.error };
+
 export const buildService = () => bundle({ main: fromRoot('src', 'main.ts'), cli: fromRoot('src', 'cli.ts') }, distDir);
 
 if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   const started = Date.now();
-  await buildService();
-  console.error(`built ${path.relative(process.cwd(), distDir) || distDir}/ in ${Date.now() - started} ms`);
+  const [, workflows] = await Promise.all([buildService(), buildWorkflowBundle()]);
+  console.error(`built ${path.relative(process.cwd(), distDir) || distDir}/ in ${Date.now() - started} ms (workflow bundle ${workflows})`);
 }

@@ -3,13 +3,11 @@ import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { logger } from './logger.ts';
-import { fromRoot } from './paths.ts';
 import { createWorker } from '../workflows/worker.ts';
+import { prebuiltWorkflowBundle, workflowsPath } from '../workflows/bundle.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
-
-export const workflowsPath = fromRoot('workflows', 'index.ts');
 
 /**
  * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
@@ -48,6 +46,7 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
+    workflowBundle: prebuiltWorkflowBundle(),
     activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRetentionActivities() },
     ...DELIVERY_CONCURRENCY,
   });

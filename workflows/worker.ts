@@ -1,7 +1,7 @@
-// Builds a Worker the same way for every workflow domain (hello now, deliveries later).
-import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+// Builds a Worker the same way for every workflow domain.
+import { Worker, type NativeConnection, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
 
-export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath'> {
+export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'> {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
@@ -11,6 +11,8 @@ export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 
    * `.ts`-suffixed imports literally and swc strips types, so no webpackConfigHook is needed.
    */
   workflowsPath: string;
+  /** A bundle made at build time (workflows/bundle.ts): used instead of bundling workflowsPath. */
+  workflowBundle?: WorkflowBundleOption;
 }
 
 export async function createWorker({
@@ -19,7 +21,9 @@ export async function createWorker({
   taskQueue,
   activities,
   workflowsPath,
+  workflowBundle,
   ...rest
 }: CreateWorkerOptions): Promise<Worker> {
-  return await Worker.create({ ...rest, connection, namespace, taskQueue, activities, workflowsPath });
+  const code = workflowBundle ? { workflowBundle } : { workflowsPath };
+  return await Worker.create({ ...rest, connection, namespace, taskQueue, activities, ...code });
 }

@@ -8,6 +8,7 @@ import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, t
 import { routes as apiRoutes } from '../rest/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
+import { pageMemory } from '../rest/page-budget.ts';
 import { problemResponse } from './problem.ts';
 import { settingsUi } from './settings-ui.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
@@ -111,8 +112,9 @@ export function createApp({
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
+    // Page memory (rest/page-budget.ts) is held until the answer's JSON is made.
     app.on(route.def.method, path, (c) =>
-      restAnswer(c, true, async (auth, baseHeaders) => {
+      pageMemory.run(() => restAnswer(c, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
           params: c.req.param() as Record<string, string>,
@@ -126,7 +128,7 @@ export function createApp({
         // socket, where Response.json() with headers built a fetch Headers object per answer. A
         // replayed refusal brings its own Content-Type (problem+json), which wins.
         return new Response(JSON.stringify(out.body), { status: out.status, headers: { 'Content-Type': 'application/json', ...headers } });
-      }),
+      })),
     );
   }
 
@@ -155,7 +157,7 @@ export function createApp({
       const responseCookies: string[] = [];
       const responseHeaders: Record<string, string> = {};
       const clientAddress = clientAddressOf(c);
-      const response = await yoga.fetch(c.req.raw, { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress });
+      const response = await pageMemory.run(async () => yoga.fetch(c.req.raw, { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress }));
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
       return response;

@@ -1,8 +1,8 @@
 import { prisma } from '../db/db.ts';
 import { Prisma, type ArticleStatus } from '../generated/prisma/client.ts';
+import type { KeysetPage } from '../tickets/ticket.paging.ts';
 
-type ArticleQuery = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select' | 'cursor' | 'take' | 'skip'>;
-type ArticleSelection = Pick<ArticleQuery, 'include' | 'select'>;
+type ArticleSelection = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select'>;
 
 export interface ArticleChanges {
   title?: string;
@@ -12,9 +12,21 @@ export interface ArticleChanges {
 }
 
 export const articleRepository = {
-  /** Newest first. */
-  list(workspaceId: number, status: ArticleStatus | undefined, query: ArticleQuery) {
-    return prisma.knowledgeBaseArticle.findMany({ ...query, where: { workspaceId, status }, orderBy: { id: 'desc' } });
+  list(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage, query: ArticleSelection) {
+    return prisma.knowledgeBaseArticle.findMany({ ...query, where: { AND: [{ workspaceId, status }, page.where] }, orderBy: page.orderBy, take: page.take });
+  },
+
+  async listIds(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage) {
+    const rows = await prisma.knowledgeBaseArticle.findMany({ where: { AND: [{ workspaceId, status }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
+  /** Each article's text in bytes, for the page budget (rest/page-budget.ts). */
+  async bytes(ids: number[]) {
+    const rows = await prisma.$queryRaw<{ id: number; bytes: number | null }[]>`
+      SELECT id, octet_length(title) + octet_length(body) + octet_length(array_to_string(tags, ',')) AS bytes
+      FROM "KnowledgeBaseArticle" WHERE id = ANY(${ids})`;
+    return new Map(rows.map((r) => [r.id, Number(r.bytes ?? 0)]));
   },
 
   find(workspaceId: number, id: number, query: ArticleSelection) {

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { checkCursor } from '../graphql/cursor.ts';
 import { text } from '../validation/text.ts';
+import { pageById, type ConnectionArgs } from '../tickets/ticket.paging.ts';
 import { articleRepository } from './article.repository.ts';
 
 export const ARTICLE_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -45,8 +45,13 @@ function requireWriteRole(p: Principal) {
 }
 
 export const articleService = {
-  list(principal: Principal, status: (typeof ARTICLE_STATUSES)[number] | undefined, query: Parameters<typeof articleRepository.list>[2]) {
-    return articleRepository.list(principal.workspace.id, status, checkCursor(query, 'int'));
+  /** Newest first, by id; a page stops early at the page byte budget (rest/page-budget.ts). */
+  list(principal: Principal, status: (typeof ARTICLE_STATUSES)[number] | undefined, args: ConnectionArgs, query: Selection) {
+    const workspaceId = principal.workspace.id;
+    return pageById(args, true, (page) => articleRepository.list(workspaceId, status, page, query), {
+      ids: (page) => articleRepository.listIds(workspaceId, status, page),
+      bytes: articleRepository.bytes,
+    });
   },
 
   async get(principal: Principal, id: number, query: Selection) {

@@ -1,4 +1,5 @@
 // GraphQL types of knowledge base articles, their queries and the mutations that write them.
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { UserRef } from '../users/user.types.ts';
@@ -21,15 +22,14 @@ export const KnowledgeBaseArticle = builder.prismaObject('KnowledgeBaseArticle',
 });
 
 builder.queryField('knowledgeBaseArticles', (t) =>
-  t.prismaConnection({
-    type: 'KnowledgeBaseArticle',
-    cursor: 'id',
-    defaultSize: DEFAULT_PAGE_SIZE,
-    maxSize: MAX_PAGE_SIZE,
-    description: 'Articles of the workspace, newest first',
+  t.connection({
+    type: KnowledgeBaseArticle,
+    description: `Articles of the workspace, newest first: up to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}), fewer when their text passes the page byte budget (\`hasNextPage\` then says more follow)`,
     authScopes: { anyScope: ['kb:read', 'kb:write'] },
     args: { status: t.arg({ type: ArticleStatusEnum, required: false }) },
-    resolve: (query, _root, { status }, ctx) => articleService.list(ctx.principal!, status ?? undefined, query),
+    // Paged by id in the service, for its byte budget; the nodes' relations come from the selection.
+    resolve: (_root, { status, ...args }, ctx, info) =>
+      articleService.list(ctx.principal!, status ?? undefined, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
   }),
 );
 

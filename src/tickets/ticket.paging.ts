@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
+import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget } from '../rest/page-budget.ts';
 
 const MAX_ID = 2 ** 31 - 1;
 
@@ -33,22 +34,33 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
-/** The Prisma paging of one page: an id range, the direction and the size (one extra row). */
+/** The Prisma paging of one page: an id range (or the ids themselves), the direction and the size (one extra row). */
 export interface KeysetPage {
-  where: { id?: { lt?: number; gt?: number } };
+  where: { id?: { lt?: number; gt?: number; in?: number[] } };
   orderBy: { id: 'asc' | 'desc' };
   take: number;
 }
 
+/**
+ * A list with large rows (rest/page-budget.ts): `ids` finds the page's ids, in page order, with
+ * the list's own filters; `bytes` sizes those rows in SQL. The page is then loaded by id, cut
+ * where the budget ends (it has a next page then, as when more rows follow).
+ */
+export interface PageBudget {
+  ids(page: KeysetPage): Promise<number[]>;
+  bytes(ids: number[]): Promise<Map<number, number>>;
+}
+
 /** A relay connection over records ordered by id (`newestFirst`: descending). */
-export async function pageById<T extends { id: number }>(args: ConnectionArgs, newestFirst: boolean, load: (page: KeysetPage) => Promise<T[]>) {
+export async function pageById<T extends { id: number }>(args: ConnectionArgs, newestFirst: boolean, load: (page: KeysetPage) => Promise<T[]>, budget?: PageBudget) {
   const parsed = connectionArgs.safeParse(args);
   if (!parsed.success) {
     throw new AppError('validation_failed', 'The paging arguments are not valid', { errors: fromZodIssues(parsed.error.issues) });
   }
-  return resolveCursorConnection<Promise<T[]>>(
+  let more: 'next' | 'previous' | undefined;
+  const connection = await resolveCursorConnection<Promise<T[]>>(
     { args: parsed.data, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, toCursor: (node: T) => encodeCursor(node.id) },
-    ({ after, before, limit, inverted }) => {
+    async ({ after, before, limit, inverted }) => {
       // "after" is further along the list: lower ids when newest first, higher ids otherwise.
       const id: { lt?: number; gt?: number } = {};
       const afterId = after ? decodeCursor(after)! : undefined;
@@ -56,7 +68,22 @@ export async function pageById<T extends { id: number }>(args: ConnectionArgs, n
       if (afterId !== undefined) id[newestFirst ? 'lt' : 'gt'] = afterId;
       if (beforeId !== undefined) id[newestFirst ? 'gt' : 'lt'] = beforeId;
       const descending = newestFirst !== inverted;
-      return load({ where: Object.keys(id).length ? { id } : {}, orderBy: { id: descending ? 'desc' : 'asc' }, take: limit });
+      const page: KeysetPage = { where: Object.keys(id).length ? { id } : {}, orderBy: { id: descending ? 'desc' : 'asc' }, take: limit };
+      if (!budget) return load(page);
+      // `limit` is the page size plus one row that only tells whether more follow.
+      const ids = await budget.ids(page);
+      const shown = ids.slice(0, limit - 1);
+      const bytes = shown.length ? await budget.bytes(shown) : new Map<number, number>();
+      const sizes = shown.map((i) => bytes.get(i) ?? 0);
+      const fit = rowsWithinBudget(sizes);
+      const keep = shown.slice(0, fit);
+      await pageMemory.reserve(sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
+      // The extra row's id already says whether more follow; its content is never needed.
+      if (keep.length < ids.length) more = inverted ? 'previous' : 'next';
+      return keep.length ? load({ ...page, where: { id: { ...id, in: keep } }, take: keep.length }) : [];
     },
   );
+  if (more === 'next') connection.pageInfo.hasNextPage = true;
+  if (more === 'previous') connection.pageInfo.hasPreviousPage = true;
+  return connection;
 }

@@ -29,6 +29,23 @@ export interface TicketListFilter {
   updatedSince?: Date;
 }
 
+function listWhere(scope: TicketScope, filter: TicketListFilter, page: KeysetPage): Prisma.TicketWhereInput {
+  const and: Prisma.TicketWhereInput[] = [scopeWhere(scope), page.where];
+  if (filter.boardId) and.push({ boardId: filter.boardId });
+  if (filter.state) and.push({ OR: [{ stateId: filter.state }, { state: { name: filter.state } }] });
+  if (filter.updatedSince) and.push({ updatedAt: { gte: filter.updatedSince } });
+  return { AND: and };
+}
+
+interface SizedRow {
+  id: number;
+  bytes: number | bigint | null;
+}
+
+async function bytesById(rows: Promise<SizedRow[]>): Promise<Map<number, number>> {
+  return new Map((await rows).map((r) => [r.id, Number(r.bytes ?? 0)]));
+}
+
 export const ticketRepository = {
   /** Interactive transaction; generous waits so a burst of writes queues instead of failing. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -51,11 +68,37 @@ export const ticketRepository = {
   },
 
   listTickets(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
-    const and: Prisma.TicketWhereInput[] = [scopeWhere(scope), page.where];
-    if (filter.boardId) and.push({ boardId: filter.boardId });
-    if (filter.state) and.push({ OR: [{ stateId: filter.state }, { state: { name: filter.state } }] });
-    if (filter.updatedSince) and.push({ updatedAt: { gte: filter.updatedSince } });
-    return prisma.ticket.findMany({ where: { AND: and }, orderBy: page.orderBy, take: page.take, include: ticketInclude });
+    return prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, include: ticketInclude });
+  },
+
+  async listTicketIds(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
+    const rows = await prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
+  /** Each ticket's large text in bytes, for the page budget (rest/page-budget.ts). */
+  ticketBytes(ids: number[]) {
+    return bytesById(prisma.$queryRaw<SizedRow[]>`
+      SELECT id, octet_length(subject) + octet_length(description) + octet_length(fields::text) + octet_length("requesterEmail") AS bytes
+      FROM "Ticket" WHERE id = ANY(${ids})`);
+  },
+
+  async listCommentIds(ticketId: number, page: KeysetPage) {
+    const rows = await prisma.comment.findMany({ where: { AND: [{ ticketId }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
+  async listHistoryIds(ticketId: number, page: KeysetPage) {
+    const rows = await prisma.ticketHistoryEntry.findMany({ where: { AND: [{ ticketId }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
+  historyBytes(ids: number[]) {
+    return bytesById(prisma.$queryRaw<SizedRow[]>`SELECT id, octet_length(changes::text) AS bytes FROM "TicketHistoryEntry" WHERE id = ANY(${ids})`);
+  },
+
+  commentBytes(ids: number[]) {
+    return bytesById(prisma.$queryRaw<SizedRow[]>`SELECT id, octet_length(body) AS bytes FROM "Comment" WHERE id = ANY(${ids})`);
   },
 
   /**

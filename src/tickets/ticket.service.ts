@@ -167,9 +167,12 @@ export const ticketService = {
   list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs) {
     const f = parseInput(listFilterArgs, { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
     checkTimes({ updatedSince: filter.updatedSince });
-    return pageById(args, true, async (page) =>
-      (await ticketRepository.listTickets(scopeOf(p), { ...f, updatedSince: filter.updatedSince ?? undefined }, page)).map(toTicketRepresentation),
-    );
+    const scope = scopeOf(p);
+    const listFilter = { ...f, updatedSince: filter.updatedSince ?? undefined };
+    return pageById(args, true, async (page) => (await ticketRepository.listTickets(scope, listFilter, page)).map(toTicketRepresentation), {
+      ids: (page) => ticketRepository.listTicketIds(scope, listFilter, page),
+      bytes: ticketRepository.ticketBytes,
+    });
   },
 
   /** With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement. */
@@ -315,13 +318,19 @@ export const ticketService = {
   /** Oldest first. */
   async comments(p: Principal, ticketId: number, args: ConnectionArgs) {
     if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
-    return pageById(args, false, async (page) => (await ticketRepository.listComments(ticketId, page)).map(toCommentRepresentation));
+    return pageById(args, false, async (page) => (await ticketRepository.listComments(ticketId, page)).map(toCommentRepresentation), {
+      ids: (page) => ticketRepository.listCommentIds(ticketId, page),
+      bytes: ticketRepository.commentBytes,
+    });
   },
 
   /** Oldest first. */
   async history(p: Principal, ticketId: number, args: ConnectionArgs) {
     if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
-    return pageById(args, false, async (page) => (await ticketRepository.listHistory(ticketId, page)).map(toHistoryEntryRepresentation));
+    return pageById(args, false, async (page) => (await ticketRepository.listHistory(ticketId, page)).map(toHistoryEntryRepresentation), {
+      ids: (page) => ticketRepository.listHistoryIds(ticketId, page),
+      bytes: ticketRepository.historyBytes,
+    });
   },
 
   /**

@@ -14,20 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle, distDir } from '../../scripts/build.ts';
 import { getFreePort } from '../support/temporal.ts';
 import { provisioned } from '../support/tools.ts';
+import { productionNode } from '../../bench/production.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const reportDir = path.join(root, 'test-results', 'schemathesis');
 // A guard against a hang, not a target: a run takes 2½ to 5 minutes on our two (shared) cores.
 const FUZZ_BUDGET_MS = 420_000;
-
-/** How `npm start` runs node (`… && [VAR=value …] exec node FLAGS dist/main.js`): its environment and flags. */
-function startCommand(): { env: Record<string, string>; flags: string[] } {
-  const start: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const found = /&& ((?:[A-Z_]+=\S+ )*)exec node((?: --\S+)*) dist\/main\.js/.exec(start);
-  if (!found) throw new Error(`cannot find "[VAR=value …] exec node [flags] dist/main.js" in the start script: ${start}`);
-  const env = Object.fromEntries(found[1].trim().split(/\s+/).filter(Boolean).map((pair) => pair.split('=', 2) as [string, string]));
-  return { env, flags: found[2].trim().split(/\s+/).filter(Boolean) };
-}
 
 interface Service {
   origin: string;
@@ -46,7 +38,7 @@ async function startService(): Promise<Service> {
   cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }), () => fs.rmSync(dataDir, { recursive: true, force: true }));
   await bundle({ main: path.join(root, 'src', 'main.ts') }, outdir);
 
-  const { env: startEnv, flags } = startCommand();
+  const { env: startEnv, flags } = productionNode('all');
   const port = await getFreePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,

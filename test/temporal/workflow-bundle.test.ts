@@ -1,0 +1,49 @@
+// The workflow bundle made at build time (scripts/build.ts) is what a production worker runs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkflowBundle } from '../../scripts/build.ts';
+import { prebuiltWorkflowBundle } from '../../workflows/bundle.ts';
+import { createHelloActivities } from '../../workflows/hello/activities.ts';
+import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+
+describe('prebuilt workflow bundle', () => {
+  let env: TestDevServer;
+  const outdir = mkdtempSync(path.join(tmpdir(), 'workflow-bundle-'));
+
+  beforeAll(async () => {
+    env = await startTestDevServer();
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.teardown();
+    rmSync(outdir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('is used only where it was built', () => {
+    expect(prebuiltWorkflowBundle(outdir)).toBeUndefined();
+  });
+
+  it('is built once per set of inputs and runs the workflows in a worker', { timeout: 120_000 }, async () => {
+    expect(await buildWorkflowBundle(outdir)).toBe('built');
+    expect(await buildWorkflowBundle(outdir)).toBe('unchanged');
+    const bundle = prebuiltWorkflowBundle(outdir);
+    expect(bundle).toEqual({ codePath: path.join(outdir, 'workflows-bundle.js') });
+
+    const taskQueue = uniqueId('bundle');
+    const worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace,
+      taskQueue,
+      // Nothing to bundle here: the worker can only run what the prebuilt bundle holds.
+      workflowsPath: path.join(outdir, 'no-such-workflows.ts'),
+      workflowBundle: bundle,
+      activities: createHelloActivities({ greeting: 'Hello' }),
+    });
+    const result = await worker.runUntil(env.client.workflow.execute(helloWorkflow, { args: ['Grace'], taskQueue, workflowId: uniqueId('bundle-wf') }));
+    expect(result).toBe('Hello, Grace!');
+  });
+});

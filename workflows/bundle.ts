@@ -1,0 +1,20 @@
+// Where the worker's workflow code comes from. Production runs dist/main.js, beside which
+// `npm run build` writes the prebuilt bundle; tests and tsx runs bundle the sources at start.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+
+/** The entry of every workflow the service's worker runs. */
+export const workflowsPath = path.join(import.meta.dirname, 'index.ts');
+
+export const WORKFLOW_BUNDLE_FILE = 'workflows-bundle.js';
+
+/**
+ * The bundle next to the running module: dist/ once esbuild has put this code into dist/main.js;
+ * under tsx this module runs from workflows/, where no bundle is ever written, so the sources
+ * are bundled (a stale dist/ bundle is never picked up by a tsx run).
+ */
+export function prebuiltWorkflowBundle(dir = import.meta.dirname): WorkflowBundleOption | undefined {
+  const codePath = path.join(dir, WORKFLOW_BUNDLE_FILE);
+  return fs.existsSync(codePath) ? { codePath } : undefined;
+}
