@@ -32,22 +32,27 @@ export function toGraphQLError(error: unknown): GraphQLError {
   return new GraphQLError('Internal error', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'internal_error' } });
 }
 
-export const yoga = createYoga<GraphQLContext>({
-  schema,
-  graphqlEndpoint: '/graphql',
-  graphiql: !config.isProduction,
-  landingPage: false,
-  // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
-  // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not
-  // let a foreign page read an answer made with cookies (Yoga's default allows it for any origin).
-  cors: {
-    origin: '*',
-    credentials: false,
-    methods: ['GET', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
-  },
-  maskedErrors: { maskError: (error) => toGraphQLError(error) },
-  // Unexpected errors are logged above (pino); Yoga's own logger would repeat them.
-  logging: config.logLevel === 'debug' ? 'debug' : false,
-});
+/** `production`: GraphiQL only outside production. */
+export function createGraphQLServer({ production = config.isProduction }: { production?: boolean } = {}) {
+  return createYoga<GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: !production,
+    landingPage: false,
+    // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
+    // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not
+    // let a foreign page read an answer made with cookies (Yoga's default allows it for any origin).
+    cors: {
+      origin: '*',
+      credentials: false,
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
+    },
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    // Unexpected errors are logged above (pino); Yoga's own logger would repeat them.
+    logging: config.logLevel === 'debug' ? 'debug' : false,
+  });
+}
+
+export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

@@ -2,14 +2,15 @@
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { yoga } from '../graphql/yoga.ts';
+import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.ts';
 import { AppError } from '../errors/errors.ts';
-import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
+import { authenticateRequest, type RequestAuth } from '../auth/authenticate.ts';
 import { routes as apiRoutes } from '../rest/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { problemResponse } from './problem.ts';
 import { settingsUi } from './settings-ui.ts';
+import { createGraphQLEndpoint } from './graphql-endpoint.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { renderReferencePage } from '../rest/reference-page.ts';
 import { config } from '../config.ts';
@@ -32,9 +33,15 @@ export interface AppOptions {
   routes?: RouteDef[];
   /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */
   rateLimiter?: RequestRateLimiter;
+  /** The GraphQL server (tests build one as production runs it). */
+  graphql?: GraphQLServer;
 }
 
-export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }) }: AppOptions = {}) {
+export function createApp({
+  routes = apiRoutes,
+  rateLimiter = createRequestRateLimiter({ redis: sharedRedis() }),
+  graphql = createGraphQLServer(),
+}: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
@@ -104,28 +111,8 @@ export function createApp({ routes = apiRoutes, rateLimiter = createRequestRateL
     restAnswer(c.req.raw, false, (_auth, headers) => problemResponse(new AppError('not_found', 'No such endpoint'), headers['X-Request-Id'], headers)),
   );
 
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
-    const requestId = requestIdOf(c.req.raw);
-    let limitHeaders: Record<string, string> = {};
-    try {
-      const auth = await authenticateGraphQLRequest(c.req.raw);
-      limitHeaders = await rateLimiter.admit(auth.principal);
-      const responseCookies: string[] = [];
-      const response = await yoga.fetch(c.req.raw, { ...auth, requestId, responseCookies });
-      for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
-      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
-      return response;
-    } catch (err) {
-      if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
-      return Response.json(
-        { errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] },
-        {
-          status: err.status,
-          headers: { 'X-Request-Id': requestId, ...limitHeaders, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}), ...err.headers },
-        },
-      );
-    }
-  });
+  const graphqlEndpoint = createGraphQLEndpoint({ yoga: graphql, rateLimiter });
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) => graphqlEndpoint(c.req.raw, requestIdOf(c.req.raw)));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // The settings UI for people (web/); it uses /graphql with the session cookie.

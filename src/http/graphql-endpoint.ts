@@ -1,0 +1,54 @@
+// /graphql: who calls (a session or an API key), the caller's request limit, then the body under
+// the API's limits (request-body.ts) before Yoga reads anything. The limits of the GraphQL
+// document itself are Yoga plugins (src/graphql/limits.ts).
+import { AppError } from '../errors/errors.ts';
+import { authenticateGraphQLRequest, invalidTokenHeaders } from '../auth/authenticate.ts';
+import type { GraphQLServer } from '../graphql/yoga.ts';
+import type { RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
+import { problemResponse } from './problem.ts';
+import { assertJsonDepth, readJsonText } from './request-body.ts';
+
+export function createGraphQLEndpoint({ yoga, rateLimiter }: { yoga: GraphQLServer; rateLimiter: RequestRateLimiter }) {
+  return async (request: Request, requestId: string): Promise<Response> => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const auth = await authenticateGraphQLRequest(request);
+      limitHeaders = await rateLimiter.admit(auth.principal);
+      const checked = await withCheckedInput(request);
+      const responseCookies: string[] = [];
+      const response = await yoga.fetch(checked, { ...auth, requestId, responseCookies });
+      for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
+      for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
+      return response;
+    } catch (err) {
+      if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
+      return Response.json(
+        { errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] },
+        {
+          status: err.status,
+          headers: { 'X-Request-Id': requestId, ...limitHeaders, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}), ...err.headers },
+        },
+      );
+    }
+  };
+}
+
+/**
+ * The request as Yoga gets it: a POST with its body read under the REST rules (JSON media type,
+ * 1 MiB, nesting), a GET with its JSON parameters checked (the URL is bounded by Node's header
+ * limit, 16 KiB, but nesting is not).
+ */
+async function withCheckedInput(request: Request): Promise<Request> {
+  if (request.method === 'POST') {
+    const body = await readJsonText(request);
+    return new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
+  }
+  if (request.method === 'GET') {
+    const params = new URL(request.url).searchParams;
+    for (const name of ['variables', 'extensions']) {
+      const value = params.get(name);
+      if (value) assertJsonDepth(value, `The parameter \`${name}\``);
+    }
+  }
+  return request;
+}
