@@ -10,7 +10,7 @@ import { prisma } from '../db/db.ts';
 import { AppError } from '../errors/errors.ts';
 import type { ApiScope } from '../auth/principal.ts';
 import type { GraphQLContext } from './context.ts';
-import { EDGES_COMPLEXITY, fieldComplexity } from './complexity.ts';
+import { connectionComplexity, EDGES_COMPLEXITY } from './complexity.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -49,11 +49,12 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    defaultConnectionFieldOptions: { complexity: connectionComplexity },
     edgesFieldOptions: { complexity: EDGES_COMPLEXITY },
   },
   // Costs only: /graphql checks the limit before execution starts (src/graphql/limits.ts);
   // `disabled` leaves the resolvers unwrapped, so REST's fixed operations pay nothing for it.
-  complexity: { fieldComplexity, disabled: true },
+  complexity: { disabled: true },
 });
 
 function unauthorized(ctx: GraphQLContext, failure: AuthFailure): AppError {

@@ -2,10 +2,10 @@
 // what is really sent: the settings UI's operations, the REST routes' operations and GraphiQL's
 // introspection query (test/limits/graphql-limits.test.ts runs every one of them through these
 // checks). Refusals are 400 `query_too_complex`, naming the rule.
-import { GraphQLError, Lexer, Source, TokenKind, validate, type ASTNode, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { getOperationAST, GraphQLError, Kind, Lexer, Source, TokenKind, type ASTNode, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { createComplexityRule } from '@pothos/plugin-complexity';
+import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { errorTable, type ErrorCode } from '../errors/errors.ts';
 import type { GraphQLContext } from './context.ts';
 
@@ -24,7 +24,7 @@ export const GRAPHQL_LIMITS = {
   /** Directives such as @include (none are sent). */
   directives: 10,
   /** See complexity.ts: one full page of 100 rows with any selection the API offers (the costliest,
-   * listBoards, is 109,001), never two (200,000 and more). */
+   * listBoards, is 109,000), never two (200,000 and more). */
   cost: 120_000,
 } as const;
 
@@ -42,6 +42,8 @@ export function documentRefusal(query: string): GraphQLError | null {
   if (query.length > GRAPHQL_LIMITS.documentLength) {
     return refusal('query_too_complex', `The document may be at most ${GRAPHQL_LIMITS.documentLength} characters; send large values as variables`);
   }
+  // Every token is at least one character.
+  if (query.length <= GRAPHQL_LIMITS.tokens) return null;
   const lexer = new Lexer(new Source(query));
   try {
     for (let tokens = 0; lexer.advance().kind !== TokenKind.EOF; ) {
@@ -66,18 +68,20 @@ interface CostArgs {
   contextValue?: unknown;
 }
 
-/** The highest cost among the document's operations (or of the one named), with the request's variables;
- * 0 when the variables do not fit the operation (execution refuses them). */
-export function costOf(args: CostArgs): number {
-  let cost = 0;
-  const rule = createComplexityRule({
-    context: (args.contextValue ?? {}) as object,
-    variableValues: args.variableValues ?? {},
-    operationName: args.operationName,
-    onResult: (result) => (cost = Math.max(cost, result.complexity)),
-  });
-  validate(args.schema, args.document, [rule]);
-  return cost;
+/** The cost of the operation that runs, with the request's variables; 0 when there is none to run or
+ * its variables do not fit (execution refuses those). */
+export function costOf({ schema, document, variableValues, operationName, contextValue }: CostArgs): number {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return 0;
+  const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  try {
+    // complexityFromQuery measures a document's first operation: given only the one that runs.
+    const runs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] };
+    return complexityFromQuery(runs, { schema, ctx: (contextValue ?? {}) as object, variables: { ...variableValues } }).complexity;
+  } catch (err) {
+    if (err instanceof GraphQLError) return 0;
+    throw err;
+  }
 }
 
 const introspectionNeedsSignIn: ValidationRule = (context) => ({

@@ -23,6 +23,8 @@ describe('JSON nesting', () => {
     expect(() => assertJsonDepth(`{"a":${nested(MAX_JSON_DEPTH - 1)}}`, 'The body')).not.toThrow();
     expect(() => assertJsonDepth(`{"a":${nested(MAX_JSON_DEPTH)}}`, 'The body')).toThrow(`The body may nest arrays and objects at most ${MAX_JSON_DEPTH} deep`);
     expect(() => assertJsonDepth(JSON.stringify({ text: '[{'.repeat(1_000), quoted: '\\"[[[' }), 'The body')).not.toThrow();
+    // A string that ends in a backslash ends there: the nesting after it counts.
+    expect(() => assertJsonDepth(`{"a":"x\\\\","b":${nested(MAX_JSON_DEPTH)}}`, 'The body')).toThrow(/at most/);
   });
 });
 
