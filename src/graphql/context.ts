@@ -12,4 +12,7 @@ export interface GraphQLContext {
   idempotencyClaim?: IdempotencyClaim;
   /** Set-Cookie values for the response (sign-in, sign-out); present on /graphql only. */
   responseCookies?: string[];
+  /** A /graphql POST's body, read and parsed by the endpoint under the API's limits; Yoga takes it as
+   * the request's parameters (yoga.ts). */
+  requestBody?: unknown;
 }

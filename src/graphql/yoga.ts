@@ -1,5 +1,5 @@
 // Builds the GraphQL server; it never listens (src/main.ts does, through the HTTP app).
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { schema } from './schema.ts';
 import { config } from '../config.ts';
@@ -60,6 +60,13 @@ function lruCache<T>(max: number) {
  */
 const DOCUMENT_CACHE_ENTRIES = 128;
 
+/** The body the endpoint read (src/http/graphql-endpoint.ts) is the parameters: its stream is spent. */
+const useRequestBody: Plugin<{}, GraphQLContext> = {
+  onRequestParse({ serverContext, setRequestParser }) {
+    if (serverContext.requestBody !== undefined) setRequestParser(() => serverContext.requestBody as GraphQLParams);
+  },
+};
+
 /** `production`: no GraphiQL; introspection and guesses at names in errors only for signed-in callers (limits.ts). */
 export function createGraphQLServer({ production = config.isProduction }: { production?: boolean } = {}) {
   return createYoga<GraphQLContext>({
@@ -67,7 +74,7 @@ export function createGraphQLServer({ production = config.isProduction }: { prod
     graphqlEndpoint: '/graphql',
     graphiql: !production,
     landingPage: false,
-    plugins: graphqlLimits({ production }),
+    plugins: [useRequestBody, ...graphqlLimits({ production })],
     parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
     // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
     // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not

@@ -6,7 +6,7 @@ import { authenticateGraphQLRequest, invalidTokenHeaders } from '../auth/authent
 import type { GraphQLServer } from '../graphql/yoga.ts';
 import type { RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { problemResponse } from './problem.ts';
-import { assertJsonDepth, readJsonText } from './request-body.ts';
+import { assertJsonDepth, readJsonBody } from './request-body.ts';
 
 export function createGraphQLEndpoint({ yoga, rateLimiter }: { yoga: GraphQLServer; rateLimiter: RequestRateLimiter }) {
   return async (request: Request, requestId: string): Promise<Response> => {
@@ -14,9 +14,9 @@ export function createGraphQLEndpoint({ yoga, rateLimiter }: { yoga: GraphQLServ
     try {
       const auth = await authenticateGraphQLRequest(request);
       limitHeaders = await rateLimiter.admit(auth.principal);
-      const checked = await withCheckedInput(request);
+      const requestBody = await checkedInput(request);
       const responseCookies: string[] = [];
-      const response = await yoga.fetch(checked, { ...auth, requestId, responseCookies });
+      const response = await yoga.fetch(request, { ...auth, requestId, responseCookies, requestBody });
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
       return response;
@@ -34,15 +34,12 @@ export function createGraphQLEndpoint({ yoga, rateLimiter }: { yoga: GraphQLServ
 }
 
 /**
- * The request as Yoga gets it: a POST with its body read under the REST rules (JSON media type,
- * 1 MiB, nesting), a GET with its JSON parameters checked (the URL is bounded by Node's header
- * limit, 16 KiB, but nesting is not).
+ * A POST's body, read under the REST rules (JSON media type, 1 MiB, nesting) and parsed, for Yoga to
+ * take as it is; a GET's JSON parameters checked (the URL is bounded by Node's header limit,
+ * 16 KiB, but nesting is not).
  */
-async function withCheckedInput(request: Request): Promise<Request> {
-  if (request.method === 'POST') {
-    const body = await readJsonText(request);
-    return new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
-  }
+async function checkedInput(request: Request): Promise<unknown> {
+  if (request.method === 'POST') return readJsonBody(request);
   if (request.method === 'GET') {
     const params = new URL(request.url).searchParams;
     for (const name of ['variables', 'extensions']) {
@@ -50,5 +47,5 @@ async function withCheckedInput(request: Request): Promise<Request> {
       if (value) assertJsonDepth(value, `The parameter \`${name}\``);
     }
   }
-  return request;
+  return undefined;
 }

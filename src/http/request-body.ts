@@ -15,16 +15,6 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readJsonText(request);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new AppError('invalid_json', `The body is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-/** The body as text, checked by every rule but the JSON syntax (for a reader that parses it itself). */
-export async function readJsonText(request: Request): Promise<string> {
   const length = request.headers.get('content-length');
   if (length !== null && Number(length) > MAX_BODY_BYTES) {
     throw new AppError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
@@ -44,7 +34,11 @@ export async function readJsonText(request: Request): Promise<string> {
   }
   if (text.trim() === '') throw new AppError('invalid_json', 'This call needs a JSON body');
   assertJsonDepth(text, 'The body');
-  return text;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError('invalid_json', `The body is not valid JSON: ${(err as Error).message}`);
+  }
 }
 
 const [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = ['"', '\\', '{', '}', '[', ']'].map((c) => c.charCodeAt(0));
