@@ -5,6 +5,7 @@ export const errorTable = {
   invalid_json: { status: 400, title: 'The request body is not valid JSON' },
   invalid_request: { status: 400, title: 'The request is malformed' },
   invalid_header: { status: 400, title: 'A request header is malformed' },
+  query_too_complex: { status: 400, title: 'The GraphQL document exceeds a size, depth or cost limit' },
   invalid_token: { status: 401, title: 'The API key is missing, unknown, revoked or expired' },
   unauthenticated: { status: 401, title: 'Sign-in required' },
   insufficient_scope: { status: 403, title: 'The API key lacks the scope this call needs' },

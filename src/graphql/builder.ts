@@ -3,12 +3,14 @@ import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import { prisma } from '../db/db.ts';
 import { AppError } from '../errors/errors.ts';
 import type { ApiScope } from '../auth/principal.ts';
 import type { GraphQLContext } from './context.ts';
+import { connectionComplexity, EDGES_COMPLEXITY } from './complexity.ts';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -27,7 +29,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
       authenticated: ctx.principal !== null,
@@ -47,7 +49,12 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    defaultConnectionFieldOptions: { complexity: connectionComplexity },
+    edgesFieldOptions: { complexity: EDGES_COMPLEXITY },
   },
+  // Costs only: /graphql checks the limit before execution starts (src/graphql/limits.ts);
+  // `disabled` leaves the resolvers unwrapped, so REST's fixed operations pay nothing for it.
+  complexity: { disabled: true },
 });
 
 function unauthorized(ctx: GraphQLContext, failure: AuthFailure): AppError {

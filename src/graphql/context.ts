@@ -16,4 +16,7 @@ export interface GraphQLContext {
   responseHeaders?: Record<string, string>;
   /** The caller's address as the limits see it (rate-limit/client-address.ts); present on /graphql only. */
   clientAddress?: string;
+  /** A /graphql POST's body, read and parsed by the endpoint under the API's limits; Yoga takes it as
+   * the request's parameters (yoga.ts). */
+  requestBody?: unknown;
 }

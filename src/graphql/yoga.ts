@@ -1,5 +1,5 @@
 // Builds the GraphQL server; it never listens (src/main.ts does, through the HTTP app).
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { schema } from './schema.ts';
 import { config } from '../config.ts';
@@ -7,6 +7,7 @@ import { AppError } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
 import { asCallerError } from './cursor.ts';
 import type { GraphQLContext } from './context.ts';
+import { graphqlLimits } from './limits.ts';
 
 /**
  * Expected failures keep their GraphQLError (location and path) and gain `extensions.code`;
@@ -32,22 +33,63 @@ export function toGraphQLError(error: unknown): GraphQLError {
   return new GraphQLError('Internal error', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'internal_error' } });
 }
 
-export const yoga = createYoga<GraphQLContext>({
-  schema,
-  graphqlEndpoint: '/graphql',
-  graphiql: !config.isProduction,
-  landingPage: false,
-  // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
-  // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not
-  // let a foreign page read an answer made with cookies (Yoga's default allows it for any origin).
-  cors: {
-    origin: '*',
-    credentials: false,
-    methods: ['GET', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
+/** At most `max` entries, the least recently used dropped first. */
+function lruCache<T>(max: number) {
+  const entries = new Map<string, T>();
+  return {
+    get(key: string): T | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: T): void {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+    },
+  };
+}
+
+/**
+ * Parsed documents are kept by their text. A document of the largest size limits.ts allows holds
+ * about 140 KB once parsed (its tokens stay linked for error locations), so Yoga's default of 1,024
+ * entries could hold 140 MB of documents sent to fill it; the settings UI has about 25 operations.
+ */
+const DOCUMENT_CACHE_ENTRIES = 128;
+
+/** The body the endpoint read (src/http/graphql-endpoint.ts) is the parameters: its stream is spent. */
+const useRequestBody: Plugin<{}, GraphQLContext> = {
+  onRequestParse({ serverContext, setRequestParser }) {
+    if (serverContext.requestBody !== undefined) setRequestParser(() => serverContext.requestBody as GraphQLParams);
   },
-  maskedErrors: { maskError: (error) => toGraphQLError(error) },
-  // Unexpected errors are logged above (pino); Yoga's own logger would repeat them.
-  logging: config.logLevel === 'debug' ? 'debug' : false,
-});
+};
+
+/** `production`: no GraphiQL; introspection and guesses at names in errors only for signed-in callers (limits.ts). */
+export function createGraphQLServer({ production = config.isProduction }: { production?: boolean } = {}) {
+  return createYoga<GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: !production,
+    landingPage: false,
+    plugins: [useRequestBody, ...graphqlLimits({ production })],
+    parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
+    // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
+    // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not
+    // let a foreign page read an answer made with cookies (Yoga's default allows it for any origin).
+    cors: {
+      origin: '*',
+      credentials: false,
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
+    },
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    // Unexpected errors are logged above (pino); Yoga's own logger would repeat them.
+    logging: config.logLevel === 'debug' ? 'debug' : false,
+  });
+}
+
+export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

@@ -2,15 +2,16 @@
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { yoga } from '../graphql/yoga.ts';
+import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.ts';
 import { AppError } from '../errors/errors.ts';
-import { authenticateGraphQLRequest, authenticateRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
+import { authenticateRequest, type RequestAuth } from '../auth/authenticate.ts';
 import { routes as apiRoutes } from '../rest/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../rest/rest-handler.ts';
 import { pageMemory } from '../rest/page-budget.ts';
 import { problemResponse } from './problem.ts';
 import { settingsUi } from './settings-ui.ts';
+import { createGraphQLEndpoint } from './graphql-endpoint.ts';
 import { buildOpenApiDocument } from '../rest/openapi.ts';
 import { createApiReference } from '../rest/api-reference.ts';
 import { config } from '../config.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   trustedProxies?: readonly string[];
   /** What /readyz checks (src/main.ts adds Temporal or the worker to the database's two). */
   readiness?: ReadinessChecks;
+  /** The GraphQL server (tests build one as production runs it). */
+  graphql?: GraphQLServer;
 }
 
 export function createApp({
@@ -51,6 +54,7 @@ export function createApp({
   anonymousRateLimiter = createAddressRateLimiter({ requestsPerMinute: config.auth.anonymousRequestsPerMinute, redis: sharedRedis() }),
   trustedProxies = config.auth.trustedProxies,
   readiness = { database: databaseAnswers, migrations: migrationsApplied },
+  graphql = createGraphQLServer(),
 }: AppOptions = {}) {
   const app = new Hono();
   const compiled = routes.map(compileRoute);
@@ -148,30 +152,10 @@ export function createApp({
     restAnswer(c, false, (_auth, headers) => problemResponse(new AppError('not_found', 'No such endpoint'), headers['X-Request-Id'], headers)),
   );
 
-  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', async (c) => {
-    const requestId = requestIdOf(c.req.raw);
-    let limitHeaders: Record<string, string> = {};
-    try {
-      const admitted = await admit(c, () => authenticateGraphQLRequest(c.req.raw));
-      limitHeaders = admitted.limitHeaders;
-      const responseCookies: string[] = [];
-      const responseHeaders: Record<string, string> = {};
-      const clientAddress = clientAddressOf(c);
-      const response = await pageMemory.run(async () => yoga.fetch(c.req.raw, { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress }));
-      for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
-      for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
-      return response;
-    } catch (err) {
-      if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
-      return Response.json(
-        { errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] },
-        {
-          status: err.status,
-          headers: { 'X-Request-Id': requestId, ...limitHeaders, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}), ...err.headers },
-        },
-      );
-    }
-  });
+  const graphqlEndpoint = createGraphQLEndpoint({ yoga: graphql });
+  app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) =>
+    graphqlEndpoint(c.req.raw, { requestId: requestIdOf(c.req.raw), clientAddress: clientAddressOf(c), admit: (authenticate) => admit(c, authenticate) }),
+  );
 
   // Not limited: cheaper to answer than to count, and orchestrators poll them.
   app.route('/', healthRoutes(readiness));

@@ -136,7 +136,7 @@ const needsScope = (route: RouteDef) => scopeAlternatives(route).some((a) => a.l
 const codeList = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
 
 /** Codes only GraphQL callers meet (sign-in, sessions, malformed GraphQL); never on /public/v1. */
-const GRAPHQL_ONLY_CODES: ErrorCode[] = ['unauthenticated', 'csrf_failed', 'invalid_request'];
+const GRAPHQL_ONLY_CODES: ErrorCode[] = ['unauthenticated', 'csrf_failed', 'invalid_request', 'query_too_complex'];
 /** Answered for a path, not by an operation: a known path with another method (documented in `info`). */
 const PATH_LEVEL_CODES: ErrorCode[] = ['method_not_allowed'];
 const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idempotency_key_reused'];

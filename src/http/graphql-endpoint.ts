@@ -1,0 +1,61 @@
+// /graphql: who calls (a session or an API key), the caller's request limit (per key, or per
+// client address without one), then the body under the API's limits (request-body.ts) before Yoga
+// reads anything. The limits of the GraphQL
+// document itself are Yoga plugins (src/graphql/limits.ts).
+import { AppError } from '../errors/errors.ts';
+import { authenticateGraphQLRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
+import type { GraphQLServer } from '../graphql/yoga.ts';
+import { pageMemory } from '../rest/page-budget.ts';
+import { problemResponse } from './problem.ts';
+import { assertJsonDepth, readJsonBody } from './request-body.ts';
+
+/** What the HTTP app knows of the caller: how to count it (app.ts `admit`) and its address. */
+export interface GraphQLCaller {
+  requestId: string;
+  clientAddress: string;
+  admit(authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
+}
+
+export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
+  return async (request: Request, { requestId, clientAddress, admit }: GraphQLCaller): Promise<Response> => {
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const admitted = await admit(() => authenticateGraphQLRequest(request));
+      limitHeaders = admitted.limitHeaders;
+      const requestBody = await checkedInput(request);
+      const responseCookies: string[] = [];
+      const responseHeaders: Record<string, string> = {};
+      const context = { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress, requestBody };
+      const response = await pageMemory.run(async () => yoga.fetch(request, context));
+      for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
+      for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
+      return response;
+    } catch (err) {
+      if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);
+      return Response.json(
+        { errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] },
+        {
+          status: err.status,
+          headers: { 'X-Request-Id': requestId, ...limitHeaders, ...(err.code === 'invalid_token' ? invalidTokenHeaders : {}), ...err.headers },
+        },
+      );
+    }
+  };
+}
+
+/**
+ * A POST's body, read under the REST rules (JSON media type, 1 MiB, nesting) and parsed, for Yoga to
+ * take as it is; a GET's JSON parameters checked (the URL is bounded by Node's header limit,
+ * 16 KiB, but nesting is not).
+ */
+async function checkedInput(request: Request): Promise<unknown> {
+  if (request.method === 'POST') return readJsonBody(request);
+  if (request.method === 'GET') {
+    const params = new URL(request.url).searchParams;
+    for (const name of ['variables', 'extensions']) {
+      const value = params.get(name);
+      if (value) assertJsonDepth(value, `The parameter \`${name}\``);
+    }
+  }
+  return undefined;
+}
