@@ -9,7 +9,8 @@ import { serviceSecretRepository } from './service-secret.repository.ts';
 
 /** Characters of the base64url tag: 132 bits of the HMAC. */
 const TAG_LENGTH = 22;
-const SIGNED_CURSOR = new RegExp(`^([A-Za-z0-9_-]*)\\.([A-Za-z0-9_-]{${TAG_LENGTH}})$`);
+/** The shape of every cursor callers see (the OpenAPI document states it): the list's own cursor, a dot, the tag. */
+export const SIGNED_CURSOR = new RegExp(`^([A-Za-z0-9_-]*)\\.([A-Za-z0-9_-]{${TAG_LENGTH}})$`);
 
 let key: Buffer | null = null;
 let loading: Promise<Buffer> | null = null;

@@ -2,6 +2,7 @@
 // {data, nextCursor} and a Link: <…>; rel="next" header points at the next page.
 import { z } from 'zod';
 import { decimalInteger } from '../validation/text.ts';
+import { SIGNED_CURSOR } from '../graphql/cursor.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -15,7 +16,7 @@ export const pageQuery = z.object({
     .string()
     .min(1)
     .max(512)
-    .regex(/^[A-Za-z0-9._-]+$/, 'is not a cursor of this list')
+    .regex(SIGNED_CURSOR, 'is not a cursor of this list')
     .optional()
     .describe('The `nextCursor` of the previous page, as it was given'),
 });
