@@ -27,15 +27,18 @@ export class DataDirBusy extends Error {
 
 export const lockFile = (dataDir: string) => path.join(dataDir, 'pglite.lock');
 
-function startTime(pid: number): string | undefined {
+/** Fields of /proc/<pid>/stat after the command name (which is in parentheses and may hold spaces); undefined off Linux. */
+function procStat(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 22; counted after the command name, which is in parentheses and may hold spaces.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
+
+/** Field 22: the start time in clock ticks since boot. */
+const startTime = (pid: number): string | undefined => procStat(pid)?.[19];
 
 /** The lock file's text and owner (none when unreadable as one); null when there is no lock. */
 function readLock(file: string): { text: string; owner?: LockOwner } | null {
@@ -64,7 +67,11 @@ function isRunning(owner: LockOwner, file: string): boolean {
     // EPERM: the pid runs, under another user.
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const now = startTime(owner.pid);
+  const fields = procStat(owner.pid);
+  // Field 3, the state: a killed process whose parent has not reaped it yet (Z, X) still answers
+  // kill(pid, 0), but holds nothing (a SIGKILLed service's parent may be slow to reap, or never).
+  if (fields && (fields[0] === 'Z' || fields[0] === 'X')) return false;
+  const now = fields?.[19];
   return owner.start === undefined || now === undefined || now === owner.start;
 }
 

@@ -71,6 +71,8 @@ export async function npmStart(dataDir: string, ports: Ports): Promise<RunningSe
     kill: async () => {
       process.kill(-child.pid!, 'SIGKILL');
       await exited;
+      // npm ends first; its node child is torn down a moment later (a large heap takes a while).
+      await groupGone(child.pid!);
     },
   };
 }
@@ -93,4 +95,16 @@ export function npm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: num
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Waits (up to 10 s) until no process of the group runs: kill(-pgid, 0) fails with ESRCH. */
+async function groupGone(pgid: number) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
