@@ -1873,7 +1873,7 @@ export interface operations {
                 "application/json": {
                     /** @description The board that receives the ticket (GET /boards) */
                     boardId: string;
-                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject: string;
                     /**
                      * @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate.
@@ -2184,7 +2184,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     subject?: string;
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
@@ -2497,7 +2497,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
                     /**
                      * @description false: an internal note, not shown to the requester
@@ -2804,7 +2804,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title: string;
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body: string;
@@ -3126,7 +3126,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Leading and trailing white space is removed before the length is checked. Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     title?: string;
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     body?: string;

@@ -54,7 +54,7 @@ export function codePointLength(s: string): number {
 }
 
 export interface TextOptions {
-  /** At most this many characters (code points), counted after trimming. */
+  /** At most this many characters (code points) as sent, white space included (JSON Schema's maxLength exactly). */
   max: number;
   /** At least this many characters, counted after trimming. */
   min?: number;
@@ -65,13 +65,15 @@ export interface TextOptions {
 
 /** A string field under the text rule. Its JSON Schema carries the rule as `pattern`, and `maxLength`. */
 export function text({ max, min = 0, trim = false, description }: TextOptions) {
-  let s = z.string();
-  if (trim) s = s.trim();
-  s = s
+  // The maximum counts the string as sent, so the document's maxLength is the rule exactly (a
+  // fuzzer or a generated client agrees with it); the minimum counts what is kept.
+  let s = z
+    .string()
     .regex(TEXT, { error: (issue) => textFault(String(issue.input)) ?? 'breaks the text rule' })
     .refine((v) => codePointLength(v) <= max, `must be at most ${max} characters`);
+  if (trim) s = s.trim();
   if (min > 0) s = s.min(min, min === 1 ? (trim ? 'must not be empty or only white space' : 'must not be empty') : `must be at least ${min} characters`);
-  const notes = [description, trim && 'Leading and trailing white space is removed before the length is checked.', TEXT_RULE_NOTE];
+  const notes = [description, trim && 'Leading and trailing white space is removed before it is stored (the maximum length counts it as sent).', TEXT_RULE_NOTE];
   return s.meta({ maxLength: max, description: notes.filter(Boolean).join(' ') });
 }
 

@@ -26,11 +26,13 @@ describe('the text rule', () => {
     }
   });
 
-  it('counts lengths in code points, as JSON Schema does, after trimming', () => {
+  it('counts lengths in code points, as JSON Schema does, as sent (white space included), and trims what it keeps', () => {
     expect(codePointLength('😀😀')).toBe(2);
     expect(codePointLength('a\ud800b')).toBe(3);
     const subject = text({ max: 3, min: 1, trim: true });
-    expect(subject.parse('  😀😀😀  ')).toBe('😀😀😀');
+    expect(subject.parse(' 😀 ')).toBe('😀');
+    // The document's maxLength is the rule exactly: longer as sent is refused, even if trimming would fit.
+    expect(subject.safeParse('  😀😀😀  ').error?.issues[0]?.message).toBe('must be at most 3 characters');
     expect(subject.safeParse('abcd').error?.issues[0]?.message).toBe('must be at most 3 characters');
     expect(subject.safeParse('   ').error?.issues[0]?.message).toBe('must not be empty or only white space');
     expect(z.toJSONSchema(subject)).toMatchObject({ type: 'string', maxLength: 3, minLength: 1, pattern: TEXT_PATTERN });
