@@ -33,8 +33,9 @@ describe('detached processes of the native cluster', () => {
   });
 
   it('are killed, with their children, when they ignore SIGTERM', async () => {
-    const pid = startDetached(dirs, 'stubborn', 'sh', ['-c', 'trap "" TERM; sleep 60 & echo trapped; wait']);
-    await until(() => readFileSync(logFile(dirs, 'stubborn'), 'utf8').includes('trapped'));
+    // The log's first line repeats the command, so the shell's own output must differ from it: 42.
+    const pid = startDetached(dirs, 'stubborn', 'sh', ['-c', 'trap "" TERM; sleep 60 & echo "$((6 * 7)) trapped"; wait']);
+    await until(() => readFileSync(logFile(dirs, 'stubborn'), 'utf8').includes('42 trapped'));
     expect(await stopDetached(dirs, 'stubborn', 300)).toBe('killed');
     await until(() => { try { process.kill(-pid, 0); return false; } catch { return true; } });
     expect(() => process.kill(-pid, 0)).toThrow();

@@ -33,6 +33,7 @@ const cleanups: (() => void | Promise<void>)[] = [];
 async function startService(): Promise<Service> {
   // Inside the repository, where src/paths.ts finds its root; a directory of its own, so that a
   // concurrent `npm start` (test/e2e) rewriting dist/main.js cannot hand us half a file.
+  fs.mkdirSync(distDir, { recursive: true }); // a fresh clone has no dist/ yet
   const outdir = fs.mkdtempSync(path.join(distDir, 'fuzz-'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-fuzz-'));
   cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }), () => fs.rmSync(dataDir, { recursive: true, force: true }));
