@@ -31,10 +31,18 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
     for (const handler of handlers.get(channel) ?? []) handler(payload);
   };
 
+  /** LISTEN and UNLISTEN one at a time: pg deprecates a query sent while another runs. */
+  let commands: Promise<unknown> = Promise.resolve();
+  function command(c: pg.Client, sql: string): Promise<unknown> {
+    const next = commands.then(() => c.query(sql));
+    commands = next.catch(() => undefined);
+    return next;
+  }
+
   async function ensureListening(channel: string) {
     if (!client || listening.has(channel)) return;
     listening.add(channel);
-    await client.query(`LISTEN ${quote(channel)}`);
+    await command(client, `LISTEN ${quote(channel)}`);
   }
 
   async function connect(): Promise<void> {
@@ -106,7 +114,7 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
           const c = client;
           client = undefined;
           await c?.end().catch(() => undefined);
-        } else if (client && listening.delete(channel)) await client.query(`UNLISTEN ${quote(channel)}`).catch(() => undefined);
+        } else if (client && listening.delete(channel)) await command(client, `UNLISTEN ${quote(channel)}`).catch(() => undefined);
       };
     },
     async close() {
