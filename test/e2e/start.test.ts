@@ -2,55 +2,16 @@
 // the production heap flags) on embedded defaults (PGlite, a local Temporal dev server),
 // first-run seeding, GET /me over a real port, restart. npm passes SIGTERM on to the service.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getFreePort } from '../support/temporal.ts';
+import { killStarted, npmStart, type Ports } from './npm-commands.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-start-'));
-const children: ChildProcess[] = [];
+const start = (ports: Ports) => npmStart(dataDir, ports);
 
-async function start(ports: { http: number; temporal: number; ui: number }) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(ports.http),
-    TEMPORAL_PORT: String(ports.temporal),
-    TEMPORAL_UI_PORT: String(ports.ui),
-    NODE_ENV: 'development',
-  };
-  delete env.DATABASE_URL;
-  delete env.TEMPORAL_ADDRESS;
-  // Its own process group, so that a failed test can kill npm and the service alike.
-  const child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 150 s\n${out}\n${err}`)), 150_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('Database:')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}\n${out}\n${err}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    });
-  return { out: () => out, stop };
-}
-
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
-});
+afterAll(killStarted);
 
 describe('npm start on embedded defaults', () => {
   it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 360_000 }, async () => {
