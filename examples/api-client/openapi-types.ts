@@ -393,6 +393,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery statistics of a subscription over a period
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks), like the delivery log. Counts the **attempts** (HTTP tries of every trigger: scheduled, manual re-send, test) made in the period by outcome: `succeeded` (a 2xx within 10 s) and `failed` (anything else); deliveries waiting for an attempt (`pending`, `held`, `cancelled` in the log) are not attempts and are not counted. `successRate` = succeeded / attempts (null without attempts). `durationMs` holds the 50th, 95th and 99th percentiles of the attempts’ durations (PostgreSQL `percentile_cont`, interpolated, rounded to 0.1 ms). `series` has every bucket of the period in time order, empty ones as zeros: 24 UTC hours for `24h`, 7 or 30 UTC days for `7d` and `30d`; the last bucket is the current one, so the period is [`from`, `to`). Attempts are kept 30 days. 422 `validation_failed` at `query/period` for another period; 404 for a subscription of another workspace or one the key’s role does not see.
+         */
+        get: operations["getWebhookDeliveryStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/event-types": {
         parameters: {
             query?: never;
@@ -4884,6 +4904,168 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "validation_failed" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getWebhookDeliveryStats: {
+        parameters: {
+            query?: {
+                /** @description 24 hours in hourly buckets, or 7 or 30 days in daily buckets */
+                period?: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path: {
+                /** @description Subscription id (`wh_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptionId: string;
+                        /** @description `24h`, `7d`, `30d` */
+                        period: string;
+                        /** @enum {string} */
+                        bucket: "day" | "hour";
+                        /**
+                         * Format: date-time
+                         * @description Start of the first bucket (UTC, inclusive)
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @description End of the last bucket, the current one (exclusive)
+                         */
+                        to: string;
+                        /** @description Attempts in [from, to) */
+                        attempts: number;
+                        /** @description Attempts answered with a 2xx in time */
+                        succeeded: number;
+                        /** @description Attempts that failed: another status, a time-out, no connection, a refused address */
+                        failed: number;
+                        /** @description succeeded / attempts, 0 to 1; null when there were no attempts */
+                        successRate: number | null;
+                        durationMs: {
+                            p50: number | null;
+                            p95: number | null;
+                            p99: number | null;
+                        };
+                        /** @description Every bucket of the period in time order, empty ones with zeros (24 hours, or 7 or 30 days) */
+                        series: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the bucket (UTC); it ends where the next begins
+                             */
+                            start: string;
+                            attempts: number;
+                            succeeded: number;
+                            failed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "forbidden";
+                    };
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };

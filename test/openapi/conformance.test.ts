@@ -318,6 +318,18 @@ const CASES: Record<string, Case[]> = {
     { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
     { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! } }) },
   ],
+  getWebhookDeliveryStats: [
+    {
+      name: 'the last 24 hours (the default): hourly buckets',
+      status: 200,
+      call: (f) => ({ params: { id: f.webhooks[0]! } }),
+      then: (res) => expect(res.body).toMatchObject({ period: '24h', bucket: 'hour', series: expect.arrayContaining([expect.objectContaining({ attempts: 0 })]) }),
+    },
+    { name: 'the last 30 days: daily buckets', status: 200, call: (f) => ({ params: { id: f.webhooks[0]! }, query: { period: '30d' } }), then: (res) => expect(res.body.series).toHaveLength(30) },
+    { name: 'an unknown period', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.webhooks[0]! }, query: { period: '1y' } }) },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK } }) },
+    { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! } }) },
+  ],
   resendWebhookDelivery: [
     {
       name: 'sent again (the receiver does not resolve: a failed manual attempt)',
