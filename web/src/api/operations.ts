@@ -140,6 +140,31 @@ export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: Stri
     edges { node { ${ATTEMPT_FIELDS} } } pageInfo { hasNextPage endCursor }
   }
 }`;
+export const STATS_PERIODS = ['24h', '7d', '30d'] as const;
+export type StatsPeriod = (typeof STATS_PERIODS)[number];
+export interface StatsBucket {
+  start: string;
+  attempts: number;
+  succeeded: number;
+  failed: number;
+}
+export interface DeliveryStats {
+  period: StatsPeriod;
+  bucket: 'hour' | 'day';
+  from: string;
+  to: string;
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  successRate: number | null;
+  durationMs: { p50: number | null; p95: number | null; p99: number | null };
+  series: StatsBucket[];
+}
+export const WEBHOOK_DELIVERY_STATS = `query WebhookDeliveryStats($subscriptionId: String!, $period: String) {
+  webhookDeliveryStats(subscriptionId: $subscriptionId, period: $period) {
+    period bucket from to attempts succeeded failed successRate durationMs { p50 p95 p99 } series { start attempts succeeded failed }
+  }
+}`;
 export const CREATE_WEBHOOK = `mutation CreateWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
   createWebhookSubscription(input: $input) { ${SUBSCRIPTION_FIELDS} secret }
 }`;

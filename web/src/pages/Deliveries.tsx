@@ -18,6 +18,7 @@ import {
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { formatDateTime } from '../format.ts';
+import { DeliveryStatsView } from './DeliveryStats.tsx';
 
 const PAGE_SIZE = 20;
 const POLL_MS = 3_000;
@@ -82,6 +83,7 @@ export function DeliveriesPanel({ subscription }: { subscription: WebhookSubscri
   return (
     <section aria-labelledby="deliveries-heading" className="deliveries">
       <h2 id="deliveries-heading">Deliveries</h2>
+      <DeliveryStatsView subscriptionId={subscription.id} />
       <p className="hint">Newest first, kept 30 days. The list updates by itself every few seconds.</p>
       <div className="toolbar filters" role="group" aria-label="Filter deliveries">
         <FilterSelect
