@@ -9,12 +9,12 @@ const HOUR = 3600;
 const DAY = 24 * HOUR;
 
 /** Each period: its bucket and how many buckets, the last being the current (still running) one. */
-export const STATS_PERIODS = {
+const STATS_PERIODS = {
   '24h': { bucket: 'hour', bucketSeconds: HOUR, buckets: 24 },
   '7d': { bucket: 'day', bucketSeconds: DAY, buckets: 7 },
   '30d': { bucket: 'day', bucketSeconds: DAY, buckets: 30 },
 } as const;
-export type StatsPeriod = keyof typeof STATS_PERIODS;
+type StatsPeriod = keyof typeof STATS_PERIODS;
 export const STATS_PERIOD_NAMES = Object.keys(STATS_PERIODS) as StatsPeriod[];
 export const DEFAULT_STATS_PERIOD: StatsPeriod = '24h';
 
@@ -32,7 +32,7 @@ export interface DeliveryStats {
   series: { start: Date; attempts: number; succeeded: number; failed: number }[];
 }
 
-/** Whole UTC buckets ending with the one that holds `now` (the epoch starts at a UTC midnight). */
+/** Whole UTC buckets ending with the one that holds `now` (the epoch starts at a UTC midnight). Exported for the scale benchmark, which calls attemptStats with it. */
 export function statsWindow(period: StatsPeriod, now: Date): StatsWindow {
   const { bucketSeconds, buckets } = STATS_PERIODS[period];
   const step = bucketSeconds * 1000;
