@@ -116,7 +116,7 @@ describe('where /metrics is served, and to whom', () => {
   });
 
   it('is on the public port outside production, in production only with a token, and never with its own port', () => {
-    const on = (isProduction: boolean, metrics: { port?: number; token?: string }) => metricsOnPublicPort({ isProduction, metrics });
+    const on = (isProduction: boolean, metrics: { port?: number; token?: string }) => metricsOnPublicPort({ isProduction, metrics: { port: undefined, token: undefined, ...metrics } });
     expect(on(false, {})).toBe(true);
     expect(on(true, {})).toBe(false);
     expect(on(true, { token: 'a-metrics-token-of-some-length' })).toBe(true);
