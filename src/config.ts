@@ -12,6 +12,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().min(1).optional(),
@@ -24,6 +26,7 @@ const schema = z.object({
   TEMPORAL_UI_URL: z.string().url().optional(),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_TEST_SERVER_PATH: z.string().min(1).optional(),
+  TEMPORAL_METRICS_ADDRESS: z.string().regex(/^[^\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'host:port').optional(),
   REDIS_URL: z.string().min(1).optional(),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
@@ -70,6 +73,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       /** The worker role's /healthz and /readyz listener (the API serves them on PORT). */
       healthPort: e.HEALTH_PORT,
     },
+    metrics: {
+      /** Serve /metrics on this port alone (on HOST) instead of on PORT. */
+      port: e.METRICS_PORT,
+      /** When set, /metrics answers only `Authorization: Bearer <token>`. */
+      token: e.METRICS_TOKEN,
+    },
     dataDir,
     database: e.DATABASE_URL
       ? ({ kind: 'postgres', url: e.DATABASE_URL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS } as const)
@@ -83,6 +92,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       uiUrl: e.TEMPORAL_UI_URL,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+      /** The SDK's own Prometheus exporter for worker metrics (`host:port`); off when unset. */
+      metricsAddress: e.TEMPORAL_METRICS_ADDRESS,
     },
     redisUrl: e.REDIS_URL,
     limits: {

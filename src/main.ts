@@ -19,6 +19,7 @@ import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.t
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
+import { metricsOnPublicPort, metricsRoutes } from './metrics/metrics-endpoint.ts';
 
 type Mode = 'all' | 'api' | 'worker';
 const mode = (process.argv[2] ?? 'all') as Mode;
@@ -102,12 +103,22 @@ async function main() {
       `Settings:  ${origin}/settings   (people sign in; the administrator above on first run)`,
       `Health:    ${origin}/healthz, ${origin}/readyz`,
     );
+    if (metricsOnPublicPort()) banner.push(`Metrics:   ${origin}/metrics`);
   } else if (config.http.healthPort !== undefined) {
-    const health = await serveHttp(healthRoutes(readiness).fetch, config.http.healthPort, config.http.host);
+    // The worker role's operations port: its metrics too, unless they have their own port.
+    const routes = healthRoutes(readiness);
+    if (config.metrics.port === undefined) routes.route('/', metricsRoutes());
+    const health = await serveHttp(routes.fetch, config.http.healthPort, config.http.host);
     stops.unshift(() => health.close());
     const origin = `http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${health.port}`;
-    banner.push(`Health:    ${origin}/healthz, ${origin}/readyz`);
+    banner.push(`Health:    ${origin}/healthz, ${origin}/readyz${config.metrics.port === undefined ? `, ${origin}/metrics` : ''}`);
   }
+  if (config.metrics.port !== undefined) {
+    const metrics = await serveHttp(metricsRoutes().fetch, config.metrics.port, config.http.host);
+    stops.unshift(() => metrics.close());
+    banner.push(`Metrics:   http://${config.http.host === '0.0.0.0' ? 'localhost' : config.http.host}:${metrics.port}/metrics`);
+  }
+  if (config.temporal.metricsAddress && worker) banner.push(`Temporal worker metrics: http://${config.temporal.metricsAddress}/metrics`);
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);
   console.log(['', ...banner, ''].join('\n'));

@@ -36,8 +36,13 @@ let runtimeInstalled = false;
 
 export async function startWorker(address: string): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
   if (!runtimeInstalled) {
-    // The SDK logs every poller start at info level; keep the console for what matters.
-    Runtime.install({ logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN') });
+    // The SDK logs every poller start at info level; keep the console for what matters. Its own
+    // worker metrics have their own Prometheus listener, set before any NativeConnection exists.
+    const bindAddress = config.temporal.metricsAddress;
+    Runtime.install({
+      logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'),
+      ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
+    });
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });

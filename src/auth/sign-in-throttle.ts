@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors/errors.ts';
 import { consumePoint, createLimiter, retryAfterSeconds } from '../rate-limit/limiter-store.ts';
+import { rateLimitRefusals } from '../metrics/metrics.ts';
 
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
@@ -41,6 +42,7 @@ export function createSignInThrottle(opts: { maxConsecutiveFailures: number; max
         const { allowed, res } = await consumePoint(limiter, key);
         if (!allowed) {
           const wait = retryAfterSeconds(res);
+          rateLimitRefusals.inc({ limit: 'sign_in' });
           throw new AppError('rate_limited', `Too many failed sign-ins; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
         }
       }

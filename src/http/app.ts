@@ -21,6 +21,8 @@ import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
+import { httpMetrics } from '../metrics/http-metrics.ts';
+import { metricsOnPublicPort, metricsRoutes } from '../metrics/metrics-endpoint.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -46,6 +48,8 @@ export interface AppOptions {
   readiness?: ReadinessChecks;
   /** The GraphQL server (tests build one as production runs it). */
   graphql?: GraphQLServer;
+  /** Whether /metrics is served here (see metrics-endpoint.ts). */
+  metrics?: boolean;
 }
 
 export function createApp({
@@ -55,8 +59,11 @@ export function createApp({
   trustedProxies = config.auth.trustedProxies,
   readiness = { database: databaseAnswers, migrations: migrationsApplied },
   graphql = createGraphQLServer(),
+  metrics = metricsOnPublicPort(),
 }: AppOptions = {}) {
   const app = new Hono();
+  // First, so that it times everything and sees which route answered.
+  app.use('*', httpMetrics());
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
   const clientAddressOf = clientAddressResolver(trustedProxies);
@@ -159,6 +166,8 @@ export function createApp({
 
   // Not limited: cheaper to answer than to count, and orchestrators poll them.
   app.route('/', healthRoutes(readiness));
+  // Not limited either: served here outside production, or with its token (a wrong one is refused at once).
+  if (metrics) app.route('/', metricsRoutes());
   // The settings UI for people (web/); it uses /graphql with the session cookie.
   app.route('/settings', settingsUi());
   app.notFound(async (c) => {

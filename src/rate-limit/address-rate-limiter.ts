@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors/errors.ts';
 import { consumePoint, createLimiter, retryAfterSeconds } from './limiter-store.ts';
 import { WINDOW_SECONDS } from './request-rate-limiter.ts';
+import { rateLimitRefusals } from '../metrics/metrics.ts';
 
 export interface AddressRateLimiter {
   /** Counts one anonymous request from the address, or throws 429 `rate_limited` with `Retry-After`. */
@@ -19,6 +20,7 @@ export function createAddressRateLimiter(opts: { requestsPerMinute: number; redi
     async admit(address) {
       const { allowed, res } = await consumePoint(limiter, address);
       if (allowed) return;
+      rateLimitRefusals.inc({ limit: 'address' });
       const reset = retryAfterSeconds(res);
       throw new AppError('rate_limited', `Requests without an API key may come ${limit} times per ${WINDOW_SECONDS} s from one address; retry in ${reset} s`, {
         headers: {

@@ -9,6 +9,7 @@ import { logger } from '../logger.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { Principal } from '../auth/principal.ts';
 import { sharedRedis } from './redis.ts';
+import { rateLimitRefusals } from '../metrics/metrics.ts';
 
 export interface FieldLimit {
   /** Calls allowed per window for one caller. */
@@ -62,5 +63,7 @@ async function enforce(limit: FieldLimit, call: { parent: unknown; args: Record<
     logger.warn({ err }, 'GraphQL field rate limit unavailable; the call is allowed');
     return;
   }
-  if (refusal) throw new AppError('rate_limited', refusal, { headers: { 'Retry-After': String(limit.windowSeconds) } });
+  if (!refusal) return;
+  rateLimitRefusals.inc({ limit: 'field' });
+  throw new AppError('rate_limited', refusal, { headers: { 'Retry-After': String(limit.windowSeconds) } });
 }

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { consumePoint, createLimiter, retryAfterSeconds } from './limiter-store.ts';
+import { rateLimitRefusals } from '../metrics/metrics.ts';
 
 export const WINDOW_SECONDS = 60;
 const KEY_PREFIX = 'ratelimit:apikey';
@@ -44,6 +45,7 @@ export function createRequestRateLimiter(opts: { redis?: Redis } = {}): RequestR
         RateLimit: `"default";r=${res.remainingPoints};t=${reset}`,
       };
       if (!allowed) {
+        rateLimitRefusals.inc({ limit: 'api_key' });
         throw new AppError('rate_limited', `This API key may make ${limit} requests per ${WINDOW_SECONDS} s; retry in ${reset} s`, {
           headers: { ...headers, 'Retry-After': String(reset) },
         });

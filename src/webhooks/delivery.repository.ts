@@ -144,8 +144,8 @@ export const deliveryRepository = {
    * the subscription's health (a success resets the failure count; 20 failures in a row pause
    * the subscription and notify its administrators; 410 disables it and cancels what is pending).
    */
-  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null }> {
-    if (input.outcome === 'succeeded') return { ...(await recordSuccess(input)), paused: null };
+  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null; disabled: boolean }> {
+    if (input.outcome === 'succeeded') return { ...(await recordSuccess(input)), paused: null, disabled: false };
     return prisma.$transaction(async (tx) => {
       const attempt =
         input.attempt ??
@@ -174,14 +174,16 @@ export const deliveryRepository = {
       await tx.delivery.update({ where: { id: input.deliveryId }, data: { attemptCount: { increment: 1 }, ...deliveryChange(input) } });
 
       let paused: PausedNotice | null = null;
+      let disabled = false;
       if (input.outcome === 'succeeded') {
         // Healthy subscriptions (the usual case) are not written at all, so concurrent deliveries do not queue on the row.
         await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, consecutiveFailures: { gt: 0 } }, data: { consecutiveFailures: 0 } });
       } else if (input.outcome === 'gone') {
-        await tx.webhookSubscription.updateMany({
+        // Only the attempt that moves it to `disabled` reports it (for the metrics).
+        disabled = (await tx.webhookSubscription.updateMany({
           where: { id: input.subscriptionId, condition: { not: 'disabled' } },
           data: { condition: 'disabled', disabledAt: input.attemptedAt, conditionReason: 'gone', consecutiveFailures: { increment: 1 } },
-        });
+        })).count === 1;
         await tx.delivery.updateMany({
           where: { subscriptionId: input.subscriptionId, status: { in: cancellable } },
           data: { status: 'cancelled', nextAttemptAt: null },
@@ -194,7 +196,7 @@ export const deliveryRepository = {
         });
         if (sub.consecutiveFailures >= PAUSE_AFTER_FAILURES) paused = await pauseForFailures(tx, input.subscriptionId, input.attemptedAt);
       }
-      return { attemptId: row.id, attempt, paused };
+      return { attemptId: row.id, attempt, paused, disabled };
     });
   },
 

@@ -12,6 +12,7 @@ import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
+import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { MAX_ATTEMPTS, nextAttemptTime } from './schedule.ts';
 
 export interface DeliveryActivityDeps {
@@ -82,13 +83,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const status = result.httpStatus;
       const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
       const lastScheduled = attempt !== undefined && attempt >= MAX_ATTEMPTS;
+      const trigger = manual ? 'manual' : event.type === 'webhook.test' ? 'test' : 'scheduled';
       const saved = await deliveryRepository.recordAttempt({
         deliveryId,
         subscriptionId: subscription.id,
         eventId: event.id,
         eventType: event.type,
         attempt: attempt ?? null,
-        trigger: manual ? 'manual' : event.type === 'webhook.test' ? 'test' : 'scheduled',
+        trigger,
         outcome,
         lastScheduled,
         httpStatus: status ?? null,
@@ -100,6 +102,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         nextAttemptAt: outcome === 'failed' && attempt !== undefined ? nextAttemptTime(attempt, attemptedAt) : null,
         workflowId: activityInfo().workflowExecution?.workflowId ?? '',
       });
+      countAttempt({ outcome, trigger, durationMs: result.durationMs, lastScheduled, paused: saved.paused !== null, disabled: saved.disabled });
       if (saved.paused) {
         logger.warn({ subscriptionId: subscription.id }, 'webhook subscription paused after consecutive failures');
         if (mailer) await emailPausedNotice(mailer, saved.paused);

@@ -1,0 +1,74 @@
+// Every Prometheus metric of the service, in one registry (README, "Operations": metrics). Labels
+// take values from fixed sets only (route templates, status codes, outcomes), never from raw
+// paths or caller text, so a stranger cannot grow the number of series. No database here (the
+// rate limits and the CLI import this): the gauges read at scrape time are in webhook-gauges.ts.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+// Process CPU, memory, file descriptors, event-loop lag, GC, heap: prom-client's defaults.
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by route template (unmatched paths: "unmatched"), method and status code',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from a request\'s arrival until its answer\'s headers are ready, by route template and method',
+  labelNames: ['route', 'method'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const graphqlOperations = new Counter({
+  name: 'graphql_operations_total',
+  help: 'GraphQL operations at /graphql by operation name and outcome (success, error, rejected)',
+  labelNames: ['operation', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Requests refused with 429 rate_limited, by the limit that refused them (api_key, address, sign_in, field)',
+  labelNames: ['limit'] as const,
+  registers: [registry],
+});
+
+export const webhookAttempts = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts sent, by outcome (succeeded, failed, gone) and trigger (scheduled, manual, test)',
+  labelNames: ['outcome', 'trigger'] as const,
+  registers: [registry],
+});
+
+export const webhookAttemptDuration = new Histogram({
+  name: 'webhook_delivery_attempt_duration_seconds',
+  help: 'Duration of a webhook delivery attempt\'s HTTP request, by outcome',
+  labelNames: ['outcome'] as const,
+  // The receiver has 10 s.
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+  registers: [registry],
+});
+
+export const webhookRetriesScheduled = new Counter({
+  name: 'webhook_delivery_retries_scheduled_total',
+  help: 'Failed scheduled attempts that have another attempt scheduled',
+  registers: [registry],
+});
+
+export const webhookDeliveriesSettled = new Counter({
+  name: 'webhook_deliveries_settled_total',
+  help: 'Deliveries that reached their end through an attempt, by outcome (succeeded, failed: no attempt left, cancelled: 410 Gone)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookSubscriptionChanges = new Counter({
+  name: 'webhook_subscription_condition_changes_total',
+  help: 'Subscriptions paused (consecutive failures) or disabled (410 Gone) by a delivery attempt',
+  labelNames: ['condition'] as const,
+  registers: [registry],
+});

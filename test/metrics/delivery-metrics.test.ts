@@ -1,0 +1,120 @@
+// Deliveries made by a real worker (time-skipping server, the real activities, an HTTPS receiver
+// on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
+// histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
+import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
+import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
+import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
+import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
+import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { createDelivery, createSubscription, eventually } from '../webhooks/fixtures.ts';
+import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { sample, samples } from './scrape.ts';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
+const routes = metricsRoutes();
+const scrape = async () => samples(await (await routes.fetch(new Request('http://localhost/metrics'))).text());
+
+describe('delivery metrics', () => {
+  let env: TestWorkflowEnvironment;
+  let receiver: Receiver;
+  let worker: Worker;
+  let running: Promise<void>;
+  const taskQueue = uniqueId('metrics-deliveries');
+
+  beforeAll(async () => {
+    const tls = createTestCa();
+    receiver = await startReceiver(tls);
+    env = await createTimeSkippingEnv();
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
+    });
+    worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowsPath,
+      activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, clock: async () => new Date(await env.currentTimeMs()), mailer: null }),
+    });
+    running = worker.run();
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running?.catch(() => undefined);
+    await env?.teardown();
+    await receiver?.close();
+  }, 60_000);
+
+  /** A subscription on its own receiver path answering `status`, and the delivery of one new event to it. */
+  async function deliveryTo(status: number, subscription: { consecutiveFailures?: number } = {}): Promise<DeliveryRef> {
+    const ws = await createTestWorkspace();
+    const path = `/${uniqueId(`answers-${status}`)}`;
+    receiver.respond(path, { status });
+    const sub = await createSubscription(ws, { url: `${receiver.origin}${path}`, ...subscription });
+    return await createDelivery(ws, sub.id);
+  }
+  async function deliver(ref: DeliveryRef) {
+    await startDeliveryWorkflow(env.client, taskQueue, ref);
+    return await env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, ref.subscriptionId)).result();
+  }
+  const moved = (before: Map<string, number>, after: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
+    sample(after, name, labels) - sample(before, name, labels);
+
+  it('a delivery that succeeds: one attempt, timed, and a delivery settled as succeeded', async () => {
+    const ref = await deliveryTo(204);
+    const before = await scrape();
+    expect(await deliver(ref)).toEqual({ status: 'succeeded', attempt: 1 });
+    const after = await scrape();
+    expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'succeeded', trigger: 'scheduled' })).toBe(1);
+    expect(moved(before, after, 'webhook_delivery_attempt_duration_seconds_count', { outcome: 'succeeded' })).toBe(1);
+    expect(moved(before, after, 'webhook_delivery_attempt_duration_seconds_sum', { outcome: 'succeeded' })).toBeGreaterThan(0);
+    expect(moved(before, after, 'webhook_delivery_attempt_duration_seconds_bucket', { outcome: 'succeeded', le: '+Inf' })).toBe(1);
+    expect(moved(before, after, 'webhook_deliveries_settled_total', { outcome: 'succeeded' })).toBe(1);
+    expect(moved(before, after, 'webhook_delivery_retries_scheduled_total')).toBe(0);
+  });
+
+  it('a delivery that always fails: every attempt, a retry after each but the last, settled as failed', async () => {
+    const ref = await deliveryTo(500);
+    const before = await scrape();
+    expect(await deliver(ref)).toEqual({ status: 'failed', attempt: MAX_ATTEMPTS });
+    const after = await scrape();
+    expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'failed', trigger: 'scheduled' })).toBe(MAX_ATTEMPTS);
+    expect(moved(before, after, 'webhook_delivery_attempt_duration_seconds_count', { outcome: 'failed' })).toBe(MAX_ATTEMPTS);
+    expect(moved(before, after, 'webhook_delivery_retries_scheduled_total')).toBe(MAX_ATTEMPTS - 1);
+    expect(moved(before, after, 'webhook_deliveries_settled_total', { outcome: 'failed' })).toBe(1);
+  });
+
+  it('410 Gone: the subscription disabled and the delivery cancelled', async () => {
+    const ref = await deliveryTo(410);
+    const before = await scrape();
+    expect(await deliver(ref)).toEqual({ status: 'cancelled', attempt: 1 });
+    const after = await scrape();
+    expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'gone', trigger: 'scheduled' })).toBe(1);
+    expect(moved(before, after, 'webhook_deliveries_settled_total', { outcome: 'cancelled' })).toBe(1);
+    expect(moved(before, after, 'webhook_subscription_condition_changes_total', { condition: 'disabled' })).toBe(1);
+  });
+
+  it('the failure that pauses a subscription', async () => {
+    const ref = await deliveryTo(503, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
+    const before = await scrape();
+    // Its later attempts are held until a resume: the workflow does not end, so watch the metric.
+    await startDeliveryWorkflow(env.client, taskQueue, ref);
+    const after = await eventually(scrape, (m) => moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }) === 1, 'the pause');
+    expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'failed', trigger: 'scheduled' })).toBe(1);
+  });
+});
