@@ -5,6 +5,7 @@ import { userRoutes } from '../users/user.routes.ts';
 import { ticketRoutes } from '../tickets/ticket.routes.ts';
 import { articleRoutes } from '../knowledge-base/article.routes.ts';
 import { webhookRoutes } from '../webhooks/webhook.routes.ts';
+import { recoverRoutes } from '../webhooks/recover.routes.ts';
 import { eventTypeRoutes } from '../events/event-type.routes.ts';
 
-export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...eventTypeRoutes];
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...recoverRoutes, ...eventTypeRoutes];
