@@ -7,6 +7,7 @@ import { createWorker } from '../workflows/worker.ts';
 import { prebuiltWorkflowBundle, workflowsPath } from '../workflows/bundle.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
+import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 
 /**
@@ -52,7 +53,7 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
-    activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRetentionActivities() },
+    activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRecoverActivities(), ...createRetentionActivities() },
     ...DELIVERY_CONCURRENCY,
   });
   return { worker, connection, running: worker.run() };

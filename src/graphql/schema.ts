@@ -11,6 +11,7 @@ import '../knowledge-base/article.types.ts';
 import '../notifications/notification.types.ts';
 import '../webhooks/webhook.types.ts';
 import '../webhooks/delivery-stats.types.ts';
+import '../webhooks/recover.types.ts';
 import '../events/event-type.types.ts';
 
 // Input rules wrap every field with arguments (input-rules.ts), for /graphql and REST alike.

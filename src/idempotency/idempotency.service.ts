@@ -51,6 +51,8 @@ export interface IdempotentCall {
  */
 export interface IdempotencyClaim {
   readonly recordId: number;
+  /** The Idempotency-Key itself, for an operation that keys work of its own on it (a recovery's workflow id). */
+  readonly key: string;
   /** With the body, what a replay answers: the route's success status. */
   readonly successStatus: number;
   completed: boolean;
@@ -128,7 +130,7 @@ export async function runIdempotent(call: IdempotentCall, execute: (claim: Idemp
   // in progress until abandoned, rather than a done change being reported as an error.
   const record = (work: Promise<unknown>) =>
     work.catch((err) => logger.error({ err, requestId: call.requestId }, 'recording an idempotency outcome failed'));
-  const held: IdempotencyClaim = { recordId: claim.claimId, successStatus: call.successStatus, completed: false };
+  const held: IdempotencyClaim = { recordId: claim.claimId, key: call.key, successStatus: call.successStatus, completed: false };
   let result: RouteResult;
   try {
     result = await execute(held);

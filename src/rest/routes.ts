@@ -6,6 +6,7 @@ import { ticketRoutes } from '../tickets/ticket.routes.ts';
 import { articleRoutes } from '../knowledge-base/article.routes.ts';
 import { webhookRoutes } from '../webhooks/webhook.routes.ts';
 import { deliveryStatsRoutes } from '../webhooks/delivery-stats.routes.ts';
+import { recoverRoutes } from '../webhooks/recover.routes.ts';
 import { eventTypeRoutes } from '../events/event-type.routes.ts';
 
-export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...eventTypeRoutes];
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes];

@@ -25,6 +25,7 @@ import { prisma } from '../../src/db/db.ts';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
 
@@ -72,7 +73,7 @@ const ABSENT_WEBHOOK = 'wh_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 /** A name that never resolves (RFC 2606): saving accepts it, a delivery fails fast. */
 const HOOK_URL = 'https://hooks.conformance.invalid/ticketing';
 
-// Re-sending runs a delivery workflow: a real Temporal dev server and worker, started on first use.
+// Re-sending and recovering run workflows: a real Temporal dev server and worker, started on first use.
 let temporalRig: Promise<{ dev: TestDevServer; worker: Worker; running: Promise<void> }> | undefined;
 function ensureTemporal() {
   temporalRig ??= (async () => {
@@ -82,8 +83,8 @@ function ensureTemporal() {
       connection: dev.nativeConnection,
       namespace: dev.namespace,
       taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
-      activities: createDeliveryActivities({ timeoutMs: 2_000 }),
+      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+      activities: { ...createDeliveryActivities({ timeoutMs: 2_000 }), ...createRecoverActivities() },
     });
     useTemporal(dev.address, taskQueue);
     return { dev, worker, running: worker.run() };
@@ -343,6 +344,43 @@ const CASES: Record<string, Case[]> = {
       status: 422,
       code: 'invalid_state_transition',
       call: async (f) => (await setCondition(f.webhooks[0]!, 'paused'), { params: { id: f.webhooks[0]!, deliveryId: f.deliveryId } }),
+    },
+  ],
+  recoverWebhookDeliveries: [
+    {
+      name: 'started',
+      status: 202,
+      call: async (f) => (await ensureTemporal(), { params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
+      then: (res, f) => expect(res.body).toMatchObject({ subscriptionId: f.webhooks[0]!, status: 'running' }),
+    },
+    {
+      name: 'a repeat with the same Idempotency-Key: the first answer, replayed',
+      status: 202,
+      call: async (f) => {
+        const call = { params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() }, headers: { 'Idempotency-Key': uniqueKey() } };
+        expect((await api('POST', `/webhooks/${f.webhooks[0]!}/recover`, { key: f.key.value, ...call })).status).toBe(202);
+        return call;
+      },
+      then: (res) => expect(res.headers.get('idempotent-replayed')).toBe('true'),
+    },
+    { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }) },
+    {
+      name: 'a window ending in the future',
+      status: 422,
+      code: 'validation_failed',
+      call: (f) => ({ params: { id: f.webhooks[0]! }, body: { since: new Date().toISOString(), until: new Date(Date.now() + 3_600_000).toISOString() } }),
+    },
+    {
+      name: 'a paused subscription',
+      status: 422,
+      code: 'invalid_state_transition',
+      call: async (f) => (await setCondition(f.webhooks[1]!, 'paused'), { params: { id: f.webhooks[1]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
+    },
+    {
+      name: 'a role that may not manage webhooks',
+      status: 403,
+      code: 'forbidden',
+      call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
     },
   ],
   listEventTypes: [

@@ -62,6 +62,7 @@ export async function startUiStack(): Promise<UiStack> {
     const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
     const { createWorker } = await import('../../workflows/worker.ts');
     const { createDeliveryActivities } = await import('../../workflows/delivery/activities.ts');
+    const { createRecoverActivities } = await import('../../workflows/recover/activities.ts');
     const { createApp } = await import('../../src/http/app.ts');
     const { serve } = await import('@hono/node-server');
     const { prisma } = await import('../../src/db/db.ts');
@@ -78,8 +79,8 @@ export async function startUiStack(): Promise<UiStack> {
       connection: temporal.nativeConnection,
       namespace: temporal.namespace,
       taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
-      activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }),
+      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+      activities: { ...createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }), ...createRecoverActivities() },
     });
     const running = worker.run();
     stops.push(async () => {

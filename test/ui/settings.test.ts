@@ -276,6 +276,44 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     expect(await page.getByRole('button', { name: 'Resume' }).count()).toBe(0);
   });
 
+  it('recovers the deliveries that failed in a chosen period: manual attempts with the same webhook-id', async () => {
+    stack.receiver.respond(hookPath, { status: 503, body: 'down again' });
+    const before = stack.receiver.received(hookPath).length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.locator('.attempt[data-status="failed"]', { hasText: 'webhook.test' }).first().waitFor(WAIT);
+    const failed = (await waitForRequests(before + 1))[before]!;
+
+    stack.receiver.respond(hookPath, { status: 200, body: 'recovered' });
+    await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Recover failed deliveries?' });
+    await dialog.waitFor(WAIT);
+    await dialog.getByRole('button', { name: /Failed in/ }).click();
+    await page.getByRole('option', { name: 'From a time I choose' }).click();
+    // Half an hour ago, in the browser's local time as the picker shows it.
+    const from = await page.evaluate(() => {
+      const d = new Date(Date.now() - 30 * 60_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    });
+    await dialog.getByLabel('From', { exact: true }).fill(from);
+    await screenshot(page, 'webhook-recover');
+    await dialog.getByRole('button', { name: 'Recover' }).click();
+
+    const started = page.getByRole('alertdialog', { name: 'Recovery started' });
+    await started.waitFor(WAIT);
+    expect(await started.textContent()).toMatch(/Every delivery that failed between .+ and .+ is being sent again/);
+    await page.getByRole('status').filter({ hasText: 'Recovery started' }).waitFor(WAIT);
+    await started.getByRole('button', { name: 'Done' }).click();
+    await started.waitFor({ state: 'detached' });
+
+    await page.locator('.attempt[data-status="succeeded"]', { hasText: 'Manual resend' }).filter({ hasText: 'webhook.test' }).first().waitFor(WAIT);
+    // Whatever else failed in that hour (the ticket of the pause step, if its retry was not due yet) is re-sent too.
+    await waitForRequests(before + 2);
+    const resent = stack.receiver.received(hookPath).slice(before + 1).filter((r) => r.headers['webhook-id'] === failed.headers['webhook-id']);
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.body).toBe(failed.body);
+  });
+
   it('works with the keyboard: dialogs take focus, Escape closes them and focus returns', async () => {
     await page.goto('/settings/apps/api-keys');
     const newKey = page.getByRole('button', { name: 'New key' });

@@ -50,8 +50,8 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-/** How a path answers: a fixed answer, or one computed from the request. */
-export type Responder = Answer | ((req: ReceivedRequest) => Answer);
+/** How a path answers: a fixed answer, or one computed from the request (possibly later). */
+export type Responder = Answer | ((req: ReceivedRequest) => Answer | Promise<Answer>);
 
 export interface Receiver {
   /** `https://<host>:8443` */
@@ -73,7 +73,7 @@ export async function startReceiver(tls: TestCa): Promise<Receiver> {
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const received: ReceivedRequest = {
         path: req.url ?? '/',
         headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
@@ -81,7 +81,7 @@ export async function startReceiver(tls: TestCa): Promise<Receiver> {
       };
       requests.push(received);
       const responder = responders.get(received.path) ?? { status: 404, body: 'no such hook' };
-      const answer = typeof responder === 'function' ? responder(received) : responder;
+      const answer = typeof responder === 'function' ? await responder(received) : responder;
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
       res.end(answer.body ?? '');
     });

@@ -179,6 +179,15 @@ export const ENABLE_WEBHOOK = `mutation EnableWebhookSubscription($id: String!) 
 export const RESEND_DELIVERY = `mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
   resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ${ATTEMPT_FIELDS} }
 }`;
+export const RECOVER_DELIVERIES = `mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {
+  recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }
+}`;
+export interface WebhookRecovery {
+  id: string;
+  since: string;
+  until: string;
+  status: 'running' | 'finished';
+}
 
 export interface BoardSummary {
   id: string;

@@ -1,5 +1,5 @@
-// One subscription: its settings and actions (edit, test, rotate the secret, resume, enable,
-// delete) and its Deliveries panel.
+// One subscription: its settings and actions (edit, test, recover failed deliveries, rotate the
+// secret, resume, enable, delete) and its Deliveries panel.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Heading, Link } from 'react-aria-components';
@@ -24,6 +24,7 @@ import { formatDateTime } from '../format.ts';
 import { ConditionBadge, conditionExplanation } from './Webhooks.tsx';
 import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
+import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
 type Subscription = WebhookSubscription & { secretRotatedAt: string | null };
 
@@ -156,6 +157,7 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
             Enable
           </Button>
         )}
+        {s.condition === 'receiving' && <RecoverDeliveriesDialog subscription={s} />}
         <RotateSecretDialog subscription={s} />
         <ConfirmDialog
           label="Delete"
@@ -173,7 +175,7 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
           </p>
         </ConfirmDialog>
       </div>
-      {s.condition === 'disabled' && <p className="hint">Test events and re-sends need the webhook enabled.</p>}
+      {s.condition === 'disabled' && <p className="hint">Test events, re-sends and recovery need the webhook enabled.</p>}
       <ErrorAlert error={error} />
     </div>
   );

@@ -1,0 +1,212 @@
+// The recovery workflow on the time-skipping test server, with a real worker running the real
+// delivery and recovery activities against a real HTTPS receiver and the database.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { createRecoverActivities } from '../../workflows/recover/activities.ts';
+import { startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
+import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { startRecovery } from '../../workflows/recover/client.ts';
+import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
+import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
+import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
+import { prisma } from '../../src/db/db.ts';
+import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, updateSubscription } from './fixtures.ts';
+import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
+import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+const MINUTE = 60_000;
+
+describe('recovery workflow (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let receiver: Receiver;
+  let worker: Worker;
+  let running: Promise<void>;
+  const taskQueue = uniqueId('recover');
+
+  beforeAll(async () => {
+    const tls = createTestCa();
+    receiver = await startReceiver(tls);
+    env = await createTimeSkippingEnv();
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
+    });
+    worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowsPath,
+      activities: {
+        ...createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, clock: async () => new Date(await env.currentTimeMs()), mailer: null, timeoutMs: 30_000 }),
+        ...createRecoverActivities(),
+      },
+    });
+    running = worker.run();
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running?.catch(() => undefined);
+    await env?.teardown();
+    await receiver?.close();
+  }, 60_000);
+
+  const hook = (name: string) => ({ path: `/${name}`, url: `${receiver.origin}/${name}` });
+  const recoveryResult = (workflowId: string) => env.client.workflow.getHandle<typeof recoverFailedDeliveriesWorkflow>(workflowId).result();
+  const bodyOf = async (ref: DeliveryRef) => deliveryBody((await prisma.event.findUniqueOrThrow({ where: { id: ref.eventId } })).payload);
+
+  /** The deliveries whose manual attempts the workflow scheduled, in the order it scheduled them. */
+  async function scheduledResends(workflowId: string): Promise<string[]> {
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? []).flatMap((e) => {
+      const a = e.activityTaskScheduledEventAttributes;
+      if (a?.activityType?.name !== 'sendAttempt') return [];
+      return [JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString()).deliveryId as string];
+    });
+  }
+
+  it('re-sends the deliveries that failed in the window, in event order, a few at a time, as manual attempts', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook(uniqueId('recover'));
+    const sub = await createSubscription(ws, { url });
+    const other = await createSubscription(ws, { url });
+    const since = new Date(Date.now() - 60 * MINUTE);
+    const until = new Date(since.getTime() + 30 * MINUTE);
+    const at = (minutes: number) => new Date(since.getTime() + minutes * MINUTE);
+
+    const included: DeliveryRef[] = [];
+    // The first exactly at `since` (inclusive); one still being retried (pending); one cancelled by a 410.
+    included.push(await deliveryWithAttempts(ws, sub.id, [{ at: at(0) }]));
+    included.push(await deliveryWithAttempts(ws, sub.id, [{ at: at(-5) }, { at: at(1) }], 'pending'));
+    included.push(await deliveryWithAttempts(ws, sub.id, [{ at: at(2) }], 'cancelled'));
+    // Failed in the window and again after it: still not delivered.
+    included.push(await deliveryWithAttempts(ws, sub.id, [{ at: at(3) }, { at: at(45) }]));
+    for (let i = 4; i < 8; i++) included.push(await deliveryWithAttempts(ws, sub.id, [{ at: at(i) }]));
+    const excluded = [
+      await deliveryWithAttempts(ws, sub.id, [{ at: at(-1) }]), // before the window
+      await deliveryWithAttempts(ws, sub.id, [{ at: until }]), // at `until` (exclusive)
+      await deliveryWithAttempts(ws, sub.id, [{ at: at(5) }, { at: at(6), status: 'succeeded' }], 'succeeded'), // got through
+      await deliveryWithAttempts(ws, sub.id, [{ at: at(5) }], 'held'), // the release after a resume sends it
+      await createDelivery(ws, sub.id), // no attempt yet
+      await deliveryWithAttempts(ws, other.id, [{ at: at(5) }]), // another subscription's
+    ];
+
+    // Holds the answers until RECOVER_CONCURRENCY requests are in flight (and a little longer, so
+    // that one more would show), or every expected request has arrived.
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const waiting: (() => void)[] = [];
+    const releaseAll = () => waiting.splice(0).forEach((go) => go());
+    receiver.respond(path, () => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const answered = new Promise<Answer>((resolve) => waiting.push(() => (inFlight -= 1, resolve({ status: 200, body: 'recovered' }))));
+      if (receiver.received(path).length === included.length) releaseAll();
+      else if (inFlight === RECOVER_CONCURRENCY) setTimeout(releaseAll, 300);
+      return answered;
+    });
+
+    const requestId = uniqueId('req');
+    const recovery = await startRecovery(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: until.toISOString() }, requestId);
+    expect(recovery).toEqual({ workflowId: `recover:${sub.id}:${requestId}`, subscriptionId: sub.id, since: since.toISOString(), until: until.toISOString(), status: 'running' });
+    expect(await recoveryResult(recovery.workflowId)).toEqual({ resent: 8, succeeded: 8, failed: 0, stopped: null, afterSeq: expect.any(String) });
+
+    // Started in event order, at most RECOVER_CONCURRENCY at once.
+    expect(await scheduledResends(recovery.workflowId)).toEqual(included.map((r) => r.deliveryId));
+    expect(maxInFlight).toBe(RECOVER_CONCURRENCY);
+    const requests = receiver.received(path);
+    expect(requests.map((r) => r.headers['webhook-id']).sort()).toEqual(included.map((r) => r.eventId).sort());
+    for (const ref of included) {
+      const request = requests.find((r) => r.headers['webhook-id'] === ref.eventId)!;
+      expect(request.body).toBe(await bodyOf(ref));
+      const [manual, ...more] = await manualAttemptsOf(ref.deliveryId);
+      expect(more).toHaveLength(0);
+      expect(manual).toMatchObject({ trigger: 'manual', status: 'succeeded', httpStatus: 200, workflowId: recovery.workflowId, payload: request.body });
+      expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
+    }
+    for (const ref of excluded) expect(await manualAttemptsOf(ref.deliveryId)).toHaveLength(0);
+
+    // Operators find it in Temporal Web by subscription and workspace, with its window.
+    const description = await env.client.workflow.getHandle(recovery.workflowId).describe();
+    expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
+    expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
+    expect(description.memo).toEqual({ since: since.toISOString(), until: until.toISOString() });
+
+    // The same request again starts nothing: it gets the recovery it started, with its window.
+    const again = await startRecovery(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: at(-30).toISOString(), until: until.toISOString() }, requestId);
+    expect(again).toEqual({ ...recovery, status: 'finished' });
+    expect(receiver.received(path)).toHaveLength(included.length);
+  });
+
+  it('a delivery that a recovery gets through sends none of its remaining scheduled attempts', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook(uniqueId('retrying'));
+    let healthy = false;
+    receiver.respond(path, () => (healthy ? { status: 200 } : { status: 503 }));
+    const sub = await createSubscription(ws, { url });
+    const ref = await createDelivery(ws, sub.id);
+    await startDeliveryWorkflow(env.client, taskQueue, ref);
+    await eventually(() => deliveryRow(ref.deliveryId), (d) => d.attemptCount === 1, 'the first attempt');
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'pending' });
+
+    healthy = true;
+    const now = await env.currentTimeMs();
+    const recovery = await startRecovery(
+      env.client,
+      taskQueue,
+      { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: new Date(now - 60 * MINUTE).toISOString(), until: new Date(now + 1_000).toISOString() },
+      uniqueId('req'),
+    );
+    expect(await recoveryResult(recovery.workflowId)).toMatchObject({ resent: 1, succeeded: 1, stopped: null });
+
+    // The delivery's own workflow wakes for its second attempt, and sends nothing.
+    const scheduled = env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, sub.id));
+    expect(await scheduled.result()).toEqual({ status: 'succeeded', attempt: 2 });
+    expect(receiver.received(path)).toHaveLength(2);
+    expect((await attemptsOf(ref.deliveryId)).map((a) => [a.trigger, a.status])).toEqual([
+      ['scheduled', 'failed'],
+      ['manual', 'succeeded'],
+    ]);
+  });
+
+  it('stops when the subscription is paused meanwhile', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook(uniqueId('pausing'));
+    const sub = await createSubscription(ws, { url });
+    const since = new Date(Date.now() - 60 * MINUTE);
+    const refs: DeliveryRef[] = [];
+    for (let i = 0; i < RECOVER_CONCURRENCY + 2; i++) refs.push(await deliveryWithAttempts(ws, sub.id, [{ at: new Date(since.getTime() + i * MINUTE) }]));
+    // What 20 failures in a row do, done by the first request; it is answered once the pause is committed.
+    receiver.respond(path, async () => {
+      await updateSubscription(sub.id, { condition: 'paused' });
+      return { status: 500 };
+    });
+
+    const recovery = await startRecovery(
+      env.client,
+      taskQueue,
+      { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: new Date().toISOString() },
+      uniqueId('req'),
+    );
+    const outcome = await recoveryResult(recovery.workflowId);
+    expect(outcome.stopped).toBe('paused');
+    const sent = receiver.received(path).length;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(outcome).toMatchObject({ resent: sent, failed: sent, succeeded: 0 });
+    // Those started after the first answer found the subscription paused: nothing sent, nothing logged.
+    for (const ref of refs.slice(RECOVER_CONCURRENCY)) expect(await manualAttemptsOf(ref.deliveryId)).toHaveLength(0);
+    expect((await scheduledResends(recovery.workflowId)).slice(0, RECOVER_CONCURRENCY)).toEqual(refs.slice(0, RECOVER_CONCURRENCY).map((r) => r.deliveryId));
+  });
+});

@@ -1,0 +1,25 @@
+// The recovery's own activity: which deliveries to re-send, a page at a time. The re-sends
+// themselves are the delivery domain's manual attempts (sendAttempt without an attempt number).
+import { recoverRepository, type RecoverCandidate } from '../../src/webhooks/recover.repository.ts';
+
+export interface FailedDeliveriesInput {
+  subscriptionId: string;
+  /** ISO 8601; inclusive. */
+  since: string;
+  /** ISO 8601; exclusive. */
+  until: string;
+  /** The event order (Event.seq, as a string: it is a bigint) after which to go on; null from the start. */
+  afterSeq: string | null;
+  limit: number;
+}
+
+export function createRecoverActivities() {
+  return {
+    /** The next deliveries to re-send, in event order: failed in the window and not delivered since. */
+    async failedDeliveries(input: FailedDeliveriesInput): Promise<RecoverCandidate[]> {
+      return await recoverRepository.failedInWindow(input.subscriptionId, new Date(input.since), new Date(input.until), input.afterSeq, input.limit);
+    },
+  };
+}
+
+export type RecoverActivities = ReturnType<typeof createRecoverActivities>;
