@@ -1,7 +1,11 @@
 // `npm run bench:webhooks`: webhook delivery throughput and latency on this machine.
 //
 //   npm run bench:webhooks [-- --events 10000 --subscriptions 2 --ceiling 2000 --starters 32
-//                             --latency-seconds 30 --plain-start --cpu-prof DIR]
+//                             --latency-seconds 30 --plain-start --cpu-prof DIR --target dev|cluster]
+//
+// --target cluster runs on the native production topology (npm run cluster, bench/webhook-cluster.ts):
+// its PostgreSQL and Temporal server instead of a dev server, and a second fan-out with two
+// worker processes; the report goes to bench/results/webhooks-cluster-latest.md.
 //
 // 1. A Temporal dev server (src/temporal/dev-server.ts: same binary and flags, SQLite file in a
 //    temp dir) and PostgreSQL (DATABASE_URL, else a throwaway cluster).
@@ -26,9 +30,9 @@ import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts'
 import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
+import { appEnv, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RESULTS_FILE = path.join(here, 'results', 'webhooks-latest.md');
 
 const { values: opts } = parseArgs({
   options: {
@@ -39,6 +43,7 @@ const { values: opts } = parseArgs({
     'latency-seconds': { type: 'string', default: '30' },
     'plain-start': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    target: { type: 'string', default: 'dev' },
   },
 });
 const EVENTS = Number(opts.events);
@@ -50,19 +55,29 @@ const LATENCY_SECONDS = Number(opts['latency-seconds']);
 const EAGER = !opts['plain-start'];
 /** Tunable, but these are the runs the README reports. */
 const isFullRun = EVENTS === 10_000;
+if (opts.target !== 'dev' && opts.target !== 'cluster') throw new Error('--target is dev or cluster');
+const ON_CLUSTER = opts.target === 'cluster';
+const RESULTS_FILE = path.join(here, 'results', ON_CLUSTER ? 'webhooks-cluster-latest.md' : 'webhooks-latest.md');
+/** What the report calls the Temporal server. */
+const SERVER = ON_CLUSTER ? 'Temporal server' : 'dev server';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
 let cluster: ThrowawayCluster | undefined;
 let devServer: DevServer | undefined;
 let worker: ChildProcess | undefined;
+let secondWorker: ChildProcess | undefined;
+let restoreCluster: (() => Promise<void>) | undefined;
 let receivers: BenchReceiver[] = [];
 
 async function cleanup() {
-  if (worker && worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+  for (const w of [worker, secondWorker]) if (w && w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
   await Promise.all(receivers.map((r) => r.close()));
   await devServer?.stop().catch(() => undefined);
   cluster?.stop();
   cluster = undefined;
+  const restore = restoreCluster;
+  restoreCluster = undefined;
+  await restore?.().catch((err) => console.error(`starting the cluster's app processes again: ${(err as Error).message}`));
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -162,7 +177,10 @@ async function main() {
   const loadBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
   let databaseUrl = process.env.DATABASE_URL;
   let databaseNote = 'PostgreSQL from DATABASE_URL';
-  if (!databaseUrl) {
+  if (ON_CLUSTER) {
+    databaseUrl = appEnv(nativeEndpoints).DATABASE_URL;
+    databaseNote = 'the native cluster\'s, fsync on, shared with its Temporal server';
+  } else if (!databaseUrl) {
     log('Starting a throwaway PostgreSQL cluster…');
     cluster = await startThrowawayCluster();
     databaseUrl = cluster.url;
@@ -186,23 +204,36 @@ async function main() {
   log('Setting up: migrations, workspace, API key, subscriptions through the webhook service…');
   const data = await setUpWorkspace(receivers.map((r) => `${r.origin}/webhooks/bench`));
 
-  log('Starting the Temporal dev server (SQLite file, as npm start)…');
-  const temporalPort = await freePort();
-  devServer = await startDevServer({ dbFile: path.join(tmp, 'temporal.sqlite'), port: temporalPort });
-  const temporalPid = devServerPid(temporalPort);
+  let temporal: { address: string; namespace: string; pid: number | undefined };
+  if (ON_CLUSTER) {
+    const { useCluster } = await import('./webhook-cluster.ts');
+    const c = await useCluster(log);
+    restoreCluster = c.restore;
+    temporal = { address: c.temporalAddress, namespace: c.namespace, pid: c.temporalPid };
+  } else {
+    log('Starting the Temporal dev server (SQLite file, as npm start)…');
+    const temporalPort = await freePort();
+    devServer = await startDevServer({ dbFile: path.join(tmp, 'temporal.sqlite'), port: temporalPort });
+    temporal = { address: devServer.address, namespace: devServer.namespace, pid: devServerPid(temporalPort) };
+  }
+  const temporalPid = temporal.pid;
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    TEMPORAL_ADDRESS: devServer.address,
-    TEMPORAL_NAMESPACE: devServer.namespace,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
     NODE_EXTRA_CA_CERTS: caFile,
   };
-  worker = fork(path.join(here, 'webhook-worker.ts'), [], { env, execArgv: ['--import', 'tsx', ...(opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const forkWorker = async () => {
+    const forked = fork(path.join(here, 'webhook-worker.ts'), [], { env, execArgv: ['--import', 'tsx', ...(opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(opts['cpu-prof'])] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise<void>((resolve, reject) => {
+      forked.once('message', () => resolve());
+      forked.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
+    });
+    return forked;
+  };
+  worker = await forkWorker();
   const child = worker;
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
-  });
 
   // Bare ceiling.
   log(`Bare ceiling: ${fmt(CEILING_WORKFLOWS)} empty workflows, ${STARTERS} starters, plain then eager start…`);
@@ -254,6 +285,25 @@ async function main() {
   const ceilingAfter = await command<CeilingReport>(child, { cmd: 'ceiling', count: CEILING_WORKFLOWS / 2, starters: STARTERS, eager: true, taskQueue: 'bench-ceiling-after' }, 600_000);
   log(`Ceiling after the fan-out: eager ${fmt(ceilingAfter.completed / ceilingAfter.seconds)} workflows/s`);
 
+  // On the cluster: the same fan-out with a second worker process (each runs the worker and a relay, as the topology's two).
+  let twoWorkers: { throughput: number; seconds: number; check: Check; cpuMs: number } | undefined;
+  if (ON_CLUSTER) {
+    log(`Fan-out with two worker processes: ${fmt(EVENTS)} events more…`);
+    secondWorker = await forkWorker();
+    await command(secondWorker, { cmd: 'deliver', eager: EAGER }, 120_000);
+    const cpu2 = [procStats(child.pid!).cpuMs, procStats(secondWorker.pid!).cpuMs];
+    const ids2 = await data.writeEvents(EVENTS, 50, 4);
+    if (!(await waitForArrivals(ids2, Math.max(300_000, (expectedDeliveries / Math.max(1, ceilingRate)) * 5_000)))) log('Fan-out with two: not every delivery arrived in time');
+    const arrivals2 = receivers.flatMap((r) => ids2.map((id) => r.arrivals.get(id)).filter((a) => a !== undefined));
+    const seconds = (Math.max(...arrivals2.map((a) => a.firstAt)) - Math.min(...arrivals2.map((a) => a.occurredAt))) / 1000;
+    await sleep(3_000);
+    const check2 = check(ids2);
+    for (const id of ids2) phaseBefore.add(id);
+    const cpuMs = procStats(child.pid!).cpuMs - cpu2[0]! + procStats(secondWorker.pid!).cpuMs - cpu2[1]!;
+    twoWorkers = { throughput: check2.delivered / seconds, seconds, check: check2, cpuMs };
+    log(`Fan-out with two: ${fmt(twoWorkers.throughput)} deliveries/s over ${fmt(seconds, 1)} s; ${check2.missing} missing, ${check2.duplicates} duplicates`);
+  }
+
   // Latency at half the ceiling.
   const seq1 = await data.lastSeq();
   const deliveriesPerSecond = ceilingRate / 2;
@@ -294,6 +344,7 @@ async function main() {
   const workerStats = procStats(child.pid!);
   const temporalStats = temporalPid ? procStats(temporalPid) : undefined;
   const loadAfter = execFileSync('uptime', { encoding: 'utf8' }).trim();
+  if (secondWorker) await command(secondWorker, { cmd: 'stop' }, 60_000).catch((err) => log(String(err)));
   await command(child, { cmd: 'stop' }, 60_000).catch((err) => log(String(err)));
   // It exits by itself after `stop` (writing its --cpu-prof); cleanup kills it only when it does not.
   if (child.exitCode === null) await Promise.race([new Promise((resolve) => child.once('exit', resolve)), sleep(10_000)]);
@@ -305,7 +356,7 @@ async function main() {
   const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   lines.push(`# Webhook delivery benchmark (${date})`, '');
   lines.push(
-    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as \`npm start\`).`,
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); ${ON_CLUSTER ? `Temporal server ${versions.temporalServer} of the native production topology (\`npm run cluster\`: persistence and visibility on that PostgreSQL)` : 'Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as \`npm start\`)'}.`,
     `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/outbox-relay.ts)${EAGER ? ', the relay starting workflows eagerly on the worker\'s connection' : ''}; receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,
@@ -314,7 +365,7 @@ async function main() {
     '|---|--:|',
     `| Bare ceiling: empty workflows started + completed (${STARTERS} starters, ${fmt(CEILING_WORKFLOWS)} workflows) | ${fmt(ceilingPlain.completed / ceilingPlain.seconds)} workflows/s |`,
   );
-  lines.push(`| Bare ceiling: worker process / dev server CPU per workflow | ${fmt(ceilingCpu.worker, 2)} / ${Number.isNaN(ceilingCpu.temporal) ? 'n/a' : fmt(ceilingCpu.temporal, 2)} ms |`);
+  lines.push(`| Bare ceiling: worker process / ${SERVER} CPU per workflow | ${fmt(ceilingCpu.worker, 2)} / ${Number.isNaN(ceilingCpu.temporal) ? 'n/a' : fmt(ceilingCpu.temporal, 2)} ms |`);
   lines.push(`| Bare ceiling with eager start | ${fmt(ceilingEager.completed / ceilingEager.seconds)} workflows/s (${fmt(ceilingEager.eagerlyStarted)} of ${fmt(ceilingEager.completed)} eagerly started) |`);
   lines.push(
     `| Fan-out: events written (writeEvent, 50 per transaction) | ${fmt(EVENTS)} in ${fmt(writeSeconds, 1)} s |`,
@@ -322,8 +373,8 @@ async function main() {
     `| **Fan-out: sustained deliveries/s** | **${fmt(throughput)}** |`,
     `| Fan-out: commit → first attempt at receiver (backlog included), p50 / p99 | ${fmt(percentile(fanoutLatencies, 50))} / ${fmt(percentile(fanoutLatencies, 99))} ms |`,
     `| Fan-out: worker process CPU per delivery | ${fmt(fanoutCpuMs / Math.max(1, fanoutCheck.delivered), 2)} ms |`,
-    `| Fan-out: dev server CPU per delivery | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt(fanoutTemporalCpuMs / Math.max(1, fanoutCheck.delivered), 2)} ms`} |`,
-    `| CPU (worker + dev server) of an empty workflow ÷ of a delivery: the share of the ceiling to expect when CPU-bound | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt((ceilingCpu.worker + ceilingCpu.temporal) / ((fanoutCpuMs + fanoutTemporalCpuMs) / Math.max(1, fanoutCheck.delivered)) * 100)}%`} |`,
+    `| Fan-out: ${SERVER} CPU per delivery | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt(fanoutTemporalCpuMs / Math.max(1, fanoutCheck.delivered), 2)} ms`} |`,
+    `| CPU (worker + ${SERVER}) of an empty workflow ÷ of a delivery: the share of the ceiling to expect when CPU-bound | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt((ceilingCpu.worker + ceilingCpu.temporal) / ((fanoutCpuMs + fanoutTemporalCpuMs) / Math.max(1, fanoutCheck.delivered)) * 100)}%`} |`,
     `| Bare ceiling again after the fan-out (eager, ${fmt(ceilingAfter.completed)} workflows) | ${fmt(ceilingAfter.completed / ceilingAfter.seconds)} workflows/s |`,
     `| Fan-out: delivery rows by status / attempts recorded / events not relayed | ${JSON.stringify(fanoutRows.byStatus)} / ${fmt(fanoutRows.attempts)} / ${fanoutRows.unrelayed} |`,
     `| Latency phase: tickets created (ticket service) | ${fmt(created)} at ${fmt(achievedTicketsPerSecond, 1)}/s (${createErrors} errors) → ${fmt(latencyCheck.expected)} deliveries at ${fmt(achievedTicketsPerSecond * SUBSCRIPTIONS, 1)}/s |`,
@@ -331,7 +382,14 @@ async function main() {
     `| Latency: delivery rows by status / attempts recorded / events not relayed | ${JSON.stringify(latencyRows.byStatus)} / ${fmt(latencyRows.attempts)} / ${latencyRows.unrelayed} |`,
     `| Worker process (worker + relay) peak RSS / RSS at end | ${fmt(workerStats.peakMb)} / ${fmt(workerStats.rssMb)} MB |`,
   );
-  if (temporalStats) lines.push(`| Dev server peak RSS | ${fmt(temporalStats.peakMb)} MB |`);
+  if (twoWorkers) {
+    lines.push(
+      `| Fan-out with two worker processes: ${fmt(EVENTS)} events more, first commit → last 2xx | ${fmt(twoWorkers.check.delivered)} in ${fmt(twoWorkers.seconds, 1)} s |`,
+      `| **Fan-out with two worker processes: sustained deliveries/s** | **${fmt(twoWorkers.throughput)}** (${twoWorkers.check.missing} missing, ${twoWorkers.check.duplicates} duplicates) |`,
+      `| Fan-out with two: worker processes' CPU per delivery | ${fmt(twoWorkers.cpuMs / Math.max(1, twoWorkers.check.delivered), 2)} ms |`,
+    );
+  }
+  if (temporalStats) lines.push(`| ${SERVER} peak RSS | ${fmt(temporalStats.peakMb)} MB |`);
 
   const share = throughput / ceilingRate;
   const lost = fanoutCheck.missing + latencyCheck.missing;

@@ -3,52 +3,16 @@
 // PostgreSQL, the Temporal server on it, Temporal Web, Redis, two api and two worker processes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { portFree } from './probes.ts';
-import { childPids, clusterDir, services, type Service } from './services.ts';
+import { childPids, clusterDir, services } from './services.ts';
+import { startMissing } from './control.ts';
 import { nativeEndpoints, versions } from './topology.ts';
 
 const log = (line: string) => console.log(line);
 const rel = (file: string) => path.relative(process.cwd(), file);
 
-/** How long a service may take to become healthy: apps build the bundle and migrate first. */
-const startTimeoutMs: Record<string, number> = { postgres: 120_000, temporal: 180_000 };
-const defaultTimeoutMs = 240_000;
-
-function tail(file: string, lines = 15): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`).join('\n');
-  } catch {
-    return '    (no log)';
-  }
-}
-
-async function waitHealthy(s: Service): Promise<void> {
-  const deadline = Date.now() + (startTimeoutMs[s.name] ?? defaultTimeoutMs);
-  while (!(await s.healthy())) {
-    if (s.pid() === undefined) throw new Error(`${s.name} exited; its log (${rel(s.log)}) ends with:\n${tail(s.log)}`);
-    if (Date.now() > deadline) throw new Error(`${s.name} is not healthy yet; its log (${rel(s.log)}) ends with:\n${tail(s.log)}`);
-    await sleep(500);
-  }
-}
-
 async function up(): Promise<void> {
   const started = Date.now();
-  for (const s of services) await s.prepare?.(log);
-  const busy: string[] = [];
-  for (const s of services) {
-    if (s.pid() !== undefined) continue;
-    for (const port of s.ports) if (!(await portFree(port))) busy.push(`${port} (${s.name})`);
-  }
-  if (busy.length) throw new Error(`ports in use by something else: ${busy.join(', ')}; stop it, or the cluster that holds them`);
-  for (const s of services) {
-    if (s.pid() === undefined) {
-      log(`starting ${s.name}`);
-      await s.start(log);
-    }
-    await waitHealthy(s);
-    await s.afterStart?.(log);
-  }
+  await startMissing(log);
   log(`\nup in ${((Date.now() - started) / 1000).toFixed(1)} s (Temporal server ${versions.temporalServer}, Temporal Web ${versions.temporalUi}, PostgreSQL ${versions.postgresMajor}, Redis ${versions.redisMajor})`);
   await status();
   const demo = readFileSync(services.find((s) => s.name === 'api-1')!.log, 'utf8').split('\n').filter((l) => /API key \(shown once|Administrator sign-in/.test(l));

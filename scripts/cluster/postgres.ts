@@ -79,6 +79,13 @@ export function stopPostgres(pg: Postgres): boolean {
   return true;
 }
 
+/** Immediate shutdown (no checkpoint: the next start replays the WAL, as after a crash); false when it was not running. */
+export function crashPostgres(pg: Postgres): boolean {
+  if (!postgresRunning(pg)) return false;
+  runAsOwner(bin('pg_ctl'), ['-D', dataDir(pg), '-m', 'immediate', '-w', 'stop']);
+  return true;
+}
+
 /** The postmaster's pid when it runs (first line of postmaster.pid, checked by pg_ctl status). */
 export function postgresPid(pg: Postgres): number | undefined {
   if (!postgresRunning(pg)) return undefined;

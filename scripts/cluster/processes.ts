@@ -86,6 +86,22 @@ export async function stopDetached(dirs: ProcessDirs, name: string, graceMs = 15
   return 'killed';
 }
 
+/** SIGKILL to the process group, at once (chaos testing); resolves once the group is gone. False when it was not running. */
+export async function killDetached(dirs: ProcessDirs, name: string): Promise<boolean> {
+  const pid = runningPid(dirs, name);
+  rmSync(pidFile(dirs, name), { force: true });
+  if (pid === undefined) return false;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  // Bounded: a killed process stays a zombie until its parent reaps it.
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && groupAlive(pid)) await sleep(50);
+  return true;
+}
+
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);

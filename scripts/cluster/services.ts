@@ -5,8 +5,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot, repoRoot } from '../../src/paths.ts';
 import { aptInstall } from './apt.ts';
-import { postgresLog, postgresPid, postgresReady, startPostgres, stopPostgres } from './postgres.ts';
-import { logFile, runningPid, startDetached, stopDetached, type ProcessDirs } from './processes.ts';
+import { crashPostgres, postgresLog, postgresPid, postgresReady, startPostgres, stopPostgres } from './postgres.ts';
+import { killDetached, logFile, runningPid, startDetached, stopDetached, type ProcessDirs } from './processes.ts';
 import { groupPids, httpOk, polling, redisPong, workflowPollers } from './probes.ts';
 import {
   nativeTemporalServerEnv, nativeTemporalUiEnv, registerNamespaceAndSearchAttributes, serverCommand,
@@ -31,6 +31,8 @@ export interface Service {
   afterStart?(log: Log): Promise<void>;
   /** How it stopped; undefined when it was not running. */
   stop(): Promise<'stopped' | 'killed' | undefined>;
+  /** Ends it abruptly (chaos testing): SIGKILL, or PostgreSQL's immediate shutdown. False when it was not running. */
+  kill(): Promise<boolean>;
   pid(): number | undefined;
   healthy(): Promise<boolean>;
 }
@@ -43,6 +45,7 @@ const postgres: Service = {
   log: postgresLog(pg),
   start: async (log) => startPostgres(pg, log),
   stop: async () => (stopPostgres(pg) ? 'stopped' : undefined),
+  kill: async () => crashPostgres(pg),
   pid: () => postgresPid(pg),
   healthy: async () => postgresReady(pg),
 };
@@ -68,6 +71,7 @@ function detached(spec: DetachedSpec): Service {
       startDetached(dirs, spec.name, command, args, { cwd: repoRoot, env: { ...process.env, ...env } });
     },
     stop: () => stopDetached(dirs, spec.name),
+    kill: () => killDetached(dirs, spec.name),
     pid: () => runningPid(dirs, spec.name),
     healthy: spec.healthy,
   };

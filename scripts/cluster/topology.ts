@@ -2,7 +2,7 @@
 // `npm run cluster -- up` runs natively on one machine. Both are derived from here (the native
 // scripts directly; docker-compose.yml is checked against it by test/cluster/compose.test.ts), so
 // versions, settings and process counts cannot drift apart.
-import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
+import { deliverySearchAttributes } from '../../src/temporal/search-attribute-types.ts';
 
 export const versions = {
   /** temporalio/auto-setup:<this>; natively go.temporal.io/server@v<this> (server and temporal-sql-tool). */

@@ -9,15 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { EphemeralServerExecutable } from '@temporalio/testing';
 import { resolveTemporalCli } from './binaries.ts';
+import { deliverySearchAttributes, type SearchAttributeTypeName } from './search-attribute-types.ts';
 
-type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
-
-/** Search attributes of webhook delivery workflows, registered on every dev server we start. */
-export const deliverySearchAttributes = {
-  SubscriptionId: 'Keyword',
-  EventType: 'Keyword',
-  WorkspaceId: 'Keyword',
-} as const satisfies Record<string, SearchAttributeTypeName>;
+export { deliverySearchAttributes };
 
 export interface StartDevServerOptions {
   /** SQLite file; state survives restarts on the same file. Omitted: in memory. */

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { logFile, pidFile, runningPid, startDetached, stopDetached, type ProcessDirs } from '../../scripts/cluster/processes.ts';
+import { killDetached, logFile, pidFile, runningPid, startDetached, stopDetached, type ProcessDirs } from '../../scripts/cluster/processes.ts';
 
 let root: string;
 let dirs: ProcessDirs;
@@ -39,6 +39,17 @@ describe('detached processes of the native cluster', () => {
     expect(await stopDetached(dirs, 'stubborn', 300)).toBe('killed');
     await until(() => { try { process.kill(-pid, 0); return false; } catch { return true; } });
     expect(() => process.kill(-pid, 0)).toThrow();
+  });
+
+  it('are killed at once, children included, by the chaos test (no SIGTERM handler runs)', async () => {
+    const pid = startDetached(dirs, 'sleeper', 'sh', ['-c', 'trap "echo $((6 * 7)) terminated" TERM; sleep 60 & echo "$((6 * 6)) waiting"; wait']);
+    await until(() => readFileSync(logFile(dirs, 'sleeper'), 'utf8').includes('36 waiting'));
+    expect(await killDetached(dirs, 'sleeper')).toBe(true);
+    await until(() => { try { process.kill(-pid, 0); return false; } catch { return true; } });
+    expect(() => process.kill(-pid, 0)).toThrow();
+    expect(readFileSync(logFile(dirs, 'sleeper'), 'utf8')).not.toContain('42 terminated');
+    expect(runningPid(dirs, 'sleeper')).toBeUndefined();
+    expect(await killDetached(dirs, 'sleeper')).toBe(false);
   });
 
   it('are not signalled through a pid file whose pid now names another process', () => {
