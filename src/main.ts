@@ -19,6 +19,7 @@ import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.t
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
+import { startTracing } from './tracing/tracing.ts';
 
 type Mode = 'all' | 'api' | 'worker';
 const mode = (process.argv[2] ?? 'all') as Mode;
@@ -35,6 +36,10 @@ const stops: (() => Promise<unknown>)[] = [];
 const banner: string[] = [];
 
 async function main() {
+  // Before any Temporal client or worker is made: they take their interceptors from it.
+  const traces = await startTracing();
+  // Stopped after the parts that make spans (those go first), exporting what they left.
+  if (traces) stops.push(() => traces.shutdown());
   const applied = await migrate();
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
@@ -109,6 +114,7 @@ async function main() {
     banner.push(`Health:    ${origin}/healthz, ${origin}/readyz`);
   }
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
+  if (traces) banner.push(`Traces:    OTLP/HTTP to ${config.tracing!.tracesUrl}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);
   console.log(['', ...banner, ''].join('\n'));
 }

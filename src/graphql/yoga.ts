@@ -8,6 +8,7 @@ import { logger } from '../logger.ts';
 import { asCallerError } from './cursor.ts';
 import type { GraphQLContext } from './context.ts';
 import { graphqlLimits } from './limits.ts';
+import { traceGraphQLOperation } from '../tracing/http.ts';
 
 /**
  * Expected failures keep their GraphQLError (location and path) and gain `extensions.code`;
@@ -74,7 +75,7 @@ export function createGraphQLServer({ production = config.isProduction }: { prod
     graphqlEndpoint: '/graphql',
     graphiql: !production,
     landingPage: false,
-    plugins: [useRequestBody, ...graphqlLimits({ production })],
+    plugins: [useRequestBody, ...graphqlLimits({ production }), traceGraphQLOperation],
     parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
     // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
     // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not

@@ -21,6 +21,7 @@ import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
+import { traceRequests } from '../tracing/http.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -60,6 +61,9 @@ export function createApp({
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
   const clientAddressOf = clientAddressResolver(trustedProxies);
+  // First, so that the request's span covers its limits too (not health checks or the settings UI).
+  app.use(`${API_PREFIX}/*`, traceRequests);
+  app.use('/graphql', traceRequests);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or

@@ -12,6 +12,7 @@ import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
+import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { MAX_ATTEMPTS, nextAttemptTime } from './schedule.ts';
 
 export interface DeliveryActivityDeps {
@@ -99,6 +100,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         attemptedAt,
         nextAttemptAt: outcome === 'failed' && attempt !== undefined ? nextAttemptTime(attempt, attemptedAt) : null,
         workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+      });
+      annotateSpan({
+        'webhook.delivery.id': deliveryId,
+        'webhook.event.id': event.id,
+        'webhook.subscription.id': subscription.id,
+        'webhook.attempt': saved.attempt,
+        'webhook.outcome': outcome,
+        'http.response.status_code': status,
       });
       if (saved.paused) {
         logger.warn({ subscriptionId: subscription.id }, 'webhook subscription paused after consecutive failures');
