@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { fromRoot } from '../src/paths.ts';
-import { WORKFLOW_BUNDLE_FILE, workflowsPath } from '../workflows/bundle.ts';
+import { WORKFLOW_BUNDLE_FILE, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 
 export const distDir = fromRoot('dist');
 
@@ -54,7 +54,7 @@ export async function buildWorkflowBundle(outdir = distDir): Promise<'built' | '
   if (fs.existsSync(codePath) && fs.existsSync(hashPath) && fs.readFileSync(hashPath, 'utf8') === inputs) return 'unchanged';
   // Imported here: the SDK's bundler pulls in webpack and swc, which a cached build never needs.
   const { bundleWorkflowCode } = await import('@temporalio/worker');
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietLogger });
   fs.mkdirSync(outdir, { recursive: true });
   fs.writeFileSync(codePath, code);
   fs.writeFileSync(hashPath, inputs);

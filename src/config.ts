@@ -51,6 +51,9 @@ const schema = z.object({
   SMTP_FROM: z.string().default('Ticketing <no-reply@localhost>'),
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Traces (README, "Operations"): off unless an OTLP/HTTP endpoint is given; empty means unset.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().regex(/^https?:/i, 'an http(s) URL').optional()),
+  OTEL_SERVICE_NAME: z.string().min(1).default('ticketing'),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -110,6 +113,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
+    // The signal's path goes after the endpoint's own, as the OTLP exporter specification says.
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { tracesUrl: `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`, serviceName: e.OTEL_SERVICE_NAME }
+      : undefined,
   };
 }
 

@@ -20,6 +20,7 @@ import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 import { metricsOnPublicPort, metricsRoutes } from './metrics/metrics-endpoint.ts';
+import { startTracing } from './tracing/tracing.ts';
 
 type Mode = 'all' | 'api' | 'worker';
 const mode = (process.argv[2] ?? 'all') as Mode;
@@ -36,6 +37,10 @@ const stops: (() => Promise<unknown>)[] = [];
 const banner: string[] = [];
 
 async function main() {
+  // Before any Temporal client or worker is made: they take their interceptors from it.
+  const traces = await startTracing();
+  // Stopped after the parts that make spans (those go first), exporting what they left.
+  if (traces) stops.push(() => traces.shutdown());
   const applied = await migrate();
   if (applied.length) logger.info({ applied }, 'migrations applied');
 
@@ -120,6 +125,7 @@ async function main() {
   }
   if (config.temporal.metricsAddress && worker) banner.push(`Temporal worker metrics: http://${config.temporal.metricsAddress}/metrics`);
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
+  if (traces) banner.push(`Traces:    OTLP/HTTP to ${config.tracing!.tracesUrl}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);
   console.log(['', ...banner, ''].join('\n'));
 }

@@ -4,11 +4,12 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { config } from './config.ts';
 import { logger } from './logger.ts';
 import { createWorker } from '../workflows/worker.ts';
-import { prebuiltWorkflowBundle, workflowsPath } from '../workflows/bundle.ts';
+import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
-import { createDeliveryActivities } from '../workflows/delivery/activities.ts';
+import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
+import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 
 /**
  * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
@@ -35,7 +36,8 @@ const DELIVERY_CONCURRENCY = {
 
 let runtimeInstalled = false;
 
-export async function startWorker(address: string): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
+/** `deliveryDeps`: tests hand in their receiver's CA. */
+export async function startWorker(address: string, deliveryDeps?: DeliveryActivityDeps): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
   if (!runtimeInstalled) {
     // The SDK logs every poller start at info level; keep the console for what matters. Its own
     // worker metrics have their own Prometheus listener, set before any NativeConnection exists.
@@ -53,8 +55,10 @@ export async function startWorker(address: string): Promise<{ worker: Worker; ru
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
-    activities: { ...createHelloActivities(), ...createDeliveryActivities(), ...createRecoverActivities(), ...createRetentionActivities() },
+    workflowInterceptorModules,
+    activities: { ...createHelloActivities(), ...createDeliveryActivities(deliveryDeps), ...createRecoverActivities(), ...createRetentionActivities() },
     ...DELIVERY_CONCURRENCY,
+    ...temporalWorkerOptions(),
   });
   return { worker, connection, running: worker.run() };
 }
@@ -84,7 +88,7 @@ export function superviseWorker(
     while (!stopping) {
       try {
         const started = await startWorker(address);
-        current = { ...started, client: new Client({ connection: started.connection, namespace: config.temporal.namespace }) };
+        current = { ...started, client: new Client({ connection: started.connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() }) };
         if (stopping) shutdown(current.worker);
         else await onConnected();
         if (failures) logger.info('Temporal worker connected');

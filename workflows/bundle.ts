@@ -7,6 +7,9 @@ import type { WorkflowBundleOption } from '@temporalio/worker';
 /** The entry of every workflow the service's worker runs. */
 export const workflowsPath = path.join(import.meta.dirname, 'index.ts');
 
+/** Workflow interceptor modules of the bundle (a prebuilt bundle cannot take them at worker start). */
+export const workflowInterceptorModules = [path.join(import.meta.dirname, 'tracing', 'interceptors.ts')];
+
 export const WORKFLOW_BUNDLE_FILE = 'workflows-bundle.js';
 
 /**

@@ -13,6 +13,8 @@ export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 
   workflowsPath: string;
   /** A bundle made at build time (workflows/bundle.ts): used instead of bundling workflowsPath. */
   workflowBundle?: WorkflowBundleOption;
+  /** Bundled with workflowsPath; a prebuilt bundle has its own (scripts/build.ts). */
+  workflowInterceptorModules?: string[];
 }
 
 export async function createWorker({
@@ -22,8 +24,11 @@ export async function createWorker({
   activities,
   workflowsPath,
   workflowBundle,
+  workflowInterceptorModules,
   ...rest
 }: CreateWorkerOptions): Promise<Worker> {
-  const code = workflowBundle ? { workflowBundle } : { workflowsPath };
+  const code = workflowBundle
+    ? { workflowBundle }
+    : { workflowsPath, interceptors: { ...rest.interceptors, workflowModules: workflowInterceptorModules } };
   return await Worker.create({ ...rest, connection, namespace, taskQueue, activities, ...code });
 }

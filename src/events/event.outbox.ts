@@ -4,6 +4,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { buildEventEnvelope, type EnvelopeInput, type EventEnvelope } from './event.envelope.ts';
+import { currentTraceparent } from '../tracing/tracing.ts';
 
 export interface WriteEventInput extends Omit<EnvelopeInput, 'id' | 'occurredAt' | 'workspace'> {
   workspace: { id: number; domain: string };
@@ -28,6 +29,8 @@ export async function writeEvent(tx: Prisma.TransactionClient, input: WriteEvent
       targetSubscriptionId: input.targetSubscriptionId ?? null,
       payload: envelope as unknown as Prisma.InputJsonObject,
       occurredAt,
+      // Traces on: the deliveries of this event continue the request's trace (outbox-relay.ts).
+      traceparent: currentTraceparent(),
     },
     select: { id: true },
   });

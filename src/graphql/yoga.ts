@@ -9,6 +9,7 @@ import { asCallerError } from './cursor.ts';
 import type { GraphQLContext } from './context.ts';
 import { graphqlLimits } from './limits.ts';
 import { graphqlMetrics } from '../metrics/graphql-metrics.ts';
+import { traceGraphQLOperation } from '../tracing/http.ts';
 
 /**
  * Expected failures keep their GraphQLError (location and path) and gain `extensions.code`;
@@ -75,7 +76,7 @@ export function createGraphQLServer({ production = config.isProduction }: { prod
     graphqlEndpoint: '/graphql',
     graphiql: !production,
     landingPage: false,
-    plugins: [useRequestBody, graphqlMetrics(), ...graphqlLimits({ production })],
+    plugins: [useRequestBody, graphqlMetrics(), ...graphqlLimits({ production }), traceGraphQLOperation],
     parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
     // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
     // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not

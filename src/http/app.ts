@@ -23,6 +23,7 @@ import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import { metricsOnPublicPort, metricsRoutes } from '../metrics/metrics-endpoint.ts';
+import { traceRequests } from '../tracing/http.ts';
 
 export const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -67,6 +68,9 @@ export function createApp({
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
   const clientAddressOf = clientAddressResolver(trustedProxies);
+  // First, so that the request's span covers its limits too (not health checks or the settings UI).
+  app.use(`${API_PREFIX}/*`, traceRequests);
+  app.use('/graphql', traceRequests);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or

@@ -1,13 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { config } from '../config.ts';
 import { AppError } from '../errors/errors.ts';
+import { temporalClientInterceptors } from '../tracing/temporal.ts';
 
 /**
  * A Client whose connection opens on first use (so creating it never fails or blocks at
  * startup). Close it with `client.connection.close()`.
  */
 export function connectTemporal(address: string, namespace: string): Client {
-  return new Client({ connection: Connection.lazy({ address }), namespace });
+  return new Client({ connection: Connection.lazy({ address }), namespace, interceptors: temporalClientInterceptors() });
 }
 
 let shared: { client: Client; taskQueue: string } | undefined;

@@ -3,6 +3,7 @@
 import { prisma } from '../db/db.ts';
 import { Prisma, type Channel } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
+import { currentTraceparent } from '../tracing/tracing.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, type FieldValue, type HistoryAction } from './ticket.representation.ts';
 import type { KeysetPage } from './ticket.paging.ts';
@@ -161,9 +162,9 @@ export const ticketRepository = {
         FROM ticket t, "User" u
         WHERE u."workspaceId" = ${row.workspaceId}::int AND u."isAdmin" AND u."kind" = 'human' AND u."deactivatedAt" IS NULL AND u."id" <> ${row.createdById}::int
       ), event AS (
-        INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt")
+        INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt", "traceparent")
         SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id",
-               jsonb_set(${JSON.stringify(event)}::jsonb, '{data,id}', to_jsonb("id")), ${at}::timestamp(3)
+               jsonb_set(${JSON.stringify(event)}::jsonb, '{data,id}', to_jsonb("id")), ${at}::timestamp(3), ${currentTraceparent()}::text
         FROM ticket
         RETURNING "payload"
       )${completeClaim}

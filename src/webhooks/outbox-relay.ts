@@ -11,6 +11,7 @@ import { logger } from '../logger.ts';
 import { startDeliveryWorkflow, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
 import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
+import { inStoredTrace } from '../tracing/tracing.ts';
 
 export interface RelayOptions {
   client: Client;
@@ -94,13 +95,17 @@ export function createOutboxRelay(options: RelayOptions) {
     const failed = new Set<string>();
     const results = await inBatches(pairs, concurrency, async (p) => {
       try {
-        await startDeliveryWorkflow(eager ?? client, taskQueue, {
-          deliveryId: byWorkflow.get(p.workflowId)!,
-          eventId: p.event.id,
-          subscriptionId: p.subscriptionId,
-          eventType: p.event.type,
-          workspaceId: p.event.workspaceId,
-        }, { eager: eager !== undefined });
+        // In the trace of the request that wrote the event (traces on): Temporal's client
+        // interceptor takes it from there into the workflow and its attempts.
+        await inStoredTrace(p.event.traceparent, () =>
+          startDeliveryWorkflow(eager ?? client, taskQueue, {
+            deliveryId: byWorkflow.get(p.workflowId)!,
+            eventId: p.event.id,
+            subscriptionId: p.subscriptionId,
+            eventType: p.event.type,
+            workspaceId: p.event.workspaceId,
+          }, { eager: eager !== undefined }),
+        );
       } catch (err) {
         failed.add(p.event.id);
         throw err;

@@ -51,6 +51,8 @@ export interface ClaimedEvent {
   workspaceId: number;
   boardId: string | null;
   targetSubscriptionId: string | null;
+  /** The trace its deliveries continue (traces on; src/tracing/tracing.ts). */
+  traceparent: string | null;
 }
 
 export const webhookRepository = {
@@ -198,7 +200,7 @@ export const webhookRepository = {
           WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())
           ORDER BY "relayedAt", "seq" LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId"`;
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "traceparent"`;
   },
 
   /** Subscriptions that may get new deliveries (receiving, or paused: those are held). */

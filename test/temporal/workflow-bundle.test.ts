@@ -1,5 +1,5 @@
 // The workflow bundle made at build time (scripts/build.ts) is what a production worker runs.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,8 @@ describe('prebuilt workflow bundle', () => {
     expect(await buildWorkflowBundle(outdir)).toBe('unchanged');
     const bundle = prebuiltWorkflowBundle(outdir);
     expect(bundle).toEqual({ codePath: path.join(outdir, 'workflows-bundle.js') });
+    // With the workflow interceptors of traces, which a worker cannot add to a prebuilt bundle.
+    expect(readFileSync(path.join(outdir, 'workflows-bundle.js'), 'utf8')).toContain('./workflows/tracing/interceptors.ts');
 
     const taskQueue = uniqueId('bundle');
     const worker = await createWorker({

@@ -13,6 +13,7 @@ import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
+import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { MAX_ATTEMPTS, nextAttemptTime } from './schedule.ts';
 
 export interface DeliveryActivityDeps {
@@ -103,6 +104,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         workflowId: activityInfo().workflowExecution?.workflowId ?? '',
       });
       countAttempt({ outcome, trigger, durationMs: result.durationMs, lastScheduled, paused: saved.paused !== null, disabled: saved.disabled });
+      annotateSpan({
+        'webhook.delivery.id': deliveryId,
+        'webhook.event.id': event.id,
+        'webhook.subscription.id': subscription.id,
+        'webhook.attempt': saved.attempt,
+        'webhook.outcome': outcome,
+        'http.response.status_code': status,
+      });
       if (saved.paused) {
         logger.warn({ subscriptionId: subscription.id }, 'webhook subscription paused after consecutive failures');
         if (mailer) await emailPausedNotice(mailer, saved.paused);

@@ -2189,7 +2189,8 @@ export const EventScalarFieldEnum = {
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
-  relayLeaseUntil: 'relayLeaseUntil'
+  relayLeaseUntil: 'relayLeaseUntil',
+  traceparent: 'traceparent'
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]

@@ -52,6 +52,7 @@ export type EventMinAggregateOutputType = {
   occurredAt: Date | null
   relayedAt: Date | null
   relayLeaseUntil: Date | null
+  traceparent: string | null
 }
 
 export type EventMaxAggregateOutputType = {
@@ -66,6 +67,7 @@ export type EventMaxAggregateOutputType = {
   occurredAt: Date | null
   relayedAt: Date | null
   relayLeaseUntil: Date | null
+  traceparent: string | null
 }
 
 export type EventCountAggregateOutputType = {
@@ -81,6 +83,7 @@ export type EventCountAggregateOutputType = {
   occurredAt: number
   relayedAt: number
   relayLeaseUntil: number
+  traceparent: number
   _all: number
 }
 
@@ -111,6 +114,7 @@ export type EventMinAggregateInputType = {
   occurredAt?: true
   relayedAt?: true
   relayLeaseUntil?: true
+  traceparent?: true
 }
 
 export type EventMaxAggregateInputType = {
@@ -125,6 +129,7 @@ export type EventMaxAggregateInputType = {
   occurredAt?: true
   relayedAt?: true
   relayLeaseUntil?: true
+  traceparent?: true
 }
 
 export type EventCountAggregateInputType = {
@@ -140,6 +145,7 @@ export type EventCountAggregateInputType = {
   occurredAt?: true
   relayedAt?: true
   relayLeaseUntil?: true
+  traceparent?: true
   _all?: true
 }
 
@@ -242,6 +248,7 @@ export type EventGroupByOutputType = {
   occurredAt: Date
   relayedAt: Date | null
   relayLeaseUntil: Date | null
+  traceparent: string | null
   _count: EventCountAggregateOutputType | null
   _avg: EventAvgAggregateOutputType | null
   _sum: EventSumAggregateOutputType | null
@@ -280,6 +287,7 @@ export type EventWhereInput = {
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
@@ -298,6 +306,7 @@ export type EventOrderByWithRelationInput = {
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
   actor?: Prisma.UserOrderByWithRelationInput
   deliveries?: Prisma.DeliveryOrderByRelationAggregateInput
@@ -319,6 +328,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
@@ -337,6 +347,7 @@ export type EventOrderByWithAggregationInput = {
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
   _avg?: Prisma.EventAvgOrderByAggregateInput
   _max?: Prisma.EventMaxOrderByAggregateInput
@@ -360,6 +371,7 @@ export type EventScalarWhereWithAggregatesInput = {
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  traceparent?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
 }
 
 export type EventCreateInput = {
@@ -373,6 +385,7 @@ export type EventCreateInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
@@ -391,6 +404,7 @@ export type EventUncheckedCreateInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -405,6 +419,7 @@ export type EventUpdateInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
@@ -423,6 +438,7 @@ export type EventUncheckedUpdateInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -439,6 +455,7 @@ export type EventCreateManyInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
 }
 
 export type EventUpdateManyMutationInput = {
@@ -452,6 +469,7 @@ export type EventUpdateManyMutationInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type EventUncheckedUpdateManyInput = {
@@ -467,6 +485,7 @@ export type EventUncheckedUpdateManyInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type EventListRelationFilter = {
@@ -492,6 +511,7 @@ export type EventCountOrderByAggregateInput = {
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
+  traceparent?: Prisma.SortOrder
 }
 
 export type EventAvgOrderByAggregateInput = {
@@ -513,6 +533,7 @@ export type EventMaxOrderByAggregateInput = {
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
+  traceparent?: Prisma.SortOrder
 }
 
 export type EventMinOrderByAggregateInput = {
@@ -527,6 +548,7 @@ export type EventMinOrderByAggregateInput = {
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
+  traceparent?: Prisma.SortOrder
 }
 
 export type EventSumOrderByAggregateInput = {
@@ -658,6 +680,7 @@ export type EventCreateWithoutWorkspaceInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
@@ -674,6 +697,7 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -719,6 +743,7 @@ export type EventScalarWhereInput = {
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
 }
 
 export type EventCreateWithoutActorInput = {
@@ -732,6 +757,7 @@ export type EventCreateWithoutActorInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
@@ -748,6 +774,7 @@ export type EventUncheckedCreateWithoutActorInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
 }
 
@@ -788,6 +815,7 @@ export type EventCreateWithoutDeliveriesInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
   actor: Prisma.UserCreateNestedOneWithoutEventsInput
 }
@@ -805,6 +833,7 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
 }
 
 export type EventCreateOrConnectWithoutDeliveriesInput = {
@@ -834,6 +863,7 @@ export type EventUpdateWithoutDeliveriesInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
 }
@@ -851,6 +881,7 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type EventCreateManyWorkspaceInput = {
@@ -865,6 +896,7 @@ export type EventCreateManyWorkspaceInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
 }
 
 export type EventUpdateWithoutWorkspaceInput = {
@@ -878,6 +910,7 @@ export type EventUpdateWithoutWorkspaceInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
@@ -894,6 +927,7 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -909,6 +943,7 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type EventCreateManyActorInput = {
@@ -923,6 +958,7 @@ export type EventCreateManyActorInput = {
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
+  traceparent?: string | null
 }
 
 export type EventUpdateWithoutActorInput = {
@@ -936,6 +972,7 @@ export type EventUpdateWithoutActorInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
@@ -952,6 +989,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
 }
 
@@ -967,6 +1005,7 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -1013,6 +1052,7 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
+  traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.Event$deliveriesArgs<ExtArgs>
@@ -1032,6 +1072,7 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
+  traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
@@ -1049,6 +1090,7 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
+  traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
@@ -1066,9 +1108,10 @@ export type EventSelectScalar = {
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
+  traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -1122,6 +1165,10 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * A relay working on it until then; another relay takes it over afterwards.
      */
     relayLeaseUntil: Date | null
+    /**
+     * W3C traceparent of the request that wrote it (traces on): its delivery workflows join that trace.
+     */
+    traceparent: string | null
   }, ExtArgs["result"]["event"]>
   composites: {}
 }
@@ -1560,6 +1607,7 @@ export interface EventFieldRefs {
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayLeaseUntil: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly traceparent: Prisma.FieldRef<"Event", 'String'>
 }
     
 

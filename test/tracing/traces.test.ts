@@ -1,0 +1,156 @@
+// Traces on (OTEL_EXPORTER_OTLP_ENDPOINT set): a ticket created through the REST API and its
+// webhook delivery make one trace, exported over OTLP/HTTP to a receiver on loopback. The
+// service's own worker (src/worker.ts, which bundles the workflows with their interceptors), the
+// outbox relay and a Temporal dev server deliver it to an HTTPS receiver.
+//
+// The configuration is read once, when src/config.ts is first imported: the variables are set
+// here and the service is imported after them.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
+
+const otlp = await startOtlpReceiver();
+process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.endpoint;
+process.env.OTEL_SERVICE_NAME = 'traces-test';
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const { startTracing } = await import('../../src/tracing/tracing.ts');
+const { api, createTestWorkspace } = await import('../support/fixtures.ts');
+const { ticketBody } = await import('../tickets/helpers.ts');
+const { prisma } = await import('../../src/db/db.ts');
+
+const SERVER = 2;
+const stops: (() => Promise<unknown>)[] = [];
+let traces: NonNullable<Awaited<ReturnType<typeof startTracing>>>;
+let receiver: Receiver;
+let key: string;
+let ws: Awaited<ReturnType<typeof createTestWorkspace>>;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Flushes the service's spans until `find` finds what it looks for in what the receiver got. */
+async function exported<T>(what: string, find: (spans: ReceivedSpan[]) => T | undefined, timeoutMs = 90_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await traces.forceFlush();
+    const found = find(otlp.spans);
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; spans: ${otlp.spans.map((s) => s.name).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The names from a span up to its trace's root, following parent ids; every span in one trace. */
+function chainOf(span: ReceivedSpan, spans: ReceivedSpan[]): string[] {
+  const chain = [span];
+  for (let s = span; s.parentSpanId; ) {
+    const parent = spans.find((p) => p.spanId === s.parentSpanId && p.traceId === s.traceId);
+    if (!parent) break;
+    chain.push((s = parent));
+  }
+  return chain.map((s) => s.name);
+}
+
+beforeAll(async () => {
+  const { startDevServer } = await import('../../src/temporal/dev-server.ts');
+  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
+  const { startWorker } = await import('../../src/worker.ts');
+  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
+
+  traces = (await startTracing())!;
+  expect(traces).toBeDefined();
+  stops.push(() => otlp.close(), () => traces.shutdown());
+
+  const tls = createTestCa();
+  receiver = await startReceiver(tls);
+  receiver.respond('/hook', { status: 204 });
+  stops.push(() => receiver.close());
+  ws = await createTestWorkspace('Traces');
+  key = (await ws.key()).value;
+
+  const dev = await startDevServer({ port: await freePort() });
+  stops.push(() => dev.stop());
+  const { client, taskQueue } = useTemporal(dev.address);
+  stops.push(closeTemporal);
+  const worker = await startWorker(dev.address, { allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
+  stops.push(async () => {
+    worker.worker.shutdown();
+    await worker.running;
+    await worker.connection.close();
+  });
+  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+  stops.push(() => relay.stop());
+}, 240_000);
+
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+}, 60_000);
+
+describe('traces', () => {
+  it('link a REST request to its webhook attempt through the outbox and the delivery workflow', { timeout: 150_000 }, async () => {
+    const subscription = await api('POST', '/webhooks', { key, body: { url: `${receiver.origin}/hook`, events: ['ticket.created'] } });
+    expect(subscription.status, subscription.text).toBe(201);
+    const caller = { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16) };
+    const created = await api('POST', '/tickets', { key, body: ticketBody(ws), headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` } });
+    expect(created.status, created.text).toBe(201);
+
+    const event = await prisma.event.findFirstOrThrow({ where: { ticketId: created.body.id, type: 'ticket.created' } });
+    const request = await exported('the request span', (spans) =>
+      spans.find((s) => s.name === 'POST /public/v1/tickets' && s.attributes['ticketing.request_id'] === created.headers.get('x-request-id')),
+    );
+    expect(request).toMatchObject({
+      kind: SERVER,
+      parentSpanId: undefined,
+      service: 'traces-test',
+      attributes: { 'http.request.method': 'POST', 'http.route': '/public/v1/tickets', 'http.response.status_code': 201 },
+    });
+    // The caller's trace context is a link, not the parent: a new trace of our own.
+    expect(request.traceId).not.toBe(caller.traceId);
+    expect(request.links).toEqual([caller]);
+    // The outbox row carries the request's span.
+    expect(event.traceparent).toBe(`00-${request.traceId}-${request.spanId}-01`);
+
+    const attempt = await exported("the attempt span and its workflow's", (spans) => {
+      const found = spans.find((s) => s.name === 'RunActivity:sendAttempt' && s.attributes['webhook.event.id'] === event.id);
+      // The workflow's spans are exported when its run ends, after the attempt's.
+      return found && spans.some((s) => s.name === 'RunWorkflow:deliverEventWorkflow' && s.traceId === found.traceId) ? found : undefined;
+    });
+    expect(chainOf(attempt, otlp.spans)).toEqual([
+      'RunActivity:sendAttempt',
+      'StartActivity:sendAttempt',
+      'RunWorkflow:deliverEventWorkflow',
+      'StartWorkflow:deliverEventWorkflow',
+      'POST /public/v1/tickets',
+    ]);
+    expect(attempt.traceId).toBe(request.traceId);
+    expect(attempt).toMatchObject({
+      service: 'traces-test',
+      attributes: {
+        'webhook.subscription.id': subscription.body.id,
+        'webhook.attempt': 1,
+        'webhook.outcome': 'succeeded',
+        'http.response.status_code': 204,
+      },
+    });
+    expect(receiver.received('/hook').map((r) => r.headers['webhook-id'])).toEqual([event.id]);
+    expect(otlp.refused).toEqual([]);
+  });
+
+  it('name a GraphQL request after its operation', async () => {
+    const res = await api('POST', '/graphql', { key, body: { query: 'query TracedProbe { __typename }' } });
+    expect(res.status, res.text).toBe(200);
+    const span = await exported('the GraphQL request span', (spans) => spans.find((s) => s.name === 'query TracedProbe'));
+    expect(span).toMatchObject({
+      kind: SERVER,
+      attributes: { 'http.route': '/graphql', 'graphql.operation.type': 'query', 'graphql.operation.name': 'TracedProbe', 'http.response.status_code': 200 },
+    });
+  });
+});
