@@ -31,6 +31,10 @@ const schema = z.object({
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // Retention (README, "Retention").
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(5000),
   // Hostile-input limits of authentication (README, "Rate limits" and "People").
   TRUSTED_PROXIES: z
     .string()
@@ -110,6 +114,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
     webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    retention: {
+      webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
+      readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,
+      batchSize: e.RETENTION_BATCH_SIZE,
+    },
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,

@@ -41,8 +41,4 @@ export const idempotencyRepository = {
       where: { id, OR: [{ expiresAt: { lte: now } }, { state: 'in_progress', createdAt: { lt: staleBefore } }] },
     });
   },
-
-  purgeExpired(now: Date) {
-    return prisma.idempotencyRecord.deleteMany({ where: { expiresAt: { lte: now } } });
-  },
 };

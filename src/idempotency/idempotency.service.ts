@@ -22,8 +22,6 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
  * duration; the price is that a change committed just before such a crash may be made again.
  */
 export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
-/** Expired records are purged by the requests themselves, at most this often per process. */
-const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 export interface RouteResult {
@@ -75,13 +73,6 @@ export function requestHash(method: string, path: string, body: unknown): string
 
 const outcomeIsKept = (status: number) => status < 500 && status !== 401 && status !== 403 && status !== 429;
 
-let lastPurge = 0;
-function purgeNowAndThen(now: Date) {
-  if (now.getTime() - lastPurge < PURGE_INTERVAL_MS) return;
-  lastPurge = now.getTime();
-  idempotencyRepository.purgeExpired(now).catch((err) => logger.warn({ err }, 'purging expired idempotency records failed'));
-}
-
 /** The stored answer as a route result: same status and body, marked as a replay. */
 function replay(record: { responseStatus: number | null; responseBody: unknown }): RouteResult {
   const status = record.responseStatus!;
@@ -122,7 +113,6 @@ async function claimOrReplay(call: IdempotentCall, now: Date): Promise<{ claimId
 /** Runs `execute` at most once per key (within 24 hours) and answers repeats from the record. */
 export async function runIdempotent(call: IdempotentCall, execute: (claim: IdempotencyClaim) => Promise<RouteResult>): Promise<RouteResult> {
   const now = new Date();
-  purgeNowAndThen(now);
   const claim = await claimOrReplay(call, now);
   if ('replay' in claim) return claim.replay;
 

@@ -230,10 +230,4 @@ export const webhookRepository = {
   releaseLease(eventIds: string[]) {
     return prisma.event.updateMany({ where: { id: { in: eventIds }, relayedAt: null }, data: { relayLeaseUntil: null } });
   },
-
-  /** Retention: attempts older than `before` are removed. */
-  async purgeAttempts(before: Date): Promise<number> {
-    const { count } = await prisma.deliveryAttempt.deleteMany({ where: { attemptedAt: { lt: before } } });
-    return count;
-  },
 };

@@ -1,6 +1,6 @@
-// Retention of the delivery log (attempts kept 30 days) on a real Temporal dev server: the
-// Schedule exists once however often the service starts, and its workflow purges exactly the
-// attempts older than 30 days.
+// Retention on a real Temporal dev server: the Schedule exists once however often the service
+// starts (and replaces the attempts-only Schedule of earlier versions), and its workflow purges
+// exactly the attempts older than 30 days. What each table keeps: test/retention/.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '@temporalio/worker';
@@ -8,7 +8,7 @@ import { prisma } from '../../src/db/db.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createRetentionActivities } from '../../workflows/retention/activities.ts';
 import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../workflows/retention/schedule.ts';
-import { purgeDeliveryAttemptsWorkflow } from '../../workflows/retention/workflows.ts';
+import { retentionWorkflow } from '../../workflows/retention/workflows.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
@@ -39,15 +39,22 @@ describe('delivery log retention', () => {
     await dev?.server.stop();
   }, 60_000);
 
-  it('is a Temporal Schedule, created once, every hour', async () => {
+  it('is a Temporal Schedule, created once, every hour, in place of the earlier one', async () => {
+    const legacy = 'retention:delivery-attempts';
+    await dev.client.schedule.create({
+      scheduleId: legacy,
+      spec: { intervals: [{ every: '1 hour' }] },
+      action: { type: 'startWorkflow', workflowType: 'purgeDeliveryAttemptsWorkflow', workflowId: 'retention:delivery-attempts:run', taskQueue, args: [] },
+    });
     await ensureRetentionSchedule(dev.client, taskQueue);
     await ensureRetentionSchedule(dev.client, taskQueue);
     const schedules = [];
     for await (const s of dev.client.schedule.list()) schedules.push(s.scheduleId);
     expect(schedules.filter((id) => id === RETENTION_SCHEDULE_ID)).toHaveLength(1);
+    await expect(dev.client.schedule.getHandle(legacy).describe()).rejects.toThrow();
     const description = await dev.client.schedule.getHandle(RETENTION_SCHEDULE_ID).describe();
     expect(description.spec.intervals?.[0]?.every).toBe(60 * 60 * 1000);
-    expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'purgeDeliveryAttemptsWorkflow', taskQueue });
+    expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue });
   });
 
   it('purges the attempts older than 30 days and keeps the others', async () => {
@@ -74,8 +81,8 @@ describe('delivery log retention', () => {
       });
       ids[name] = row.id;
     }
-    const result = await dev.client.workflow.execute(purgeDeliveryAttemptsWorkflow, { taskQueue, workflowId: uniqueId('purge') });
-    expect(result.purged).toBeGreaterThanOrEqual(1);
+    const result = await dev.client.workflow.execute(retentionWorkflow, { taskQueue, workflowId: uniqueId('purge') });
+    expect(result.attempts).toBeGreaterThanOrEqual(1);
     const left = (await prisma.deliveryAttempt.findMany({ where: { deliveryId: ref.deliveryId } })).map((a) => a.id).sort();
     expect(left).toEqual([ids.recent!, ids.fresh!].sort());
   });

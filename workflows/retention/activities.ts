@@ -1,11 +1,17 @@
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+// One activity per table: it purges in batches until done and heartbeats after each batch, so
+// Temporal sees a long purge alive (heartbeatTimeout) and a stuck one is retried.
+import { Context } from '@temporalio/activity';
+import { config } from '../../src/config.ts';
+import { purge, type RetentionPolicy } from '../../src/retention/retention.service.ts';
+import type { RetentionTarget } from '../../src/retention/retention.targets.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export function createRetentionActivities(clock: () => Date = () => new Date()) {
+export function createRetentionActivities(deps: { clock?: () => Date; policy?: RetentionPolicy } = {}) {
+  const clock = deps.clock ?? (() => new Date());
+  const policy = deps.policy ?? config.retention;
   return {
-    async purgeDeliveryAttempts({ olderThanDays }: { olderThanDays: number }): Promise<{ purged: number }> {
-      return { purged: await webhookRepository.purgeAttempts(new Date(clock().getTime() - olderThanDays * DAY_MS)) };
+    async purgeExpired({ target }: { target: RetentionTarget }): Promise<{ purged: number }> {
+      const purged = await purge(target, { now: clock(), policy, onBatch: (progress) => Context.current().heartbeat(progress) });
+      return { purged };
     },
   };
 }

@@ -1,15 +1,18 @@
-// Retention of the delivery log: attempts are kept 30 days (decisions.md), then purged by this
-// workflow, which a Temporal Schedule runs every hour (schedule.ts).
+// Retention (README, "Retention"): a Temporal Schedule (schedule.ts) runs this workflow every
+// hour; it purges table after table in the order of RETENTION_TARGETS, which never leaves a
+// delivery without its event or the attempts it showed.
 import { proxyActivities } from '@temporalio/workflow';
 import type { RetentionActivities } from './activities.ts';
+import { RETENTION_TARGETS, type RetentionTarget } from '../../src/retention/retention.targets.ts';
 
-const { purgeDeliveryAttempts } = proxyActivities<RetentionActivities>({
-  startToCloseTimeout: '10 minutes',
+const { purgeExpired } = proxyActivities<RetentionActivities>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '10 seconds', maximumInterval: '5 minutes' },
 });
 
-export const ATTEMPT_RETENTION_DAYS = 30;
-
-export async function purgeDeliveryAttemptsWorkflow(): Promise<{ purged: number }> {
-  return await purgeDeliveryAttempts({ olderThanDays: ATTEMPT_RETENTION_DAYS });
+export async function retentionWorkflow(): Promise<Record<RetentionTarget, number>> {
+  const purged = {} as Record<RetentionTarget, number>;
+  for (const target of RETENTION_TARGETS) purged[target] = (await purgeExpired({ target })).purged;
+  return purged;
 }

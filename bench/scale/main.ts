@@ -1,0 +1,110 @@
+// `npm run bench:scale`: the hot queries at 10k and at 1M rows (tickets, events; 3× as many
+// delivery attempts; 1,000 subscriptions either way), p50/p99 of each, and the ratio of the
+// two p99s (target: at most 1.3). Each scale gets its own database, generated in SQL
+// (generate.ts) and measured in its own process (run.ts); the cases are in cases.ts.
+//
+//   npm run bench:scale [-- --scales 10000,1000000 --rounds 3 --requests 100 --only log,claim --keep]
+//
+// PostgreSQL: SCALE_DATABASE_URL (a server where this may create and drop databases
+// `scale_<rows>`), else a throwaway cluster (fsync off) started and stopped here. --keep keeps the
+// databases and the fixture files ($TMPDIR/bench-scale-<rows>.json), and a later run reuses them.
+import { execFileSync, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startThrowawayCluster, type ThrowawayCluster } from '../postgres.ts';
+import type { CaseFigures } from './run.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const resultsDir = path.join(here, '..', 'results');
+const TARGET_RATIO = 1.3;
+/** The generated workspaces' API keys and ids, for a later run with --keep. */
+const fixtureFile = (rows: number) => path.join(os.tmpdir(), `bench-scale-${rows}.json`);
+
+const { values: opts } = parseArgs({
+  options: {
+    scales: { type: 'string', default: '10000,1000000' },
+    rounds: { type: 'string', default: '3' },
+    requests: { type: 'string', default: '100' },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const scales = opts.scales.split(',').map(Number);
+
+let cluster: ThrowawayCluster | undefined;
+let serverUrl = process.env.SCALE_DATABASE_URL;
+if (!serverUrl) {
+  cluster = await startThrowawayCluster();
+  serverUrl = cluster.url;
+}
+const databaseUrl = (name: string) => {
+  const url = new URL(serverUrl!);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function measure(rows: number): Promise<CaseFigures[]> {
+  const fixture = fixtureFile(rows);
+  const args = ['--rows', String(rows), '--rounds', opts.rounds, '--requests', opts.requests, ...(opts.keep ? ['--fixture', fixture] : []), ...(opts.only ? ['--only', opts.only] : [])];
+  const env = { ...process.env, DATABASE_URL: databaseUrl(`scale_${rows}`), LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
+  const child = fork(path.join(here, 'run.ts'), args, { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { figures: CaseFigures[] }).figures));
+    child.once('exit', (code) => reject(new Error(`the run at ${rows} rows exited (${code}) before reporting`)));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
+
+const results = new Map<number, CaseFigures[]>();
+const load: string[] = [];
+try {
+  for (const rows of scales) {
+    const reuse = opts.keep && fs.existsSync(fixtureFile(rows));
+    if (!reuse) {
+      await admin(`DROP DATABASE IF EXISTS scale_${rows}`);
+      await admin(`CREATE DATABASE scale_${rows}`);
+    }
+    load.push(`before ${rows}: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+    results.set(rows, await measure(rows));
+    load.push(`after ${rows}: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+    if (!opts.keep) await admin(`DROP DATABASE scale_${rows}`);
+  }
+} finally {
+  cluster?.stop();
+}
+
+const [small, large] = scales;
+const lines = [
+  `Rows: ${scales.join(' vs ')} (tickets and events; attempts 3×); ${opts.rounds} rounds of ${opts.requests} timed calls per case, medians of the rounds' p50 and p99 (ms).`,
+  '',
+  `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× |`,
+  '|---|---|---|---|---|---|---|',
+];
+for (const figure of results.get(small!) ?? []) {
+  const other = results.get(large!)?.find((f) => f.id === figure.id);
+  const a = { p50: median(figure.rounds.map((r) => r.p50)), p99: median(figure.rounds.map((r) => r.p99)) };
+  const b = other && { p50: median(other.rounds.map((r) => r.p50)), p99: median(other.rounds.map((r) => r.p99)) };
+  const ratio = b ? b.p99 / a.p99 : NaN;
+  lines.push(`| ${figure.name} | ${fmt(a.p50)} | ${fmt(a.p99)} | ${b ? fmt(b.p50) : '–'} | ${b ? fmt(b.p99) : '–'} | ${ratio.toFixed(2)} | ${ratio <= TARGET_RATIO ? 'yes' : '**no**'} |`);
+}
+for (const [rows, figures] of results) for (const f of figures) if (f.note) lines.push('', `${f.name} @${rows}: ${f.note}`);
+lines.push('', 'Machine load:', ...load.map((l) => `- ${l}`));
+const table = lines.join('\n');
+console.log(`\n${table}`);
+if (!opts.only) fs.writeFileSync(path.join(resultsDir, 'scale-latest.md'), `${table}\n`);

@@ -1,0 +1,57 @@
+// What is kept how long (README, "Retention"), and the batched purge of each table.
+import { retentionRepository, type EventCursor } from './retention.repository.ts';
+import type { RetentionTarget } from './retention.targets.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RetentionPolicy {
+  /** Delivery attempts, finished deliveries and relayed events without deliveries. */
+  webhookLogDays: number;
+  /** Notifications, counted from when they were read. */
+  readNotificationDays: number;
+  /** Rows deleted per statement. */
+  batchSize: number;
+}
+
+export interface PurgeOptions {
+  now: Date;
+  policy: RetentionPolicy;
+  /** Called after each batch (the activity heartbeats here, so a long purge is seen alive). */
+  onBatch?: (progress: { target: RetentionTarget; deleted: number }) => void;
+}
+
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+
+/** Deletes what `target` no longer keeps, batch after batch until none is full; the rows deleted. */
+export async function purge(target: RetentionTarget, { now, policy, onBatch }: PurgeOptions): Promise<number> {
+  const limit = policy.batchSize;
+  const logCutoff = daysBefore(now, policy.webhookLogDays);
+  let deleted = 0;
+  const report = (n: number) => {
+    deleted += n;
+    onBatch?.({ target, deleted });
+  };
+
+  if (target === 'events') {
+    let cursor: EventCursor | null = null;
+    for (;;) {
+      const batch = await retentionRepository.purgeEvents(logCutoff, cursor, limit);
+      report(batch.deleted);
+      if (batch.scanned < limit || !batch.next) return deleted;
+      cursor = batch.next;
+    }
+  }
+
+  const batchOf: Record<Exclude<RetentionTarget, 'events'>, () => Promise<number>> = {
+    deliveries: () => retentionRepository.purgeDeliveries(logCutoff, limit),
+    attempts: () => retentionRepository.purgeAttempts(logCutoff, limit),
+    notifications: () => retentionRepository.purgeReadNotifications(daysBefore(now, policy.readNotificationDays), limit),
+    sessions: () => retentionRepository.purgeExpiredSessions(now, limit),
+    idempotencyRecords: () => retentionRepository.purgeExpiredIdempotencyRecords(now, limit),
+  };
+  for (;;) {
+    const n = await batchOf[target]();
+    report(n);
+    if (n < limit) return deleted;
+  }
+}
