@@ -20,7 +20,7 @@ export const articleRepository = {
   /** The page's articles with their text in bytes, for the page budget (rest/page-budget.ts): one statement. */
   listSizes(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage) {
     const byStatus = status ? Prisma.sql`AND status = CAST(${status} AS "ArticleStatus")` : Prisma.empty;
-    return sizedRows(prisma.$queryRaw`
+    return sizedRows(Prisma.sql`
       SELECT id, octet_length(title) + octet_length(body) + octet_length(array_to_string(tags, ',')) AS bytes
       FROM "KnowledgeBaseArticle" WHERE "workspaceId" = ${workspaceId} ${byStatus} ${keysetSql(page)}`);
   },

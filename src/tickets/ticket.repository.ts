@@ -1,6 +1,6 @@
 // Data access of tickets, their comments and history. The service runs each change in one
 // transaction (`transaction`) and hands its client to the writing functions here.
-import { prisma } from '../db/db.ts';
+import { db, prisma } from '../db/db.ts';
 import { Prisma, type Channel } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
@@ -49,9 +49,10 @@ export function keysetSql(page: KeysetPage): Prisma.Sql {
   return Prisma.sql`${range} ORDER BY id ${Prisma.raw(page.orderBy.id === 'desc' ? 'DESC' : 'ASC')} LIMIT ${page.take}`;
 }
 
-/** The rows of a sizing statement, whose `bytes` is an SQL integer. */
-export async function sizedRows(rows: Promise<{ id: number; bytes: number | bigint | null }[]>): Promise<SizedRow[]> {
-  return (await rows).map((r) => ({ id: r.id, bytes: Number(r.bytes ?? 0) }));
+/** Runs a sizing statement (`id`, `bytes`) on the driver directly (db.ts `read`: a third of Prisma's CPU for it). */
+export async function sizedRows(statement: Prisma.Sql): Promise<SizedRow[]> {
+  const rows = await db.read<{ id: number; bytes: number | string | null }>(statement.text, statement.values);
+  return rows.map((r) => ({ id: r.id, bytes: Number(r.bytes ?? 0) }));
 }
 
 export const ticketRepository = {
@@ -90,17 +91,17 @@ export const ticketRepository = {
     if (filter.state) where = Prisma.sql`${where} AND ("stateId" = ${filter.state} OR "stateId" IN (SELECT id FROM "BoardState" WHERE name = ${filter.state}))`;
     // The column is a timestamp without zone holding UTC, as Prisma writes it.
     if (filter.updatedSince) where = Prisma.sql`${where} AND "updatedAt" >= ${filter.updatedSince.toISOString()}::timestamp`;
-    return sizedRows(prisma.$queryRaw`
+    return sizedRows(Prisma.sql`
       SELECT id, octet_length(subject) + octet_length(description) + octet_length(fields::text) + octet_length("requesterEmail") AS bytes
       FROM "Ticket" WHERE ${where} ${keysetSql(page)}`);
   },
 
   listCommentSizes(ticketId: number, page: KeysetPage) {
-    return sizedRows(prisma.$queryRaw`SELECT id, octet_length(body) AS bytes FROM "Comment" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
+    return sizedRows(Prisma.sql`SELECT id, octet_length(body) AS bytes FROM "Comment" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
   },
 
   listHistorySizes(ticketId: number, page: KeysetPage) {
-    return sizedRows(prisma.$queryRaw`SELECT id, octet_length(changes::text) AS bytes FROM "TicketHistoryEntry" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
+    return sizedRows(Prisma.sql`SELECT id, octet_length(changes::text) AS bytes FROM "TicketHistoryEntry" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
   },
 
   /**
