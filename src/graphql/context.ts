@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
+import type { PageHold } from '../rest/page-budget.ts';
 
 export interface GraphQLContext {
   principal: Principal | null;
@@ -19,4 +20,6 @@ export interface GraphQLContext {
   /** A /graphql POST's body, read and parsed by the endpoint under the API's limits; Yoga takes it as
    * the request's parameters (yoga.ts). */
   requestBody?: unknown;
+  /** The page memory this request holds (rest/page-budget.ts), for the lists it pages. */
+  pageHold?: PageHold;
 }

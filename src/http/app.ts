@@ -129,13 +129,14 @@ export function createApp({
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
     // Page memory (rest/page-budget.ts) is held until the answer's JSON is made.
     app.on(route.def.method, path, (c) =>
-      pageMemory.run(() => restAnswer(c, true, async (auth, baseHeaders) => {
+      pageMemory.run((pageHold) => restAnswer(c, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
           params: c.req.param() as Record<string, string>,
           query: c.req.query(),
           requestId: baseHeaders['X-Request-Id'],
           auth,
+          pageHold,
         });
         const headers = { ...baseHeaders, ...out.headers };
         if (out.status === 204) return new Response(null, { status: 204, headers });

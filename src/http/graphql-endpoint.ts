@@ -26,7 +26,7 @@ export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
       const responseCookies: string[] = [];
       const responseHeaders: Record<string, string> = {};
       const context = { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress, requestBody };
-      const response = await pageMemory.run(async () => yoga.fetch(request, context));
+      const response = await pageMemory.run(async (pageHold) => yoga.fetch(request, { ...context, pageHold }));
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
       return response;

@@ -1,6 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { Prisma, type ArticleStatus } from '../generated/prisma/client.ts';
 import type { KeysetPage } from '../tickets/ticket.paging.ts';
+import { keysetSql, sizedRows } from '../tickets/ticket.repository.ts';
 
 type ArticleSelection = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select'>;
 
@@ -16,17 +17,12 @@ export const articleRepository = {
     return prisma.knowledgeBaseArticle.findMany({ ...query, where: { AND: [{ workspaceId, status }, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
-  async listIds(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage) {
-    const rows = await prisma.knowledgeBaseArticle.findMany({ where: { AND: [{ workspaceId, status }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
-    return rows.map((r) => r.id);
-  },
-
-  /** Each article's text in bytes, for the page budget (rest/page-budget.ts). */
-  async bytes(ids: number[]) {
-    const rows = await prisma.$queryRaw<{ id: number; bytes: number | null }[]>`
+  /** The page's articles with their text in bytes, for the page budget (rest/page-budget.ts): one statement. */
+  listSizes(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage) {
+    const byStatus = status ? Prisma.sql`AND status = CAST(${status} AS "ArticleStatus")` : Prisma.empty;
+    return sizedRows(Prisma.sql`
       SELECT id, octet_length(title) + octet_length(body) + octet_length(array_to_string(tags, ',')) AS bytes
-      FROM "KnowledgeBaseArticle" WHERE id = ANY(${ids})`;
-    return new Map(rows.map((r) => [r.id, Number(r.bytes ?? 0)]));
+      FROM "KnowledgeBaseArticle" WHERE "workspaceId" = ${workspaceId} ${byStatus} ${keysetSql(page)}`);
   },
 
   find(workspaceId: number, id: number, query: ArticleSelection) {

@@ -29,7 +29,7 @@ builder.queryField('knowledgeBaseArticles', (t) =>
     args: { status: t.arg({ type: ArticleStatusEnum, required: false }) },
     // Paged by id in the service, for its byte budget; the nodes' relations come from the selection.
     resolve: (_root, { status, ...args }, ctx, info) =>
-      articleService.list(ctx.principal!, status ?? undefined, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
+      articleService.list(ctx.principal!, status ?? undefined, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] }), ctx.pageHold),
   }),
 );
 

@@ -3,7 +3,6 @@
 // descriptions would otherwise be ~10 MB of rows, then again as the GraphQL result and again
 // as JSON, in a heap of ~100 MB. Rows are sized in SQL (octet_length of their large columns,
 // before loading them), so a cut page never loads the rows it leaves out.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppError } from '../errors/errors.ts';
 
 /** What a page's large text may add up to, in bytes (UTF-8 as stored). */
@@ -25,36 +24,41 @@ export function rowsWithinBudget(sizes: readonly number[], budget = PAGE_BYTE_BU
   return sizes.length;
 }
 
+/** What one request has reserved; the request hands it down to whatever pages a list (GraphQL context `pageHold`). */
+export interface PageHold {
+  held: number;
+}
+
 /**
  * Page text in flight per process: requests reserve their pages' sized bytes and hold them until
- * their answer is made (`withPageMemory` around the request). Two full pages at once; smaller
- * pages share the rest. A request that finds no room waits in line for up to `waitMs`, then
- * gets 503 `service_unavailable` with Retry-After (the server is busy, not the caller over a
- * quota). Outside a request (scripts, service tests) nothing is reserved.
+ * their answer is made (`run` around the request). Two full pages at once; smaller pages share
+ * the rest. A request that finds no room waits in line for up to `waitMs`, then gets 503
+ * `service_unavailable` with Retry-After (the server is busy, not the caller over a quota).
+ * Outside a request (scripts, service tests: no hold) nothing is reserved. The hold is passed
+ * explicitly, not through an AsyncLocalStorage: one of those turns on Node's promise hooks for
+ * every promise of the process, which cost every request ~3% of its CPU.
  */
 export class PageMemory {
   private inFlight = 0;
   private readonly queue: { bytes: number; grant: () => void }[] = [];
-  private readonly scope = new AsyncLocalStorage<{ held: number }>();
 
   constructor(
     readonly capacity = 2 * PAGE_BYTE_BUDGET,
     readonly waitMs = 2_000,
   ) {}
 
-  /** Runs one request; whatever it reserved is released when it settles. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const held = { held: 0 };
+  /** Runs one request with its hold; whatever it reserved is released when it settles. */
+  async run<T>(fn: (hold: PageHold) => Promise<T>): Promise<T> {
+    const hold: PageHold = { held: 0 };
     try {
-      return await this.scope.run(held, fn);
+      return await fn(hold);
     } finally {
-      this.release(held.held);
+      this.release(hold.held);
     }
   }
 
   /** Reserves a page's bytes for the rest of the request, waiting in line for room. */
-  async reserve(bytes: number): Promise<void> {
-    const request = this.scope.getStore();
+  async reserve(request: PageHold | undefined, bytes: number): Promise<void> {
     if (!request) return;
     // A single row larger than the whole capacity still gets served, alone.
     const want = Math.min(bytes, this.capacity);

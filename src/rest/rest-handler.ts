@@ -12,6 +12,7 @@ import type { RequestAuth } from '../auth/authenticate.ts';
 import { readJsonBody } from '../http/request-body.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef, RouteInput } from './route.ts';
+import type { PageHold } from './page-budget.ts';
 import { toPage } from './paging.ts';
 import { idempotencyKeyOf, requestHash, runIdempotent, type IdempotencyClaim, type RouteResult } from '../idempotency/idempotency.service.ts';
 import { asCallerError } from '../graphql/cursor.ts';
@@ -48,6 +49,8 @@ export interface RestRequest {
   requestId: string;
   /** Resolved by the HTTP app, which authenticates and rate-limits before the route runs. */
   auth: RequestAuth;
+  /** The request's page memory (rest/page-budget.ts), held until the answer is made. */
+  pageHold?: PageHold;
 }
 
 function parseOrThrow<T>(schemaDef: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, onFail: (issues: { path: PropertyKey[]; message: string }[]) => AppError): T {
@@ -98,7 +101,7 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
 
 async function executeRoute(route: CompiledRoute, req: RestRequest, input: RouteInput, idempotencyClaim?: IdempotencyClaim): Promise<RouteResult> {
   const { def } = route;
-  const contextValue: GraphQLContext = { ...req.auth, requestId: req.requestId, restRoute: def.operationId, idempotencyClaim };
+  const contextValue: GraphQLContext = { ...req.auth, requestId: req.requestId, restRoute: def.operationId, idempotencyClaim, pageHold: req.pageHold };
   const result = await route.operation.query(undefined, contextValue, def.variables?.(input) ?? {});
   if (result.errors?.length) throw errorFromResult(result.errors);
   const data = (result.data as Record<string, unknown>)[route.rootField];

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget } from '../rest/page-budget.ts';
+import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from '../rest/page-budget.ts';
 
 const MAX_ID = 2 ** 31 - 1;
 
@@ -41,14 +41,21 @@ export interface KeysetPage {
   take: number;
 }
 
+/** A row of a page, sized: its large text in bytes (UTF-8 as stored). */
+export interface SizedRow {
+  id: number;
+  bytes: number;
+}
+
 /**
- * A list with large rows (rest/page-budget.ts): `ids` finds the page's ids, in page order, with
- * the list's own filters; `bytes` sizes those rows in SQL. The page is then loaded by id, cut
- * where the budget ends (it has a next page then, as when more rows follow).
+ * A list with large rows (rest/page-budget.ts): `sizes` finds the page's ids, in page order, with
+ * the list's own filters, and sizes their rows, in one SQL statement. The page is then loaded by
+ * id, cut where the budget ends (it has a next page then, as when more rows follow). `hold` is the
+ * request's page memory (GraphQL context `pageHold`; none outside a request).
  */
 export interface PageBudget {
-  ids(page: KeysetPage): Promise<number[]>;
-  bytes(ids: number[]): Promise<Map<number, number>>;
+  sizes(page: KeysetPage): Promise<SizedRow[]>;
+  hold: PageHold | undefined;
 }
 
 /** A relay connection over records ordered by id (`newestFirst`: descending). */
@@ -71,15 +78,13 @@ export async function pageById<T extends { id: number }>(args: ConnectionArgs, n
       const page: KeysetPage = { where: Object.keys(id).length ? { id } : {}, orderBy: { id: descending ? 'desc' : 'asc' }, take: limit };
       if (!budget) return load(page);
       // `limit` is the page size plus one row that only tells whether more follow.
-      const ids = await budget.ids(page);
-      const shown = ids.slice(0, limit - 1);
-      const bytes = shown.length ? await budget.bytes(shown) : new Map<number, number>();
-      const sizes = shown.map((i) => bytes.get(i) ?? 0);
+      const sized = await budget.sizes(page);
+      const sizes = sized.slice(0, limit - 1).map((r) => r.bytes);
       const fit = rowsWithinBudget(sizes);
-      const keep = shown.slice(0, fit);
-      await pageMemory.reserve(sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
+      const keep = sized.slice(0, fit).map((r) => r.id);
+      await pageMemory.reserve(budget.hold, sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
       // The extra row's id already says whether more follow; its content is never needed.
-      if (keep.length < ids.length) more = inverted ? 'previous' : 'next';
+      if (keep.length < sized.length) more = inverted ? 'previous' : 'next';
       return keep.length ? load({ ...page, where: { id: { ...id, in: keep } }, take: keep.length }) : [];
     },
   );

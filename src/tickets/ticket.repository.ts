@@ -1,12 +1,12 @@
 // Data access of tickets, their comments and history. The service runs each change in one
 // transaction (`transaction`) and hands its client to the writing functions here.
-import { prisma } from '../db/db.ts';
+import { db, prisma } from '../db/db.ts';
 import { Prisma, type Channel } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
 import { currentTraceparent } from '../tracing/tracing.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, type FieldValue, type HistoryAction } from './ticket.representation.ts';
-import type { KeysetPage } from './ticket.paging.ts';
+import type { KeysetPage, SizedRow } from './ticket.paging.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -38,13 +38,22 @@ function listWhere(scope: TicketScope, filter: TicketListFilter, page: KeysetPag
   return { AND: and };
 }
 
-interface SizedRow {
-  id: number;
-  bytes: number | bigint | null;
+/**
+ * The end of a page-sizing statement (paging.ts `PageBudget`): the page's id range, order and
+ * size, as `listWhere` and Prisma's findMany give them to the row queries.
+ */
+export function keysetSql(page: KeysetPage): Prisma.Sql {
+  const { lt, gt } = page.where.id ?? {};
+  let range = Prisma.empty;
+  if (lt !== undefined) range = Prisma.sql`${range} AND id < ${lt}`;
+  if (gt !== undefined) range = Prisma.sql`${range} AND id > ${gt}`;
+  return Prisma.sql`${range} ORDER BY id ${Prisma.raw(page.orderBy.id === 'desc' ? 'DESC' : 'ASC')} LIMIT ${page.take}`;
 }
 
-async function bytesById(rows: Promise<SizedRow[]>): Promise<Map<number, number>> {
-  return new Map((await rows).map((r) => [r.id, Number(r.bytes ?? 0)]));
+/** Runs a sizing statement (`id`, `bytes`) on the driver directly (db.ts `read`: a third of Prisma's CPU for it). */
+export async function sizedRows(statement: Prisma.Sql): Promise<SizedRow[]> {
+  const rows = await db.read<{ id: number; bytes: number | string | null }>(statement.text, statement.values);
+  return rows.map((r) => ({ id: r.id, bytes: Number(r.bytes ?? 0) }));
 }
 
 export const ticketRepository = {
@@ -72,34 +81,28 @@ export const ticketRepository = {
     return prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, include: ticketInclude });
   },
 
-  async listTicketIds(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
-    const rows = await prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, select: { id: true } });
-    return rows.map((r) => r.id);
-  },
-
-  /** Each ticket's large text in bytes, for the page budget (rest/page-budget.ts). */
-  ticketBytes(ids: number[]) {
-    return bytesById(prisma.$queryRaw<SizedRow[]>`
+  /**
+   * The page's tickets with their large text in bytes, for the page budget (rest/page-budget.ts):
+   * `listWhere` in SQL, one statement. test/tickets runs every filter through it over REST.
+   */
+  listTicketSizes(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
+    let where = Prisma.sql`"workspaceId" = ${scope.workspaceId}`;
+    if (scope.boardIds) where = Prisma.sql`${where} AND "boardId" = ANY(${scope.boardIds})`;
+    if (filter.boardId) where = Prisma.sql`${where} AND "boardId" = ${filter.boardId}`;
+    if (filter.state) where = Prisma.sql`${where} AND ("stateId" = ${filter.state} OR "stateId" IN (SELECT id FROM "BoardState" WHERE name = ${filter.state}))`;
+    // The column is a timestamp without zone holding UTC, as Prisma writes it.
+    if (filter.updatedSince) where = Prisma.sql`${where} AND "updatedAt" >= ${filter.updatedSince.toISOString()}::timestamp`;
+    return sizedRows(Prisma.sql`
       SELECT id, octet_length(subject) + octet_length(description) + octet_length(fields::text) + octet_length("requesterEmail") AS bytes
-      FROM "Ticket" WHERE id = ANY(${ids})`);
+      FROM "Ticket" WHERE ${where} ${keysetSql(page)}`);
   },
 
-  async listCommentIds(ticketId: number, page: KeysetPage) {
-    const rows = await prisma.comment.findMany({ where: { AND: [{ ticketId }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
-    return rows.map((r) => r.id);
+  listCommentSizes(ticketId: number, page: KeysetPage) {
+    return sizedRows(Prisma.sql`SELECT id, octet_length(body) AS bytes FROM "Comment" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
   },
 
-  async listHistoryIds(ticketId: number, page: KeysetPage) {
-    const rows = await prisma.ticketHistoryEntry.findMany({ where: { AND: [{ ticketId }, page.where] }, orderBy: page.orderBy, take: page.take, select: { id: true } });
-    return rows.map((r) => r.id);
-  },
-
-  historyBytes(ids: number[]) {
-    return bytesById(prisma.$queryRaw<SizedRow[]>`SELECT id, octet_length(changes::text) AS bytes FROM "TicketHistoryEntry" WHERE id = ANY(${ids})`);
-  },
-
-  commentBytes(ids: number[]) {
-    return bytesById(prisma.$queryRaw<SizedRow[]>`SELECT id, octet_length(body) AS bytes FROM "Comment" WHERE id = ANY(${ids})`);
+  listHistorySizes(ticketId: number, page: KeysetPage) {
+    return sizedRows(Prisma.sql`SELECT id, octet_length(changes::text) AS bytes FROM "TicketHistoryEntry" WHERE "ticketId" = ${ticketId} ${keysetSql(page)}`);
   },
 
   /**

@@ -21,6 +21,7 @@ import {
   updateTicketInput,
 } from './ticket.inputs.ts';
 import { pageById, type ConnectionArgs } from './ticket.paging.ts';
+import type { PageHold } from '../rest/page-budget.ts';
 import { calendarDate, text } from '../validation/text.ts';
 import {
   toActor,
@@ -164,14 +165,14 @@ export const ticketService = {
   },
 
   /** Newest first (by id); filters combine. A board the role does not see simply yields nothing. */
-  list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs) {
+  list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs, hold?: PageHold) {
     const f = parseInput(listFilterArgs, { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
     checkTimes({ updatedSince: filter.updatedSince });
     const scope = scopeOf(p);
     const listFilter = { ...f, updatedSince: filter.updatedSince ?? undefined };
     return pageById(args, true, async (page) => (await ticketRepository.listTickets(scope, listFilter, page)).map(toTicketRepresentation), {
-      ids: (page) => ticketRepository.listTicketIds(scope, listFilter, page),
-      bytes: ticketRepository.ticketBytes,
+      sizes: (page) => ticketRepository.listTicketSizes(scope, listFilter, page),
+      hold,
     });
   },
 
@@ -316,20 +317,20 @@ export const ticketService = {
   },
 
   /** Oldest first. */
-  async comments(p: Principal, ticketId: number, args: ConnectionArgs) {
+  async comments(p: Principal, ticketId: number, args: ConnectionArgs, hold?: PageHold) {
     if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
     return pageById(args, false, async (page) => (await ticketRepository.listComments(ticketId, page)).map(toCommentRepresentation), {
-      ids: (page) => ticketRepository.listCommentIds(ticketId, page),
-      bytes: ticketRepository.commentBytes,
+      sizes: (page) => ticketRepository.listCommentSizes(ticketId, page),
+      hold,
     });
   },
 
   /** Oldest first. */
-  async history(p: Principal, ticketId: number, args: ConnectionArgs) {
+  async history(p: Principal, ticketId: number, args: ConnectionArgs, hold?: PageHold) {
     if (!(await ticketRepository.findTicketRef(scopeOf(p), ticketId))) throw notFound(ticketId);
     return pageById(args, false, async (page) => (await ticketRepository.listHistory(ticketId, page)).map(toHistoryEntryRepresentation), {
-      ids: (page) => ticketRepository.listHistoryIds(ticketId, page),
-      bytes: ticketRepository.historyBytes,
+      sizes: (page) => ticketRepository.listHistorySizes(ticketId, page),
+      hold,
     });
   },
 

@@ -10,8 +10,8 @@ function holding(memory: PageMemory, bytes: number) {
   const done = new Promise<void>((resolve) => (finish = resolve));
   let reserved!: () => void;
   const granted = new Promise<void>((resolve) => (reserved = resolve));
-  const request = memory.run(async () => {
-    await memory.reserve(bytes);
+  const request = memory.run(async (hold) => {
+    await memory.reserve(hold, bytes);
     reserved();
     await done;
   });
@@ -44,7 +44,7 @@ describe('page memory in flight', () => {
     const memory = new PageMemory(100, 20);
     const first = holding(memory, 100);
     await first.granted;
-    const refused = await memory.run(() => memory.reserve(1)).catch((err: unknown) => err);
+    const refused = await memory.run((hold) => memory.reserve(hold, 1)).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '1' } });
     first.finish();
@@ -58,8 +58,8 @@ describe('page memory in flight', () => {
 
   it('reserves nothing outside a request', async () => {
     const memory = new PageMemory(1, 10);
-    await memory.reserve(1_000);
-    await memory.run(() => memory.reserve(1));
+    await memory.reserve(undefined, 1_000);
+    await memory.run((hold) => memory.reserve(hold, 1));
   });
 
   it('answers a list request 503 over REST while the process has no page memory left', { timeout: 30_000 }, async () => {
