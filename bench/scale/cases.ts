@@ -74,6 +74,14 @@ export const CASES: ScaleCase[] = [
   deliveryLog('log-type', 'delivery log, eventType=ticket.updated', () => 'eventType=ticket.updated'),
   deliveryLog('log-event', 'delivery log, eventId', (ctx, n, k) => `eventId=${eventOf(ctx, n, k)}`),
   deliveryLog('log-window', 'delivery log, since/until (one day, 10 days ago)', (ctx) => `since=${daysAgo(ctx, 10)}&until=${daysAgo(ctx, 9)}`),
+  ...(['24h', '30d'] as const).map((period): ScaleCase => ({
+    id: `stats-${period}`,
+    name: `delivery statistics, period=${period}`,
+    run: async (ctx) => {
+      const s = pickSubscription(ctx);
+      await ctx.get(s.n, `/webhooks/${s.id}/stats?period=${period}`);
+    },
+  })),
   tickets('tickets', 'GET /tickets, no filter', () => ''),
   tickets('tickets-board', 'GET /tickets, boardId', (ctx, n) => `boardId=${ctx.fixture.workspaces[n]!.boardIds[1]}`),
   tickets('tickets-state', 'GET /tickets, state (by name)', () => 'state=Closed'),
