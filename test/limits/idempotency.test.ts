@@ -222,17 +222,6 @@ describe('runIdempotent', () => {
     expect(await runIdempotent(c, execute)).toEqual({ status: 201, body: { run: 1 }, headers: {} });
     expect(runs.count).toBe(1);
   });
-
-  it('purges expired records as requests come in', async () => {
-    const expiredKey = `k-${randomSuffix()}`;
-    await idempotencyRepository.claim({ apiKeyId, key: expiredKey, requestHash: 'h', expiresAt: new Date(Date.now() - 1000) });
-    // Later than any purge this process may already have done.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 60 * 60 * 1000);
-    await runIdempotent(callWith(`k-${randomSuffix()}`), counter().execute);
-    vi.useRealTimers();
-    await vi.waitFor(async () => expect(await idempotencyRepository.find(apiKeyId, expiredKey)).toBeNull(), { timeout: 10_000 });
-  });
 });
 
 describe('Idempotency-Key through the REST handler', () => {
