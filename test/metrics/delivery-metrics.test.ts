@@ -3,7 +3,6 @@
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
@@ -13,11 +12,10 @@ import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
-import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
 import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
 import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
 import { createDelivery, createSubscription, eventually } from '../webhooks/fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { sample, samples } from './scrape.ts';
@@ -36,13 +34,7 @@ describe('delivery metrics', () => {
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createTimeSkippingEnv();
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(
-        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-      ),
-    });
+    env = await createDeliveryTimeSkippingEnv();
     worker = await createWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
+import { temporal } from '@temporalio/proto';
+import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { provisioned } from './tools.ts';
 
 export const helloWorkflowsPath = fileURLToPath(new URL('../../workflows/hello/workflows.ts', import.meta.url));
@@ -87,4 +88,16 @@ export async function startTestDevServer(): Promise<TestDevServer> {
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const executable = { type: 'existing-path', path: provisioned('TEMPORAL_TEST_SERVER_PATH') } as const;
   return TestWorkflowEnvironment.createTimeSkipping({ server: { executable } });
+}
+
+/** The time-skipping server with the delivery search attributes the dev server registers at start (src/temporal/dev-server.ts). */
+export async function createDeliveryTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const env = await createTimeSkippingEnv();
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    ),
+  });
+  return env;
 }

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { temporal } from '@temporalio/proto';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
@@ -17,13 +16,12 @@ import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS } from '../../workflows/delivery/schedule.ts';
 import { EventTypeKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
-import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
 import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
 import { addUser, attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, notificationsOf, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
@@ -41,14 +39,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
   beforeAll(async () => {
     tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createTimeSkippingEnv();
-    // What the dev server registers at start (src/temporal/dev-server.ts), registered here too.
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(
-        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-      ),
-    });
+    env = await createDeliveryTimeSkippingEnv();
     const json = nodemailer.createTransport({ jsonTransport: true });
     worker = await createWorker({
       connection: env.nativeConnection,

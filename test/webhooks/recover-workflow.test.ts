@@ -2,7 +2,6 @@
 // delivery and recovery activities against a real HTTPS receiver and the database.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
@@ -14,11 +13,10 @@ import { startRecovery } from '../../workflows/recover/client.ts';
 import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { deliverySearchAttributes } from '../../src/temporal/dev-server.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
 import { attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
@@ -36,13 +34,7 @@ describe('recovery workflow (time-skipping)', () => {
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createTimeSkippingEnv();
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(
-        Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-      ),
-    });
+    env = await createDeliveryTimeSkippingEnv();
     worker = await createWorker({
       connection: env.nativeConnection,
       namespace: env.namespace ?? 'default',
