@@ -8,18 +8,18 @@
 //
 // PostgreSQL: DATABASE_URL when set, else a throwaway cluster started and stopped here. A full
 // run (no --only) writes its table to bench/results/api-latest.md.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { productionNode } from './production.ts';
+import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');
@@ -48,15 +48,10 @@ const SERVERS: Record<ServerId, { label: string; file: string }> = {
 /** The servers' bundles; inside the repository, where src/paths.ts finds its root. */
 const serversDir = path.join(distDir, 'bench');
 
-interface BenchCase {
-  id: string;
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
+interface AppCase extends BenchCase {
   servers: ServerId[];
-  idempotent?: boolean;
 }
-const CASES: BenchCase[] = [
+const CASES: AppCase[] = [
   { id: 'me', name: 'GET /me', method: 'GET', path: '/public/v1/me', servers: ['ceiling', 'prisma', 'app'] },
   { id: 'boards', name: 'GET /boards', method: 'GET', path: '/public/v1/boards', servers: ['prisma', 'app'] },
   { id: 'tickets', name: 'GET /tickets', method: 'GET', path: '/public/v1/tickets', servers: ['prisma', 'app'] },
@@ -72,20 +67,7 @@ const serverIds = (Object.keys(SERVERS) as ServerId[]).filter((s) => cases.some(
 const runs = cases.reduce((n, c) => n + c.servers.length, 0);
 const budgetMs = (180 + runs * (duration + warmup + 15)) * 1000;
 
-const children: ChildProcess[] = [];
 let cluster: ThrowawayCluster | undefined;
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 async function cleanup() {
   await Promise.all(children.map(stopChild));
@@ -104,24 +86,6 @@ const watchdog = setTimeout(() => {
   void cleanup().finally(() => process.exit(1));
 }, budgetMs);
 watchdog.unref();
-
-/** Runs a script in its own node process (the pid is the script's: tsx, when needed, is a loader). */
-function start<T>(file: string, env: NodeJS.ProcessEnv, args: string[] = [], execArgv: string[] = [], timeoutMs = 60_000): { child: ChildProcess; message: Promise<T> } {
-  const child = fork(file, args, { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  children.push(child);
-  const message = new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} did not report within ${timeoutMs / 1000} s`)), timeoutMs);
-    child.once('message', (m) => {
-      clearTimeout(timer);
-      resolve(m as T);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${file} exited (${code}) before reporting`));
-    });
-  });
-  return { child, message };
-}
 
 interface Memory {
   peakMb: number;
@@ -147,17 +111,8 @@ async function memoryOf(child: ChildProcess): Promise<Memory> {
   return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024, peakHeapMb: mb(heap.peakHeapTotal), heapTotalMb: mb(heap.heapTotal), externalMb: mb(heap.external) };
 }
 
-/** CPU time (user + system, all threads) the process has used so far, in ms; Linux ticks are 10 ms. */
-function cpuMsOf(child: ChildProcess): number {
-  const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // After "pid (comm) ": state is field 3, utime 14 and stime 15 (1-based), i.e. indexes 11 and 12 here.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
-
 interface Row {
-  case: BenchCase;
+  case: AppCase;
   server: ServerId;
   rps: number;
   p50: number;
@@ -168,36 +123,8 @@ interface Row {
   cpuMsPerRequest: number;
 }
 
-function load(url: string, c: BenchCase, fixture: BenchFixture, seconds: number): Promise<Result> {
-  const headers: Record<string, string> = { authorization: `Bearer ${fixture.apiKey}` };
-  let body: string | undefined;
-  if (c.method === 'POST') {
-    headers['content-type'] = 'application/json';
-    if (c.idempotent) headers['idempotency-key'] = 'bench-[<id>]';
-    body = JSON.stringify({
-      boardId: fixture.boardId,
-      subject: 'Benchmark ticket',
-      description: 'Created under load',
-      requesterEmail: 'customer@example.test',
-      fields: [{ fieldId: fixture.productFieldId, value: 'API' }],
-    });
-  }
-  return autocannon({
-    url: url + c.path,
-    connections,
-    duration: seconds,
-    timeout: 10,
-    method: c.method,
-    headers,
-    body,
-    idReplacement: c.idempotent === true,
-  });
-}
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 /** autocannon records latencies in whole milliseconds. */
 const ms = (n: number) => (n < 1 ? '<1' : fmt(n));
-const mark = (ok: boolean) => (ok ? '**pass**' : '**FAIL**');
 
 async function main() {
   const loadBefore = uptime();
@@ -243,9 +170,9 @@ async function main() {
     for (const id of c.servers) {
       const { url, child } = servers.get(id)!;
       console.error(`${c.name} on ${SERVERS[id].label}: ${warmup} s warm-up, ${duration} s measured`);
-      if (warmup > 0) await load(url, c, fixture, warmup);
+      if (warmup > 0) await load(url, c, fixture, warmup, connections);
       const cpuBefore = cpuMsOf(child);
-      const r = await load(url, c, fixture, duration);
+      const r = await load(url, c, fixture, duration, connections);
       const cpuMsPerRequest = (cpuMsOf(child) - cpuBefore) / Math.max(1, r.requests.total);
       rows.push({ case: c, server: id, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, cpuMsPerRequest });
     }
@@ -297,8 +224,6 @@ async function main() {
       targets.push(`| ${c.name}: facade + GraphQL cost ≤ 25% (ours ≥ 75% of Prisma-only) | ${fmt(share * 100)}% (cost ${fmt((1 - share) * 100)}%) | ${mark(share >= 0.75)} |`);
     }
   }
-  const appMemory = memory.get('app');
-  if (appMemory) targets.push(`| our app's peak RSS ≤ 250 MB | ${fmt(appMemory.peakMb)} MB | ${mark(appMemory.peakMb <= 250)} |`);
   const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   targets.push(`| no non-2xx answers or errors in any case | ${bad.length ? bad.map((r) => `${r.case.name} on ${r.server}: ${r.non2xx} non-2xx, ${r.errors} errors`).join('; ') : 'none'} | ${mark(!bad.length)} |`);
   lines.push('', '| Target | Measured | Result |', '|---|---|---|', ...targets, '');
