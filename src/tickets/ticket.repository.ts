@@ -1,11 +1,11 @@
 // Data access of tickets, their comments and history. The service runs each change in one
 // transaction (`transaction`) and hands its client to the writing functions here.
 import { db, prisma } from '../db/db.ts';
-import { Prisma, type Channel } from '../generated/prisma/client.ts';
+import { Prisma, type Channel, type StateCategory } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
 import { currentTraceparent } from '../tracing/tracing.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
-import { commentInclude, historyInclude, ticketInclude, type FieldValue, type HistoryAction } from './ticket.representation.ts';
+import { commentInclude, historyInclude, ticketInclude, toActor, type FieldValue, type HistoryAction, type TicketRepresentation } from './ticket.representation.ts';
 import type { KeysetPage, SizedRow } from './ticket.paging.ts';
 
 export type Tx = Prisma.TransactionClient;
@@ -30,14 +30,6 @@ export interface TicketListFilter {
   updatedSince?: Date;
 }
 
-function listWhere(scope: TicketScope, filter: TicketListFilter, page: KeysetPage): Prisma.TicketWhereInput {
-  const and: Prisma.TicketWhereInput[] = [scopeWhere(scope), page.where];
-  if (filter.boardId) and.push({ boardId: filter.boardId });
-  if (filter.state) and.push({ OR: [{ stateId: filter.state }, { state: { name: filter.state } }] });
-  if (filter.updatedSince) and.push({ updatedAt: { gte: filter.updatedSince } });
-  return { AND: and };
-}
-
 /**
  * The end of a page-sizing statement (paging.ts `PageBudget`): the page's id range, order and
  * size, as `listWhere` and Prisma's findMany give them to the row queries.
@@ -55,6 +47,42 @@ export async function sizedRows(statement: Prisma.Sql): Promise<SizedRow[]> {
   const rows = await db.read<{ id: number; bytes: number | string | null }>(statement.text, statement.values);
   return rows.map((r) => ({ id: r.id, bytes: Number(r.bytes ?? 0) }));
 }
+
+/** to_char's spelling of Date.prototype.toISOString. */
+const ISO = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+
+interface TicketPageRow {
+  id: number;
+  boardId: string;
+  subject: string;
+  description: string;
+  requesterEmail: string;
+  priority: string;
+  fields: FieldValue[];
+  channel: Channel;
+  createdAt: string;
+  updatedAt: string;
+  stateId: string;
+  stateName: string;
+  stateCategory: StateCategory;
+  creatorId: number;
+  creatorName: string;
+}
+
+const fromTicketPageRow = (r: TicketPageRow): TicketRepresentation => ({
+  id: r.id,
+  boardId: r.boardId,
+  subject: r.subject,
+  description: r.description,
+  state: { id: r.stateId, name: r.stateName, category: r.stateCategory },
+  priority: r.priority,
+  requester: { email: r.requesterEmail },
+  fields: r.fields,
+  channel: r.channel,
+  createdBy: toActor({ id: r.creatorId, fullName: r.creatorName }),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
 
 export const ticketRepository = {
   /** Interactive transaction; generous waits so a burst of writes queues instead of failing. */
@@ -77,8 +105,26 @@ export const ticketRepository = {
     return tx.ticket.findFirst({ where: { ...scopeWhere(scope), id }, include: { ...ticketInclude, board: { include: boardRulesInclude } } });
   },
 
-  listTickets(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
-    return prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, include: ticketInclude });
+  /**
+   * The tickets of a sized page (`page.where.id.in`, from listTicketSizes), in page order, with
+   * their state and creator, as one joined statement on the driver (db.ts `read`). Prisma's
+   * findMany with the same include ran three statements and mapped every row in its interpreter:
+   * about a quarter of a GET /tickets request's CPU. Times come formatted as toISOString does
+   * (the columns are timestamp(3) without zone, holding UTC), so no time zone is involved.
+   */
+  async listTicketPage(scope: TicketScope, page: KeysetPage): Promise<TicketRepresentation[]> {
+    const ids = page.where.id?.in;
+    if (!ids?.length) return [];
+    const rows = await db.read<TicketPageRow>(
+      `SELECT t.id, t."boardId", t.subject, t.description, t."requesterEmail", t.priority, t.fields, t.channel,
+         to_char(t."createdAt", '${ISO}') AS "createdAt", to_char(t."updatedAt", '${ISO}') AS "updatedAt",
+         s.id AS "stateId", s.name AS "stateName", s.category AS "stateCategory", u.id AS "creatorId", u."fullName" AS "creatorName"
+       FROM "Ticket" t JOIN "BoardState" s ON s.id = t."stateId" JOIN "User" u ON u.id = t."createdById"
+       WHERE t.id = ANY($1::int[]) AND t."workspaceId" = $2
+       ORDER BY t.id ${page.orderBy.id === 'desc' ? 'DESC' : 'ASC'}`,
+      [ids, scope.workspaceId],
+    );
+    return rows.map(fromTicketPageRow);
   },
 
   /**

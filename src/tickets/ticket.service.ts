@@ -170,7 +170,7 @@ export const ticketService = {
     checkTimes({ updatedSince: filter.updatedSince });
     const scope = scopeOf(p);
     const listFilter = { ...f, updatedSince: filter.updatedSince ?? undefined };
-    return pageById(args, true, async (page) => (await ticketRepository.listTickets(scope, listFilter, page)).map(toTicketRepresentation), {
+    return pageById(args, true, (page) => ticketRepository.listTicketPage(scope, page), {
       sizes: (page) => ticketRepository.listTicketSizes(scope, listFilter, page),
       hold,
     });
