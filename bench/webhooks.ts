@@ -119,6 +119,18 @@ function procStats(pid: number) {
   return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024, cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 };
 }
 
+/**
+ * CPU time of the whole machine (every process, kernel included) from /proc/stat, in ms of one
+ * core: busy, and idle (iowait counted as idle). Over a phase, busy ÷ units of work is what each
+ * unit costs the machine, receivers, PostgreSQL and loopback networking included.
+ */
+function machineCpu() {
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = ticks[3]! + (ticks[4] ?? 0);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busyMs: (total - idle) * 10, idleMs: idle * 10 };
+}
+
 /** The dev server's pid (the CLI process listening on its port), for its CPU time. */
 function devServerPid(port: number): number | undefined {
   try {
@@ -237,11 +249,12 @@ async function main() {
 
   // Bare ceiling.
   log(`Bare ceiling: ${fmt(CEILING_WORKFLOWS)} empty workflows, ${STARTERS} starters, plain then eager start…`);
-  const ceilingCpu0 = { worker: procStats(child.pid!).cpuMs, temporal: temporalPid ? procStats(temporalPid).cpuMs : NaN };
+  const ceilingCpu0 = { worker: procStats(child.pid!).cpuMs, temporal: temporalPid ? procStats(temporalPid).cpuMs : NaN, machine: machineCpu() };
   const ceilingPlain = await command<CeilingReport>(child, { cmd: 'ceiling', count: CEILING_WORKFLOWS, starters: STARTERS, eager: false, taskQueue: 'bench-ceiling' }, 600_000);
   const ceilingCpu = {
     worker: (procStats(child.pid!).cpuMs - ceilingCpu0.worker) / (ceilingPlain.completed + STARTERS),
     temporal: temporalPid ? (procStats(temporalPid).cpuMs - ceilingCpu0.temporal) / (ceilingPlain.completed + STARTERS) : NaN,
+    machine: (machineCpu().busyMs - ceilingCpu0.machine.busyMs) / (ceilingPlain.completed + STARTERS),
   };
   const ceilingEager = await command<CeilingReport>(child, { cmd: 'ceiling', count: CEILING_WORKFLOWS, starters: STARTERS, eager: true, taskQueue: 'bench-ceiling-eager' }, 600_000);
   // The better of the two is the ceiling the deliveries are judged against.
@@ -260,6 +273,7 @@ async function main() {
   log(`Fan-out: ${fmt(EVENTS)} events × ${SUBSCRIPTIONS} subscriptions = ${fmt(expectedDeliveries)} deliveries…`);
   const cpu0 = procStats(child.pid!).cpuMs;
   const tcpu0 = temporalPid ? procStats(temporalPid).cpuMs : NaN;
+  const machine0 = machineCpu();
   const writeStart = Date.now();
   const eventIds = await data.writeEvents(EVENTS, 50, 4);
   const writeSeconds = (Date.now() - writeStart) / 1000;
@@ -271,6 +285,8 @@ async function main() {
   const fanoutSeconds = (lastArrival - firstEvent) / 1000;
   const fanoutCpuMs = procStats(child.pid!).cpuMs - cpu0;
   const fanoutTemporalCpuMs = temporalPid ? procStats(temporalPid).cpuMs - tcpu0 : NaN;
+  const machine1 = machineCpu();
+  const fanoutMachine = { busyMs: machine1.busyMs - machine0.busyMs, idleMs: machine1.idleMs - machine0.idleMs };
   // The attempt is recorded after the 2xx: give the last ones a moment before counting rows.
   await sleep(3_000);
   const fanoutCheck = check(eventIds);
@@ -374,6 +390,9 @@ async function main() {
     `| Fan-out: commit → first attempt at receiver (backlog included), p50 / p99 | ${fmt(percentile(fanoutLatencies, 50))} / ${fmt(percentile(fanoutLatencies, 99))} ms |`,
     `| Fan-out: worker process CPU per delivery | ${fmt(fanoutCpuMs / Math.max(1, fanoutCheck.delivered), 2)} ms |`,
     `| Fan-out: ${SERVER} CPU per delivery | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt(fanoutTemporalCpuMs / Math.max(1, fanoutCheck.delivered), 2)} ms`} |`,
+    `| Machine CPU (every process and the kernel) per empty workflow (plain start) / per delivery | ${fmt(ceilingCpu.machine, 2)} / ${fmt(fanoutMachine.busyMs / Math.max(1, fanoutCheck.delivered), 2)} ms |`,
+    `| Machine CPU of an empty workflow ÷ of a delivery: the share of the plain ceiling to expect when the cores are the limit | ${fmt((ceilingCpu.machine / (fanoutMachine.busyMs / Math.max(1, fanoutCheck.delivered))) * 100)}% |`,
+    `| Fan-out: the cores' idle share | ${fmt((fanoutMachine.idleMs / Math.max(1, fanoutMachine.idleMs + fanoutMachine.busyMs)) * 100)}% |`,
     `| CPU (worker + ${SERVER}) of an empty workflow ÷ of a delivery: the share of the ceiling to expect when CPU-bound | ${Number.isNaN(fanoutTemporalCpuMs) ? 'n/a' : `${fmt((ceilingCpu.worker + ceilingCpu.temporal) / ((fanoutCpuMs + fanoutTemporalCpuMs) / Math.max(1, fanoutCheck.delivered)) * 100)}%`} |`,
     `| Bare ceiling again after the fan-out (eager, ${fmt(ceilingAfter.completed)} workflows) | ${fmt(ceilingAfter.completed / ceilingAfter.seconds)} workflows/s |`,
     `| Fan-out: delivery rows by status / attempts recorded / events not relayed | ${JSON.stringify(fanoutRows.byStatus)} / ${fmt(fanoutRows.attempts)} / ${fanoutRows.unrelayed} |`,
