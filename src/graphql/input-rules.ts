@@ -6,7 +6,7 @@
 //   are signed on the way out (src/graphql/cursor.ts).
 // Applied to the built schema by wrapping each field's resolver, outermost, so nothing (scope
 // checks, Pothos's cursor decoding, services) sees input that breaks a rule.
-import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { AppError } from '../errors/errors.ts';
 import { findInputFault, toFieldError } from '../validation/text.ts';
 import type { GraphQLContext } from './context.ts';
@@ -31,26 +31,48 @@ const then = <T, R>(value: T | PromiseLike<T>, f: (v: T) => R | PromiseLike<R>):
   isThenable(value) ? (value as PromiseLike<T>).then(f) : f(value as T);
 
 /**
- * A cursor is signed when it is read, once: a REST page reads only `endCursor`, and an HMAC per
- * edge (~5 µs each) was most of what signing cost a page of 50 rows.
+ * How a connection's answer signs its cursors: set on its edges and its pageInfo, read by the
+ * resolvers of `cursor`, `startCursor` and `endCursor` (signedCursorField), so a cursor is signed
+ * only when the document selects it. A REST page selects only `endCursor`, and an HMAC per edge
+ * (~5 µs each) was most of what signing cost a page of 50 rows. A plain symbol-keyed property,
+ * not a getter per edge: Object.defineProperty turned every edge into a slow dictionary object.
  */
-function signOnRead<F extends string>(holder: { [K in F]?: string | null }, field: F, key: Buffer, list: string) {
-  const inner = holder[field];
-  if (inner == null) return;
-  let signed: string | undefined;
-  Object.defineProperty(holder, field, { enumerable: true, configurable: true, get: () => (signed ??= signCursor(key, list, inner)) });
-}
+const SIGN = Symbol('sign cursor');
+type Signed = { [SIGN]?: (inner: string) => string };
 
-function signAll(key: Buffer, list: string, result: unknown): unknown {
+function markForSigning(key: Buffer, list: string, result: unknown): unknown {
   const connection = result as Connection | null;
   if (!connection) return result;
-  for (const edge of connection.edges ?? []) if (edge) signOnRead(edge, 'cursor', key, list);
-  const info = connection.pageInfo;
-  if (info) {
-    signOnRead(info, 'startCursor', key, list);
-    signOnRead(info, 'endCursor', key, list);
-  }
+  const sign = (inner: string) => signCursor(key, list, inner);
+  for (const edge of connection.edges ?? []) if (edge) (edge as Signed)[SIGN] = sign;
+  if (connection.pageInfo) (connection.pageInfo as Signed)[SIGN] = sign;
   return result;
+}
+
+/** A cursor field answers its holder's cursor signed; unmarked (no guarded connection made it), as it is, which no list then accepts. */
+function signedCursorField(field: GraphQLField<unknown, GraphQLContext>) {
+  if ((field.resolve as { [SIGN]?: true } | undefined)?.[SIGN]) return;
+  const resolve = (field.resolve ?? defaultFieldResolver) as Resolver;
+  const signed: Resolver = (parent, args, ctx, info) => {
+    const value = resolve(parent, args, ctx, info);
+    const sign = (parent as Signed | null)?.[SIGN];
+    return sign && typeof value === 'string' ? sign(value) : value;
+  };
+  field.resolve = Object.assign(signed, { [SIGN]: true as const });
+}
+
+/** The cursor fields of a connection type: its edges' `cursor`, its pageInfo's `startCursor` and `endCursor`. */
+function signCursorFieldsOf(connectionType: GraphQLObjectType) {
+  const fields = connectionType.getFields();
+  const edgeType = fields.edges && getNamedType(fields.edges.type);
+  const infoType = fields.pageInfo && getNamedType(fields.pageInfo.type);
+  if (isObjectType(edgeType) && edgeType.getFields().cursor) signedCursorField(edgeType.getFields().cursor!);
+  if (isObjectType(infoType)) {
+    for (const name of ['startCursor', 'endCursor']) {
+      const field = infoType.getFields()[name];
+      if (field) signedCursorField(field);
+    }
+  }
 }
 
 function guard(list: string, connection: boolean, resolve: Resolver): Resolver {
@@ -67,7 +89,7 @@ function guard(list: string, connection: boolean, resolve: Resolver): Resolver {
         if (inner === null) throw invalidCursor(ctx.restRoute ? 'query/cursor' : `/${name}`);
         opened[name] = inner;
       }
-      return then(resolve(parent, opened, ctx, info) as unknown, (result) => signAll(key, list, result));
+      return then(resolve(parent, opened, ctx, info) as unknown, (result) => markForSigning(key, list, result));
     });
   };
 }
@@ -78,7 +100,9 @@ export function applyInputRules(schema: GraphQLSchema): GraphQLSchema {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (!field.args.length) continue;
-      field.resolve = guard(`${type.name}.${field.name}`, isConnection(field), (field.resolve ?? defaultFieldResolver) as Resolver);
+      const connection = isConnection(field);
+      field.resolve = guard(`${type.name}.${field.name}`, connection, (field.resolve ?? defaultFieldResolver) as Resolver);
+      if (connection) signCursorFieldsOf(getNamedType(field.type) as GraphQLObjectType);
     }
   }
   return schema;

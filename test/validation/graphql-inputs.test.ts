@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createWebhook } from './support.ts';
+import { SIGNED_CURSOR } from '../../src/graphql/cursor.ts';
 
 let key: string;
 let boardId: string;
@@ -84,6 +85,21 @@ describe('paging cursors', () => {
     expect(second.data!.webhookSubscriptions.edges[0].node.id).not.toBe(page.edges[0].node.id);
   });
 
+
+  it('signs every cursor a document selects: each edge cursor, startCursor and endCursor, all usable as `after`', async () => {
+    for (let i = 0; i < 3; i++) await createWebhook(key);
+    const PAGE = 'query($after: String) { webhookSubscriptions(first: 3, after: $after) { edges { cursor node { id } } pageInfo { startCursor endCursor } } }';
+    const page = (await gql(PAGE)).data!.webhookSubscriptions;
+    const cursors: string[] = [...page.edges.map((e: { cursor: string }) => e.cursor), page.pageInfo.startCursor, page.pageInfo.endCursor];
+    for (const cursor of cursors) expect(cursor).toMatch(SIGNED_CURSOR);
+    expect(page.pageInfo.startCursor).toBe(page.edges[0].cursor);
+    expect(page.pageInfo.endCursor).toBe(page.edges[2].cursor);
+    // After the first edge come the second and third.
+    const after = await gql(PAGE, { after: page.edges[0].cursor });
+    expect(after.errors).toBeUndefined();
+    const ids = (edges: { node: { id: string } }[]) => edges.map((e) => e.node.id);
+    expect(ids(after.data!.webhookSubscriptions.edges).slice(0, 2)).toEqual(ids(page.edges).slice(1));
+  });
   it('refuses forged, altered and foreign cursors without naming a library', async () => {
     const endCursor: string = (await gql(LIST)).data!.webhookSubscriptions.pageInfo.endCursor;
     const users = await gql('{ users(first: 1) { pageInfo { endCursor } } }');
