@@ -414,7 +414,10 @@ async function main() {
   }
   if (temporalStats) lines.push(`| ${SERVER} peak RSS | ${fmt(temporalStats.peakMb)} MB |`);
 
-  const share = throughput / ceilingRate;
+  // Judged against the best ceiling measured, before or after: a ceiling that other work on the
+  // machine held down would flatter the deliveries.
+  const bestCeiling = Math.max(ceilingRate, ceilingAfter.completed / ceilingAfter.seconds);
+  const share = throughput / bestCeiling;
   const lost = fanoutCheck.missing + latencyCheck.missing;
   const duplicates = fanoutCheck.duplicates + latencyCheck.duplicates;
   const retried = fanoutRows.attempts - fanoutCheck.expected + latencyRows.attempts - latencyCheck.expected;
@@ -422,7 +425,7 @@ async function main() {
     '',
     '| Target | Measured | Result |',
     '|---|---|---|',
-    `| Throughput ≥ 85% of the bare ceiling (the better of plain and eager) | ${fmt(share * 100)}% (${fmt(throughput)} of ${fmt(ceilingRate)} /s) | ${mark(share >= 0.85)} |`,
+    `| Throughput ≥ 85% of the bare ceiling (the best of plain, eager and again after the fan-out) | ${fmt(share * 100)}% (${fmt(throughput)} of ${fmt(bestCeiling)} /s) | ${mark(share >= 0.85)} |`,
     `| Latency p50 ≤ 80 ms | ${fmt(p50)} ms | ${mark(p50 <= 80)} |`,
     `| Latency p99 ≤ 300 ms | ${fmt(p99)} ms | ${mark(p99 <= 300)} |`,
     `| Nothing lost (every event × subscription at its receiver) | ${fmt(lost)} missing of ${fmt(fanoutCheck.expected + latencyCheck.expected)}; ${fanoutCheck.unexpected + latencyCheck.unexpected} unexpected | ${mark(lost === 0)} |`,
