@@ -26,14 +26,15 @@ export type AroundId = readonly [string, string];
 
 export interface TicketListFilter {
   boardId?: string;
-  state?: string;
+  /** The states a `state` filter (a state's id or name) stands for (stateIdsFor); empty matches nothing. */
+  stateIds?: string[];
   updatedSince?: Date;
 }
 
 function listWhere(scope: TicketScope, filter: TicketListFilter, page: KeysetPage): Prisma.TicketWhereInput {
   const and: Prisma.TicketWhereInput[] = [scopeWhere(scope), page.where];
   if (filter.boardId) and.push({ boardId: filter.boardId });
-  if (filter.state) and.push({ OR: [{ stateId: filter.state }, { state: { name: filter.state } }] });
+  if (filter.stateIds) and.push({ stateId: { in: filter.stateIds } });
   if (filter.updatedSince) and.push({ updatedAt: { gte: filter.updatedSince } });
   return { AND: and };
 }
@@ -77,6 +78,16 @@ export const ticketRepository = {
     return tx.ticket.findFirst({ where: { ...scopeWhere(scope), id }, include: { ...ticketInclude, board: { include: boardRulesInclude } } });
   },
 
+  /**
+   * The workspace's states with this id or name (a name may be on several boards). Resolved
+   * before the list, so that the list filters on "stateId" alone and walks an index newest first
+   * and stops after a page; joined by name, it read every ticket of the workspace.
+   */
+  async stateIdsFor(workspaceId: number, state: string): Promise<string[]> {
+    const rows = await prisma.boardState.findMany({ where: { OR: [{ id: state }, { name: state }], board: { workspaceId } }, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
   listTickets(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
     return prisma.ticket.findMany({ where: listWhere(scope, filter, page), orderBy: page.orderBy, take: page.take, include: ticketInclude });
   },
@@ -89,7 +100,7 @@ export const ticketRepository = {
     let where = Prisma.sql`"workspaceId" = ${scope.workspaceId}`;
     if (scope.boardIds) where = Prisma.sql`${where} AND "boardId" = ANY(${scope.boardIds})`;
     if (filter.boardId) where = Prisma.sql`${where} AND "boardId" = ${filter.boardId}`;
-    if (filter.state) where = Prisma.sql`${where} AND ("stateId" = ${filter.state} OR "stateId" IN (SELECT id FROM "BoardState" WHERE name = ${filter.state}))`;
+    if (filter.stateIds) where = filter.stateIds.length ? Prisma.sql`${where} AND "stateId" = ANY(${filter.stateIds})` : Prisma.sql`${where} AND FALSE`;
     // The column is a timestamp without zone holding UTC, as Prisma writes it.
     if (filter.updatedSince) where = Prisma.sql`${where} AND "updatedAt" >= ${filter.updatedSince.toISOString()}::timestamp`;
     return sizedRows(Prisma.sql`

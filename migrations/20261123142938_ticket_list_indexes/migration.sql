@@ -1,0 +1,22 @@
+-- Indexes for pages that walk newest first (GET /tickets, the delivery log's waiting deliveries).
+-- The runner applies a migration in one transaction, so these are plain CREATE INDEX, which blocks
+-- writes to the table while it builds. On a large table, create them beforehand with
+-- CREATE INDEX CONCURRENTLY and these names (README, Scaling): IF NOT EXISTS then skips them.
+
+-- DropIndex
+DROP INDEX IF EXISTS "Delivery_subscriptionId_status_createdAt_idx";
+
+-- DropIndex
+DROP INDEX IF EXISTS "Ticket_stateId_idx";
+
+-- CreateIndex
+CREATE INDEX IF NOT EXISTS "Delivery_subscriptionId_status_updatedAt_id_idx" ON "Delivery"("subscriptionId", "status", "updatedAt", "id");
+
+-- CreateIndex
+CREATE INDEX IF NOT EXISTS "Ticket_workspaceId_id_idx" ON "Ticket"("workspaceId", "id");
+
+-- CreateIndex
+CREATE INDEX IF NOT EXISTS "Ticket_boardId_id_idx" ON "Ticket"("boardId", "id");
+
+-- CreateIndex
+CREATE INDEX IF NOT EXISTS "Ticket_stateId_id_idx" ON "Ticket"("stateId", "id");
