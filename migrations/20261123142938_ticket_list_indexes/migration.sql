@@ -1,4 +1,5 @@
--- Indexes for pages that walk newest first (GET /tickets, the delivery log's waiting deliveries).
+-- Indexes for pages that walk newest first (GET /tickets, the delivery log's waiting deliveries
+-- and its attempts of one event type).
 -- The runner applies a migration in one transaction, so these are plain CREATE INDEX, which blocks
 -- writes to the table while it builds. On a large table, create them beforehand with
 -- CREATE INDEX CONCURRENTLY and these names (README, Scaling): IF NOT EXISTS then skips them.
@@ -20,3 +21,6 @@ CREATE INDEX IF NOT EXISTS "Ticket_boardId_id_idx" ON "Ticket"("boardId", "id");
 
 -- CreateIndex
 CREATE INDEX IF NOT EXISTS "Ticket_stateId_id_idx" ON "Ticket"("stateId", "id");
+
+-- CreateIndex
+CREATE INDEX IF NOT EXISTS "DeliveryAttempt_subscriptionId_eventType_attemptedAt_id_idx" ON "DeliveryAttempt"("subscriptionId", "eventType", "attemptedAt" DESC, "id" DESC);
