@@ -24,3 +24,10 @@ CREATE INDEX IF NOT EXISTS "Ticket_stateId_id_idx" ON "Ticket"("stateId", "id");
 
 -- CreateIndex
 CREATE INDEX IF NOT EXISTS "DeliveryAttempt_subscriptionId_eventType_attemptedAt_id_idx" ON "DeliveryAttempt"("subscriptionId", "eventType", "attemptedAt" DESC, "id" DESC);
+
+-- A board's or a state's tickets are all in one workspace, but the planner takes the filters as
+-- independent, expects a handful of rows, and reads all of the board's tickets to sort them
+-- instead of walking ("boardId", "id") newest first. These statistics tell it; ANALYZE builds them
+-- now rather than at the next autovacuum (a sample of the table: seconds however large).
+CREATE STATISTICS IF NOT EXISTS "Ticket_workspaceId_boardId_stateId_stat" (dependencies) ON "workspaceId", "boardId", "stateId" FROM "Ticket";
+ANALYZE "Ticket";
