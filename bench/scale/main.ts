@@ -95,14 +95,14 @@ const defaultScales = [10_000, 1_000_000];
 const [small, large] = scales.length > 1 ? scales : defaultScales.includes(scales[0]!) ? defaultScales : [defaultScales[0]!, scales[0]!];
 const figuresOf = (rows: number, id: string) => {
   const f = results.get(rows)?.find((x) => x.id === id);
-  return f && { p50: median(f.rounds.map((r) => r.p50)), p99: median(f.rounds.map((r) => r.p99)), comparable: f.comparable !== false };
+  return f && { p50: median(f.rounds.map((r) => r.p50)), p99: median(f.rounds.map((r) => r.p99)), comparable: f.comparable !== false, pageRows: f.pageRows };
 };
 const cell = (n: number | undefined) => (n === undefined ? '–' : fmt(n));
 const lines = [
   `Rows: ${[small, large].map((r) => `${r}${results.has(r!) ? '' : ' (not run)'}`).join(' vs ')} (tickets and events; attempts 3×); ${opts.rounds} rounds of ${opts.requests} timed calls per case, medians of the rounds' p50 and p99 (ms).`,
   '',
-  `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× |`,
-  '|---|--:|--:|--:|--:|--:|---|',
+  `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× | entries per page @${small} / @${large} |`,
+  '|---|--:|--:|--:|--:|--:|---|--:|',
 ];
 const cases = [...new Map([...(results.get(small!) ?? []), ...(results.get(large!) ?? [])].map((f) => [f.id, f.name])).entries()];
 for (const [id, name] of cases) {
@@ -110,7 +110,8 @@ for (const [id, name] of cases) {
   const b = figuresOf(large!, id);
   const ratio = a && b && a.comparable && b.comparable ? b.p99 / a.p99 : undefined;
   const verdict = ratio === undefined ? '–' : ratio <= TARGET_RATIO ? 'yes' : '**no**';
-  lines.push(`| ${name} | ${cell(a?.p50)} | ${cell(a?.p99)} | ${cell(b?.p50)} | ${cell(b?.p99)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ${verdict} |`);
+  const entries = a?.pageRows === undefined && b?.pageRows === undefined ? '' : `${cell(a?.pageRows)} / ${cell(b?.pageRows)}`;
+  lines.push(`| ${name} | ${cell(a?.p50)} | ${cell(a?.p99)} | ${cell(b?.p50)} | ${cell(b?.p99)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ${verdict} | ${entries} |`);
 }
 for (const [rows, figures] of results) for (const f of figures) if (f.note) lines.push('', `${f.name} @${rows}: ${f.note}`);
 lines.push('', 'Machine load:', ...load.map((l) => `- ${l}`));

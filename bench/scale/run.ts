@@ -34,6 +34,8 @@ export interface CaseFigures {
   /** Per round: the p50 and p99 in ms. */
   rounds: { p50: number; p99: number }[];
   note?: string;
+  /** The mean number of entries in the responses' `data` (a list page): a page the data cannot fill costs less. */
+  pageRows?: number;
   /** false: the figure depends on the scale by design, so main.ts shows it without ratio or verdict. */
   comparable?: false;
 }
@@ -59,6 +61,8 @@ if (opts.fixture && fs.existsSync(opts.fixture)) {
 const listener = await serveHttp(createApp().fetch, 0, '127.0.0.1');
 const base = `http://127.0.0.1:${listener.port}/public/v1`;
 let seed = 42;
+/** The `data` lengths of the list pages the current case got. */
+let pageRows: number[] = [];
 const ctx: CaseContext = {
   fixture,
   random: (max) => {
@@ -70,7 +74,9 @@ const ctx: CaseContext = {
     const res = await fetch(base + path, { headers: { authorization: `Bearer ${fixture.workspaces[n]!.apiKey}` } });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.slice(0, 300)}`);
-    return JSON.parse(body);
+    const parsed = JSON.parse(body) as { data?: unknown };
+    if (Array.isArray(parsed.data)) pageRows.push(parsed.data.length);
+    return parsed;
   },
 };
 
@@ -78,6 +84,7 @@ const only = opts.only?.split(',');
 const figures: CaseFigures[] = [];
 for (const c of CASES.filter((c) => !only || only.includes(c.id))) {
   const perRound = [];
+  pageRows = [];
   for (let round = 0; round < rounds; round++) {
     const times: number[] = [];
     for (let i = 0; i < WARMUP + requests; i++) {
@@ -90,7 +97,8 @@ for (const c of CASES.filter((c) => !only || only.includes(c.id))) {
     times.sort((a, b) => a - b);
     perRound.push({ p50: percentile(times, 50), p99: percentile(times, 99) });
   }
-  figures.push({ id: c.id, name: c.name, rounds: perRound });
+  const meanRows = pageRows.length ? pageRows.reduce((a, b) => a + b, 0) / pageRows.length : undefined;
+  figures.push({ id: c.id, name: c.name, rounds: perRound, pageRows: meanRows });
   log(`${c.id}: ${perRound.map((r) => `${r.p50.toFixed(1)}/${r.p99.toFixed(1)}`).join(' ')}`);
 }
 
