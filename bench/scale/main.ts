@@ -7,7 +7,9 @@
 //
 // PostgreSQL: SCALE_DATABASE_URL (a server where this may create and drop databases
 // `scale_<rows>`), else a throwaway cluster (fsync off) started and stopped here. --keep keeps the
-// databases and the fixture files ($TMPDIR/bench-scale-<rows>.json), and a later run reuses them.
+// databases and the fixture files ($TMPDIR/bench-scale-<rows>.json), and a later run reuses them:
+// with SCALE_DATABASE_URL only, as the throwaway cluster is removed at the end. Delete the fixture
+// files to generate again (e.g. after a migration changed, or when the purge has used every day).
 import { execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
