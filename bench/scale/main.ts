@@ -7,7 +7,9 @@
 //
 // PostgreSQL: SCALE_DATABASE_URL (a server where this may create and drop databases
 // `scale_<rows>`), else a throwaway cluster (fsync off) started and stopped here. --keep keeps the
-// databases and the fixture files ($TMPDIR/bench-scale-<rows>.json), and a later run reuses them.
+// databases and the fixture files ($TMPDIR/bench-scale-<rows>.json), and a later run reuses them:
+// with SCALE_DATABASE_URL only, as the throwaway cluster is removed at the end. Delete the fixture
+// files to generate again (e.g. after a migration changed, or when the purge has used every day).
 import { execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -89,19 +91,29 @@ try {
   cluster?.stop();
 }
 
-const [small, large] = scales;
+// The two scales compared: those given, or with one given, the default pair it belongs to (a
+// scale not run shows "–" and gets no ratio or verdict).
+const defaultScales = [10_000, 1_000_000];
+const [small, large] = scales.length > 1 ? scales : defaultScales.includes(scales[0]!) ? defaultScales : [defaultScales[0]!, scales[0]!];
+const figuresOf = (rows: number, id: string) => {
+  const f = results.get(rows)?.find((x) => x.id === id);
+  return f && { p50: median(f.rounds.map((r) => r.p50)), p99: median(f.rounds.map((r) => r.p99)), comparable: f.comparable !== false, pageRows: f.pageRows };
+};
+const cell = (n: number | undefined) => (n === undefined ? '–' : fmt(n));
 const lines = [
-  `Rows: ${scales.join(' vs ')} (tickets and events; attempts 3×); ${opts.rounds} rounds of ${opts.requests} timed calls per case, medians of the rounds' p50 and p99 (ms).`,
+  `Rows: ${[small, large].map((r) => `${r}${results.has(r!) ? '' : ' (not run)'}`).join(' vs ')} (tickets and events; attempts 3×); ${opts.rounds} rounds of ${opts.requests} timed calls per case, medians of the rounds' p50 and p99 (ms).`,
   '',
-  `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× |`,
-  '|---|---|---|---|---|---|---|',
+  `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× | entries per page @${small} / @${large} |`,
+  '|---|--:|--:|--:|--:|--:|---|--:|',
 ];
-for (const figure of results.get(small!) ?? []) {
-  const other = results.get(large!)?.find((f) => f.id === figure.id);
-  const a = { p50: median(figure.rounds.map((r) => r.p50)), p99: median(figure.rounds.map((r) => r.p99)) };
-  const b = other && { p50: median(other.rounds.map((r) => r.p50)), p99: median(other.rounds.map((r) => r.p99)) };
-  const ratio = b ? b.p99 / a.p99 : NaN;
-  lines.push(`| ${figure.name} | ${fmt(a.p50)} | ${fmt(a.p99)} | ${b ? fmt(b.p50) : '–'} | ${b ? fmt(b.p99) : '–'} | ${ratio.toFixed(2)} | ${ratio <= TARGET_RATIO ? 'yes' : '**no**'} |`);
+const cases = [...new Map([...(results.get(small!) ?? []), ...(results.get(large!) ?? [])].map((f) => [f.id, f.name])).entries()];
+for (const [id, name] of cases) {
+  const a = figuresOf(small!, id);
+  const b = figuresOf(large!, id);
+  const ratio = a && b && a.comparable && b.comparable ? b.p99 / a.p99 : undefined;
+  const verdict = ratio === undefined ? '–' : ratio <= TARGET_RATIO ? 'yes' : '**no**';
+  const entries = a?.pageRows === undefined && b?.pageRows === undefined ? '' : `${cell(a?.pageRows)} / ${cell(b?.pageRows)}`;
+  lines.push(`| ${name} | ${cell(a?.p50)} | ${cell(a?.p99)} | ${cell(b?.p50)} | ${cell(b?.p99)} | ${ratio === undefined ? '–' : ratio.toFixed(2)} | ${verdict} | ${entries} |`);
 }
 for (const [rows, figures] of results) for (const f of figures) if (f.note) lines.push('', `${f.name} @${rows}: ${f.note}`);
 lines.push('', 'Machine load:', ...load.map((l) => `- ${l}`));

@@ -26,13 +26,14 @@ export type AroundId = readonly [string, string];
 
 export interface TicketListFilter {
   boardId?: string;
-  state?: string;
+  /** The states a `state` filter (a state's id or name) stands for (stateIdsFor); empty matches nothing. */
+  stateIds?: string[];
   updatedSince?: Date;
 }
 
 /**
  * The end of a page-sizing statement (paging.ts `PageBudget`): the page's id range, order and
- * size, as `listWhere` and Prisma's findMany give them to the row queries.
+ * size (one extra row, which tells whether more follow).
  */
 export function keysetSql(page: KeysetPage): Prisma.Sql {
   const { lt, gt } = page.where.id ?? {};
@@ -106,6 +107,16 @@ export const ticketRepository = {
   },
 
   /**
+   * The workspace's states with this id or name (a name may be on several boards). Resolved
+   * before the list, so that the list filters on "stateId" alone and walks an index newest first
+   * and stops after a page; joined by name, it read every ticket of the workspace.
+   */
+  async stateIdsFor(workspaceId: number, state: string): Promise<string[]> {
+    const rows = await prisma.boardState.findMany({ where: { OR: [{ id: state }, { name: state }], board: { workspaceId } }, select: { id: true } });
+    return rows.map((r) => r.id);
+  },
+
+  /**
    * The tickets of a sized page (`page.where.id.in`, from listTicketSizes), in page order, with
    * their state and creator, as one joined statement on the driver (db.ts `read`). Prisma's
    * findMany with the same include ran three statements and mapped every row in its interpreter:
@@ -129,18 +140,24 @@ export const ticketRepository = {
 
   /**
    * The page's tickets with their large text in bytes, for the page budget (rest/page-budget.ts):
-   * `listWhere` in SQL, one statement. test/tickets runs every filter through it over REST.
+   * the list's filters in SQL, one statement. test/tickets runs every filter through it over REST.
    */
   listTicketSizes(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
     let where = Prisma.sql`"workspaceId" = ${scope.workspaceId}`;
     if (scope.boardIds) where = Prisma.sql`${where} AND "boardId" = ANY(${scope.boardIds})`;
     if (filter.boardId) where = Prisma.sql`${where} AND "boardId" = ${filter.boardId}`;
-    if (filter.state) where = Prisma.sql`${where} AND ("stateId" = ${filter.state} OR "stateId" IN (SELECT id FROM "BoardState" WHERE name = ${filter.state}))`;
     // The column is a timestamp without zone holding UTC, as Prisma writes it.
     if (filter.updatedSince) where = Prisma.sql`${where} AND "updatedAt" >= ${filter.updatedSince.toISOString()}::timestamp`;
+    const sized = Prisma.sql`SELECT id, octet_length(subject) + octet_length(description) + octet_length(fields::text) + octet_length("requesterEmail") AS bytes FROM "Ticket"`;
+    if (!filter.stateIds) return sizedRows(Prisma.sql`${sized} WHERE ${where} ${keysetSql(page)}`);
+    if (!filter.stateIds.length) return Promise.resolve([]);
+    // One walk of ("stateId", "id") per state, each stopping after a page, merged: with
+    // "stateId" = ANY(…) PostgreSQL reads all of the states' tickets to sort them, since an
+    // index scan over an array's values does not come out in the index's order.
     return sizedRows(Prisma.sql`
-      SELECT id, octet_length(subject) + octet_length(description) + octet_length(fields::text) + octet_length("requesterEmail") AS bytes
-      FROM "Ticket" WHERE ${where} ${keysetSql(page)}`);
+      SELECT t.id, t.bytes FROM unnest(${filter.stateIds}::text[]) AS s("stateId")
+      CROSS JOIN LATERAL (${sized} WHERE ${where} AND "stateId" = s."stateId" ${keysetSql(page)}) AS t
+      ORDER BY t.id ${Prisma.raw(page.orderBy.id === 'desc' ? 'DESC' : 'ASC')} LIMIT ${page.take}`);
   },
 
   listCommentSizes(ticketId: number, page: KeysetPage) {

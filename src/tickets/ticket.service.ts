@@ -165,11 +165,12 @@ export const ticketService = {
   },
 
   /** Newest first (by id); filters combine. A board the role does not see simply yields nothing. */
-  list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs, hold?: PageHold) {
+  async list(p: Principal, filter: { boardId?: string | null; state?: string | null; updatedSince?: Date | null }, args: ConnectionArgs, hold?: PageHold) {
     const f = parseInput(listFilterArgs, { boardId: filter.boardId ?? undefined, state: filter.state ?? undefined }, 'A filter is not valid');
     checkTimes({ updatedSince: filter.updatedSince });
     const scope = scopeOf(p);
-    const listFilter = { ...f, updatedSince: filter.updatedSince ?? undefined };
+    const stateIds = f.state === undefined ? undefined : await ticketRepository.stateIdsFor(scope.workspaceId, f.state);
+    const listFilter = { boardId: f.boardId, stateIds, updatedSince: filter.updatedSince ?? undefined };
     return pageById(args, true, (page) => ticketRepository.listTicketPage(scope, page), {
       sizes: (page) => ticketRepository.listTicketSizes(scope, listFilter, page),
       hold,

@@ -55,6 +55,55 @@ export interface ClaimedEvent {
   traceparent: string | null;
 }
 
+/** The statuses an attempt can have, and those of a delivery the log shows as waiting. */
+const ATTEMPT_STATUSES: DeliveryStatus[] = ['succeeded', 'failed'];
+const WAITING_STATUSES = ['held', 'cancelled', 'pending'] as const satisfies DeliveryStatus[];
+
+/** The delivery log's attempts (deliveryLog), newest `take` that pass the filter. */
+function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: number): Prisma.Sql {
+  const where = [Prisma.sql`a."subscriptionId" = ${subscriptionId}`];
+  if (filter.status) where.push(Prisma.sql`a."status" = ${filter.status}::"DeliveryStatus"`);
+  if (filter.eventType) where.push(Prisma.sql`a."eventType" = ${filter.eventType}`);
+  if (filter.eventId) {
+    // Through the event's one delivery to this subscription ("Delivery" (eventId, subscriptionId)
+    // is unique), then its attempts ("DeliveryAttempt" (deliveryId, attempt)): attempts have no
+    // index on "eventId".
+    where.push(Prisma.sql`a."eventId" = ${filter.eventId}`);
+    where.push(Prisma.sql`a."deliveryId" = (SELECT "id" FROM "Delivery" WHERE "eventId" = ${filter.eventId} AND "subscriptionId" = ${subscriptionId})`);
+  }
+  if (filter.since) where.push(Prisma.sql`a."attemptedAt" >= ${filter.since}`);
+  if (filter.until) where.push(Prisma.sql`a."attemptedAt" < ${filter.until}`);
+  if (filter.after) where.push(Prisma.sql`(a."attemptedAt", a."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  return Prisma.sql`(
+    SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
+           a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
+           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."attemptedAt" AS "sortAt"
+      FROM "DeliveryAttempt" a
+     WHERE ${Prisma.join(where, ' AND ')}
+     ORDER BY a."attemptedAt" DESC, a."id" DESC
+     LIMIT ${take})`;
+}
+
+/** The delivery log's waiting deliveries of one status (a pending one only before its first attempt). */
+function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)[number], filter: DeliveryLogFilter, take: number): Prisma.Sql {
+  const where = [Prisma.sql`d."subscriptionId" = ${subscriptionId}`, Prisma.sql`d."status" = ${status}::"DeliveryStatus"`];
+  if (status === 'pending') where.push(Prisma.sql`d."attemptCount" = 0`);
+  if (filter.eventType) where.push(Prisma.sql`e."type" = ${filter.eventType}`);
+  if (filter.eventId) where.push(Prisma.sql`d."eventId" = ${filter.eventId}`);
+  if (filter.since) where.push(Prisma.sql`d."updatedAt" >= ${filter.since}`);
+  if (filter.until) where.push(Prisma.sql`d."updatedAt" < ${filter.until}`);
+  if (filter.after) where.push(Prisma.sql`(d."updatedAt", d."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  return Prisma.sql`(
+    SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",
+           CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
+           d."status"::text AS "status", NULL::int AS "httpStatus", NULL::int AS "durationMs", NULL AS "responseExcerpt", NULL AS "error",
+           e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId", d."updatedAt" AS "sortAt"
+      FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
+     WHERE ${Prisma.join(where, ' AND ')}
+     ORDER BY d."updatedAt" DESC, d."id" DESC
+     LIMIT ${take})`;
+}
+
 export const webhookRepository = {
   listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
     return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } });
@@ -130,32 +179,24 @@ export const webhookRepository = {
     return prisma.$transaction((tx) => writeEvent(tx, input));
   },
 
-  /** Attempts newest first, with deliveries that have no attempt to show for their current state. */
+  /**
+   * Attempts newest first, with deliveries that have no attempt to show for their current state
+   * (held, cancelled, pending before its first attempt). One branch per kind of entry, each
+   * filtered, ordered and limited on its own, so that each walks an index from the newest entry
+   * (or the cursor) and stops after a page however long the log: the attempts on
+   * ("subscriptionId", "attemptedAt" DESC, "id" DESC), the waiting deliveries of each status on
+   * ("subscriptionId", "status", "updatedAt", "id"). The page is the newest `take` of their union,
+   * which each branch's newest `take` contains. A status filter keeps only the branches that can
+   * have it: attempts are only ever succeeded or failed (recordAttempt).
+   */
   deliveryLog(subscriptionId: string, filter: DeliveryLogFilter, take: number): Promise<DeliveryLogRow[]> {
-    const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
-    if (filter.status) conditions.push(Prisma.sql`"status" = ${filter.status}`);
-    if (filter.eventType) conditions.push(Prisma.sql`"eventType" = ${filter.eventType}`);
-    if (filter.eventId) conditions.push(Prisma.sql`"eventId" = ${filter.eventId}`);
-    if (filter.since) conditions.push(Prisma.sql`"sortAt" >= ${filter.since}`);
-    if (filter.until) conditions.push(Prisma.sql`"sortAt" < ${filter.until}`);
-    if (filter.after) conditions.push(Prisma.sql`("sortAt", "id") < (${filter.after.sortAt}, ${filter.after.id})`);
+    const branches = [
+      ...(!filter.status || ATTEMPT_STATUSES.includes(filter.status) ? [attemptBranch(subscriptionId, filter, take)] : []),
+      ...WAITING_STATUSES.filter((s) => !filter.status || filter.status === s).map((s) => waitingBranch(subscriptionId, s, filter, take)),
+    ];
+    if (!branches.length) return Promise.resolve([]);
     return prisma.$queryRaw<DeliveryLogRow[]>`
-      SELECT * FROM (
-        SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
-               a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
-               a."attemptedAt", a."nextAttemptAt", a."workflowId", a."attemptedAt" AS "sortAt"
-          FROM "DeliveryAttempt" a
-         WHERE a."subscriptionId" = ${subscriptionId}
-        UNION ALL
-        SELECT d."id", d."id", d."eventId", e."type", d."attemptCount" + 1,
-               CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END,
-               d."status"::text, NULL, NULL, NULL, NULL, e."payload"::text,
-               NULL, d."nextAttemptAt", d."workflowId", d."updatedAt"
-          FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
-         WHERE d."subscriptionId" = ${subscriptionId}
-           AND (d."status" IN ('held', 'cancelled') OR (d."status" = 'pending' AND d."attemptCount" = 0))
-      ) AS log
-      WHERE ${Prisma.join(conditions, ' AND ')}
+      SELECT * FROM (${Prisma.join(branches, ' UNION ALL ')}) AS log
       ORDER BY "sortAt" DESC, "id" DESC
       LIMIT ${take}`;
   },

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { billingBoard, createTicket, expect422, gql, supportBoard, type Ws } from './helpers.ts';
+import { prisma } from '../../src/db/db.ts';
+import { newId } from '../../src/ids.ts';
 
 /** Follows nextCursor to the end; checks Link against nextCursor on every page. */
 async function allPages(key: string, path: string) {
@@ -90,6 +92,35 @@ describe('GET /tickets', () => {
     // The state change moved ticket 1 after the later creations.
     expect(await ids(`updatedSince=${encodeURIComponent(since)}`)).toContain(created[1].id);
     expect(await ids('updatedSince=2999-01-01T00:00:00%2B02:00')).toEqual([]);
+  });
+
+  it('state by name matches that name on every board of the workspace, and no state of another workspace', async () => {
+    // A workspace of its own: a "Closed" state added to Billing as well, so the name is on two boards.
+    const own = await createTestWorkspace();
+    const ownKey = (await own.key({ scopes: ['tickets:read', 'tickets:write'] })).value;
+    const b = billingBoard(own);
+    const billingClosed = await prisma.boardState.create({ data: { id: newId('st'), boardId: b.board.id, name: 'Closed', category: 'closed', position: 9 } });
+    const supportClosed = supportBoard(own).state('Closed');
+    const closed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await createTicket(own, ownKey, { subject: `Support ${i}` });
+      await createTicket(own, ownKey, { subject: `Open ${i}` });
+      const u = await createTicket(own, ownKey, { boardId: b.board.id, priority: 'normal', subject: `Billing ${i}`, fields: [{ fieldId: b.invoice, value: `INV-${i}` }] });
+      expect((await api('PATCH', `/tickets/${t.id}`, { key: ownKey, body: { state: supportClosed.id } })).status).toBe(200);
+      expect((await api('PATCH', `/tickets/${u.id}`, { key: ownKey, body: { state: billingClosed.id } })).status).toBe(200);
+      closed.push(t.id, u.id);
+    }
+    const ids = async (query: string) => (await allPages(ownKey, `/tickets?${query}`)).flat().map((t) => t.id);
+    const newest = [...closed].sort((x, y) => y - x);
+    // Across pages of one and of two: both boards' tickets, newest first.
+    expect(await ids('state=Closed&limit=1')).toEqual(newest);
+    expect(await ids('state=Closed&limit=2')).toEqual(newest);
+    expect(await ids(`state=${billingClosed.id}`)).toEqual(newest.filter((id) => closed.indexOf(id) % 2 === 1));
+    expect(await ids(`state=Closed&boardId=${b.board.id}`)).toEqual(newest.filter((id) => closed.indexOf(id) % 2 === 1));
+
+    // The describe's workspace, which has no ticket in a "Closed" state, sees none of these.
+    expect(await allPages(key, '/tickets?state=Closed')).toEqual([[]]);
+    expect(await allPages(key, `/tickets?state=${billingClosed.id}`)).toEqual([[]]);
   });
 
   it('422 for query parameters that are not valid', async () => {
