@@ -2,7 +2,7 @@
 // code path) that run.ts times many times; adding a case is adding an entry here, e.g. a new
 // endpoint's page: `{ id, name, run: (ctx) => ctx.get(`/webhooks/${ctx.subscription()}/stats`) }`.
 import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
-import { SUBSCRIPTIONS_PER_WORKSPACE, UNRELAYED, WORKSPACES, type ScaleFixture } from './generate.ts';
+import { SUBSCRIPTIONS_PER_WORKSPACE, UNRELAYED, type ScaleFixture } from './generate.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The relay's claim size (src/webhooks/outbox-relay.ts) and a lease long enough for a call. */
@@ -29,16 +29,17 @@ const subscriptionId = (n: number, k: number) => `wh_${pad(n * SUBSCRIPTIONS_PER
 
 /** A random subscription: its workspace's number and its id. */
 function pickSubscription(ctx: CaseContext) {
-  const n = ctx.random(WORKSPACES);
+  const n = ctx.random(ctx.fixture.workspaces.length);
   const k = ctx.random(SUBSCRIPTIONS_PER_WORKSPACE);
   return { n, k, id: subscriptionId(n, k) };
 }
 
-/** A relayed event delivered to subscription k of workspace n (generate.ts: event j goes to (j / WORKSPACES) % SUBSCRIPTIONS_PER_WORKSPACE). */
+/** A relayed event delivered to subscription k of workspace n (generate.ts: event j of W workspaces goes to (j / W) % SUBSCRIPTIONS_PER_WORKSPACE). */
 function eventOf(ctx: CaseContext, n: number, k: number) {
-  const perCycle = WORKSPACES * SUBSCRIPTIONS_PER_WORKSPACE;
-  const cycles = Math.floor((ctx.fixture.events - UNRELAYED - n - WORKSPACES * k) / perCycle);
-  return `evt_${pad(n + WORKSPACES * k + perCycle * ctx.random(Math.max(1, cycles)))}`;
+  const workspaces = ctx.fixture.workspaces.length;
+  const perCycle = workspaces * SUBSCRIPTIONS_PER_WORKSPACE;
+  const cycles = Math.floor((ctx.fixture.events - UNRELAYED - n - workspaces * k) / perCycle);
+  return `evt_${pad(n + workspaces * k + perCycle * ctx.random(Math.max(1, cycles)))}`;
 }
 
 const daysAgo = (ctx: CaseContext, days: number) => new Date(new Date(ctx.fixture.generatedAt).getTime() - days * DAY_MS).toISOString();
@@ -60,7 +61,7 @@ function tickets(id: string, name: string, query: (ctx: CaseContext, n: number) 
     id,
     name,
     run: async (ctx) => {
-      const n = ctx.random(WORKSPACES);
+      const n = ctx.random(ctx.fixture.workspaces.length);
       const q = query(ctx, n);
       await ctx.get(n, `/tickets${q ? `?${q}` : ''}`);
     },
