@@ -2,6 +2,7 @@
 // in one data directory: `npm start` in its own process group (so that a test can SIGKILL npm,
 // the service and its Temporal dev server together), and one-shot `npm run …` commands.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { getFreePort } from '../support/temporal.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -42,8 +43,26 @@ export function killStarted() {
   }
 }
 
-/** `npm start`; resolves once the banner is printed, rejects if it exits first. */
+/**
+ * `npm start`; resolves once the banner is printed, rejects if it exits first. A port that
+ * `getFreePort` handed out can be taken by another test file's process before the service binds
+ * it (the Temporal dev server opens several ports of its own): then `ports` is given fresh ports
+ * and the start is tried again, up to three times; any other early exit rejects at once.
+ */
 export async function npmStart(dataDir: string, ports: Ports): Promise<RunningService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(dataDir, ports);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof PortTaken)) throw err;
+      Object.assign(ports, { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() });
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(dataDir: string, ports: Ports): Promise<RunningService> {
   const child = spawn('npm', ['start'], { cwd: root, env: embeddedEnv(dataDir, ports), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   started.push(child);
   let out = '';
@@ -59,7 +78,12 @@ export async function npmStart(dataDir: string, ports: Ports): Promise<RunningSe
         resolve();
       }
     });
-    void exited.then((code) => reject(new Error(`exited with ${code}\n${out}\n${err}`)));
+    void exited.then(async (code) => {
+      clearTimeout(timer);
+      await groupGone(child.pid!);
+      const text = `exited with ${code}\n${out}\n${err}`;
+      reject(/EADDRINUSE|address already in use/i.test(out + err) ? new PortTaken(text) : new Error(text));
+    });
   });
   return {
     child,
