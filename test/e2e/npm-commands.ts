@@ -82,7 +82,7 @@ async function startOnce(dataDir: string, ports: Ports): Promise<RunningService>
       clearTimeout(timer);
       await groupGone(child.pid!);
       const text = `exited with ${code}\n${out}\n${err}`;
-      reject(/EADDRINUSE|address already in use/i.test(out + err) ? new PortTaken(text) : new Error(text));
+      reject(/EADDRINUSE|already in use/i.test(out + err) ? new PortTaken(text) : new Error(text));
     });
   });
   return {
