@@ -2,15 +2,11 @@
 // in one data directory: `npm start` in its own process group (so that a test can SIGKILL npm,
 // the service and its Temporal dev server together), and one-shot `npm run …` commands.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getFreePort } from '../support/temporal.ts';
+import { onFreePorts, type ServicePorts as Ports } from '../support/temporal.ts';
+
+export type { Ports };
 
 const root = new URL('../..', import.meta.url).pathname;
-
-export interface Ports {
-  http: number;
-  temporal: number;
-  ui: number;
-}
 
 export function embeddedEnv(dataDir: string, ports?: Ports): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
@@ -44,23 +40,12 @@ export function killStarted() {
 }
 
 /**
- * `npm start`; resolves once the banner is printed, rejects if it exits first. A port that
- * `getFreePort` handed out can be taken by another test file's process before the service binds
- * it (the Temporal dev server opens several ports of its own): then `ports` is given fresh ports
- * and the start is tried again, up to three times; any other early exit rejects at once.
+ * `npm start`; resolves once the banner is printed, rejects if it exits first. When the exit says
+ * a port was taken meanwhile, it starts again on fresh ports, written into `ports` (onFreePorts).
  */
-export async function npmStart(dataDir: string, ports: Ports): Promise<RunningService> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(dataDir, ports);
-    } catch (err) {
-      if (attempt >= 3 || !(err instanceof PortTaken)) throw err;
-      Object.assign(ports, { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() });
-    }
-  }
+export function npmStart(dataDir: string, ports: Ports): Promise<RunningService> {
+  return onFreePorts((p) => startOnce(dataDir, p), ports);
 }
-
-class PortTaken extends Error {}
 
 async function startOnce(dataDir: string, ports: Ports): Promise<RunningService> {
   const child = spawn('npm', ['start'], { cwd: root, env: embeddedEnv(dataDir, ports), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -80,9 +65,11 @@ async function startOnce(dataDir: string, ports: Ports): Promise<RunningService>
     });
     void exited.then(async (code) => {
       clearTimeout(timer);
+      // Its dev server may still hold a port; the next try should not find it. And the last
+      // lines (which say why it ended) may still be in the pipes.
       await groupGone(child.pid!);
-      const text = `exited with ${code}\n${out}\n${err}`;
-      reject(/EADDRINUSE|already in use/i.test(out + err) ? new PortTaken(text) : new Error(text));
+      await Promise.race([new Promise((r) => (child.stdout!.readableEnded ? r(null) : child.stdout!.once('end', r))), new Promise((r) => setTimeout(r, 2_000))]);
+      reject(new Error(`exited with ${code}\n${out}\n${err}`));
     });
   });
   return {

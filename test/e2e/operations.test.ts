@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getFreePort } from '../support/temporal.ts';
+import { onFreePorts } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -72,25 +72,29 @@ beforeAll(async () => {
   const tls = createTestCa();
   fs.writeFileSync(caFile, tls.ca);
   receiver = await startReceiver(tls);
-  httpPort = await getFreePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'info',
-    DATA_DIR: dataDir,
-    PORT: String(httpPort),
-    TEMPORAL_PORT: String(await getFreePort()),
-    TEMPORAL_UI_PORT: String(await getFreePort()),
-    TEMPORAL_TASK_QUEUE: 'e2e-operations',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    NODE_EXTRA_CA_CERTS: caFile,
-  };
-  delete env.TEMPORAL_ADDRESS;
-  // Node with tsx's loader (not the tsx CLI): the signals reach the service itself.
-  service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  service.stdout!.on('data', (d) => (output += d));
-  service.stderr!.on('data', (d) => (output += d));
-  await eventually('the banner', () => output.includes('Database:') || (service.exitCode !== null && Promise.reject(new Error(output))), 150_000);
+  // Fresh ports again if one was taken meanwhile (onFreePorts).
+  await onFreePorts(async (ports) => {
+    httpPort = ports.http;
+    output = '';
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      PORT: String(ports.http),
+      TEMPORAL_PORT: String(ports.temporal),
+      TEMPORAL_UI_PORT: String(ports.ui),
+      TEMPORAL_TASK_QUEUE: 'e2e-operations',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      NODE_EXTRA_CA_CERTS: caFile,
+    };
+    delete env.TEMPORAL_ADDRESS;
+    // Node with tsx's loader (not the tsx CLI): the signals reach the service itself.
+    service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    service.stdout!.on('data', (d) => (output += d));
+    service.stderr!.on('data', (d) => (output += d));
+    await eventually('the banner', () => output.includes('Database:') || (service.exitCode !== null && Promise.reject(new Error(output))), 150_000);
+  });
   apiKey = /API key \(shown once, every scope\): (\S+)/.exec(output)![1]!;
   const support = (await call('GET', '/boards')).body.data.find((b: { name: string }) => b.name === 'Support');
   const product = support.fields.find((f: { name: string }) => f.name === 'Product').id;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle, distDir } from '../../scripts/build.ts';
-import { getFreePort } from '../support/temporal.ts';
+import { onFreePorts } from '../support/temporal.ts';
 import { provisioned } from '../support/tools.ts';
 import { productionNode } from '../../bench/production.ts';
 
@@ -40,48 +40,52 @@ async function startService(): Promise<Service> {
   await bundle({ main: path.join(root, 'src', 'main.ts') }, outdir);
 
   const { env: startEnv, flags } = productionNode('all');
-  const port = await getFreePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...startEnv,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    TEMPORAL_PORT: String(await getFreePort()),
-    TEMPORAL_UI_PORT: String(await getFreePort()),
-    LOG_LEVEL: 'warn',
-    // The demo key gets this limit: the fuzzer sends thousands of requests a minute, and 429s
-    // would only hide the answers it came to check.
-    DEFAULT_REQUESTS_PER_MINUTE: '1000000',
-  };
-  delete env.DATABASE_URL; // embedded PGlite, as on a fresh clone
-  delete env.TEMPORAL_ADDRESS;
-  // Its own process group: a failed run kills the service and its Temporal dev server alike.
-  const child = spawn(process.execPath, [...flags, path.join(outdir, 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  cleanups.unshift(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM'); // stops its Temporal dev server too
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start banner in 120 s:\n${out}`)), 120_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('Database:')) {
-        clearTimeout(timer);
-        resolve();
-      }
+  // Fresh ports again if one was taken meanwhile (onFreePorts); the data directory is kept.
+  const { port, child, output } = await onFreePorts(async (ports) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...startEnv,
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      PORT: String(ports.http),
+      TEMPORAL_PORT: String(ports.temporal),
+      TEMPORAL_UI_PORT: String(ports.ui),
+      LOG_LEVEL: 'warn',
+      // The demo key gets this limit: the fuzzer sends thousands of requests a minute, and 429s
+      // would only hide the answers it came to check.
+      DEFAULT_REQUESTS_PER_MINUTE: '1000000',
+    };
+    delete env.DATABASE_URL; // embedded PGlite, as on a fresh clone
+    delete env.TEMPORAL_ADDRESS;
+    // Its own process group: a failed run kills the service and its Temporal dev server alike.
+    const child = spawn(process.execPath, [...flags, path.join(outdir, 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    cleanups.unshift(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM'); // stops its Temporal dev server too
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
     });
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}:\n${out}`)));
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start banner in 120 s:\n${out}`)), 120_000);
+      child.stdout!.on('data', () => {
+        if (out.includes('Database:')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      // 'close': by then its last lines, which say why, have been read.
+      child.once('close', (code) => reject(new Error(`the service exited with ${code}:\n${out}`)));
+    });
+    return { port: ports.http, child, output: () => out };
   });
-  const apiKey = /API key \(shown once, every scope\): (svc_\S+)/.exec(out)?.[1];
-  if (!apiKey) throw new Error(`no API key in the start banner:\n${out}`);
-  return { origin: `http://127.0.0.1:${port}`, apiKey, child, output: () => out };
+  const apiKey = /API key \(shown once, every scope\): (svc_\S+)/.exec(output())?.[1];
+  if (!apiKey) throw new Error(`no API key in the start banner:\n${output()}`);
+  return { origin: `http://127.0.0.1:${port}`, apiKey, child, output };
 }
 
 interface Run {

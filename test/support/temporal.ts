@@ -33,6 +33,35 @@ export function getFreePort(): Promise<number> {
   });
 }
 
+export interface ServicePorts {
+  http: number;
+  temporal: number;
+  ui: number;
+}
+
+/** An early exit whose output says a port was taken: `onFreePorts` tries again with others. */
+export const portTaken = (output: string) => /EADDRINUSE|already in use/i.test(output);
+
+/**
+ * Starts something on free ports (HTTP, Temporal, Temporal Web). A port that `getFreePort` handed
+ * out can be taken by another test file's process before ours binds it (a Temporal dev server
+ * opens more ports than it is given), so when `start` rejects with an error whose message says a
+ * port was taken, it is tried again on fresh ports, up to three times; any other error rejects.
+ * Given `ports`, the first try uses them and a retry writes the fresh ones into that object.
+ */
+export async function onFreePorts<T>(start: (ports: ServicePorts) => Promise<T>, ports?: ServicePorts): Promise<T> {
+  const fresh = async () => ({ http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() });
+  const current = ports ?? (await fresh());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(current);
+    } catch (err) {
+      if (attempt >= 3 || !portTaken(String((err as Error)?.message ?? err))) throw err;
+      Object.assign(current, await fresh());
+    }
+  }
+}
+
 export function uniqueId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
