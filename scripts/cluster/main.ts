@@ -28,7 +28,7 @@ async function down(): Promise<void> {
 
 /** One line per process: pid (and its children), ports, health, log. True when all are healthy. */
 async function status(): Promise<boolean> {
-  const rows = [['process', 'pid', 'port', 'health', 'log']];
+  const rows = [['process', 'pid', 'port', 'metrics', 'health', 'log']];
   let allHealthy = true;
   for (const s of services) {
     const pid = s.pid();
@@ -38,7 +38,8 @@ async function status(): Promise<boolean> {
     rows.push([
       s.name,
       pid === undefined ? '-' : children.length ? `${pid} (${children.join(' ')})` : String(pid),
-      s.ports.length ? String(s.ports[0]) : '-',
+      s.ports.length && s.ports[0] !== s.metricsPort ? String(s.ports[0]) : '-',
+      s.metricsPort === undefined ? '-' : String(s.metricsPort),
       pid === undefined ? 'stopped' : healthy ? 'healthy' : 'UNHEALTHY',
       rel(s.log),
     ]);

@@ -13,7 +13,7 @@ import {
   setupSchema, temporalServerPorts, temporalServing, uiCommand,
 } from './temporal.ts';
 import { binaryOf, ensureTool, temporalServer, temporalSqlTool, temporalUi } from './tools.ts';
-import { appEnv, appProcesses, composePorts, nativeEndpoints, nativePort, versions, type AppProcess } from './topology.ts';
+import { appEnv, appProcesses, composePorts, nativeEndpoints, nativeMetricsPort, nativePort, versions, type AppProcess } from './topology.ts';
 
 export const clusterDir = fromRoot('.data', 'cluster');
 const dirs: ProcessDirs = { run: path.join(clusterDir, 'run'), logs: path.join(clusterDir, 'logs') };
@@ -23,6 +23,8 @@ export interface Service {
   name: string;
   /** Ports it listens on (the first is the one it is reached at). */
   ports: number[];
+  /** Where its /metrics answers (api and worker: METRICS_PORT), also in `ports`. */
+  metricsPort?: number;
   log: string;
   /** Installs or builds what it needs (before anything starts). */
   prepare?(log: Log): Promise<void>;
@@ -136,16 +138,19 @@ function app(p: AppProcess): Service {
         return pid !== undefined && polling(pid, await workflowPollers());
       };
   const npm = process.env.npm_execpath;
-  return detached({
-    name: p.name,
-    ports: port === undefined ? [] : [port],
-    healthy,
-    command: () => ({
-      command: npm ? process.execPath : 'npm',
-      args: [...(npm ? [npm] : []), 'start', '--', p.role],
-      env: { ...appEnv(nativeEndpoints), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }) },
+  return {
+    ...detached({
+      name: p.name,
+      ports: [...(port === undefined ? [] : [port]), nativeMetricsPort(p)],
+      healthy,
+      command: () => ({
+        command: npm ? process.execPath : 'npm',
+        args: [...(npm ? [npm] : []), 'start', '--', p.role],
+        env: { ...appEnv(nativeEndpoints), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }), METRICS_PORT: String(nativeMetricsPort(p)) },
+      }),
     }),
-  });
+    metricsPort: nativeMetricsPort(p),
+  };
 }
 
 export const services: Service[] = [postgres, redis, temporalServerService, temporalUiService, ...appProcesses.map(app)];

@@ -25,8 +25,12 @@ export const images = {
   temporalUi: `temporalio/ui:${versions.temporalUi}`,
 };
 
-/** The compose ports (inside the containers, and published for api and Temporal Web). */
-export const composePorts = { postgres: 5432, redis: 6379, temporal: 7233, temporalUi: 8080, api: 3000 };
+/**
+ * The compose ports (inside the containers, and published for api and Temporal Web). `metrics` is
+ * each api and worker container's /metrics (METRICS_PORT), for a Prometheus on the compose
+ * network: never published, as it has no token.
+ */
+export const composePorts = { postgres: 5432, redis: 6379, temporal: 7233, temporalUi: 8080, api: 3000, metrics: 9400 };
 /** Natively every port is the compose one + this, clear of a developer's `npm start` (3000, 7233, 8233). */
 export const nativePortOffset = 10000;
 
@@ -77,6 +81,8 @@ export const composeEndpoints: Endpoints = {
 };
 
 export const nativePort = (composePort: number) => composePort + nativePortOffset;
+/** Natively the app's processes share one host, so each has a metrics port of its own: 19400, 19401, … in appProcesses' order. */
+export const nativeMetricsPort = (p: AppProcess) => nativePort(composePorts.metrics) + appProcesses.indexOf(p);
 
 export const nativeEndpoints: Endpoints = {
   postgres: `127.0.0.1:${nativePort(composePorts.postgres)}`,
@@ -98,6 +104,8 @@ export function appEnv(e: Endpoints): Record<string, string> {
     PUBLIC_BASE_URL: `${e.publicApiOrigin}/public/v1`,
     HOST: e.host,
     NODE_ENV: 'production',
+    // /metrics on a port of its own (natively: nativeMetricsPort), since production keeps it off PORT.
+    METRICS_PORT: String(composePorts.metrics),
   };
 }
 
