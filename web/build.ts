@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const webRoot = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(webRoot, '..');
@@ -12,7 +13,7 @@ export const distDir = path.join(webRoot, 'dist');
 const stampFile = path.join(distDir, '.inputs-sha256');
 
 function inputFiles(): string[] {
-  const files = [path.join(webRoot, 'index.html'), path.join(webRoot, 'vite.config.ts'), path.join(repoRoot, 'package-lock.json')];
+  const files = [path.join(webRoot, 'index.html'), path.join(webRoot, 'vite.config.ts'), path.join(webRoot, 'build.ts'), path.join(repoRoot, 'package-lock.json')];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
@@ -39,8 +40,38 @@ export async function ensureWebBuild({ quiet = false } = {}): Promise<boolean> {
   if (built === hash && fs.existsSync(path.join(distDir, 'index.html'))) return false;
   const { build } = await import('vite');
   await build({ configFile: path.join(webRoot, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  compressAssets();
   fs.writeFileSync(stampFile, `${hash}\n`);
   return true;
+}
+
+/**
+ * A .br and a .gz beside every script, style and SVG of web/dist/assets, at the best levels (once
+ * per build): the service sends one of them to a browser that accepts it (src/http/settings-ui.ts).
+ * The main script goes from about 560 to 180 kB with gzip, less with Brotli.
+ */
+function compressAssets() {
+  const assets = path.join(distDir, 'assets');
+  for (const name of fs.readdirSync(assets)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const file = path.join(assets, name);
+    let body: Buffer;
+    try {
+      body = fs.readFileSync(file);
+    } catch {
+      continue; // another build (two test files at once on a fresh clone) emptied the directory: it compresses its own
+    }
+    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length };
+    writeWhole(`${file}.br`, zlib.brotliCompressSync(body, { params }));
+    writeWhole(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
+  }
+}
+
+/** Written beside, then renamed: a request never reads half a file. */
+function writeWhole(file: string, body: Buffer) {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, body);
+  fs.renameSync(temp, file);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,22 +1,16 @@
 // The settings UI (web/, built by Vite into web/dist) under /settings: hashed assets cached for
-// good, and index.html for every other path below /settings (client-side routes such as
-// /settings/webhooks/wh_…, the link of a paused-subscription notice). The UI talks to /graphql.
+// good (compressed at build time), and index.html for every other path below /settings
+// (client-side routes such as /settings/webhooks/wh_…, the link of a paused-subscription notice).
+// The UI talks to /graphql.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fromRoot } from '../paths.ts';
 
 const distDir = fromRoot('web', 'dist');
-/** Vite names assets `<name>-<hash>.<ext>`: nothing else is served from assets/. */
+/** Vite names assets `<name>-<hash>.<ext>`: nothing else is served from assets/ (not the .br and .gz beside them). */
 const ASSET_NAME = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|map|svg|png|woff2)$/;
-const TYPES: Record<string, string> = {
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  map: 'application/json',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  woff2: 'font/woff2',
-};
 
 const pageHeaders = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -43,14 +37,15 @@ export function settingsUi(root = distDir) {
   const app = new Hono();
   app.get('/assets/:file', async (c) => {
     const name = c.req.param('file');
-    const match = ASSET_NAME.exec(name);
-    const body = match ? await readOrNull(path.join(root, 'assets', name)) : null;
-    if (!body) return c.text('Not found', 404);
-    return c.body(new Uint8Array(body), 200, {
-      'Content-Type': TYPES[match![1]!]!,
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    if (!ASSET_NAME.test(name)) return c.text('Not found', 404);
+    // The file streamed from disk; its build-time .br or .gz instead when the browser takes it
+    // (web/build.ts writes them beside the scripts and styles; Content-Encoding and Vary are set).
+    const serve = serveStatic({ path: path.join(root, 'assets', name), precompressed: true });
+    const res = await serve(c, async () => undefined);
+    if (!res) return c.text('Not found', 404);
+    res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+    res.headers.set('X-Content-Type-Options', 'nosniff');
+    return res;
   });
   app.get('*', async (c) => {
     const page = await readOrNull(path.join(root, 'index.html'));
