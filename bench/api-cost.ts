@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
+import { runBench, writeResults } from './lifecycle.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 
@@ -67,15 +68,7 @@ async function cleanup() {
   if (worktree) execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: root, stdio: 'ignore' });
   worktree = undefined;
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-}
 const budgetMs = (300 + cases.length * (2 * warmup + rounds * 2 * (seconds + 2))) * 1000;
-const watchdog = setTimeout(() => {
-  console.error(`The benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget; stopping`);
-  void cleanup().finally(() => process.exit(1));
-}, budgetMs);
-watchdog.unref();
 
 /** The baseline's own bench server, bundled by its own build script inside its worktree (its src/paths.ts finds its root there). */
 function bundleBaseline(rev: string): { file: string; commit: string } {
@@ -197,15 +190,8 @@ async function main() {
   const markdown = lines.join('\n');
   console.log(markdown);
   if (!only) {
-    fs.writeFileSync(RESULTS_FILE, markdown);
-    console.error(`Written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+    writeResults(RESULTS_FILE, markdown);
   }
 }
 
-main()
-  .then(() => clearTimeout(watchdog))
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, cleanup, budgetMs);

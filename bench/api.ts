@@ -18,6 +18,7 @@ import pg from 'pg';
 import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
+import { runBench, writeResults } from './lifecycle.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 
@@ -75,17 +76,6 @@ async function cleanup() {
   cluster = undefined;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-const watchdog = setTimeout(() => {
-  console.error(`The benchmark exceeded its ${Math.round(budgetMs / 1000)} s budget; stopping`);
-  void cleanup().finally(() => process.exit(1));
-}, budgetMs);
-watchdog.unref();
 
 interface Memory {
   peakMb: number;
@@ -231,16 +221,8 @@ async function main() {
   const markdown = lines.join('\n');
   console.log(markdown);
   if (!only) {
-    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    fs.writeFileSync(RESULTS_FILE, markdown);
-    console.error(`Written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+    writeResults(RESULTS_FILE, markdown);
   }
 }
 
-main()
-  .then(() => clearTimeout(watchdog))
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, cleanup, budgetMs);

@@ -31,6 +31,7 @@ import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { appEnv, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
+import { runBench, writeResults } from './lifecycle.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -80,18 +81,7 @@ async function cleanup() {
   await restore?.().catch((err) => console.error(`starting the cluster's app processes again: ${(err as Error).message}`));
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 const budgetMs = 30 * 60_000;
-const watchdog = setTimeout(() => {
-  console.error(`The benchmark exceeded its ${budgetMs / 60_000} min budget; stopping`);
-  void cleanup().finally(() => process.exit(1));
-}, budgetMs);
-watchdog.unref();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
@@ -435,16 +425,8 @@ async function main() {
   const markdown = lines.join('\n');
   console.log(markdown);
   if (isFullRun) {
-    fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    fs.writeFileSync(RESULTS_FILE, markdown);
-    log(`Written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+    writeResults(RESULTS_FILE, markdown, log);
   }
 }
 
-main()
-  .then(() => clearTimeout(watchdog))
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, cleanup, budgetMs);
