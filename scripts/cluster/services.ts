@@ -138,18 +138,19 @@ function app(p: AppProcess): Service {
         return pid !== undefined && polling(pid, await workflowPollers());
       };
   const npm = process.env.npm_execpath;
+  const metricsPort = nativeMetricsPort(p);
   return {
     ...detached({
       name: p.name,
-      ports: [...(port === undefined ? [] : [port]), nativeMetricsPort(p)],
+      ports: [...(port === undefined ? [] : [port]), metricsPort],
       healthy,
       command: () => ({
         command: npm ? process.execPath : 'npm',
         args: [...(npm ? [npm] : []), 'start', '--', p.role],
-        env: { ...appEnv(nativeEndpoints), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }), METRICS_PORT: String(nativeMetricsPort(p)) },
+        env: { ...appEnv(nativeEndpoints), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }), METRICS_PORT: String(metricsPort) },
       }),
     }),
-    metricsPort: nativeMetricsPort(p),
+    metricsPort,
   };
 }
 

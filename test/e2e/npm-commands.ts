@@ -55,15 +55,18 @@ async function startOnce(dataDir: string, ports: Ports): Promise<RunningService>
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let bannerSeen = false;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner in 150 s\n${out}\n${err}`)), 150_000);
     child.stdout!.on('data', () => {
-      if (out.includes('Database:')) {
+      if (!bannerSeen && out.includes('Database:')) {
+        bannerSeen = true;
         clearTimeout(timer);
         resolve();
       }
     });
     void exited.then(async (code) => {
+      if (bannerSeen) return; // a stop or a kill after the start: stop() and kill() see to it
       clearTimeout(timer);
       // Its dev server may still hold a port; the next try should not find it. And the last
       // lines (which say why it ended) may still be in the pipes.

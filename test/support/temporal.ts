@@ -40,7 +40,7 @@ export interface ServicePorts {
 }
 
 /** An early exit whose output says a port was taken: `onFreePorts` tries again with others. */
-export const portTaken = (output: string) => /EADDRINUSE|already in use/i.test(output);
+const portTaken = (output: string) => /EADDRINUSE|already in use/i.test(output);
 
 /**
  * Starts something on free ports (HTTP, Temporal, Temporal Web). A port that `getFreePort` handed
