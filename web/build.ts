@@ -39,7 +39,17 @@ export async function ensureWebBuild({ quiet = false } = {}): Promise<boolean> {
   const built = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : '';
   if (built === hash && fs.existsSync(path.join(distDir, 'index.html'))) return false;
   const { build } = await import('vite');
-  await build({ configFile: path.join(webRoot, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  // Always a production build: Vite takes the shell's NODE_ENV, and vitest's (test) made the UI
+  // tests build React's development bundle (815 kB, not 562), which `npm start` then served as it
+  // was, the sources being unchanged.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(webRoot, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   compressAssets();
   fs.writeFileSync(stampFile, `${hash}\n`);
   return true;

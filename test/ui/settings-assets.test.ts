@@ -47,6 +47,12 @@ describe('settings UI assets', () => {
     }
   });
 
+  it("is React's production build, though the tests (NODE_ENV=test) built it", async () => {
+    const text = await (await get(script)).text();
+    expect(text).not.toContain('jsxDEV'); // the development JSX runtime: hundreds of calls there
+    expect(text).toContain('createRoot');
+  });
+
   it('compresses the styles too', async () => {
     const res = await get(style, 'br');
     expect(res.headers.get('content-encoding')).toBe('br');
