@@ -6,6 +6,8 @@ import { parseArgs } from 'node:util';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { workspaceRepository } from '../workspaces/workspace.repository.ts';
 import { workspaceService } from '../workspaces/workspace.service.ts';
+import { secretKeys } from '../webhooks/secret-box.ts';
+import { secretRepository } from '../webhooks/secret.repository.ts';
 import { AppError } from '../errors/errors.ts';
 import { API_SCOPES } from '../auth/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -16,6 +18,7 @@ const usage = `usage:
   npm run cli -- keys list [--workspace URL]
   npm run cli -- workspaces create --name NAME --domain URL --admin-email EMAIL [--admin-name NAME]
   npm run cli -- workspaces list
+  npm run cli -- secrets reencrypt
 scopes: ${API_SCOPES.join(', ')}
 --workspace is needed when the database holds more than one workspace.`;
 
@@ -90,6 +93,7 @@ export async function runCli(argv: string[]): Promise<string> {
     ].join('\n');
   }
   if (noun === 'workspaces' && verb === 'list') return formatWorkspaces(await listAllWorkspaces());
+  if (noun === 'secrets' && verb === 'reencrypt') return reencryptSecrets();
   throw new AppError('validation_failed', usage);
 }
 
@@ -149,4 +153,21 @@ async function listAllWorkspaces() {
 function formatWorkspaces(workspaces: Awaited<ReturnType<typeof listAllWorkspaces>>): string {
   if (!workspaces.length) return 'No workspaces yet: `npm start` creates the demo one, `workspaces create` others.';
   return table([['ID', 'ADDRESS', 'NAME', 'CREATED'], ...workspaces.map((w) => [String(w.id), w.domain, w.name, when(w.createdAt)])]);
+}
+
+/**
+ * Webhook secrets under a new key. With WEBHOOK_SECRET_KEYS, the new key is the one listed first
+ * (every process restarted with the list beforehand); with the key file, a new key is made here.
+ */
+async function reencryptSecrets(): Promise<string> {
+  if (!secretKeys.fromConfig) secretKeys.addKey();
+  const { reencrypted, keyId, stillUsed } = await secretRepository.reencryptAll();
+  const lines = [`Re-encrypted ${reencrypted} webhook subscription${reencrypted === 1 ? '' : 's'} under key ${keyId}.`];
+  if (stillUsed.length) lines.push(`Still in use (changed meanwhile; run the command again): ${stillUsed.join(', ')}.`);
+  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone.`);
+  else {
+    secretKeys.keepOnly(new Set([keyId]));
+    lines.push('The earlier keys are removed from the key file.');
+  }
+  return lines.join('\n');
 }
