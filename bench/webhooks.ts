@@ -25,7 +25,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayCluster, freePort, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import { freePort } from '../scripts/free-port.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
 import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
@@ -63,7 +64,7 @@ const RESULTS_FILE = path.join(here, 'results', ON_CLUSTER ? 'webhooks-cluster-l
 const SERVER = ON_CLUSTER ? 'Temporal server' : 'dev server';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let devServer: DevServer | undefined;
 let worker: ChildProcess | undefined;
 let secondWorker: ChildProcess | undefined;
@@ -184,7 +185,7 @@ async function main() {
     databaseNote = 'the native cluster\'s, fsync on, shared with its Temporal server';
   } else if (!databaseUrl) {
     log('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     databaseUrl = cluster.url;
     databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
   }
