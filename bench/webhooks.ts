@@ -33,6 +33,7 @@ import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { appEnv, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
 import { runBench, writeResults } from './lifecycle.ts';
+import { percentile } from './percentile.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -133,10 +134,6 @@ function devServerPid(port: number): number | undefined {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 interface Check {
   expected: number;
