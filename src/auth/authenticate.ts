@@ -40,4 +40,3 @@ export async function authenticateGraphQLRequest(request: Request): Promise<Requ
   return { principal, credentials: 'session' };
 }
 
-export const invalidTokenHeaders = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };

@@ -2,7 +2,7 @@
 // key (which is how a key reads the notices addressed to it).
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
-import { checkCursor } from '../graphql/cursor.ts';
+import { checkCursor } from '../paging/cursor.ts';
 import { notificationRepository, type NewNotification } from './notification.repository.ts';
 
 export const notificationService = {

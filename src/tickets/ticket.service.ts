@@ -20,8 +20,8 @@ import {
   ticketListFilter,
   updateTicketInput,
 } from './ticket.inputs.ts';
-import { pageById, type ConnectionArgs } from './ticket.paging.ts';
-import type { PageHold } from '../rest/page-budget.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
+import type { PageHold } from '../paging/page-budget.ts';
 import { calendarDate, text } from '../validation/text.ts';
 import {
   toActor,
