@@ -3,7 +3,7 @@
 import { db, prisma } from '../db/db.ts';
 import { Prisma, type Channel, type StateCategory } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
-import { currentTraceparent } from '../tracing/tracing.ts';
+import { eventInsertSql } from '../events/event.outbox.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, toActor, type FieldValue, type HistoryAction, type TicketRepresentation } from './ticket.representation.ts';
 import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
@@ -211,10 +211,7 @@ export const ticketRepository = {
         FROM ticket t, "User" u
         WHERE u."workspaceId" = ${row.workspaceId}::int AND u."isAdmin" AND u."kind" = 'human' AND u."deactivatedAt" IS NULL AND u."id" <> ${row.createdById}::int
       ), event AS (
-        INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt", "traceparent")
-        SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id",
-               jsonb_set(${JSON.stringify(event)}::jsonb, '{data,id}', to_jsonb("id")), ${at}::timestamp(3), ${currentTraceparent()}::text
-        FROM ticket
+        ${eventInsertSql(event, { workspaceId: row.workspaceId, boardId: row.boardId, ticketId: 'created', targetSubscriptionId: null, occurredAt: row.createdAt })}
         RETURNING "payload"
       )${completeClaim}
       SELECT "id" FROM ticket`;
