@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { inYears, text } from '../validation/text.ts';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
+import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../access/principal.ts';
 import { toRoleAccess } from '../auth/role-access.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from '../auth/invalidation.ts';
 import { checkCursor } from '../paging/cursor.ts';

@@ -2,7 +2,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
-import type { ApiKeyPrincipal } from '../auth/principal.ts';
+import type { ApiKeyPrincipal } from '../access/principal.ts';
 import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { apiKeyService } from './api-key.service.ts';

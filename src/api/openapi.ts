@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { schema } from './schema.ts';
 import { errorTable, problemTypeUri, type ErrorCode } from '../errors/errors.ts';
-import { API_SCOPES } from '../auth/principal.ts';
+import { API_SCOPES } from '../access/principal.ts';
 import { MAX_BODY_BYTES } from '../validation/request-body.ts';
 import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';

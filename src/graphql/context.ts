@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 

@@ -2,7 +2,7 @@
 // service account.
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { text } from '../validation/text.ts';
 import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
 import type { PageHold } from '../paging/page-budget.ts';

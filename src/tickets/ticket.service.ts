@@ -4,7 +4,7 @@
 // exist or none.
 import { z } from 'zod';
 import { AppError, type FieldError } from '../errors/errors.ts';
-import { canSeeBoard, visibleBoardFilter, type Principal } from '../auth/principal.ts';
+import { canSeeBoard, visibleBoardFilter, type Principal } from '../access/principal.ts';
 import type { BoardField, Channel } from '../generated/prisma/client.ts';
 import { buildEventEnvelope, type FieldChange, type JsonValue } from '../events/event.envelope.ts';
 import { writeEvent } from '../events/event.outbox.ts';

@@ -1,6 +1,6 @@
 // Reading the people of a workspace, the service accounts of its API keys, and its roles.
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { checkCursor } from '../paging/cursor.ts';
 import { userRepository } from './user.repository.ts';
 

@@ -1,6 +1,6 @@
 // GraphQL: the caller's workspace and its roles.
 import { builder } from '../graphql/builder.ts';
-import { canSeeBoard } from '../auth/principal.ts';
+import { canSeeBoard } from '../access/principal.ts';
 import { WorkspaceInfo } from './workspace.summaries.ts';
 import { userService } from '../users/user.service.ts';
 

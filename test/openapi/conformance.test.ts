@@ -17,7 +17,7 @@ import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { routes } from '../../src/api/routes.ts';
 import type { RouteDef } from '../../src/rest/route.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
-import { API_SCOPES } from '../../src/auth/principal.ts';
+import { API_SCOPES } from '../../src/access/principal.ts';
 import { MAX_BODY_BYTES } from '../../src/validation/request-body.ts';
 import { requestHash } from '../../src/idempotency/idempotency.service.ts';
 import { idempotencyRepository } from '../../src/idempotency/idempotency.repository.ts';
