@@ -9,7 +9,7 @@ import { workspaceService } from '../workspaces/workspace.service.ts';
 import { secretKeys } from '../webhooks/secret-box.ts';
 import { secretRepository } from '../webhooks/secret.repository.ts';
 import { AppError } from '../errors/errors.ts';
-import { API_SCOPES } from '../auth/principal.ts';
+import { API_SCOPES } from '../access/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 const usage = `usage:

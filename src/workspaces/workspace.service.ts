@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { hashPassword } from '../auth/password.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
-import { API_SCOPES } from '../auth/principal.ts';
+import { API_SCOPES } from '../access/principal.ts';
 import { workspaceRepository, type BoardSeed } from './workspace.repository.ts';
 
 export const demoBoards: BoardSeed[] = [
