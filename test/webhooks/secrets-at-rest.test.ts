@@ -33,7 +33,8 @@ async function signsVerifiably(ws: Awaited<ReturnType<typeof createTestWorkspace
 }
 
 describe('webhook signing secrets at rest', () => {
-  it('are stored sealed, never in plain text, and deliveries sign with them', async () => {
+  // The first call loads the whole app: on a busy machine that alone can take most of the default 30 s.
+  it('are stored sealed, never in plain text, and deliveries sign with them', { timeout: 120_000 }, async () => {
     const ws = await createTestWorkspace('Secrets');
     const key = (await ws.key({ name: 'Hooks' })).value;
     const created = await api('POST', '/webhooks', { key, body: { url: 'https://93.184.216.34/in', events: ['ticket.created'] } });
