@@ -41,6 +41,20 @@ export interface DeliveryLogFilter {
   until?: Date | null;
   /** Keyset position: entries strictly older than this one. */
   after?: { sortAt: Date; id: string } | null;
+  /** The boards the caller sees; null for every board (see eventVisible). */
+  boardIds?: string[] | null;
+}
+
+/**
+ * Whether the caller may see the event `e` (authorisation per object, at read time): a ticket's
+ * event when it sees the ticket's board (its current one; the event's own once the ticket is
+ * gone), an event about no ticket (webhook.test) always. The subscription's boards are not the
+ * rule: they may have changed since the event.
+ */
+export function eventVisible(boardIds: string[] | null | undefined, e = Prisma.sql`e`): Prisma.Sql {
+  if (!boardIds) return Prisma.sql`true`;
+  return Prisma.sql`(COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") IS NULL
+    OR COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") = ANY(${boardIds}::text[]))`;
 }
 
 /** An event the relay is fanning out. */
@@ -74,6 +88,7 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   if (filter.since) where.push(Prisma.sql`a."attemptedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`a."attemptedAt" < ${filter.until}`);
   if (filter.after) where.push(Prisma.sql`(a."attemptedAt", a."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.boardIds) where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Event" e WHERE e."id" = a."eventId" AND ${eventVisible(filter.boardIds)})`);
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
@@ -93,6 +108,7 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
   if (filter.since) where.push(Prisma.sql`d."updatedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`d."updatedAt" < ${filter.until}`);
   if (filter.after) where.push(Prisma.sql`(d."updatedAt", d."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.boardIds) where.push(eventVisible(filter.boardIds));
   return Prisma.sql`(
     SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
@@ -201,12 +217,15 @@ export const webhookRepository = {
       LIMIT ${take}`;
   },
 
-  /** A delivery of the subscription, by its id or the id of one of its attempts. */
-  findDelivery(subscriptionId: string, id: string) {
-    return prisma.delivery.findFirst({
+  /** A delivery of the subscription, by its id or the id of one of its attempts, if the caller sees its event (boardIds: eventVisible). */
+  async findDelivery(subscriptionId: string, id: string, boardIds: string[] | null) {
+    const delivery = await prisma.delivery.findFirst({
       where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
       select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true } } },
     });
+    if (!delivery || !boardIds) return delivery;
+    const [visible] = await prisma.$queryRaw<{ ok: boolean }[]>`SELECT ${eventVisible(boardIds)} AS "ok" FROM "Event" e WHERE e."id" = ${delivery.eventId}`;
+    return visible?.ok ? delivery : null;
   },
 
   attempt(id: string) {

@@ -67,6 +67,9 @@ function requireManageRole(p: Principal) {
 
 const seesEveryBoard = (p: Principal) => p.role.isAdmin || p.role.allBoards;
 
+/** The boards whose tickets' deliveries the caller may see; null for every board. */
+export const visibleBoards = (p: Principal): string[] | null => (seesEveryBoard(p) ? null : [...p.role.boardIds]);
+
 /**
  * A subscription sends the tickets of its boards; a role that does not see every board sees (and
  * may save) only subscriptions limited to boards it sees, so the delivery log never shows it a
@@ -216,14 +219,14 @@ export const webhookService = {
     const size = q.first ?? 50;
     const after = q.after ? decodeLogCursor(q.after) : null;
     if (q.after && !after) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
-    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after }, size + 1);
+    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after, boardIds: visibleBoards(p) }, size + 1);
     return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
   },
 
   /** One manual attempt with the same payload and webhook-id, logged with trigger `manual`. */
   async resend(p: Principal, id: string, deliveryId: string, requestId: string) {
     const s = await find(p, id);
-    const delivery = await webhookRepository.findDelivery(s.id, deliveryId);
+    const delivery = await webhookRepository.findDelivery(s.id, deliveryId, visibleBoards(p));
     if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} of webhook subscription ${id}`);
     if (s.condition !== 'receiving') {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
