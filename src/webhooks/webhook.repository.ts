@@ -3,6 +3,8 @@ import { prisma } from '../db/db.ts';
 import { newId } from '../ids.ts';
 import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../generated/prisma/client.ts';
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
+import { config } from '../config.ts';
+import { logger } from '../logger.ts';
 
 const live = { deletedAt: null } as const;
 
@@ -120,6 +122,18 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
      LIMIT ${take})`;
 }
 
+/**
+ * What a paused subscription holds, counted up to `cap` (an index walk of at most `cap` rows):
+ * its deliveries waiting to be sent (held, or pending: those are held when their attempt comes)
+ * and the test events queued for it but not yet turned into deliveries.
+ */
+async function waitingWork(db: Pick<Prisma.TransactionClient, '$queryRaw'>, subscriptionId: string, cap: number): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM "Delivery" d WHERE d."subscriptionId" = ${subscriptionId} AND d."status" IN ('held', 'pending') LIMIT ${cap}) x)::int
+         + (SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE e."relayedAt" IS NULL AND e."targetSubscriptionId" = ${subscriptionId} LIMIT ${cap}) y)::int AS "n"`;
+  return row?.n ?? 0;
+}
+
 export const webhookRepository = {
   listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
     return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } });
@@ -130,15 +144,20 @@ export const webhookRepository = {
   },
 
   /**
-   * Creates a subscription; for an API key, under a lock on the key's row so that parallel
-   * requests cannot together pass its subscription limit. Null when the limit is reached.
+   * Creates a subscription under a lock on the workspace's row (and, for an API key, the key's),
+   * so that parallel requests cannot together pass the workspace's limit or the key's. Says which
+   * limit is reached instead when one is.
    */
-  create(input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null }) {
+  create(
+    input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null; workspaceLimit: number },
+  ): Promise<WebhookSubscription | { limitReached: 'workspace' | 'apiKey' }> {
     return prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId} FOR UPDATE`;
+      if ((await tx.webhookSubscription.count({ where: { workspaceId: input.workspaceId, ...live } })) >= input.workspaceLimit) return { limitReached: 'workspace' as const };
       if (input.apiKeyId !== null && input.limit !== null) {
         await tx.$queryRaw`SELECT 1 FROM "ApiKey" WHERE "id" = ${input.apiKeyId} FOR UPDATE`;
         const count = await tx.webhookSubscription.count({ where: { apiKeyId: input.apiKeyId, ...live } });
-        if (count >= input.limit) return null;
+        if (count >= input.limit) return { limitReached: 'apiKey' as const };
       }
       return tx.webhookSubscription.create({
         data: {
@@ -190,9 +209,18 @@ export const webhookRepository = {
     return count === 1;
   },
 
-  /** Queues an event (webhook.test) through the outbox, as every change does. */
-  queueEvent(input: WriteEventInput) {
-    return prisma.$transaction((tx) => writeEvent(tx, input));
+  /**
+   * Queues a webhook.test event through the outbox, as every change does. While the subscription
+   * is paused, under a lock on its row (parallel requests cannot together pass the cap): null
+   * when the deliveries it holds, with the test events on their way to it, reach `heldCap`.
+   */
+  queueTestEvent(subscriptionId: string, heldCap: number, input: WriteEventInput) {
+    return prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ condition: string }[]>`
+        SELECT "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId} FOR UPDATE`;
+      if (row?.condition === 'paused' && (await waitingWork(tx, subscriptionId, heldCap)) >= heldCap) return null;
+      return writeEvent(tx, input);
+    });
   },
 
   /**
@@ -263,12 +291,23 @@ export const webhookRepository = {
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "traceparent"`;
   },
 
-  /** Subscriptions that may get new deliveries (receiving, or paused: those are held). */
-  subscriptionsForRelay(workspaceIds: number[]) {
-    return prisma.webhookSubscription.findMany({
+  /**
+   * Subscriptions that may get new deliveries: receiving ones, and paused ones (those are held)
+   * while they hold fewer than `heldCap` deliveries. A paused subscription at its cap gets none:
+   * the events that occur meanwhile are skipped for it (never sent, not even on resume), and a
+   * warning says so, once per batch of events.
+   */
+  async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
+    const subscriptions = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true },
+      select: { id: true, workspaceId: true, events: true, boardIds: true, condition: true },
     });
+    const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
+    if (!paused.length) return subscriptions;
+    const full = new Set<string>();
+    for (const id of paused) if ((await waitingWork(prisma, id, heldCap)) >= heldCap) full.add(id);
+    if (full.size) logger.warn({ subscriptionIds: [...full], heldCap }, 'paused subscriptions at their held-delivery cap: new events are skipped for them');
+    return subscriptions.filter((s) => !full.has(s.id));
   },
 
   /** The deliveries of (event, subscription) pairs, created once however often this runs. */

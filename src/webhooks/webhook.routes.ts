@@ -143,7 +143,9 @@ export const webhookRoutes = defineRoutes([
     path: '/webhooks/{id}/test',
     tag: TAG,
     summary: 'Queue a webhook.test event to this subscription',
-    description: `${SCOPE_NOTE} Queues one \`webhook.test\` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 \`invalid_state_transition\` when disabled.`,
+    description: `${SCOPE_NOTE} Queues one \`webhook.test\` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 \`invalid_state_transition\` when disabled. ` +
+      '422 `held_delivery_limit_reached` while paused and holding as many deliveries as a subscription may (100 unless the operator set another limit; test events on their way count): resume it first. ' +
+      'Events that occur while a paused subscription holds that many are skipped for it (not delivered, not even on resume).',
     operation: /* GraphQL */ `
       mutation sendWebhookTest($id: String!) {
         sendWebhookTest(id: $id) { eventId type occurredAt }
@@ -151,7 +153,7 @@ export const webhookRoutes = defineRoutes([
     params: idParams,
     variables: ({ params }) => ({ id: params.id }),
     status: 202,
-    codes: ['invalid_state_transition'],
+    codes: ['invalid_state_transition', 'held_delivery_limit_reached'],
   },
   simpleAction(
     'resumeWebhookSubscription',

@@ -6,6 +6,7 @@ import { AppError, fromZodIssues, type FieldError } from '../errors/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { DeliveryStatus, WebhookSubscription } from '../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
+import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
@@ -143,13 +144,18 @@ export const webhookService = {
       createdById: p.user.id,
       apiKeyId: p.kind === 'apiKey' ? p.apiKey.id : null,
       limit: p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : null,
+      workspaceLimit: config.limits.maxWebhookSubscriptionsPerWorkspace,
       url: data.url,
       events: unique(data.events),
       boardIds: boards,
       description: data.description ?? '',
       secret,
     });
-    if (!subscription) {
+    if ('limitReached' in subscription) {
+      if (subscription.limitReached === 'workspace') {
+        const max = config.limits.maxWebhookSubscriptionsPerWorkspace;
+        throw new AppError('subscription_limit_reached', `This workspace already has ${max} webhook subscriptions, its limit; delete one first`);
+      }
       const max = p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : 0;
       throw new AppError('subscription_limit_reached', `This API key already has ${max} webhook subscriptions, its limit; delete one first`);
     }
@@ -181,17 +187,21 @@ export const webhookService = {
     return { subscription, secret };
   },
 
-  /** Queues one webhook.test event for this subscription alone, whatever its filters. */
+  /** Queues one webhook.test event for this subscription alone, whatever its filters; while paused, only below the held-delivery cap. */
   async sendTest(p: Principal, id: string) {
     const s = await find(p, id);
     if (s.condition === 'disabled') throw new AppError('invalid_state_transition', 'The subscription is disabled: enable it before sending a test event');
-    const envelope = await webhookRepository.queueEvent({
+    const heldCap = config.limits.maxHeldDeliveriesPerSubscription;
+    const envelope = await webhookRepository.queueTestEvent(s.id, heldCap, {
       type: 'webhook.test',
       workspace: p.workspace,
       actor: { id: p.user.id, name: p.user.fullName },
       targetSubscriptionId: s.id,
       data: { subscriptionId: s.id, url: s.url, message: 'A test event sent from the webhook settings.' },
     });
+    if (!envelope) {
+      throw new AppError('held_delivery_limit_reached', `The subscription is paused and holds ${heldCap} deliveries, its limit: resume it before sending test events`);
+    }
     return { eventId: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt, subscription: s };
   },
 
