@@ -249,7 +249,7 @@ export const webhookRepository = {
   async findDelivery(subscriptionId: string, id: string, boardIds: string[] | null) {
     const delivery = await prisma.delivery.findFirst({
       where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
-      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true } } },
+      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true, payload: true } } },
     });
     if (!delivery || !boardIds) return delivery;
     const [visible] = await prisma.$queryRaw<{ ok: boolean }[]>`SELECT ${eventVisible(boardIds)} AS "ok" FROM "Event" e WHERE e."id" = ${delivery.eventId}`;

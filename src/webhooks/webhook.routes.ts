@@ -215,13 +215,17 @@ export const webhookRoutes = defineRoutes([
     summary: 'Send a delivery again',
     description:
       `${SCOPE_NOTE} Sends the same payload with the same \`webhook-id\` now, as a new attempt with trigger \`manual\` (the scheduled attempts are not affected), and answers that attempt’s log entry. ` +
-      '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.',
+      '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. ' +
+      'Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. ' +
+      'Only deliveries of tickets the caller may see can be re-sent (404 otherwise).',
     operation: /* GraphQL */ `
       mutation resendWebhookDelivery($id: String!, $deliveryId: String!) {
         resendWebhookDelivery(subscriptionId: $id, deliveryId: $deliveryId) { ${ENTRY_SELECTION} }
       }`,
     params: z.object({ id: subscriptionId, deliveryId: z.string().regex(/^(dlv|att)_[0-9A-Z]{26}$/).describe('Delivery id (`dlv_…`) or attempt id (`att_…`)') }),
     variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
+    statusOf: (entry) => ((entry as { status?: string } | null)?.status === 'pending' ? 202 : undefined),
+    otherSuccess: { 202: 'The attempt is still running after 15 s: the delivery, `pending`; the attempt shows in the delivery log when done' },
     codes: ['invalid_state_transition'],
   },
 ]);

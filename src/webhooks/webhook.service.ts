@@ -10,6 +10,7 @@ import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
+import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
 import { text } from '../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from './url-policy.ts';
 import { generateWebhookSecret } from './signing.ts';
@@ -56,6 +57,9 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   if (!r.success) throw new AppError('validation_failed', 'The subscription did not pass validation', { errors: fromZodIssues(r.error.issues) });
   return r.data;
 }
+
+/** How long a re-send request waits for its attempt's result before answering that it is still running. */
+export const RESEND_WAIT_MS = 15_000;
 
 const notFound = (id: string) => new AppError('not_found', `No webhook subscription ${id}`);
 
@@ -233,8 +237,12 @@ export const webhookService = {
     return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
   },
 
-  /** One manual attempt with the same payload and webhook-id, logged with trigger `manual`. */
-  async resend(p: Principal, id: string, deliveryId: string, requestId: string) {
+  /**
+   * One manual attempt with the same payload and webhook-id, logged with trigger `manual`. Answers
+   * the attempt when it has a result within `waitMs`; else the delivery as `pending` with the
+   * re-send's workflow id (the attempt goes on and shows in the log; REST answers 202).
+   */
+  async resend(p: Principal, id: string, deliveryId: string, requestId: string, waitMs = RESEND_WAIT_MS): Promise<DeliveryLogRow> {
     const s = await find(p, id);
     const delivery = await webhookRepository.findDelivery(s.id, deliveryId, visibleBoards(p));
     if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} of webhook subscription ${id}`);
@@ -243,10 +251,22 @@ export const webhookService = {
     }
     const { client, taskQueue } = temporal();
     const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
-    const { result } = await resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
+    const resent = resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
       logger.warn({ err, deliveryId: delivery.id }, 're-send could not run');
       throw new AppError('service_unavailable', 'The re-send could not run now; try again shortly');
     });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([resent, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]).finally(() => clearTimeout(timer));
+    if (waited === null) {
+      resent.catch(() => undefined);
+      const now = new Date();
+      return {
+        id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
+        httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
+        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now,
+      };
+    }
+    const { result } = waited;
     const attempt = result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result.outcome === 'held' ? 'paused' : 'not receiving'}`);
     return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };

@@ -27,5 +27,5 @@ describe('new-ticket notices and board visibility', () => {
     // The premise: the limited role gets 404 for the Billing ticket.
     const limitedKey = await ws.key({ role: ws.roles.agent.id, scopes: ['tickets:read'] });
     expect((await api('GET', `/tickets/${hidden.id}`, { key: limitedKey.value })).status).toBe(404);
-  });
+  }, 120_000);
 });
