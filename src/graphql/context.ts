@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
-import type { PageHold } from '../rest/page-budget.ts';
+import type { PageHold } from '../paging/page-budget.ts';
 
 export interface GraphQLContext {
   principal: Principal | null;
@@ -23,6 +23,6 @@ export interface GraphQLContext {
   /** Counts `extra` more requests against the caller's allowance (each mutation field beyond the
    * first, limits.ts), or throws 429 rate_limited; present on /graphql only. */
   chargeRequests?: (extra: number) => Promise<void>;
-  /** The page memory this request holds (rest/page-budget.ts), for the lists it pages. */
+  /** The page memory this request holds (paging/page-budget.ts), for the lists it pages. */
   pageHold?: PageHold;
 }

@@ -3,7 +3,6 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlOperations } from './metrics.ts';
-import { routes } from '../rest/routes.ts';
 
 /**
  * The operations of the settings UI (web/src/api/operations.ts; test/metrics/operation-labels.test.ts
@@ -17,16 +16,14 @@ export const UI_OPERATION_NAMES = [
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */
-const declaredName = (operation: string) => /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(operation)?.[1];
+export const declaredName = (operation: string) => /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(operation)?.[1];
 
-/** Metric labels come from this bounded set alone: the route table's operations and the settings UI's. */
-export const KNOWN_OPERATION_NAMES: ReadonlySet<string> = new Set([
-  ...routes.flatMap((r) => declaredName(r.operation) ?? []),
-  ...UI_OPERATION_NAMES,
-]);
+/** Metric labels come from this bounded set alone: the route table's operations (the assembly hands them in) and the settings UI's. */
+export const knownOperationNames = (routeOperations: string[]): ReadonlySet<string> =>
+  new Set([...routeOperations.flatMap((op) => declaredName(op) ?? []), ...UI_OPERATION_NAMES]);
 
 /** Operation names are the caller's text: any name outside the known set counts as `other`. */
-export function graphqlMetrics(known: ReadonlySet<string> = KNOWN_OPERATION_NAMES): Plugin {
+export function graphqlMetrics(known: ReadonlySet<string>): Plugin {
   const label = (name: string | null | undefined) => {
     if (!name) return 'anonymous';
     return known.has(name) ? name : 'other';

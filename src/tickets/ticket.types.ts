@@ -6,7 +6,7 @@
 // ticket and field.
 import { builder } from '../graphql/builder.ts';
 import { activityReportComplexity } from '../graphql/complexity.ts';
-import type { ApiScope } from '../auth/principal.ts';
+import type { ApiScope } from '../access/principal.ts';
 import { StateCategoryEnum } from '../boards/board.types.ts';
 import { UserKindEnum } from '../users/user.types.ts';
 import type { EventActor, FieldChange } from '../events/event.envelope.ts';

@@ -2,8 +2,10 @@
 // UI's. This keeps the server's copy of the UI's names equal to the UI's own operations.
 import { describe, expect, it } from 'vitest';
 import * as ui from '../../web/src/api/operations.ts';
-import { KNOWN_OPERATION_NAMES, UI_OPERATION_NAMES } from '../../src/metrics/graphql-metrics.ts';
-import { routes } from '../../src/rest/routes.ts';
+import { knownOperationNames, UI_OPERATION_NAMES } from '../../src/metrics/graphql-metrics.ts';
+import { routes } from '../../src/api/routes.ts';
+
+const KNOWN_OPERATION_NAMES = knownOperationNames(routes.map((r) => r.operation));
 
 const declared = (doc: string) => [...doc.matchAll(/\b(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)/g)].map((m) => m[1]!);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { webhookService } from '../../src/webhooks/webhook.service.ts';
-import { routes } from '../../src/rest/routes.ts';
+import { routes } from '../../src/api/routes.ts';
 import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
