@@ -109,5 +109,5 @@ async function executeRoute(route: CompiledRoute, req: RestRequest, input: Route
     const page = toPage(data as Parameters<typeof toPage>[0], req.request.url);
     return { status: def.status ?? 200, body: page.body, headers: page.headers };
   }
-  return { status: def.status ?? 200, body: data, headers: {} };
+  return { status: def.statusOf?.(data) ?? def.status ?? 200, body: data, headers: {} };
 }

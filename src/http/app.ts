@@ -166,7 +166,16 @@ export function createApp({
 
   const graphqlEndpoint = createGraphQLEndpoint({ yoga: graphql });
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) =>
-    graphqlEndpoint(c.req.raw, { requestId: requestIdOf(c.req.raw), clientAddress: clientAddressOf(c), admit: (authenticate) => admit(c, authenticate) }),
+    graphqlEndpoint(c.req.raw, {
+      requestId: requestIdOf(c.req.raw),
+      clientAddress: clientAddressOf(c),
+      admit: (authenticate) => admit(c, authenticate),
+      // Each further mutation field of a document counts as one more request of its caller.
+      charge: async (principal, extra) => {
+        if (principal) await rateLimiter.admit(principal, extra);
+        else for (let i = 0; i < extra; i++) await anonymousRateLimiter.admit(clientAddressOf(c));
+      },
+    }),
   );
 
   // Not limited: cheaper to answer than to count, and orchestrators poll them.

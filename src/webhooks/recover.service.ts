@@ -6,7 +6,7 @@ import type { Principal } from '../access/principal.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';
-import { webhookService } from './webhook.service.ts';
+import { visibleBoards, webhookService } from './webhook.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest window: attempts are kept 30 days, so a longer one could find nothing more. */
@@ -53,7 +53,7 @@ export const recoverService = {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before recovering`);
     }
     const { client, taskQueue } = temporal();
-    const input = { subscriptionId: s.id, workspaceId: s.workspaceId, since: since.toISOString(), until: until.toISOString() };
+    const input = { subscriptionId: s.id, workspaceId: s.workspaceId, since: since.toISOString(), until: until.toISOString(), boardIds: visibleBoards(p) };
     const recovery = await startRecovery(client, taskQueue, input, requestId).catch((err: unknown) => {
       logger.warn({ err, subscriptionId: s.id }, 'recovery could not start');
       throw new AppError('service_unavailable', 'The recovery could not start now; try again shortly');
