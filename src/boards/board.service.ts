@@ -1,7 +1,6 @@
 // Reading boards: the role decides which boards exist for the caller; any other board is "not
 // found", never "forbidden".
 import { getConnectionPageSize, PothosValidationError, validateConnectionArguments } from '@pothos/core';
-import { formatPrismaCursor, parsePrismaCursor } from '@pothos/plugin-prisma';
 import { AppError } from '../errors/errors.ts';
 import { canSeeBoard, type Principal } from '../access/principal.ts';
 import { checkCursor } from '../paging/cursor.ts';
@@ -21,10 +20,10 @@ export interface BoardEdge {
 }
 
 /**
- * The Prisma query of a page: plugin-prisma's cursor paging (its argument rules, its
- * `GPC:`-tagged cursors), so that the list answers and pages as it did when plugin-prisma built
- * the query from the GraphQL selection. Every board answer shows the same fields and states, so
- * the rows are loaded with them and resolved as they are, with no per-request query planning.
+ * The Prisma query of a page, with Pothos's connection argument rules. A board's cursor is its
+ * id; the signature every cursor carries (paging/cursor.ts) is what makes it trustworthy. Every
+ * board answer shows the same fields and states, so the rows are loaded with them and resolved as
+ * they are, with no per-request query planning.
  */
 function pageOf(args: BoardConnectionArgs): BoardPage {
   const { before, after, first, last } = args;
@@ -35,7 +34,7 @@ function pageOf(args: BoardConnectionArgs): BoardPage {
   const cursor = before ?? after;
   const { limit } = getConnectionPageSize({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE });
   const take = before != null || last != null ? -limit : limit;
-  return cursor == null ? { take, skip: 0 } : { cursor: { id: parsePrismaCursor(cursor) as string }, take, skip: 1 };
+  return cursor == null ? { take, skip: 0 } : { cursor: { id: cursor }, take, skip: 1 };
 }
 
 /**
@@ -57,7 +56,7 @@ export const boardService = {
     const full = rows.length === Math.abs(take);
     const backward = args.before != null || args.last != null;
     const nodes = full ? rows.slice(take < 0 ? 1 : 0, take < 0 ? rows.length : -1) : rows;
-    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: formatPrismaCursor(node, 'id'), node }));
+    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: node.id, node }));
     return {
       edges,
       pageInfo: {
