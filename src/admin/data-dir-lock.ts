@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   /** Start time of the pid (/proc/<pid>/stat, clock ticks since boot); absent off Linux. */
   start?: string;

@@ -7,14 +7,14 @@ import { checkCursor } from '../paging/cursor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { boardRepository, type BoardPage, type BoardWithRules } from './board.repository.ts';
 
-export interface BoardConnectionArgs {
+interface BoardConnectionArgs {
   first?: number | null;
   last?: number | null;
   after?: string | null;
   before?: string | null;
 }
 
-export interface BoardEdge {
+interface BoardEdge {
   cursor: string;
   node: BoardWithRules;
 }
@@ -43,7 +43,7 @@ function pageOf(args: BoardConnectionArgs): BoardPage {
  * change made elsewhere reaches this instance within RULES_TTL_MS. Unknown boards are not
  * cached, so a new board is usable at once.
  */
-export const RULES_TTL_MS = 10_000;
+const RULES_TTL_MS = 10_000;
 const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 
