@@ -17,7 +17,7 @@ import { traceGraphQLOperation } from '../tracing/http.ts';
  * anything else is logged and masked. The same error object is returned where possible:
  * Yoga logs every error that masking replaces.
  */
-export function toGraphQLError(error: unknown): GraphQLError {
+function toGraphQLError(error: unknown): GraphQLError {
   const gqlError = error instanceof GraphQLError ? error : null;
   const original = asCallerError(gqlError?.originalError ?? error);
   if (original instanceof AppError) {

@@ -6,10 +6,10 @@ import type { FieldComplexityValue } from '@pothos/plugin-complexity';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 
 /** A row of a page is read whole (the shared representation), however little is selected of it. */
-export const ROW_COST = 1000;
+const ROW_COST = 1000;
 
 /** The rows a page may hold: every connection answers at most MAX_PAGE_SIZE (larger sizes are refused or cut). */
-export function pageSize(args: { first?: number | null; last?: number | null }): number {
+function pageSize(args: { first?: number | null; last?: number | null }): number {
   const asked = Math.max(args.first ?? 0, args.last ?? 0);
   return Math.min(asked > 0 ? asked : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 }

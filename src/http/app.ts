@@ -25,7 +25,7 @@ import { httpMetrics } from '../metrics/http-metrics.ts';
 import { metricsOnPublicPort, metricsRoutes } from './metrics-endpoint.ts';
 import { traceRequests } from '../tracing/http.ts';
 
-export const API_PREFIX = '/public/v1';
+const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A random UUID comes from a buffered pool; a ULID drew 16 random values per new millisecond, i.e. per request. */
@@ -36,7 +36,7 @@ function requestIdOf(request: Request): string {
 
 const toHonoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
-export interface AppOptions {
+interface AppOptions {
   /** The /public/v1 route table (tests add routes of their own). */
   routes?: RouteDef[];
   /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */

@@ -10,7 +10,7 @@ import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';
 import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 
 /** What the HTTP app knows of the caller: how to count it (app.ts `admit`) and its address. */
-export interface GraphQLCaller {
+interface GraphQLCaller {
   requestId: string;
   clientAddress: string;
   admit(authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors/errors.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteInput {
   params: Record<string, unknown>;

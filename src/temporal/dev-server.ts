@@ -14,7 +14,7 @@ import { aborted, supervise, type SuperviseLog } from '../supervise.ts';
 
 export { deliverySearchAttributes };
 
-export interface StartDevServerOptions {
+interface StartDevServerOptions {
   /** SQLite file; state survives restarts on the same file. Omitted: in memory. */
   dbFile?: string;
   port: number;
