@@ -58,6 +58,9 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
     '--sqlite-pragma', 'synchronous=OFF',
     // Skip the server's call home for version news: our machines have no internet.
     '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
+    // Task-queue fairness (server 1.29 and later; off by default in start-dev): tasks carrying a
+    // fairness key (the workspace) are dispatched round-robin across keys, not first come, first served.
+    '--dynamic-config-value', 'matching.enableFairness=true',
     ...Object.entries(options.searchAttributes ?? deliverySearchAttributes).flatMap(([name, type]) => [
       '--search-attribute', `${name}=${type}`,
     ]),
