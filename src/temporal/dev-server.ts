@@ -27,7 +27,12 @@ export interface StartDevServerOptions {
   startTimeoutMs?: number;
   /** Receives the server's own log lines (it logs at warn level and above). */
   onLog?: (line: string) => void;
+  /** SQLite pragmas (`name=value`); defaults to SQLITE_PRAGMAS (bench/dev-server-sqlite.ts compares others). */
+  sqlitePragmas?: readonly string[];
 }
+
+/** The SQLite settings of the dev server's file (measured by bench/dev-server-sqlite.ts). */
+export const SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=OFF'];
 
 export interface DevServer {
   address: string;
@@ -54,8 +59,7 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
   }
 
   const extraArgs = [
-    '--sqlite-pragma', 'journal_mode=WAL',
-    '--sqlite-pragma', 'synchronous=OFF',
+    ...(options.sqlitePragmas ?? SQLITE_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]),
     // Skip the server's call home for version news: our machines have no internet.
     '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
     // Task-queue fairness (server 1.29 and later; off by default in start-dev): tasks carrying a
