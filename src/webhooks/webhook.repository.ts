@@ -239,8 +239,9 @@ export const webhookRepository = {
    * index scan of ("relayedAt", "workspaceId", "seq") from its NULL end (one probe per such
    * workspace, at most MAX_BACKLOG_WORKSPACES), and each of the first `limit` of them gives at
    * most its share of rows (in all at most 8 × `limit`), enough for two lanes of claims to both
-   * fill a batch. The rows are then locked FOR UPDATE SKIP LOCKED in turn order, each checked
-   * again under its lock (unrelayed, lease free): so a row is claimed by one relay at a time,
+   * fill a batch. The rows are then locked FOR UPDATE SKIP LOCKED one by one in turn order (by
+   * primary key, until `limit` are held), each checked again under its lock (unrelayed, lease
+   * free): so a row is claimed by one relay at a time,
    * and one whose relay died is taken again once its lease runs out (nothing lost or doubled,
    * as before). Past MAX_BACKLOG_WORKSPACES workspaces with a backlog at once, those with the
    * lowest ids are served first until the backlogs shrink.
@@ -274,10 +275,12 @@ export const webhookRepository = {
       )
       UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
        WHERE "id" IN (
-         SELECT e."id" FROM "Event" e JOIN candidates c ON c."id" = e."id"
-          WHERE e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
-          ORDER BY c.turn, c."headSeq" LIMIT ${limit}
-          FOR UPDATE OF e SKIP LOCKED)
+         SELECT l."id" FROM (SELECT * FROM candidates ORDER BY turn, "headSeq") c
+          CROSS JOIN LATERAL (
+            SELECT e."id" FROM "Event" e
+             WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
+             FOR UPDATE SKIP LOCKED) l
+          LIMIT ${limit})
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "traceparent"`;
   },
 

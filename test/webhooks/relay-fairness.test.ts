@@ -30,7 +30,7 @@ describe('fair claim of outbox events', () => {
     await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date(), relayLeaseUntil: null } });
   });
 
-  it("puts another workspace's event in the first batch behind a 2,000-event backlog", async () => {
+  it("puts another workspace's event in the first batch behind a 2,000-event backlog", { timeout: 120_000 }, async () => {
     const [a, b] = [await createTestWorkspace(), await createTestWorkspace()];
     const aIds = await backlog(a, 2_000);
     const bEvent = await createEvent(b, 'ticket.created');
@@ -55,7 +55,7 @@ describe('fair claim of outbox events', () => {
     expect([count(a), count(b), count(c)]).toEqual([3, 2, 1]);
   });
 
-  it('claims every event exactly once, also with two claims at the same time', async () => {
+  it('claims every event exactly once, also with two claims at the same time', { timeout: 120_000 }, async () => {
     const [a, b] = [await createTestWorkspace(), await createTestWorkspace()];
     const all = new Set([...(await backlog(a, 700)), ...(await backlog(b, 30))]);
     const seen: string[] = [];
