@@ -1,6 +1,6 @@
 // An earlier commit of this repository checked out beside it for a benchmark to compare against
 // (bench:api-cost, bench:webhooks --baseline): a detached temporary git worktree sharing this
-// checkout's node_modules, removed by `remove()`.
+// checkout's node_modules and provisioned tools (.tools), removed by `remove()`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,8 @@ export function addBaselineWorktree(root: string, rev: string): BaselineWorktree
   fs.rmdirSync(dir);
   execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: root, stdio: 'ignore' });
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  // The provisioned binaries (Temporal CLI and the like), for a baseline that runs a dev server.
+  if (fs.existsSync(path.join(root, '.tools'))) fs.symlinkSync(path.join(root, '.tools'), path.join(dir, '.tools'));
   let removed = false;
   return {
     dir,
