@@ -16,7 +16,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startDevServer, SQLITE_PRAGMAS, type DevServer } from '../src/temporal/dev-server.ts';
 import { createWorker } from '../workflows/worker.ts';
-import { freePort } from './postgres.ts';
+import { freePort } from '../scripts/free-port.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { cpuMsOfPid, machineCpu, median, shuffle, uptime } from './webhook-measure.ts';
 

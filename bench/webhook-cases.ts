@@ -26,7 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
@@ -67,7 +67,7 @@ const sizes: Omit<SideSpec, 'tree' | 'databaseUrl'> = {
 };
 
 type Side = 'baseline' | 'current';
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let worktree: BaselineWorktree | undefined;
 async function cleanup() {
   cluster?.stop();
@@ -106,7 +106,7 @@ async function main() {
   let baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     log('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     baseUrl = cluster.url;
   }
   const trees: Partial<Record<Side, string>> = { current: root };

@@ -1,7 +1,8 @@
-// What the webhook benchmarks measure with: CPU time from /proc, percentiles, and the random
+// What the webhook benchmarks measure with: CPU time from /proc, medians, and the random
 // order of alternating rounds.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { percentile } from './percentile.ts';
 
 /** CPU time (user + system, ms) of a process so far, from /proc. */
 export function cpuMsOfPid(pid: number): number {
@@ -21,11 +22,6 @@ export function machineCpu() {
   return { busyMs: (total - idle) * 10, idleMs: idle * 10 };
 }
 
-/** Nearest-rank percentile of sorted values (NaN when there are none). */
-export function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 export function median(xs: number[]): number {
   return percentile([...xs].sort((a, b) => a - b), 50);

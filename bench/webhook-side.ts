@@ -11,8 +11,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
-import { cpuMsOfPid, machineCpu, percentile } from './webhook-measure.ts';
-import { freePort } from './postgres.ts';
+import { cpuMsOfPid, machineCpu } from './webhook-measure.ts';
+import { percentile } from './percentile.ts';
+import { freePort } from '../scripts/free-port.ts';
 import type { BenchData } from './webhook-data.ts';
 
 export interface SideSpec {

@@ -2,7 +2,7 @@
 // served behind another key's backlog (the dev server runs with matching.enableFairness).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker } from '../../workflows/worker.ts';
-import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { helloWorkflow } from './hello/workflows.ts';
 import { helloWorkflowsPath, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 
 describe('task-queue fairness on the dev server', () => {
