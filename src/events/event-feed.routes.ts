@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
 import { dateTime, decimalInteger } from '../validation/text.ts';
 import { eventBodySchema } from './event.schemas.ts';
 import { EVENT_ID, FEED_DAYS, FEED_EVENT_TYPES } from './event-feed.service.ts';

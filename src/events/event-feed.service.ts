@@ -4,9 +4,9 @@
 // visibility: event-feed.repository.ts. Pages are cut by the page byte budget like every list.
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { visibleBoardFilter, type Principal } from '../auth/principal.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
-import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from '../rest/page-budget.ts';
+import { visibleBoardFilter, type Principal } from '../access/principal.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
+import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from '../paging/page-budget.ts';
 import { EVENT_TYPES, inEnvelopeOrder } from './event.envelope.ts';
 import { eventFeedRepository, type FeedPosition, type FeedSelection } from './event-feed.repository.ts';
 

@@ -1,7 +1,7 @@
 // GraphQL of the events feed (GET /events maps onto `events`). Each node is the webhook envelope
 // as JSON, exactly the body a delivery of that event carries.
 import { builder } from '../graphql/builder.ts';
-import type { ApiScope } from '../auth/principal.ts';
+import type { ApiScope } from '../access/principal.ts';
 import { FEED_DAYS, listFeed } from './event-feed.service.ts';
 
 const READ: { anyScope: ApiScope[] } = { anyScope: ['tickets:read', 'tickets:write'] };

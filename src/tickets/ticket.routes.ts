@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageVariables } from '../paging/paging.ts';
 import { ifMatchVersions } from '../rest/conditional.ts';
 import { commentInput, commentListQuery, createTicketInput, ticketListQuery, updateTicketInput } from './ticket.inputs.ts';
 

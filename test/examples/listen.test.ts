@@ -64,7 +64,7 @@ describe('examples/listen', () => {
     const ws = await createTestWorkspace('Listen');
     const key = (await ws.key({ name: 'Listen' })).value;
     const api = (method: string, p: string, body?: unknown) =>
-      fetch(`${app.origin}/public/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      fetch(`${app.origin}/public/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
     const env = { TICKETING_API_URL: `${app.origin}/public/v1`, TICKETING_API_KEY: key, LISTEN_FORWARD_TO: receiverUrl, LISTEN_STATE_FILE: path.join(dir, 'state.json'), LISTEN_POLL_MS: '100' };
 
     const listen = runExample('listen/listen.ts', env);
