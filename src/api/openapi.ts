@@ -24,7 +24,7 @@ import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
-import { MAX_IF_MATCH_CHARS, MAX_IF_MATCH_TAGS } from '../rest/conditional.ts';
+import { IF_MATCH_PATTERN, MAX_IF_MATCH_CHARS, MAX_IF_MATCH_TAGS } from '../rest/conditional.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { eventBodySchema, eventCatalogue, exampleEvent } from '../events/event.schemas.ts';
@@ -339,7 +339,7 @@ function parameters(route: RouteDef) {
         'Make the change only if the record is still at this version: its `ETag`, `"<version>"` (RFC 9110 conditional request; ' +
         `a list of up to ${MAX_IF_MATCH_TAGS} tags matches any of them, a weak tag \`W/"…"\` never matches, \`*\` matches any version). ` +
         'A stale version answers 412 `precondition_failed`; a malformed header 400 `invalid_header`.',
-      schema: { type: 'string', minLength: 1, maxLength: MAX_IF_MATCH_CHARS, example: '"3"' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IF_MATCH_CHARS, pattern: IF_MATCH_PATTERN, example: '"3"' },
     });
   }
   if (route.idempotent) {

@@ -11,6 +11,9 @@ export const MAX_IF_MATCH_TAGS = 20;
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7E]*)"$/;
 const VERSION = /^[1-9][0-9]{0,9}$/;
 
+/** What the document declares If-Match to be: `*`, or 1 to 20 entity tags (no comma inside one). */
+export const IF_MATCH_PATTERN = `^ *(\\*|(W/)?"[\\x21\\x23-\\x2B\\x2D-\\x7E]*"( *, *(W/)?"[\\x21\\x23-\\x2B\\x2D-\\x7E]*"){0,${MAX_IF_MATCH_TAGS - 1}}) *$`;
+
 export const etagOf = (version: number) => `"${version}"`;
 
 const malformed = () => new AppError('invalid_header', 'If-Match must be `*` or a list of entity tags such as `"3"`');
