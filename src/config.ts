@@ -31,6 +31,8 @@ const schema = z.object({
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // The most attempts in flight any one subscription may ask for (README, "Webhooks").
+  WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   // Retention (README, "Retention").
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -113,7 +115,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { DeliveryStatus, WebhookSubscription } from '../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { logger } from '../logger.ts';
+import { config } from '../config.ts';
 import { temporal } from '../temporal/client.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
 import { text } from '../validation/text.ts';
@@ -19,6 +20,8 @@ import { deliveryRepository } from './delivery.repository.ts';
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 export const MAX_BOARDS = 100;
+/** The most any deployment allows (WEBHOOK_MAX_IN_FLIGHT_LIMIT's own maximum); the operator's limit applies below it. */
+const MAX_IN_FLIGHT_CEILING = 1000;
 
 const subscriptionFields = {
   url: text({ max: 2048, min: 1, trim: true })
@@ -38,6 +41,23 @@ const subscriptionFields = {
     .describe('Event types to receive'),
   boards: z.array(text({ max: 100, min: 1 })).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
   description: text({ max: 500 }).optional(),
+  maxInFlight: z
+    .int()
+    .min(1)
+    .max(MAX_IN_FLIGHT_CEILING)
+    .optional()
+    .describe(
+      'Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
+        'Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. ' +
+        'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes.',
+    ),
+  ratePerSecond: z
+    .number()
+    .min(0.01)
+    .max(1000)
+    .nullable()
+    .optional()
+    .describe('Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections.'),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -83,8 +103,10 @@ async function find(p: Principal, id: string): Promise<WebhookSubscription> {
   return s;
 }
 
-async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined): Promise<void> {
+async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined, maxInFlight?: number): Promise<void> {
   const errors: FieldError[] = [];
+  const limit = config.webhooks.maxInFlightLimit;
+  if (maxInFlight !== undefined && maxInFlight > limit) errors.push({ path: '/maxInFlight', message: `must be at most ${limit} (this service's maximum)` });
   if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
@@ -133,7 +155,7 @@ export const webhookService = {
     requireManageRole(p);
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
-    await checkTarget(p, data.url, boards);
+    await checkTarget(p, data.url, boards, data.maxInFlight);
     const secret = generateWebhookSecret();
     const subscription = await webhookRepository.create({
       workspaceId: p.workspace.id,
@@ -144,6 +166,8 @@ export const webhookService = {
       events: unique(data.events),
       boardIds: boards,
       description: data.description ?? '',
+      ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
+      ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
       secret,
     });
     if (!subscription) {
@@ -157,8 +181,11 @@ export const webhookService = {
     const data: UpdateInput = parse(updateWebhookInput, input);
     await find(p, id);
     const boards = data.boards === undefined ? undefined : unique(data.boards);
-    await checkTarget(p, data.url, boards);
+    await checkTarget(p, data.url, boards, data.maxInFlight);
     return webhookRepository.update(id, {
+      // A new bound starts afresh: no lowered bound carried over from the old one.
+      ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
+      ...(data.ratePerSecond !== undefined ? { ratePerSecond: data.ratePerSecond, rateNextAt: null } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
