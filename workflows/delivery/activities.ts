@@ -214,7 +214,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         attemptId: saved.attemptId,
         attempt: saved.attempt,
         httpStatus: status ?? null,
-        retryAfterMs,
+        ...(retryAfterMs !== null ? { retryAfterMs } : {}),
       };
     },
 
