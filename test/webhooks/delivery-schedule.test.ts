@@ -95,7 +95,7 @@ describe('the in-flight bound (AIMD)', () => {
   it('lets no more than the bound hold slots, and hands a freed slot to the oldest waiting delivery', async () => {
     const ws = await createTestWorkspace();
     const sub = await createSubscription(ws, { url: 'https://slots.example.com/', maxInFlight: 2 });
-    const refs = [];
+    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
     for (let i = 0; i < 4; i++) refs.push(await createDelivery(ws, sub.id));
     const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
     const now = new Date();

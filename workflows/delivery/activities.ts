@@ -66,8 +66,8 @@ export interface SendAttemptInput {
   attempt?: number;
   /** The jittered delay after this attempt should it fail (the workflow draws it); none after the last. */
   retryDelayMs?: number;
-  /** An earlier call answered `rate` and reserved this attempt's start time. */
-  rateReserved?: boolean;
+  /** An earlier call answered `rate` and reserved this start time (epoch ms) for the attempt. */
+  rateReservedAt?: number;
   waited?: Waited;
 }
 
@@ -113,7 +113,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   }
 
   return {
-    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReserved, waited }: SendAttemptInput): Promise<AttemptResult> {
+    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReservedAt, waited }: SendAttemptInput): Promise<AttemptResult> {
       const manual = attempt === undefined;
       const delivery = await deliveryRepository.findForAttempt(deliveryId, attempt ?? null);
       if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
@@ -151,8 +151,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       // request, or a recovery with its own concurrency) does not wait for one.
       if (!manual) {
         const now = await clock();
+        // The workflow's timer may fire a little before the reserved time by this clock.
+        if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
         const slot = await deliveryBoundsRepository.acquire(
-          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReserved ?? false },
+          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined },
           bounds,
         );
         if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };

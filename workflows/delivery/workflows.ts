@@ -69,7 +69,7 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
 
   async function deliver(deliveryId: string): Promise<DeliveryOutcome> {
     let attempt = 1;
-    let rateReserved = false;
+    let rateReservedAt: number | undefined;
     let waited: Waited | undefined;
     // Drawn once per attempt, before it: a replay draws the same.
     let jittered = jitteredDelay(attempt, Math.random());
@@ -77,7 +77,7 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
       const replyTo = releasedBy.get(deliveryId);
       releasedBy.delete(deliveryId);
       granted.delete(deliveryId);
-      const result = await sendAttempt({ deliveryId, attempt, retryDelayMs: jittered, rateReserved, waited });
+      const result = await sendAttempt({ deliveryId, attempt, retryDelayMs: jittered, rateReservedAt, waited });
 
       if (result.outcome === 'waiting') {
         // Not an attempt: the release that asked for it is answered after the real one.
@@ -86,12 +86,12 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
         const wait = result.wait!;
         if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), SLOT_RECHECK_MS);
         else await sleep(Math.max(1, (wait.untilMs ?? since) - since));
-        if (wait.reason === 'rate') rateReserved = true;
+        if (wait.reason === 'rate') rateReservedAt = wait.untilMs ?? since;
         waited = longer(waited, { reason: wait.reason, ms: Date.now() - since });
         continue;
       }
       if (replyTo) await answerRelease(replyTo, deliveryId, result.outcome);
-      rateReserved = false;
+      rateReservedAt = undefined;
       waited = undefined;
 
       if (result.outcome === 'held') {
