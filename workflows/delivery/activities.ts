@@ -149,8 +149,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 
       // Scheduled attempts take one of the subscription's slots; a manual re-send (a person's
       // request, or a recovery with its own concurrency) does not wait for one.
+      // Read before the slot is taken: the rate's reservations are judged at this time.
+      const attemptedAt = await clock();
       if (!manual) {
-        const now = await clock();
+        const now = attemptedAt;
         // The workflow's timer may fire a little before the reserved time by this clock.
         if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
         const slot = await deliveryBoundsRepository.acquire(
@@ -160,7 +162,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };
       }
 
-      const attemptedAt = await clock();
       const body = deliveryBody(event.payload);
       const headers = signatureHeaders({ id: event.id, body, timestamp: new Date(), secrets: activeSecrets(subscription, attemptedAt) });
       const result = await sender.send(subscription.url, headers, body);
@@ -196,7 +197,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const signal: BoundSignal = outcome === 'succeeded' ? 'success' : overload ? 'overload' : 'none';
         // No attempt of the subscription before then; never longer than a delivery's whole schedule.
         const retryAfterUntil = retryAfterMs ? new Date(attemptedAt.getTime() + Math.min(retryAfterMs, remainingSpanMs(1))) : null;
-        await release(deliveryId, subscription.id, attemptedAt, signal, retryAfterUntil);
+        await release(deliveryId, subscription.id, await clock(), signal, retryAfterUntil);
       }
       countAttempt({ outcome, trigger, durationMs: result.durationMs, lastScheduled, paused: saved.paused !== null, disabled: saved.disabled });
       annotateSpan({
