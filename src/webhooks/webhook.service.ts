@@ -179,13 +179,13 @@ export const webhookService = {
 
   async update(p: Principal, id: string, input: unknown) {
     const data: UpdateInput = parse(updateWebhookInput, input);
-    await find(p, id);
+    const current = await find(p, id);
     const boards = data.boards === undefined ? undefined : unique(data.boards);
     await checkTarget(p, data.url, boards, data.maxInFlight);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
-      ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
-      ...(data.ratePerSecond !== undefined ? { ratePerSecond: data.ratePerSecond, rateNextAt: null } : {}),
+      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
+      ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond, rateNextAt: null } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
