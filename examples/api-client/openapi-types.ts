@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an HTTPS endpoint to events
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -268,7 +268,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable. A new `maxInFlight` starts afresh (a bound lowered by 429/503 answers is reset); `ratePerSecond: null` removes the rate. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -362,7 +362,7 @@ export interface paths {
         };
         /**
          * The delivery log of a subscription, newest first
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. `waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -3388,6 +3388,17 @@ export interface operations {
                             condition: "disabled" | "paused" | "receiving";
                             /** @description Failed attempts in a row; 20 pause the subscription */
                             consecutiveFailures: number;
+                            /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                            maxInFlight: number;
+                            /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                            ratePerSecond: number | null;
+                            /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                            effectiveInFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                             */
+                            retryAfterUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3499,6 +3510,10 @@ export interface operations {
                     boards?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
+                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    maxInFlight?: number;
+                    /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
+                    ratePerSecond?: number | null;
                 };
             };
         };
@@ -3525,6 +3540,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3693,6 +3719,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3936,6 +3973,10 @@ export interface operations {
                     boards?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
+                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    maxInFlight?: number;
+                    /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
+                    ratePerSecond?: number | null;
                 };
             };
         };
@@ -3962,6 +4003,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4143,6 +4195,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4404,6 +4467,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4540,6 +4614,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4707,8 +4792,18 @@ export interface operations {
                             attemptedAt: string | null;
                             /** Format: date-time */
                             nextAttemptAt: string | null;
-                            /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
+                            /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
                             workflowId: string;
+                            /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
+                            waited: {
+                                /**
+                                 * @description The main reason (the longest wait)
+                                 * @enum {string}
+                                 */
+                                reason: "in_flight_bound" | "rate" | "retry_after";
+                                /** @description Milliseconds waited in all */
+                                ms: number;
+                            } | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
@@ -4860,8 +4955,18 @@ export interface operations {
                         attemptedAt: string | null;
                         /** Format: date-time */
                         nextAttemptAt: string | null;
-                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
+                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
                         workflowId: string;
+                        /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
+                        waited: {
+                            /**
+                             * @description The main reason (the longest wait)
+                             * @enum {string}
+                             */
+                            reason: "in_flight_bound" | "rate" | "retry_after";
+                            /** @description Milliseconds waited in all */
+                            ms: number;
+                        } | null;
                     };
                 };
             };
