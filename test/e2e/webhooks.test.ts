@@ -300,6 +300,31 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(deliveriesTo('/hooks/flaky')).toHaveLength(2);
   });
 
+  it('the worker and the relay killed with SIGKILL mid-fan-out lose nothing; a repeat carries the same webhook-id', { timeout: 240_000 }, async () => {
+    const hooks = ['/hooks/fan-a', '/hooks/fan-b', '/hooks/fan-c'];
+    // A little slow, so that attempts are in flight when the processes die.
+    for (const h of hooks) receiver.respond(h, async () => (await new Promise((r) => setTimeout(r, 100)), { status: 200 }));
+    const subs = await Promise.all(hooks.map((h) => subscribe(h, ['ticket.created'])));
+    const tickets: number[] = [];
+    for (let i = 0; i < 12; i++) tickets.push((await createTicket(`Fan-out ${i}`)).id);
+    await eventually('the first deliveries', () => hooks.some((h) => deliveriesTo(h).length > 0) || undefined);
+    // Every process relays and (one of them) runs the worker: all die at once.
+    await deployment.worker.kill('SIGKILL');
+    await deployment.api.kill('SIGKILL');
+    deployment = await deploy();
+
+    for (const [i, h] of hooks.entries()) {
+      const ticketIds = () => new Set(deliveriesTo(h).map((r) => verified(r, subs[i]!.secret).data.id as number));
+      await eventually(`every event at ${h}`, () => (ticketIds().size === tickets.length ? true : undefined), 180_000);
+      expect([...ticketIds()].sort()).toEqual([...tickets].sort());
+      // A duplicate (an attempt cut short by the kill) is the same delivery: same webhook-id, same body.
+      const byId = new Map<string, Set<string>>();
+      for (const r of deliveriesTo(h)) byId.set(r.headers['webhook-id']!, (byId.get(r.headers['webhook-id']!) ?? new Set()).add(r.body));
+      expect(byId.size).toBe(tickets.length);
+      for (const bodies of byId.values()) expect(bodies.size).toBe(1);
+    }
+  });
+
   it('the API killed between commit and workflow start still delivers', { timeout: 180_000 }, async () => {
     receiver.respond('/hooks/after-crash', { status: 200 });
     const sub = await subscribe('/hooks/after-crash', ['ticket.created']);

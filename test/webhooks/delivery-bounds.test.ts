@@ -195,7 +195,8 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', () =>
     const first = await createDelivery(ws, sub.id);
     await startDelivery(env.client, taskQueue, first);
     await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the 503');
-    const row = await subscriptionRow(sub.id);
+    // The slot is released (with what the answer says) just after the attempt is recorded.
+    const row = await eventually(() => subscriptionRow(sub.id), (r) => r.retryAfterUntil !== null, 'the Retry-After recorded');
     const [failed] = await attemptsOf(first.deliveryId);
     expect(ms(failed!.nextAttemptAt) - ms(failed!.attemptedAt)).toBe(3_600_000);
     expect(ms(row.retryAfterUntil)).toBe(ms(failed!.attemptedAt) + 3_600_000);
@@ -253,7 +254,7 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', () =>
     const first = await createDelivery(ws, sub.id);
     await startDelivery(env.client, taskQueue, first);
     await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the 429');
-    expect((await subscriptionRow(sub.id)).inFlightBound).toBe(2);
+    expect((await eventually(() => subscriptionRow(sub.id), (r) => r.inFlightBound !== null, 'the lowered bound')).inFlightBound).toBe(2);
     expect(await deliveryResult(env.client, first)).toEqual({ status: 'succeeded', attempt: 2 });
     // Two 2xx at bound 2 raise it to 3; three more at 3 bring it back to the setting.
     expect(await deliver()).toEqual({ status: 'succeeded', attempt: 1 });
