@@ -23,7 +23,7 @@ import { createTestCa, startReceiver, type Answer, type Receiver } from './recei
 const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 const ACTIVITY_SLOTS = 4;
 
-describe('per-event workflow and per-subscription bounds (time-skipping)', () => {
+describe('per-event workflow and per-subscription bounds (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
   let worker: Worker;
