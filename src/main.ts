@@ -19,7 +19,7 @@ import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.t
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
-import { metricsOnPublicPort, metricsRoutes } from './metrics/metrics-endpoint.ts';
+import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';
 import { startTracing } from './tracing/tracing.ts';
 
 type Mode = 'all' | 'api' | 'worker';
