@@ -10,6 +10,7 @@ import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflow
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
+import { Starting } from './http/health.ts';
 
 /**
  * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
@@ -83,6 +84,8 @@ export function superviseWorker(
   let stopping = false;
   let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
   let wake: (() => void) | undefined;
+  /** Until the first start has run (or failed), readiness says `starting` rather than `failing`. */
+  let firstStartEnded = false;
   const loop = (async () => {
     let failures = 0;
     while (!stopping) {
@@ -97,6 +100,7 @@ export function superviseWorker(
       } catch (err) {
         if (failures++ === 0 || failures % 30 === 0) logger.warn({ err, address }, 'Temporal worker not running; retrying');
       } finally {
+        firstStartEnded = true;
         await current?.connection.close().catch(() => undefined);
         current = undefined;
       }
@@ -117,7 +121,7 @@ export function superviseWorker(
      */
     async polling() {
       const running = current?.worker.getState() === 'RUNNING' ? current : undefined;
-      if (!running) throw new Error('the worker is not running');
+      if (!running) throw firstStartEnded ? new Error('the worker is not running') : new Starting('the worker is starting');
       await running.connection.withDeadline(Date.now() + 2_000, () => running.connection.workflowService.getSystemInfo({}));
     },
   };

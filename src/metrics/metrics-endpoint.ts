@@ -9,8 +9,10 @@ import { problemResponse } from '../http/problem.ts';
 import { config, type Config } from '../config.ts';
 import { registry } from './metrics.ts';
 import { registerWebhookGauges } from './webhook-gauges.ts';
+import { registerReadinessGauge } from './readiness-gauge.ts';
 
 registerWebhookGauges(registry);
+registerReadinessGauge(registry);
 
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
 
