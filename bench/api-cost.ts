@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
@@ -58,7 +58,7 @@ const cases = only ? CASES.filter((c) => only.includes(c.id)) : CASES;
 if (!cases.length) throw new Error(`--only names no case; cases: ${CASES.map((c) => c.id).join(', ')}`);
 
 type Side = 'baseline' | 'current';
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let worktree: string | undefined;
 
 async function cleanup() {
@@ -104,7 +104,7 @@ async function main() {
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     console.error('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     databaseUrl = cluster.url;
   }
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };

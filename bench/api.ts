@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
@@ -68,7 +68,7 @@ const serverIds = (Object.keys(SERVERS) as ServerId[]).filter((s) => cases.some(
 const runs = cases.reduce((n, c) => n + c.servers.length, 0);
 const budgetMs = (180 + runs * (duration + warmup + 15)) * 1000;
 
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 
 async function cleanup() {
   await Promise.all(children.map(stopChild));
@@ -122,7 +122,7 @@ async function main() {
   let databaseNote = 'PostgreSQL from DATABASE_URL';
   if (!databaseUrl) {
     console.error('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     databaseUrl = cluster.url;
     databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
   }

@@ -28,7 +28,8 @@ import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { HOSTILE_REQUESTS, sendHostile, type StatusClass } from './hostile.ts';
 import type { MemoryFixture } from './memory-seed.ts';
-import { freePort, startThrowawayCluster, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import { freePort } from '../scripts/free-port.ts';
 import { heapLimits, productionNode, type Role } from './production.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
 
@@ -66,7 +67,7 @@ interface Part {
 }
 
 const parts: Part[] = [];
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let devServer: DevServer | undefined;
 let receivers: BenchReceiver[] = [];
 const started = Date.now();
@@ -217,7 +218,7 @@ async function main() {
   }
   if (SPLIT) {
     log('api + worker: throwaway PostgreSQL and a Temporal dev server…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     const { startDevServer } = await import('../src/temporal/dev-server.ts');
     devServer = await startDevServer({ dbFile: path.join(tmp, 'temporal.sqlite'), port: await freePort() });
     const splitEnv = { ...env, DATABASE_URL: cluster.url, TEMPORAL_ADDRESS: devServer.address, TEMPORAL_NAMESPACE: devServer.namespace };

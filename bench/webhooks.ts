@@ -25,13 +25,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayCluster, freePort, type ThrowawayCluster } from './postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import { freePort } from '../scripts/free-port.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
 import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { appEnv, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
 import { runBench, writeResults } from './lifecycle.ts';
+import { percentile } from './percentile.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -63,7 +65,7 @@ const RESULTS_FILE = path.join(here, 'results', ON_CLUSTER ? 'webhooks-cluster-l
 const SERVER = ON_CLUSTER ? 'Temporal server' : 'dev server';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let devServer: DevServer | undefined;
 let worker: ChildProcess | undefined;
 let secondWorker: ChildProcess | undefined;
@@ -132,10 +134,6 @@ function devServerPid(port: number): number | undefined {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 interface Check {
   expected: number;
@@ -184,7 +182,7 @@ async function main() {
     databaseNote = 'the native cluster\'s, fsync on, shared with its Temporal server';
   } else if (!databaseUrl) {
     log('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayCluster();
+    cluster = await startThrowawayPostgres({ database: 'bench' });
     databaseUrl = cluster.url;
     databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
   }

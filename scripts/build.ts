@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { fromRoot } from '../src/paths.ts';
+import { scalarAssets, scalarVersion } from '../src/rest/api-reference.ts';
 import { WORKFLOW_BUNDLE_FILE, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 
 export const distDir = fromRoot('dist');
@@ -70,5 +71,7 @@ export const buildService = () => bundle({ main: fromRoot('src', 'main.ts'), cli
 if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   const started = Date.now();
   const [, workflows] = await Promise.all([buildService(), buildWorkflowBundle()]);
+  // The API reference's bundle and its gzip form, so that no server makes them on its first start.
+  scalarAssets(scalarVersion());
   console.error(`built ${path.relative(process.cwd(), distDir) || distDir}/ in ${Date.now() - started} ms (workflow bundle ${workflows})`);
 }

@@ -2,7 +2,7 @@
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
-import { logger } from './logger.ts';
+import { supervise } from './supervise.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 import { createHelloActivities } from '../workflows/hello/activities.ts';
@@ -81,38 +81,34 @@ export function superviseWorker(
   address: string,
   onConnected: () => Promise<void>,
 ): { stop(): Promise<void>; eagerClient(): Client | undefined; polling(): Promise<void> } {
-  let stopping = false;
   let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
-  let wake: (() => void) | undefined;
   /** Until the first start has run (or failed), readiness says `starting` rather than `failing`. */
   let firstStartEnded = false;
-  const loop = (async () => {
-    let failures = 0;
-    while (!stopping) {
+  const supervisor = supervise({
+    async run({ signal, healthy }) {
       try {
         const started = await startWorker(address);
         current = { ...started, client: new Client({ connection: started.connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() }) };
-        if (stopping) shutdown(current.worker);
+        if (signal.aborted) shutdown(current.worker);
         else await onConnected();
-        if (failures) logger.info('Temporal worker connected');
-        failures = 0;
+        healthy();
         await current.running;
-      } catch (err) {
-        if (failures++ === 0 || failures % 30 === 0) logger.warn({ err, address }, 'Temporal worker not running; retrying');
       } finally {
         firstStartEnded = true;
         await current?.connection.close().catch(() => undefined);
         current = undefined;
       }
-      if (!stopping) await new Promise<void>((resolve) => ((wake = resolve), setTimeout(resolve, RETRY_MS)));
-    }
-  })();
+    },
+    backoffMs: () => RETRY_MS,
+    failed: 'Temporal worker not running; retrying',
+    logEvery: 30,
+    recovered: 'Temporal worker connected',
+    fields: { address },
+  });
   return {
     async stop() {
-      stopping = true;
-      wake?.();
       if (current) shutdown(current.worker);
-      await loop;
+      await supervisor.stop();
     },
     eagerClient: () => (current?.worker.getState() === 'RUNNING' ? current.client : undefined),
     /**

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayCluster, type ThrowawayCluster } from '../postgres.ts';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
 import type { PurgeFigures, Reply, Request, RoundFigures } from './run.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,10 +42,10 @@ const { values: opts } = parseArgs({
 const scales = opts.scales.split(',').map(Number);
 const rounds = Number(opts.rounds);
 
-let cluster: ThrowawayCluster | undefined;
+let cluster: ThrowawayPostgres | undefined;
 let serverUrl = process.env.SCALE_DATABASE_URL;
 if (!serverUrl) {
-  cluster = await startThrowawayCluster();
+  cluster = await startThrowawayPostgres({ database: 'bench' });
   serverUrl = cluster.url;
 }
 const databaseUrl = (name: string) => {

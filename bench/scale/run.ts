@@ -14,6 +14,7 @@ import { purge, type RetentionPolicy } from '../../src/retention/retention.servi
 import { RETENTION_TARGETS } from '../../src/retention/retention.targets.ts';
 import { CASES, type CaseContext } from './cases.ts';
 import { DAYS, generate, type ScaleFixture } from './generate.ts';
+import { percentile } from '../percentile.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -53,9 +54,6 @@ const log = (line: string) => console.error(`[${rows}] ${line}`);
 // Without the parent (ended, or interrupted) there is nothing to answer.
 process.once('disconnect', () => process.exit(0));
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 await migrate();
 let fixture: ScaleFixture;

@@ -1,12 +1,12 @@
 // PostgreSQL from the OS's packages as the postgres image sets it up: a superuser and a database
 // named by POSTGRES_USER/POSTGRES_DB with a password for TCP connections, then the same init
-// script (docker/postgres-init.sql: the Temporal server's role). initdb refuses to run as root,
-// so as root the cluster belongs to the postgres system user (as in .ci/run).
+// script (docker/postgres-init.sql: the Temporal server's role). Installing, initdb and pg_ctl as
+// the cluster's owner: scripts/throwaway-postgres.ts.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
-import { aptInstall } from './apt.ts';
+import { ensurePostgres, ownDir, pgCtlStart, runAsOwner } from '../throwaway-postgres.ts';
 import { postgresEnv, versions } from './topology.ts';
 
 export interface Postgres {
@@ -19,22 +19,11 @@ const asRoot = process.getuid?.() === 0;
 const dataDir = (pg: Postgres) => path.join(pg.dir, 'data');
 export const postgresLog = (pg: Postgres) => path.join(pg.dir, 'postgres.log');
 
-function runAsOwner(command: string, args: string[]): string {
-  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function ensureInstalled(): void {
-  if (existsSync(bin('initdb'))) return;
-  aptInstall([`postgresql-${versions.postgresMajor}`], `PostgreSQL ${versions.postgresMajor}`);
-}
-
 function initialise(pg: Postgres, log: (line: string) => void): void {
   const env = postgresEnv();
   mkdirSync(pg.dir, { recursive: true });
   if (asRoot) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
-    chownSync(pg.dir, id('-u'), id('-g'));
+    ownDir(pg.dir);
     try {
       runAsOwner('test', ['-w', pg.dir]);
     } catch {
@@ -53,13 +42,10 @@ function initialise(pg: Postgres, log: (line: string) => void): void {
 
 /** Starts the cluster (creating it the first time); returns when it accepts connections. */
 export function startPostgres(pg: Postgres, log: (line: string) => void): void {
-  ensureInstalled();
+  ensurePostgres(versions.postgresMajor);
   const fresh = !existsSync(path.join(dataDir(pg), 'PG_VERSION'));
   if (fresh) initialise(pg, log);
-  if (!postgresRunning(pg)) {
-    const options = `-p ${pg.port} -k ${pg.dir} -c listen_addresses=127.0.0.1`;
-    runAsOwner(bin('pg_ctl'), ['-D', dataDir(pg), '-l', postgresLog(pg), '-w', '-t', '120', '-o', options, 'start']);
-  }
+  if (!postgresRunning(pg)) pgCtlStart(path.dirname(bin('pg_ctl')), dataDir(pg), { port: pg.port, socketDir: pg.dir, log: postgresLog(pg) });
   const marker = path.join(pg.dir, '.initialised');
   if (!existsSync(marker)) {
     const env = postgresEnv();

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot, repoRoot } from '../../src/paths.ts';
-import { aptInstall } from './apt.ts';
+import { aptInstall } from '../apt.ts';
 import { crashPostgres, postgresLog, postgresPid, postgresReady, startPostgres, stopPostgres } from './postgres.ts';
 import { killDetached, logFile, runningPid, startDetached, stopDetached, type ProcessDirs } from './processes.ts';
 import { groupPids, httpOk, polling, redisPong, workflowPollers } from './probes.ts';

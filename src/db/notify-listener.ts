@@ -4,7 +4,7 @@
 // called with `undefined`: notifications sent while the connection was down are lost, so
 // listeners must look for themselves (the outbox relay drains; a cache would clear).
 import pg from 'pg';
-import { logger } from '../logger.ts';
+import { aborted, supervise, type SupervisedRun, type Supervisor } from '../supervise.ts';
 
 /** `undefined`: the connection was re-established and notifications may have been missed. */
 export type NotifyHandler = (payload: string | undefined) => void;
@@ -22,10 +22,11 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
   let client: pg.Client | undefined;
   /** Channels LISTENed on `client` (a new connection listens afresh). */
   let listening = new Set<string>();
+  /** Settles when the current connection attempt has (connected and listening, or failed). */
   let connecting: Promise<void> | undefined;
+  /** Holds the connection while anyone listens: connects, and again with back-off when it breaks. */
+  let supervisor: Supervisor | undefined;
   let closed = false;
-  let failures = 0;
-  let retryTimer: NodeJS.Timeout | undefined;
 
   const notifyAll = (channel: string, payload: string | undefined) => {
     for (const handler of handlers.get(channel) ?? []) handler(payload);
@@ -45,52 +46,41 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
     await command(client, `LISTEN ${quote(channel)}`);
   }
 
-  async function connect(): Promise<void> {
+  /** One connection, from connect to its loss. */
+  async function connection({ signal, healthy, failures }: SupervisedRun): Promise<void> {
     const c = new pg.Client({ connectionString, keepAlive: true, application_name: 'listen' });
     c.on('notification', (n) => notifyAll(n.channel, n.payload));
     // 'error' and 'end' both mean this connection is done.
-    const lost = (err?: Error) => {
-      if (client !== c) return;
-      client = undefined;
-      void c.end().catch(() => undefined);
-      if (!closed) logger.warn({ err }, 'notification listener lost its database connection; reconnecting');
-      scheduleReconnect();
-    };
-    c.on('error', lost);
-    c.on('end', () => lost());
-    await c.connect();
-    if (closed) {
-      await c.end();
-      return;
-    }
-    client = c;
-    listening = new Set();
-    for (const channel of handlers.keys()) await ensureListening(channel);
-    if (failures > 0) {
-      logger.info('notification listener reconnected');
-      failures = 0;
-      for (const channel of handlers.keys()) notifyAll(channel, undefined);
+    const lost = new Promise<Error | undefined>((resolve) => {
+      c.on('error', resolve);
+      c.on('end', () => resolve(undefined));
+    });
+    const setup = (async () => {
+      await c.connect();
+      if (signal.aborted) return;
+      client = c;
+      listening = new Set();
+      for (const channel of handlers.keys()) await ensureListening(channel);
+    })();
+    connecting = setup.catch(() => undefined);
+    try {
+      await setup;
+      if (signal.aborted) return;
+      const missed = failures() > 0;
+      healthy();
+      if (missed) for (const channel of handlers.keys()) notifyAll(channel, undefined);
+      const err = await Promise.race([lost, aborted(signal).then(() => undefined)]);
+      if (!signal.aborted) throw err ?? new Error('the connection ended');
+    } finally {
+      if (client === c) client = undefined;
+      await c.end().catch(() => undefined);
     }
   }
 
-  function startConnecting(): Promise<void> {
-    connecting = connect()
-      .catch((err) => {
-        if (failures === 0 || failures % 20 === 0) logger.warn({ err, failures }, 'notification listener cannot connect; retrying');
-        scheduleReconnect();
-      })
-      .finally(() => (connecting = undefined));
-    return connecting;
-  }
-
-  function scheduleReconnect() {
-    if (closed || retryTimer) return;
-    failures += 1;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void startConnecting();
-    }, Math.min(maxBackoffMs, 100 * 2 ** Math.min(failures, 10)));
-    retryTimer.unref();
+  async function stopConnection() {
+    const s = supervisor;
+    supervisor = undefined;
+    await s?.stop();
   }
 
   return {
@@ -100,31 +90,28 @@ export function createPgNotifyListener(connectionString: string, { maxBackoffMs 
       set.add(handler);
       // A connection that cannot be made keeps trying in the background; the caller's fallback
       // (a slow poll) covers the gap, and the reconnect calls the handler.
-      if (!client && !connecting && !retryTimer) void startConnecting();
+      if (!closed) supervisor ??= supervise({
+        run: connection,
+        backoffMs: (failures) => Math.min(maxBackoffMs, 100 * 2 ** Math.min(failures, 10)),
+        failed: 'notification listener lost or cannot make its database connection; reconnecting',
+        recovered: 'notification listener reconnected',
+        unref: true,
+      });
       await connecting;
       await ensureListening(channel).catch(() => undefined);
       return async () => {
         set.delete(handler);
         if (set.size > 0 || handlers.get(channel) !== set) return;
         handlers.delete(channel);
-        if (handlers.size === 0) {
-          // Nobody listens: hold no connection (a later listen connects again).
-          clearTimeout(retryTimer);
-          retryTimer = undefined;
-          const c = client;
-          client = undefined;
-          await c?.end().catch(() => undefined);
-        } else if (client && listening.delete(channel)) await command(client, `UNLISTEN ${quote(channel)}`).catch(() => undefined);
+        // Nobody listens: hold no connection (a later listen connects again).
+        if (handlers.size === 0) await stopConnection();
+        else if (client && listening.delete(channel)) await command(client, `UNLISTEN ${quote(channel)}`).catch(() => undefined);
       };
     },
     async close() {
       closed = true;
-      clearTimeout(retryTimer);
-      await connecting;
-      const c = client;
-      client = undefined;
+      await stopConnection();
       handlers.clear();
-      await c?.end().catch(() => undefined);
     },
   };
 }

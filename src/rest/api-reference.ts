@@ -4,9 +4,11 @@
 // request client, proxy, telemetry, agent and MCP integrations are off), enforced by the CSP.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
+import path from 'node:path';
 import zlib from 'node:zlib';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { etag } from 'hono/etag';
 import { fromRoot } from '../paths.ts';
 
 const SCALAR_DIR = fromRoot('node_modules', '@scalar', 'api-reference');
@@ -43,29 +45,36 @@ const PAGE_CSP = [
 const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The bundle (4.3 MB) never becomes a JavaScript string: uncompressed answers stream from the
- * file, and the gzip form (~1 MB) is kept as a Buffer, outside the V8 heap. Both, and the ETag,
- * are made once, on first use.
+ * The bundle (4.3 MB) and its gzip form (~1 MB) under dist/scalar/<version>/, made once per
+ * Scalar version (by `npm run build`, or by the first server without it) and streamed from disk
+ * by serveStatic like the settings UI's assets; its ETag is a hash of the bundle. No Brotli
+ * form: the gzip one is what the tests and browsers have always been sent.
  */
-interface Bundle {
-  etag: string;
-  gzip: Buffer;
-  size: number;
-}
-let bundle: Promise<Bundle> | undefined;
-function loadBundle(): Promise<Bundle> {
-  bundle ??= (async () => {
-    const raw = await fs.promises.readFile(BUNDLE_FILE);
-    const etag = `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`;
-    const gzip = await promisify(zlib.gzip)(raw, { level: 9 });
-    return { etag, gzip, size: raw.length };
-  })();
-  bundle.catch(() => (bundle = undefined));
-  return bundle;
+export function scalarAssets(version: string): { file: string; etag: string } {
+  const file = fromRoot('dist', 'scalar', version, 'standalone.js');
+  const etagFile = `${file}.etag`;
+  if (!fs.existsSync(etagFile)) {
+    const raw = fs.readFileSync(BUNDLE_FILE);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    writeWhole(file, raw);
+    writeWhole(`${file}.gz`, zlib.gzipSync(raw, { level: 9 }));
+    // Last: its presence says the other two are whole.
+    writeWhole(etagFile, Buffer.from(`"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`));
+  }
+  return { file, etag: fs.readFileSync(etagFile, 'utf8') };
 }
 
+/** Written beside, then renamed: a request, or another process making the same file, never reads half a file. */
+function writeWhole(file: string, body: Buffer) {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, body);
+  fs.renameSync(temp, file);
+}
+
+export const scalarVersion = (): string => (JSON.parse(fs.readFileSync(`${SCALAR_DIR}/package.json`, 'utf8')) as { version: string }).version;
+
 export function createApiReference(documentJson: string, title: string, assetPath: string) {
-  const { version } = JSON.parse(fs.readFileSync(`${SCALAR_DIR}/package.json`, 'utf8')) as { version: string };
+  const version = scalarVersion();
   // The asset URL names Scalar's version, so a new version is a new URL and the bundle may be cached for good.
   const scriptUrl = `${assetPath}?v=${version}`;
   const page = `<!doctype html>
@@ -91,27 +100,19 @@ export function createApiReference(documentJson: string, title: string, assetPat
     'Referrer-Policy': 'no-referrer',
   };
 
+  const bundle = scalarAssets(version);
+  // serveStatic sends the .gz to a client that takes gzip; hono's etag() answers 304 to the ETag set here.
+  const assets = new Hono().get('*', etag(), async (c) => {
+    const res = await serveStatic({ path: bundle.file, precompressed: true })(c, async () => undefined);
+    if (!res) return c.text('Not found', 404);
+    res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+    res.headers.set('ETag', bundle.etag);
+    res.headers.set('X-Content-Type-Options', 'nosniff');
+    return res;
+  });
+
   return {
     page: () => new Response(page, { headers: pageHeaders }),
-
-    async asset(request: Request): Promise<Response> {
-      const { etag, gzip, size } = await loadBundle();
-      const headers: Record<string, string> = {
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        ETag: etag,
-        Vary: 'Accept-Encoding',
-        'X-Content-Type-Options': 'nosniff',
-      };
-      if ((request.headers.get('if-none-match') ?? '').includes(etag)) return new Response(null, { status: 304, headers });
-      if (/\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
-        // The Buffer itself, not a copy (its memory is a plain ArrayBuffer; the type cannot say so).
-        return new Response(gzip as Uint8Array<ArrayBuffer>, {
-          headers: { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': String(gzip.length) },
-        });
-      }
-      const stream = Readable.toWeb(fs.createReadStream(BUNDLE_FILE)) as ReadableStream<Uint8Array>;
-      return new Response(stream, { headers: { ...headers, 'Content-Length': String(size) } });
-    },
+    asset: (request: Request) => assets.fetch(request),
   };
 }

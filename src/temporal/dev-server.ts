@@ -10,6 +10,7 @@ import { Connection } from '@temporalio/client';
 import type { EphemeralServerExecutable } from '@temporalio/testing';
 import { resolveTemporalCli } from './binaries.ts';
 import { deliverySearchAttributes, type SearchAttributeTypeName } from './search-attribute-types.ts';
+import { aborted, supervise, type SuperviseLog } from '../supervise.ts';
 
 export { deliverySearchAttributes };
 
@@ -162,11 +163,6 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
   return { address, namespace, uiUrl, pid: child.pid, exited: exitPromise, stop };
 }
 
-interface SupervisorLog {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-}
-
 /** Restart delays after the server ended: the first at once-ish, then longer up to 10 s. */
 const RESTART_DELAYS_MS = [250, 1_000, 2_000, 5_000, 10_000];
 /** A server that ran this long before it ended is restarted as if for the first time. */
@@ -180,44 +176,30 @@ const STABLE_AFTER_MS = 60_000;
  * (A server the SDK downloaded and runs itself, without a local CLI, is not supervised.)
  */
 export async function startSupervisedDevServer(
-  options: StartDevServerOptions & { log?: SupervisorLog },
+  options: StartDevServerOptions & { log?: SuperviseLog },
 ): Promise<Omit<DevServer, 'pid' | 'exited'> & { pid(): number | undefined }> {
   const log = options.log ?? { info: () => undefined, warn: () => undefined };
   let current = await startDevServer(options);
-  let startedAt = Date.now();
-  let stopping = false;
-  let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const loop = (async () => {
-    let restarts = 0;
-    while (!stopping) {
-      const ended = await Promise.race([current.exited, new Promise<undefined>((resolve) => (wake = () => resolve(undefined)))]);
-      if (stopping || !ended) return;
-      if (Date.now() - startedAt >= STABLE_AFTER_MS) restarts = 0;
-      log.warn({ exit: ended.signal ?? ended.code, address: current.address, restarts }, 'Temporal dev server ended; restarting it');
-      while (!stopping) {
-        await pause(RESTART_DELAYS_MS[Math.min(restarts, RESTART_DELAYS_MS.length - 1)]!);
-        restarts += 1;
-        if (stopping) return;
-        try {
-          current = await startDevServer(options);
-          startedAt = Date.now();
-          log.info({ address: current.address, pid: current.pid }, 'Temporal dev server restarted');
-          break;
-        } catch (err) {
-          log.warn({ err, restarts }, 'Temporal dev server did not restart; trying again');
-        }
+  let first = true;
+  const supervisor = supervise({
+    async run({ signal, healthy }) {
+      if (!first) {
+        current = await startDevServer(options);
+        log.info({ address: current.address, pid: current.pid }, 'Temporal dev server restarted');
       }
-    }
-  })();
+      first = false;
+      const startedAt = Date.now();
+      const ended = await Promise.race([current.exited, aborted(signal).then(() => undefined)]);
+      if (!ended) return;
+      if (Date.now() - startedAt >= STABLE_AFTER_MS) healthy();
+      throw new Error(`exited with ${ended.signal ?? `code ${ended.code}`}`);
+    },
+    backoffMs: (failures) => RESTART_DELAYS_MS[Math.min(failures - 1, RESTART_DELAYS_MS.length - 1)]!,
+    failed: 'Temporal dev server ended; restarting it',
+    logEvery: 1,
+    fields: { address: current.address },
+    log,
+  });
 
   return {
     address: current.address,
@@ -225,9 +207,7 @@ export async function startSupervisedDevServer(
     uiUrl: current.uiUrl,
     pid: () => current.pid,
     async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
+      await supervisor.stop();
       await current.stop();
     },
   };

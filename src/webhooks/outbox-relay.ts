@@ -8,6 +8,7 @@
 // relays (API and worker processes) share the work through leases taken with SKIP LOCKED.
 import type { Client } from '@temporalio/client';
 import { logger } from '../logger.ts';
+import { supervise } from '../supervise.ts';
 import { startDeliveryWorkflow, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
 import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
@@ -152,61 +153,34 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = options.lanes ?? 2;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let failures = 0;
   let lastSweep = 0;
-  // Events committed since the current round began: the round may have claimed before their
-  // commit, so another round follows at once.
-  let notified = false;
-  const unlisten = options.listen?.(() => {
-    notified = true;
-    // While the relay backs off (database or Temporal away), notifications wait for the back-off.
-    if (failures === 0) wake?.();
+  const relay = supervise({
+    async run() {
+      // Every lane ends before the next round (or the back-off), whatever became of the others.
+      const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
+      const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+      if (Date.now() - lastSweep >= sweepMs) {
+        lastSweep = Date.now();
+        await sweepHeld();
+      }
+    },
+    idleMs: pollMs,
+    // The database or Temporal is away: keep the events and try again, backing off to 10 s.
+    backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
+    failed: 'outbox relay could not relay; retrying',
+    recovered: 'outbox relay recovered',
   });
+  // Events committed during a round may have been claimed before their commit: another round
+  // follows at once. While the relay backs off, notifications wait for the back-off.
+  const unlisten = options.listen?.(() => relay.wake());
   // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
   // (the listener retries on its own) leaves it at that.
   unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
-  const loop = (async () => {
-    while (!stopped) {
-      let delay = pollMs;
-      notified = false;
-      try {
-        // Every lane ends before the next round (or the back-off), whatever became of the others.
-        const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
-        const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failure) throw failure.reason;
-        if (Date.now() - lastSweep >= sweepMs) {
-          lastSweep = Date.now();
-          await sweepHeld();
-        }
-        if (failures) logger.info('outbox relay recovered');
-        failures = 0;
-      } catch (err) {
-        // The database or Temporal is away: keep the events and try again, backing off to 10 s.
-        failures += 1;
-        delay = Math.min(10_000, pollMs * 2 ** Math.min(failures, 7));
-        if (failures === 1 || failures % 20 === 0) logger.warn({ err, failures }, 'outbox relay could not relay; retrying');
-      }
-      if (stopped) break;
-      if (notified && failures === 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
-
   return {
     async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
+      await relay.stop();
       await (await unlisten?.catch(() => undefined))?.();
     },
   };

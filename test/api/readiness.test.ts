@@ -1,7 +1,6 @@
 // /healthz and /readyz: ready while the database, its migrations and Temporal (the API's client,
 // the worker's polling) answer; 503 naming the failing check once Temporal is stopped; a worker
 // making its first connection is `starting`, one whose first start failed `failing`.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseAnswers, migrationsApplied } from '../../src/db/db.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -10,16 +9,9 @@ import { closeTemporal, temporalAnswers, useTemporal } from '../../src/temporal/
 import { superviseWorker } from '../../src/worker.ts';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { ensureMigrated } from '../support/fixtures.ts';
+import { freePort } from '../support/http.ts';
 
 // Not test/support/temporal.ts: it installs the SDK's runtime, which startWorker installs itself.
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('/healthz and /readyz', () => {
   let dev: DevServer;

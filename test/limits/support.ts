@@ -1,8 +1,8 @@
 // Helpers of the limits tests: calling a given app instance in-process, and a real redis-server.
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import type { createApp } from '../../src/http/app.ts';
 import { provisioned } from '../support/tools.ts';
+import { freePort } from '../support/http.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -27,16 +27,6 @@ export async function call(app: App, method: string, path: string, opts: { key?:
   return { status: res.status, headers: res.headers, body: json, text };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A throwaway redis-server (the OS's package, provisioned by scripts/provision.sh) on a free loopback port, no persistence. */
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {

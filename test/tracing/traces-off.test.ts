@@ -1,9 +1,9 @@
 // Traces off (no OTEL_EXPORTER_OTLP_ENDPOINT, the default): nothing is installed, no trace
 // context is written or sent, and deliveries go out as before through the same worker (whose
 // workflow interceptors then step aside). Also the variables' parsing.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { freePort } from '../support/http.ts';
 
 delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
@@ -23,14 +23,6 @@ const stops: (() => Promise<unknown>)[] = [];
 let receiver: Receiver;
 let temporalClient: import('@temporalio/client').Client;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const { startDevServer } = await import('../../src/temporal/dev-server.ts');

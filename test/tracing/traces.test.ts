@@ -5,10 +5,10 @@
 //
 // The configuration is read once, when src/config.ts is first imported: the variables are set
 // here and the service is imported after them.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
+import { freePort } from '../support/http.ts';
 
 const otlp = await startOtlpReceiver();
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.endpoint;
@@ -27,14 +27,6 @@ let receiver: Receiver;
 let key: string;
 let ws: Awaited<ReturnType<typeof createTestWorkspace>>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Flushes the service's spans until `find` finds what it looks for in what the receiver got. */
 async function exported<T>(what: string, find: (spans: ReceivedSpan[]) => T | undefined, timeoutMs = 90_000): Promise<T> {

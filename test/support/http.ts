@@ -1,0 +1,2 @@
+// HTTP helpers of the test kit.
+export { freePort } from '../../scripts/free-port.ts';
