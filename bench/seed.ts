@@ -7,7 +7,7 @@ import { db, migrate } from '../src/db/db.ts';
 import { workspaceService } from '../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../src/api-keys/api-key.service.ts';
 import { ticketService } from '../src/tickets/ticket.service.ts';
-import { API_SCOPES } from '../src/auth/principal.ts';
+import { API_SCOPES } from '../src/access/principal.ts';
 import type { BenchFixture } from './servers/listen.ts';
 
 const TICKETS = 500;

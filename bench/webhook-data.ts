@@ -10,7 +10,7 @@ import { ticketService } from '../src/tickets/ticket.service.ts';
 import { webhookService } from '../src/webhooks/webhook.service.ts';
 import { writeEvent } from '../src/events/event.outbox.ts';
 import type { JsonValue } from '../src/events/event.envelope.ts';
-import { API_SCOPES } from '../src/auth/principal.ts';
+import { API_SCOPES } from '../src/access/principal.ts';
 
 export async function setUpWorkspace(receiverUrls: string[]) {
   await migrate();

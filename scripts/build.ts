@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { fromRoot } from '../src/paths.ts';
-import { scalarAssets, scalarVersion } from '../src/rest/api-reference.ts';
+import { scalarAssets, scalarVersion } from '../src/api/api-reference.ts';
 import { WORKFLOW_BUNDLE_FILE, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 
 export const distDir = fromRoot('dist');

@@ -20,8 +20,8 @@ execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['generate', '--schema
 
 // Imported after generation so the schema is built from the fresh client types.
 const { printSchema, lexicographicSortSchema } = await import('graphql');
-const { schema } = await import('../src/graphql/schema.ts');
-const { buildOpenApiDocument } = await import('../src/rest/openapi.ts');
+const { schema } = await import('../src/api/schema.ts');
+const { buildOpenApiDocument } = await import('../src/api/openapi.ts');
 
 const openapi = JSON.stringify(buildOpenApiDocument(), null, 2) + '\n';
 const artefacts: Record<string, string> = {

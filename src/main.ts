@@ -19,8 +19,8 @@ import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.t
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
-import { metricsOnPublicPort, metricsRoutes } from './metrics/metrics-endpoint.ts';
-import { measureReadiness } from './metrics/readiness-gauge.ts';
+import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';
+import { measureReadiness } from './http/readiness-gauge.ts';
 import { startTracing } from './tracing/tracing.ts';
 
 type Mode = 'all' | 'api' | 'worker';

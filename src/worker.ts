@@ -5,7 +5,6 @@ import { config } from './config.ts';
 import { supervise } from './supervise.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
-import { createHelloActivities } from '../workflows/hello/activities.ts';
 import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
@@ -57,7 +56,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
     workflowInterceptorModules,
-    activities: { ...createHelloActivities(), ...createDeliveryActivities(deliveryDeps), ...createRecoverActivities(), ...createRetentionActivities() },
+    activities: { ...createDeliveryActivities(deliveryDeps), ...createRecoverActivities(), ...createRetentionActivities() },
     ...DELIVERY_CONCURRENCY,
     ...temporalWorkerOptions(),
   });

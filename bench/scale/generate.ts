@@ -23,7 +23,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { workspaceService } from '../../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
-import { API_SCOPES } from '../../src/auth/principal.ts';
+import { API_SCOPES } from '../../src/access/principal.ts';
 
 export const TICKETS_PER_WORKSPACE = 10_000;
 export const SUBSCRIPTIONS_PER_WORKSPACE = 10;

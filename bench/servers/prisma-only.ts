@@ -9,7 +9,7 @@ import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
 import { boardService } from '../../src/boards/board.service.ts';
 import { ticketService } from '../../src/tickets/ticket.service.ts';
 import { requestHash, runIdempotent, type IdempotencyClaim } from '../../src/idempotency/idempotency.service.ts';
-import { DEFAULT_PAGE_SIZE } from '../../src/rest/paging.ts';
+import { DEFAULT_PAGE_SIZE } from '../../src/paging/paging.ts';
 import { AppError } from '../../src/errors/errors.ts';
 import { createRequestRateLimiter } from '../../src/rate-limit/request-rate-limiter.ts';
 import { readJson, reportWhenListening } from './listen.ts';

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { db, prisma } from '../../src/db/db.ts';
 import { workspaceService } from '../../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
-import { API_SCOPES } from '../../src/auth/principal.ts';
+import { API_SCOPES } from '../../src/access/principal.ts';
 
 export async function createChaosWorkspace() {
   // The first query compiles Prisma's query engine (WASM): on a busy machine that outlasts a

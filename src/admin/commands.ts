@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { workspaceRepository } from '../workspaces/workspace.repository.ts';
 import { AppError } from '../errors/errors.ts';
-import { API_SCOPES } from '../auth/principal.ts';
+import { API_SCOPES } from '../access/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 const usage = `usage:

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { inYears, text } from '../validation/text.ts';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../auth/principal.ts';
+import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../access/principal.ts';
 import { toRoleAccess } from '../auth/role-access.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from '../auth/invalidation.ts';
-import { checkCursor } from '../graphql/cursor.ts';
+import { checkCursor } from '../paging/cursor.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;

@@ -2,9 +2,9 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
-import type { ApiKeyPrincipal } from '../auth/principal.ts';
-import { RoleSummary } from '../auth/session.types.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import type { ApiKeyPrincipal } from '../access/principal.ts';
+import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { apiKeyService } from './api-key.service.ts';
 import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
 
@@ -25,13 +25,6 @@ const ServiceUser = builder.objectRef<ApiKeyPrincipal['user']>('ServiceUser').im
     userName: t.exposeString('userName'),
     fullName: t.exposeString('fullName'),
     roleId: t.exposeInt('roleId'),
-  }),
-});
-
-export const WorkspaceInfo = builder.objectRef<ApiKeyPrincipal['workspace']>('WorkspaceInfo').implement({
-  fields: (t) => ({
-    domain: t.exposeString('domain', { description: 'Workspace address (URL)' }),
-    name: t.exposeString('name'),
   }),
 });
 

@@ -2,7 +2,7 @@
 // from the settings UI's cookie.
 import { AppError } from '../errors/errors.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { sessionService, sessionTokenOf } from './session.service.ts';
 import { assertCsrfToken, assertSameOrigin, isSafeMethod } from './csrf.ts';
 
@@ -40,4 +40,3 @@ export async function authenticateGraphQLRequest(request: Request): Promise<Requ
   return { principal, credentials: 'session' };
 }
 
-export const invalidTokenHeaders = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };

@@ -1,4 +1,4 @@
-import type { RoleAccess } from './principal.ts';
+import type { RoleAccess } from '../access/principal.ts';
 
 export interface RoleRow {
   id: number;

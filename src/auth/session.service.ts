@@ -9,7 +9,7 @@ import { parse, serialize } from 'hono/utils/cookie';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { scopesForRole, type UserPrincipal } from './principal.ts';
+import { scopesForRole, type UserPrincipal } from '../access/principal.ts';
 import { toRoleAccess } from './role-access.ts';
 import { sessionRepository } from './session.repository.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from './invalidation.ts';

@@ -4,17 +4,9 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
-import { WorkspaceInfo } from '../api-keys/api-key.types.ts';
-import type { UserPrincipal } from './principal.ts';
+import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
+import type { UserPrincipal } from '../access/principal.ts';
 import { sessionService } from './session.service.ts';
-
-export const RoleSummary = builder.objectRef<{ id: number; name: string }>('RoleSummary').implement({
-  description: 'A role: what its members may do and which boards they see',
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-  }),
-});
 
 const Viewer = builder.objectRef<UserPrincipal>('Viewer').implement({
   description: 'The signed-in person',

@@ -1,5 +1,5 @@
 import { prisma } from '../db/db.ts';
-import { visibleBoardFilter, type RoleAccess } from '../auth/principal.ts';
+import { visibleBoardFilter, type RoleAccess } from '../access/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 /** Cursor paging of the board list: an id to start from, the size (one extra row) and the direction (negative take: backwards). */

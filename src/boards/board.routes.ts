@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
 
 /** The board representation of every board response (decisions.md). */
 const BOARD_SELECTION = 'id name fields { id name type required options } states { id name category } priorities';

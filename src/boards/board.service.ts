@@ -3,9 +3,9 @@
 import { getConnectionPageSize, PothosValidationError, validateConnectionArguments } from '@pothos/core';
 import { formatPrismaCursor, parsePrismaCursor } from '@pothos/plugin-prisma';
 import { AppError } from '../errors/errors.ts';
-import { canSeeBoard, type Principal } from '../auth/principal.ts';
-import { checkCursor } from '../graphql/cursor.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { canSeeBoard, type Principal } from '../access/principal.ts';
+import { checkCursor } from '../paging/cursor.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { boardRepository, type BoardPage, type BoardWithRules } from './board.repository.ts';
 
 export interface BoardConnectionArgs {

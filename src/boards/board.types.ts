@@ -1,7 +1,7 @@
 // GraphQL types of boards: fields (custom field definitions) and states, and the queries that
 // read them (`boards`, `board`).
 import { builder } from '../graphql/builder.ts';
-import type { ApiScope } from '../auth/principal.ts';
+import type { ApiScope } from '../access/principal.ts';
 import { boardService } from './board.service.ts';
 import type { BoardWithRules } from './board.repository.ts';
 

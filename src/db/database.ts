@@ -21,7 +21,7 @@ export interface Database {
   /**
    * One read statement ($1-style parameters) straight to the driver: Prisma's own work around a
    * raw query (its interpreter, argument and result mapping) is about 60% of the CPU of a small
-   * one. For the hot reads Prisma's query API cannot express (a page's sizes, rest/page-budget.ts).
+   * one. For the hot reads Prisma's query API cannot express (a page's sizes, paging/page-budget.ts).
    * On PostgreSQL it is prepared like Prisma's statements (DATABASE_PREPARED_STATEMENTS).
    */
   read<Row>(sql: string, params: readonly unknown[]): Promise<Row[]>;

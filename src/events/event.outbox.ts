@@ -1,7 +1,8 @@
 // The outbox writer: an Event row written with the caller's transaction client, so the event
 // exists exactly when the change it describes is committed (none lost, none for a rolled-back
-// change). The webhook relay reads these rows in `seq` order.
-import type { Prisma } from '../generated/prisma/client.ts';
+// change). The webhook relay reads these rows in `seq` order. The one INSERT of an Event row is
+// `eventInsertSql`: `writeEvent` runs it, and ticket creation puts it into its single statement.
+import { Prisma } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { buildEventEnvelope, type EnvelopeInput, type EventEnvelope } from './event.envelope.ts';
 import { currentTraceparent } from '../tracing/tracing.ts';
@@ -15,24 +16,42 @@ export interface WriteEventInput extends Omit<EnvelopeInput, 'id' | 'occurredAt'
   occurredAt?: Date;
 }
 
+/**
+ * The INSERT of one Event row. `ticket: 'created'`: the statement's `ticket` CTE has just inserted
+ * the ticket, whose id becomes the row's ticketId and the payload's `data.id` (ticket creation is
+ * one statement; the id is the sequence's). Traces on: the deliveries of this event continue the
+ * request's trace (outbox-relay.ts).
+ */
+export function eventInsertSql(envelope: EventEnvelope, row: {
+  workspaceId: number;
+  boardId: string | null;
+  ticketId: number | null | 'created';
+  targetSubscriptionId: string | null;
+  occurredAt: Date;
+}): Prisma.Sql {
+  const fromTicket = row.ticketId === 'created';
+  const ticketId = fromTicket ? Prisma.sql`"id"` : Prisma.sql`${row.ticketId}::int`;
+  const payload = fromTicket
+    ? Prisma.sql`jsonb_set(${JSON.stringify(envelope)}::jsonb, '{data,id}', to_jsonb("id"))`
+    : Prisma.sql`${JSON.stringify(envelope)}::jsonb`;
+  return Prisma.sql`
+    INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "targetSubscriptionId", "payload", "occurredAt", "traceparent")
+    SELECT ${envelope.id}, ${row.workspaceId}::int, ${envelope.type}, ${envelope.actor.id}::int, ${row.boardId}::text, ${ticketId}, ${row.targetSubscriptionId}::text,
+           ${payload}, ${row.occurredAt.toISOString()}::timestamp(3), ${currentTraceparent()}::text
+    ${fromTicket ? Prisma.sql`FROM ticket` : Prisma.empty}`;
+}
+
 export async function writeEvent(tx: Prisma.TransactionClient, input: WriteEventInput): Promise<EventEnvelope> {
   const occurredAt = input.occurredAt ?? new Date();
   const envelope = buildEventEnvelope({ ...input, id: newId('evt'), occurredAt });
-  await tx.event.create({
-    data: {
-      id: envelope.id,
+  await tx.$executeRaw(
+    eventInsertSql(envelope, {
       workspaceId: input.workspace.id,
-      type: envelope.type,
-      actorId: envelope.actor.id,
       boardId: input.boardId ?? null,
       ticketId: input.ticketId ?? null,
       targetSubscriptionId: input.targetSubscriptionId ?? null,
-      payload: envelope as unknown as Prisma.InputJsonObject,
       occurredAt,
-      // Traces on: the deliveries of this event continue the request's trace (outbox-relay.ts).
-      traceparent: currentTraceparent(),
-    },
-    select: { id: true },
-  });
+    }),
+  );
   return envelope;
 }

@@ -8,7 +8,7 @@ import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import { prisma } from '../db/db.ts';
 import { AppError } from '../errors/errors.ts';
-import type { ApiScope } from '../auth/principal.ts';
+import type { ApiScope } from '../access/principal.ts';
 import type { GraphQLContext } from './context.ts';
 import { connectionComplexity, EDGES_COMPLEXITY } from './complexity.ts';
 

@@ -3,7 +3,7 @@
 // field costs 1 and a plain list (a board's fields, a ticket's field values) counts its selection
 // 10 times (Pothos' defaults); a page is priced here.
 import type { FieldComplexityValue } from '@pothos/plugin-complexity';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 
 /** A row of a page is read whole (the shared representation), however little is selected of it. */
 export const ROW_COST = 1000;

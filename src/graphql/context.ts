@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
-import type { PageHold } from '../rest/page-budget.ts';
+import type { PageHold } from '../paging/page-budget.ts';
 
 export interface GraphQLContext {
   principal: Principal | null;
@@ -20,6 +20,6 @@ export interface GraphQLContext {
   /** A /graphql POST's body, read and parsed by the endpoint under the API's limits; Yoga takes it as
    * the request's parameters (yoga.ts). */
   requestBody?: unknown;
-  /** The page memory this request holds (rest/page-budget.ts), for the lists it pages. */
+  /** The page memory this request holds (paging/page-budget.ts), for the lists it pages. */
   pageHold?: PageHold;
 }

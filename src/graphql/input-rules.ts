@@ -3,14 +3,14 @@
 // in their zod schemas, which name REST paths):
 // - every argument value, at any depth, under the text rule and the time range (src/validation);
 // - on a connection, `after` / `before` must be cursors this list signed; its answer's cursors
-//   are signed on the way out (src/graphql/cursor.ts).
+//   are signed on the way out (src/paging/cursor.ts).
 // Applied to the built schema by wrapping each field's resolver, outermost, so nothing (scope
 // checks, Pothos's cursor decoding, services) sees input that breaks a rule.
 import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { AppError } from '../errors/errors.ts';
 import { findInputFault, toFieldError } from '../validation/text.ts';
 import type { GraphQLContext } from './context.ts';
-import { cursorKey, invalidCursor, openCursor, signCursor } from './cursor.ts';
+import { cursorKey, invalidCursor, openCursor, signCursor } from '../paging/cursor.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, GraphQLContext, Record<string, unknown>>;
 

@@ -2,18 +2,18 @@
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { createGraphQLServer, type GraphQLServer } from '../graphql/yoga.ts';
+import { createGraphQLServer, type GraphQLServer } from '../api/yoga.ts';
 import { AppError } from '../errors/errors.ts';
 import { authenticateRequest, type RequestAuth } from '../auth/authenticate.ts';
-import { routes as apiRoutes } from '../rest/routes.ts';
+import { routes as apiRoutes } from '../api/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
-import { compileRoute, runRoute } from '../rest/rest-handler.ts';
-import { pageMemory } from '../rest/page-budget.ts';
-import { problemResponse } from './problem.ts';
+import { compileRoute, runRoute } from '../api/rest-handler.ts';
+import { pageMemory } from '../paging/page-budget.ts';
+import { problemResponse } from '../errors/problem.ts';
 import { settingsUi } from './settings-ui.ts';
 import { createGraphQLEndpoint } from './graphql-endpoint.ts';
-import { buildOpenApiDocument } from '../rest/openapi.ts';
-import { createApiReference } from '../rest/api-reference.ts';
+import { buildOpenApiDocument } from '../api/openapi.ts';
+import { createApiReference } from '../api/api-reference.ts';
 import { config } from '../config.ts';
 import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit/request-rate-limiter.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
@@ -22,7 +22,7 @@ import { clientAddressResolver } from '../rate-limit/client-address.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
-import { metricsOnPublicPort, metricsRoutes } from '../metrics/metrics-endpoint.ts';
+import { metricsOnPublicPort, metricsRoutes } from './metrics-endpoint.ts';
 import { traceRequests } from '../tracing/http.ts';
 
 export const API_PREFIX = '/public/v1';
@@ -127,7 +127,7 @@ export function createApp({
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
-    // Page memory (rest/page-budget.ts) is held until the answer's JSON is made.
+    // Page memory (paging/page-budget.ts) is held until the answer's JSON is made.
     app.on(route.def.method, path, (c) =>
       pageMemory.run((pageHold) => restAnswer(c, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {

@@ -3,11 +3,11 @@
 // reads anything. The limits of the GraphQL
 // document itself are Yoga plugins (src/graphql/limits.ts).
 import { AppError } from '../errors/errors.ts';
-import { authenticateGraphQLRequest, invalidTokenHeaders, type RequestAuth } from '../auth/authenticate.ts';
-import type { GraphQLServer } from '../graphql/yoga.ts';
-import { pageMemory } from '../rest/page-budget.ts';
-import { problemResponse } from './problem.ts';
-import { assertJsonDepth, readJsonBody } from './request-body.ts';
+import { authenticateGraphQLRequest, type RequestAuth } from '../auth/authenticate.ts';
+import type { GraphQLServer } from '../api/yoga.ts';
+import { pageMemory } from '../paging/page-budget.ts';
+import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';
+import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 
 /** What the HTTP app knows of the caller: how to count it (app.ts `admit`) and its address. */
 export interface GraphQLCaller {

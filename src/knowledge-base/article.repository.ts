@@ -1,7 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { Prisma, type ArticleStatus } from '../generated/prisma/client.ts';
-import type { KeysetPage } from '../tickets/ticket.paging.ts';
-import { keysetSql, sizedRows } from '../tickets/ticket.repository.ts';
+import type { KeysetPage } from '../paging/page-by-id.ts';
+import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 
 type ArticleSelection = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select'>;
 
@@ -17,7 +17,7 @@ export const articleRepository = {
     return prisma.knowledgeBaseArticle.findMany({ ...query, where: { AND: [{ workspaceId, status }, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
-  /** The page's articles with their text in bytes, for the page budget (rest/page-budget.ts): one statement. */
+  /** The page's articles with their text in bytes, for the page budget (paging/page-budget.ts): one statement. */
   listSizes(workspaceId: number, status: ArticleStatus | undefined, page: KeysetPage) {
     const byStatus = status ? Prisma.sql`AND status = CAST(${status} AS "ArticleStatus")` : Prisma.empty;
     return sizedRows(Prisma.sql`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
 import { ARTICLE_STATUSES, createArticleInput, updateArticleInput } from './article.service.ts';
 
 /** The article representation of every article response. */

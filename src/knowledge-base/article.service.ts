@@ -2,10 +2,10 @@
 // service account.
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { text } from '../validation/text.ts';
-import { pageById, type ConnectionArgs } from '../tickets/ticket.paging.ts';
-import type { PageHold } from '../rest/page-budget.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
+import type { PageHold } from '../paging/page-budget.ts';
 import { articleRepository } from './article.repository.ts';
 
 export const ARTICLE_STATUSES = ['draft', 'published', 'archived'] as const;
@@ -46,7 +46,7 @@ function requireWriteRole(p: Principal) {
 }
 
 export const articleService = {
-  /** Newest first, by id; a page stops early at the page byte budget (rest/page-budget.ts). */
+  /** Newest first, by id; a page stops early at the page byte budget (paging/page-budget.ts). */
   list(principal: Principal, status: (typeof ARTICLE_STATUSES)[number] | undefined, args: ConnectionArgs, query: Selection, hold?: PageHold) {
     const workspaceId = principal.workspace.id;
     return pageById(args, true, (page) => articleRepository.list(workspaceId, status, page, query), {

@@ -1,7 +1,7 @@
 // GraphQL types of knowledge base articles, their queries and the mutations that write them.
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { UserRef } from '../users/user.types.ts';
 import { ARTICLE_STATUSES, articleService } from './article.service.ts';
 

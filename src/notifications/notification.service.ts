@@ -1,8 +1,8 @@
 // In-app notifications. Each belongs to one account: a person, or the service account of an API
 // key (which is how a key reads the notices addressed to it).
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
-import { checkCursor } from '../graphql/cursor.ts';
+import type { Principal } from '../access/principal.ts';
+import { checkCursor } from '../paging/cursor.ts';
 import { notificationRepository, type NewNotification } from './notification.repository.ts';
 
 export const notificationService = {

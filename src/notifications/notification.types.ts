@@ -1,6 +1,6 @@
 // GraphQL: the caller's in-app notifications (a person's, or an API key's service account's).
 import { builder } from '../graphql/builder.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { notificationService } from './notification.service.ts';
 
 export const Notification = builder.prismaObject('Notification', {

@@ -7,7 +7,7 @@ import { AppError } from '../errors/errors.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { sharedRedis } from './redis.ts';
 import { rateLimitRefusals } from '../metrics/metrics.ts';
 

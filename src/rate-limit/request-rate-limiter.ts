@@ -5,7 +5,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { consumePoint, createLimiter, retryAfterSeconds } from './limiter-store.ts';
 import { rateLimitRefusals } from '../metrics/metrics.ts';
 

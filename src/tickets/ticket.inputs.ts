@@ -2,7 +2,7 @@
 // OpenAPI document) and for the service, which checks GraphQL input with the same rules.
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { pageQuery } from '../rest/paging.ts';
+import { pageQuery } from '../paging/paging.ts';
 import { dateTime, jsonValue, text } from '../validation/text.ts';
 
 export const MAX_SUBJECT = 250;

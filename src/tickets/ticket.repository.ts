@@ -3,10 +3,11 @@
 import { db, prisma } from '../db/db.ts';
 import { Prisma, type Channel, type StateCategory } from '../generated/prisma/client.ts';
 import type { EventEnvelope, FieldChange } from '../events/event.envelope.ts';
-import { currentTraceparent } from '../tracing/tracing.ts';
+import { eventInsertSql } from '../events/event.outbox.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, toActor, type FieldValue, type HistoryAction, type TicketRepresentation } from './ticket.representation.ts';
-import type { KeysetPage, SizedRow } from './ticket.paging.ts';
+import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
+import type { KeysetPage } from '../paging/page-by-id.ts';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -29,24 +30,6 @@ export interface TicketListFilter {
   /** The states a `state` filter (a state's id or name) stands for (stateIdsFor); empty matches nothing. */
   stateIds?: string[];
   updatedSince?: Date;
-}
-
-/**
- * The end of a page-sizing statement (paging.ts `PageBudget`): the page's id range, order and
- * size (one extra row, which tells whether more follow).
- */
-export function keysetSql(page: KeysetPage): Prisma.Sql {
-  const { lt, gt } = page.where.id ?? {};
-  let range = Prisma.empty;
-  if (lt !== undefined) range = Prisma.sql`${range} AND id < ${lt}`;
-  if (gt !== undefined) range = Prisma.sql`${range} AND id > ${gt}`;
-  return Prisma.sql`${range} ORDER BY id ${Prisma.raw(page.orderBy.id === 'desc' ? 'DESC' : 'ASC')} LIMIT ${page.take}`;
-}
-
-/** Runs a sizing statement (`id`, `bytes`) on the driver directly (db.ts `read`: a third of Prisma's CPU for it). */
-export async function sizedRows(statement: Prisma.Sql): Promise<SizedRow[]> {
-  const rows = await db.read<{ id: number; bytes: number | string | null }>(statement.text, statement.values);
-  return rows.map((r) => ({ id: r.id, bytes: Number(r.bytes ?? 0) }));
 }
 
 /** to_char's spelling of Date.prototype.toISOString. */
@@ -139,7 +122,7 @@ export const ticketRepository = {
   },
 
   /**
-   * The page's tickets with their large text in bytes, for the page budget (rest/page-budget.ts):
+   * The page's tickets with their large text in bytes, for the page budget (paging/page-budget.ts):
    * the list's filters in SQL, one statement. test/tickets runs every filter through it over REST.
    */
   listTicketSizes(scope: TicketScope, filter: TicketListFilter, page: KeysetPage) {
@@ -228,10 +211,7 @@ export const ticketRepository = {
         FROM ticket t, "User" u
         WHERE u."workspaceId" = ${row.workspaceId}::int AND u."isAdmin" AND u."kind" = 'human' AND u."deactivatedAt" IS NULL AND u."id" <> ${row.createdById}::int
       ), event AS (
-        INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload", "occurredAt", "traceparent")
-        SELECT ${event.id}, ${row.workspaceId}::int, ${event.type}, ${row.createdById}::int, ${row.boardId}, "id",
-               jsonb_set(${JSON.stringify(event)}::jsonb, '{data,id}', to_jsonb("id")), ${at}::timestamp(3), ${currentTraceparent()}::text
-        FROM ticket
+        ${eventInsertSql(event, { workspaceId: row.workspaceId, boardId: row.boardId, ticketId: 'created', targetSubscriptionId: null, occurredAt: row.createdAt })}
         RETURNING "payload"
       )${completeClaim}
       SELECT "id" FROM ticket`;

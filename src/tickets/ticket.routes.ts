@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageVariables } from '../paging/paging.ts';
 import { commentInput, commentListQuery, createTicketInput, ticketListQuery, updateTicketInput } from './ticket.inputs.ts';
 
 /** The shared ticket representation (decisions.md): every ticket response selects exactly this. */

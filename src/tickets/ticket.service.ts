@@ -4,7 +4,7 @@
 // exist or none.
 import { z } from 'zod';
 import { AppError, type FieldError } from '../errors/errors.ts';
-import { canSeeBoard, visibleBoardFilter, type Principal } from '../auth/principal.ts';
+import { canSeeBoard, visibleBoardFilter, type Principal } from '../access/principal.ts';
 import type { BoardField, Channel } from '../generated/prisma/client.ts';
 import { buildEventEnvelope, type FieldChange, type JsonValue } from '../events/event.envelope.ts';
 import { writeEvent } from '../events/event.outbox.ts';
@@ -20,8 +20,8 @@ import {
   ticketListFilter,
   updateTicketInput,
 } from './ticket.inputs.ts';
-import { pageById, type ConnectionArgs } from './ticket.paging.ts';
-import type { PageHold } from '../rest/page-budget.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
+import type { PageHold } from '../paging/page-budget.ts';
 import { calendarDate, text } from '../validation/text.ts';
 import {
   toActor,

@@ -5,7 +5,7 @@
 // compiled (graphql-jit) operations, where a resolver is a call with its own promise handling per
 // ticket and field.
 import { builder } from '../graphql/builder.ts';
-import type { ApiScope } from '../auth/principal.ts';
+import type { ApiScope } from '../access/principal.ts';
 import { StateCategoryEnum } from '../boards/board.types.ts';
 import { UserKindEnum } from '../users/user.types.ts';
 import type { EventActor, FieldChange } from '../events/event.envelope.ts';

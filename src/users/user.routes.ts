@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
 
 /** The user representation of every user response. */
 const USER_SELECTION = 'id userName fullName email kind roleId isAdmin createdAt';

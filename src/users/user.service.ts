@@ -1,7 +1,7 @@
 // Reading the people of a workspace, the service accounts of its API keys, and its roles.
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
-import { checkCursor } from '../graphql/cursor.ts';
+import type { Principal } from '../access/principal.ts';
+import { checkCursor } from '../paging/cursor.ts';
 import { userRepository } from './user.repository.ts';
 
 type ListQuery = Parameters<typeof userRepository.list>[1];

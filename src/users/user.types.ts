@@ -1,7 +1,7 @@
 // GraphQL types of users (people and the service accounts of API keys), and the queries that
 // read them (`users`, `user`).
 import { builder } from '../graphql/builder.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { userService } from './user.service.ts';
 
 export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });

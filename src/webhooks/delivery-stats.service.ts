@@ -1,7 +1,7 @@
 // A subscription's delivery statistics over a period (README, Webhooks: statistics): its
 // attempts by outcome, the success rate, duration percentiles and a series of UTC buckets.
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { webhookService } from './webhook.service.ts';
 import { attemptStats, type StatsWindow } from './delivery-stats.repository.ts';
 

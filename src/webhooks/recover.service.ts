@@ -2,7 +2,7 @@
 // time window, as manual attempts, in one Temporal workflow (workflows/recover/).
 import crypto from 'node:crypto';
 import { AppError, type FieldError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';

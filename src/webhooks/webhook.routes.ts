@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoutes } from '../rest/route.ts';
 import { dateTime } from '../validation/text.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../rest/paging.ts';
+import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
 

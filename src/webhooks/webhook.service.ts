@@ -3,7 +3,7 @@
 // delivery log and re-sending.
 import { z } from 'zod';
 import { AppError, fromZodIssues, type FieldError } from '../errors/errors.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../access/principal.ts';
 import type { DeliveryStatus, WebhookSubscription } from '../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { logger } from '../logger.ts';

@@ -3,7 +3,7 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
 import { AppError } from '../errors/errors.ts';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 

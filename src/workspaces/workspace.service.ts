@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { hashPassword } from '../auth/password.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
-import { API_SCOPES } from '../auth/principal.ts';
+import { API_SCOPES } from '../access/principal.ts';
 import { workspaceRepository, type BoardSeed } from './workspace.repository.ts';
 
 export const demoBoards: BoardSeed[] = [

@@ -2,7 +2,7 @@
 // representations' timestamps, passed through as they are), other timestamps normalized to UTC.
 import { describe, expect, it } from 'vitest';
 import type { GraphQLScalarType } from 'graphql';
-import { schema } from '../../src/graphql/schema.ts';
+import { schema } from '../../src/api/schema.ts';
 
 const dateTime = schema.getType('DateTime') as GraphQLScalarType;
 

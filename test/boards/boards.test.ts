@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
-import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 
 type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
 type SeededBoard = Ws['boards'][number];

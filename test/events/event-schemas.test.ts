@@ -9,7 +9,7 @@ import { dereference } from '@readme/openapi-parser';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createTicket, supportBoard } from '../tickets/helpers.ts';
 import { prisma } from '../../src/db/db.ts';
-import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { signatureHeaders } from '../../src/webhooks/signing.ts';

@@ -17,11 +17,11 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { createApp } from '../../src/http/app.ts';
-import { createGraphQLServer } from '../../src/graphql/yoga.ts';
+import { createGraphQLServer } from '../../src/api/yoga.ts';
 import { costOf, documentRefusal, GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
-import { schema } from '../../src/graphql/schema.ts';
-import { routes } from '../../src/rest/routes.ts';
-import { MAX_PAGE_SIZE } from '../../src/rest/paging.ts';
+import { schema } from '../../src/api/schema.ts';
+import { routes } from '../../src/api/routes.ts';
+import { MAX_PAGE_SIZE } from '../../src/paging/paging.ts';
 import { ticketService } from '../../src/tickets/ticket.service.ts';
 import * as ui from '../../web/src/api/operations.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';

@@ -6,7 +6,7 @@ import { call } from './support.ts';
 import { prisma } from '../../src/db/db.ts';
 import { AppError } from '../../src/errors/errors.ts';
 import { createApp } from '../../src/http/app.ts';
-import { routes } from '../../src/rest/routes.ts';
+import { routes } from '../../src/api/routes.ts';
 import { idempotencyRepository } from '../../src/idempotency/idempotency.repository.ts';
 import {
   ABANDONED_AFTER_MS,

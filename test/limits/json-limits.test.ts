@@ -1,10 +1,10 @@
-// The limits of JSON bodies (src/http/request-body.ts) on REST and on /graphql, through the HTTP
+// The limits of JSON bodies (src/validation/request-body.ts) on REST and on /graphql, through the HTTP
 // app: nesting deeper than 64 is refused before JSON.parse sees it (400 `invalid_json`), a /graphql
 // body over 1 MiB is refused before Yoga reads it (413 `payload_too_large`), and the service
 // answers normally afterwards.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.ts';
-import { assertJsonDepth, MAX_JSON_DEPTH } from '../../src/http/request-body.ts';
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../../src/validation/request-body.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { ticketBody } from '../tickets/helpers.ts';
 import { call } from './support.ts';

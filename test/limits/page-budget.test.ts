@@ -1,7 +1,7 @@
 // A list page stops at the page byte budget and its cursor goes on without loss or repeat.
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
-import { PAGE_BYTE_BUDGET, rowsWithinBudget } from '../../src/rest/page-budget.ts';
+import { PAGE_BYTE_BUDGET, rowsWithinBudget } from '../../src/paging/page-budget.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 const BODY_CHARS = 90_000;

@@ -1,7 +1,7 @@
-// The per-process bound on page text in flight (rest/page-budget.ts).
+// The per-process bound on page text in flight (paging/page-budget.ts).
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors/errors.ts';
-import { PageMemory, pageMemory } from '../../src/rest/page-budget.ts';
+import { PageMemory, pageMemory } from '../../src/paging/page-budget.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 /** A request that reserves `bytes` and holds them until `done` resolves. */

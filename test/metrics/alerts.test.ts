@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/paths.ts';
-import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { provisioned } from '../support/tools.ts';
 
 const dir = fromRoot('deploy/prometheus');

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/paths.ts';
-import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 
 /** The metrics served, by name: type. */
 const served = async () => {

@@ -13,7 +13,7 @@ import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
 import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
-import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
 import { createDelivery, createSubscription, eventually } from '../webhooks/fixtures.ts';

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.ts';
 import { createAddressRateLimiter } from '../../src/rate-limit/address-rate-limiter.ts';
-import { metricsOnPublicPort, metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { metricsOnPublicPort, metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { sample, samples } from './scrape.ts';
 

@@ -2,8 +2,8 @@
 // that is starting or failing; no series before the entry point hands in its checks.
 import { describe, expect, it } from 'vitest';
 import { Starting } from '../../src/http/health.ts';
-import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
-import { measureReadiness } from '../../src/metrics/readiness-gauge.ts';
+import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
+import { measureReadiness } from '../../src/http/readiness-gauge.ts';
 import { samples } from './scrape.ts';
 
 const routes = metricsRoutes();

@@ -2,7 +2,7 @@
 // and the deliveries held for paused subscriptions. This file's database is its own, so the
 // values are exactly this test's rows.
 import { describe, expect, it } from 'vitest';
-import { metricsRoutes } from '../../src/metrics/metrics-endpoint.ts';
+import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { prisma } from '../../src/db/db.ts';
 import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { migrate } from '../../src/db/db.ts';
 import { workspaceService } from '../../src/workspaces/workspace.service.ts';
 import { apiKeyService, type CreateKeyInput } from '../../src/api-keys/api-key.service.ts';
-import { API_SCOPES } from '../../src/auth/principal.ts';
+import { API_SCOPES } from '../../src/access/principal.ts';
 import { createApp } from '../../src/http/app.ts';
 
 let migrated: Promise<unknown> | undefined;

@@ -12,7 +12,7 @@ import { temporal } from '@temporalio/proto';
 import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { provisioned } from './tools.ts';
 
-export const helloWorkflowsPath = fileURLToPath(new URL('../../workflows/hello/workflows.ts', import.meta.url));
+export const helloWorkflowsPath = fileURLToPath(new URL('../temporal/hello/workflows.ts', import.meta.url));
 
 // Keep worker and bundler chatter (info level) out of test output; once per process.
 try {

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startSupervisedDevServer } from '../../src/temporal/dev-server.ts';
-import { createHelloActivities } from '../../workflows/hello/activities.ts';
-import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { createHelloActivities } from './hello/activities.ts';
+import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { getFreePort, helloWorkflowsPath, uniqueId } from '../support/temporal.ts';
 

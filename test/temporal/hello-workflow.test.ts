@@ -1,8 +1,8 @@
 // The hello workflow end to end on a real dev server: real worker, real activity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { createHelloActivities } from '../../workflows/hello/activities.ts';
-import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { createHelloActivities } from './hello/activities.ts';
+import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { helloWorkflowsPath, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 

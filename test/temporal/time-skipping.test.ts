@@ -1,8 +1,8 @@
 // The time-skipping test server: a workflow sleeping 24 hours finishes in seconds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createHelloActivities } from '../../workflows/hello/activities.ts';
-import { sleepThenGreetWorkflow } from '../../workflows/hello/workflows.ts';
+import { createHelloActivities } from './hello/activities.ts';
+import { sleepThenGreetWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createTimeSkippingEnv, helloWorkflowsPath, uniqueId } from '../support/temporal.ts';
 

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkflowBundle } from '../../scripts/build.ts';
 import { prebuiltWorkflowBundle } from '../../workflows/bundle.ts';
-import { createHelloActivities } from '../../workflows/hello/activities.ts';
-import { helloWorkflow } from '../../workflows/hello/workflows.ts';
+import { createHelloActivities } from './hello/activities.ts';
+import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 

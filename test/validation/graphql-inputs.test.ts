@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createWebhook } from './support.ts';
-import { SIGNED_CURSOR } from '../../src/graphql/cursor.ts';
+import { SIGNED_CURSOR } from '../../src/paging/cursor.ts';
 
 let key: string;
 let boardId: string;

@@ -1,4 +1,4 @@
-// Walks every route of the table (src/rest/routes.ts): each string, time and integer member of
+// Walks every route of the table (src/api/routes.ts): each string, time and integer member of
 // its path, query and body schemas gets hostile values (NUL, other C0 controls, unpaired
 // surrogates, years PostgreSQL cannot hold, integers that are not plain decimal) and must be
 // refused with a 422 naming the member (path parameters: 404, as for any id no record can have);
@@ -6,7 +6,7 @@
 // without touching this file.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { routes } from '../../src/rest/routes.ts';
+import { routes } from '../../src/api/routes.ts';
 import type { RouteDef } from '../../src/rest/route.ts';
 import { prisma } from '../../src/db/db.ts';
 import { TEXT_PATTERN } from '../../src/validation/text.ts';

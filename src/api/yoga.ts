@@ -5,9 +5,9 @@ import { schema } from './schema.ts';
 import { config } from '../config.ts';
 import { AppError } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
-import { asCallerError } from './cursor.ts';
-import type { GraphQLContext } from './context.ts';
-import { graphqlLimits } from './limits.ts';
+import { asCallerError } from '../paging/cursor.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { graphqlLimits } from '../graphql/limits.ts';
 import { graphqlMetrics } from '../metrics/graphql-metrics.ts';
 import { traceGraphQLOperation } from '../tracing/http.ts';
 

@@ -2,7 +2,7 @@
 // (deploy/prometheus/alerts.yml: the worker or Temporal unreachable, the database away).
 // metrics-endpoint.ts registers it; the entry point hands it the process's checks.
 import { Gauge, type Registry } from 'prom-client';
-import { readiness, type ReadinessChecks } from '../http/health.ts';
+import { readiness, type ReadinessChecks } from './health.ts';
 
 let measured: ReadinessChecks = {};
 

@@ -1,7 +1,7 @@
 // The gauges read from the database at scrape time. The /metrics endpoint registers them
 // (metrics-endpoint.ts), so that only processes serving metrics read the database for them.
 import { Gauge, type Registry } from 'prom-client';
-import { webhookMetricsRepository, type WebhookState } from '../webhooks/webhook-metrics.repository.ts';
+import { webhookMetricsRepository, type WebhookState } from './webhook-metrics.repository.ts';
 
 /** A value that could not be read in this time is NaN, rather than a stale or zero one. */
 const COLLECT_TIMEOUT_MS = 2_000;

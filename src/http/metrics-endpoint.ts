@@ -5,10 +5,10 @@
 import crypto, { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { AppError } from '../errors/errors.ts';
-import { problemResponse } from '../http/problem.ts';
+import { problemResponse } from '../errors/problem.ts';
 import { config, type Config } from '../config.ts';
-import { registry } from './metrics.ts';
-import { registerWebhookGauges } from './webhook-gauges.ts';
+import { registry } from '../metrics/metrics.ts';
+import { registerWebhookGauges } from '../webhooks/webhook-gauges.ts';
 import { registerReadinessGauge } from './readiness-gauge.ts';
 
 registerWebhookGauges(registry);

@@ -1,6 +1,6 @@
 // Retention on a real Temporal dev server: the Schedule exists once however often the service
 // starts (and replaces the attempts-only Schedule of earlier versions), and its workflow purges
-// exactly the attempts older than 30 days. What each table keeps: test/retention/.
+// exactly the attempts older than 30 days. What each table keeps: retention.test.ts.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '@temporalio/worker';
@@ -11,7 +11,7 @@ import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../workflows/
 import { retentionWorkflow } from '../../workflows/retention/workflows.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
-import { createDelivery, createSubscription } from './fixtures.ts';
+import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

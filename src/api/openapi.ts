@@ -16,15 +16,15 @@ import {
   type SelectionSetNode,
   type GraphQLObjectType,
 } from 'graphql';
-import { schema } from '../graphql/schema.ts';
+import { schema } from './schema.ts';
 import { errorTable, problemTypeUri, type ErrorCode } from '../errors/errors.ts';
-import { API_SCOPES } from '../auth/principal.ts';
-import { MAX_BODY_BYTES } from '../http/request-body.ts';
+import { API_SCOPES } from '../access/principal.ts';
+import { MAX_BODY_BYTES } from '../validation/request-body.ts';
 import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../rest/route.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { eventBodySchema, eventCatalogue, exampleEvent } from '../events/event.schemas.ts';
 

@@ -1,6 +1,7 @@
-import { AppError, toProblem } from '../errors/errors.ts';
-import { invalidTokenHeaders } from '../auth/authenticate.ts';
+import { AppError, toProblem } from './errors.ts';
 import { logger } from '../logger.ts';
+
+export const invalidTokenHeaders = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
 
 /** A problem+json response for an AppError; anything else is logged and answered as a masked 500. */
 export function problemResponse(err: unknown, requestId: string, extraHeaders: Record<string, string> = {}): Response {

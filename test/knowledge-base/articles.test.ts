@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { buildOpenApiDocument } from '../../src/rest/openapi.ts';
+import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 
 const ARTICLE_KEYS = ['id', 'title', 'body', 'status', 'tags', 'author', 'updatedBy', 'createdAt', 'updatedAt'];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

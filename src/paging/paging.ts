@@ -2,7 +2,7 @@
 // {data, nextCursor} and a Link: <…>; rel="next" header points at the next page.
 import { z } from 'zod';
 import { decimalInteger } from '../validation/text.ts';
-import { SIGNED_CURSOR } from '../graphql/cursor.ts';
+import { SIGNED_CURSOR } from './cursor.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -11,7 +11,7 @@ export const MAX_PAGE_SIZE = 100;
 export const pageQuery = z.object({
   limit: decimalInteger({ min: 1, max: MAX_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}), in decimal digits` })
     .default(DEFAULT_PAGE_SIZE),
-  // Opaque and signed (src/graphql/cursor.ts): one this list did not issue is a 422.
+  // Opaque and signed (src/paging/cursor.ts): one this list did not issue is a 422.
   cursor: z
     .string()
     .min(1)

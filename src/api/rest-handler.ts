@@ -6,16 +6,16 @@
 // request (that walk was most of the facade's cost on lists).
 import { parse, validate, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { schema } from '../graphql/schema.ts';
+import { schema } from './schema.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { RequestAuth } from '../auth/authenticate.ts';
-import { readJsonBody } from '../http/request-body.ts';
+import { readJsonBody } from '../validation/request-body.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import type { RouteDef, RouteInput } from './route.ts';
-import type { PageHold } from './page-budget.ts';
-import { toPage } from './paging.ts';
+import type { RouteDef, RouteInput } from '../rest/route.ts';
+import type { PageHold } from '../paging/page-budget.ts';
+import { toPage } from '../paging/paging.ts';
 import { idempotencyKeyOf, requestHash, runIdempotent, type IdempotencyClaim, type RouteResult } from '../idempotency/idempotency.service.ts';
-import { asCallerError } from '../graphql/cursor.ts';
+import { asCallerError } from '../paging/cursor.ts';
 
 export interface CompiledRoute {
   def: RouteDef;
@@ -49,7 +49,7 @@ export interface RestRequest {
   requestId: string;
   /** Resolved by the HTTP app, which authenticates and rate-limits before the route runs. */
   auth: RequestAuth;
-  /** The request's page memory (rest/page-budget.ts), held until the answer is made. */
+  /** The request's page memory (paging/page-budget.ts), held until the answer is made. */
   pageHold?: PageHold;
 }
 

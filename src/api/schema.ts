@@ -1,6 +1,6 @@
 // Imports every domain's types, then builds the schema.
-import { builder } from './builder.ts';
-import { applyInputRules } from './input-rules.ts';
+import { builder } from '../graphql/builder.ts';
+import { applyInputRules } from '../graphql/input-rules.ts';
 import '../api-keys/api-key.types.ts';
 import '../workspaces/workspace.types.ts';
 import '../auth/session.types.ts';

@@ -3,9 +3,9 @@
 // paging never skips or repeats a record.
 import { z } from 'zod';
 import { resolveCursorConnection } from '@pothos/plugin-relay';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../rest/paging.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from '../rest/page-budget.ts';
+import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from './page-budget.ts';
 
 const MAX_ID = 2 ** 31 - 1;
 
@@ -48,7 +48,7 @@ export interface SizedRow {
 }
 
 /**
- * A list with large rows (rest/page-budget.ts): `sizes` finds the page's ids, in page order, with
+ * A list with large rows (paging/page-budget.ts): `sizes` finds the page's ids, in page order, with
  * the list's own filters, and sizes their rows, in one SQL statement. The page is then loaded by
  * id, cut where the budget ends (it has a next page then, as when more rows follow). `hold` is the
  * request's page memory (GraphQL context `pageHold`; none outside a request).
