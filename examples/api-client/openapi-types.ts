@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling API key, its service account, the workspace and the limits */
+        /**
+         * The calling API key, its service account, the workspace and the limits
+         * @description Needs only a valid key, whatever its scopes. Answers what the key may do (`apiKey.scopes`), whom its changes are attributed to (`serviceUser`), its workspace, and the limits that apply to it (`limits`: requests per minute, webhook subscriptions).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -470,99 +473,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.created",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.created";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -584,112 +495,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.updated",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": [
-                     *         {
-                     *           "field": "priority",
-                     *           "oldValue": "normal",
-                     *           "newValue": "high"
-                     *         }
-                     *       ],
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.updated";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: {
-                            /** @description `subject`, `description`, `priority`, or the id of a custom field */
-                            field: string;
-                            /** @description Any JSON value */
-                            oldValue: unknown;
-                            /** @description Any JSON value */
-                            newValue: unknown;
-                        }[];
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -711,110 +517,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.state_changed",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": {
-                     *         "field": "state",
-                     *         "oldValue": "Open",
-                     *         "newValue": "Solved"
-                     *       },
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_solved",
-                     *           "name": "Solved",
-                     *           "category": "solved"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.state_changed";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: {
-                            /** @constant */
-                            field: "state";
-                            /** @description The former state’s name */
-                            oldValue: string;
-                            /** @description The new state’s name */
-                            newValue: string;
-                        };
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketStateChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -836,113 +539,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.comment_added",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       },
-                     *       "comment": {
-                     *         "id": 311,
-                     *         "ticketId": 1042,
-                     *         "body": "A replacement is on its way.",
-                     *         "public": true,
-                     *         "channel": "api",
-                     *         "author": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.comment_added";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                        /** @description The new comment */
-                        comment: components["schemas"]["Comment"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketCommentAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -964,81 +561,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "webhook.test",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                     *         "url": "https://hooks.example.com/ticketing",
-                     *         "message": "A test event sent from the webhook settings."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "webhook.test";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description Which subscription the test is for */
-                        data: {
-                            /** @description The subscription the test was sent to */
-                            subscriptionId: string;
-                            url: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1049,7 +572,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        Problem: {
+        ProblemInvalidToken: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -1061,8 +584,416 @@ export interface components {
             status: number;
             /** @description What went wrong with this request */
             detail: string;
-            /** @description Every code the API reports, with its HTTP status */
-            code: string & ("invalid_json" | "invalid_header" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "invalid_token";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailed: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "validation_failed";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemRateLimited: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "rate_limited";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInternalErrorOrServiceUnavailable: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "internal_error" | "service_unavailable";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInsufficientScope: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "insufficient_scope";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemNotFound: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "not_found";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidJsonOrInvalidHeader: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "invalid_json" | "invalid_header";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInsufficientScopeOrForbidden: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "insufficient_scope" | "forbidden";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemIdempotencyRequestInProgress: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "idempotency_request_in_progress";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemPayloadTooLarge: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "payload_too_large";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemUnsupportedMediaType: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "unsupported_media_type";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrIdempotencyKeyReused: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "idempotency_key_reused";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidJson: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "invalid_json";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrSubscriptionLimitReached: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "subscription_limit_reached";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrInvalidStateTransition: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "invalid_state_transition";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrIdempotencyKeyReusedOrInvalidStateTransition: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1090,7 +1021,8 @@ export interface components {
             /** @description Custom field values that are set, in the board’s field order */
             fields: {
                 fieldId: string;
-                value: string | number | boolean | Record<string, never> | unknown[];
+                /** @description Any JSON value */
+                value: unknown;
             }[];
             /**
              * @description `api` when created through the API
@@ -1205,10 +1137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1220,10 +1149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1236,10 +1162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1251,10 +1174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1320,10 +1240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1336,10 +1253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1351,10 +1265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1367,10 +1278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1382,10 +1290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1444,10 +1349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1460,10 +1362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -1475,10 +1374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1490,10 +1386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1506,10 +1399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1521,10 +1411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1581,10 +1468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1597,10 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1612,10 +1493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1628,10 +1506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1643,10 +1518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1696,10 +1568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1712,10 +1581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -1727,10 +1593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1742,10 +1605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1758,10 +1618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1773,10 +1630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1828,10 +1682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1844,10 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1859,10 +1707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1875,10 +1720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1890,10 +1732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1960,10 +1799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -1976,10 +1812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -1992,10 +1825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
@@ -2007,10 +1837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2022,10 +1849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2037,10 +1861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
@@ -2053,10 +1874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReused"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2069,10 +1887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2084,10 +1899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2126,10 +1938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2142,10 +1951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2157,10 +1963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2172,10 +1975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2188,10 +1988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2203,10 +2000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2264,10 +2058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2280,10 +2071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2296,10 +2084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2311,10 +2096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2326,10 +2108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2341,10 +2120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2356,10 +2132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2372,10 +2145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2387,10 +2157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2439,10 +2206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2455,10 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2470,10 +2231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2485,10 +2243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2501,10 +2256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2516,10 +2268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2569,10 +2318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2585,10 +2331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2601,10 +2344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2616,10 +2356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2631,10 +2368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2646,10 +2380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2661,10 +2392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2677,10 +2405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2692,10 +2417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2764,10 +2486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2780,10 +2499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2795,10 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2811,10 +2524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2826,10 +2536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2897,10 +2604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2913,10 +2617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2929,10 +2630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2944,10 +2642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2959,10 +2654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -2974,10 +2666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2990,10 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3005,10 +2691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3068,10 +2751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -3084,10 +2764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3099,10 +2776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -3114,10 +2788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3130,10 +2801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3145,10 +2813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3219,10 +2884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3235,10 +2897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3251,10 +2910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3266,10 +2922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -3281,10 +2934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -3296,10 +2946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -3311,10 +2958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3327,10 +2971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3342,10 +2983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3408,10 +3046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -3424,10 +3059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -3439,10 +3071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3455,10 +3084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3470,10 +3096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3543,10 +3166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3559,10 +3179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3575,10 +3192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -3590,10 +3204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -3605,10 +3216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`. */
@@ -3620,10 +3228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "subscription_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrSubscriptionLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3636,10 +3241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3651,10 +3253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3710,10 +3309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -3726,10 +3322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3741,10 +3334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -3756,10 +3346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3772,10 +3359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3787,10 +3371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3827,10 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3843,10 +3421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3858,10 +3433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -3873,10 +3445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3889,10 +3458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3904,10 +3470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3978,10 +3541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3994,10 +3554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4010,10 +3567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4025,10 +3579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -4040,10 +3591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -4055,10 +3603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -4070,10 +3615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4086,10 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4101,10 +3640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4162,10 +3698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4178,10 +3711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4193,10 +3723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -4208,10 +3735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4224,10 +3748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4239,10 +3760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4285,10 +3803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4301,10 +3816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4316,10 +3828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
@@ -4331,10 +3840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4347,10 +3853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4362,10 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4421,10 +3921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4437,10 +3934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4452,10 +3946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
@@ -4467,10 +3958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4483,10 +3971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4498,10 +3983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4557,10 +4039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4573,10 +4052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4588,10 +4064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
@@ -4603,10 +4076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4619,10 +4089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4634,10 +4101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4702,7 +4166,7 @@ export interface operations {
                             /** @description Why there was no answer (time-out, refused connection, refused address) */
                             error: string | null;
                             /** @description The event envelope sent (the signed body) */
-                            payload: string | number | boolean | Record<string, never> | unknown[];
+                            payload: unknown;
                             /** Format: date-time */
                             attemptedAt: string | null;
                             /** Format: date-time */
@@ -4725,10 +4189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -4741,10 +4202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4756,10 +4214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -4771,10 +4226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4787,10 +4239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4802,10 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4855,7 +4301,7 @@ export interface operations {
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
                         /** @description The event envelope sent (the signed body) */
-                        payload: string | number | boolean | Record<string, never> | unknown[];
+                        payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
                         /** Format: date-time */
@@ -4875,10 +4321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4891,10 +4334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4906,10 +4346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
@@ -4921,10 +4358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4937,10 +4371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4952,10 +4383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5037,10 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -5053,10 +4478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5068,10 +4490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -5083,10 +4502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5099,10 +4515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5114,10 +4527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5190,10 +4600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -5206,10 +4613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -5222,10 +4626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5238,10 +4639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
@@ -5253,10 +4651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -5268,10 +4663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -5283,10 +4675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `invalid_state_transition`. */
@@ -5299,10 +4688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5315,10 +4701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5330,10 +4713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5363,7 +4743,7 @@ export interface operations {
                             /** @description When it is sent, and what `changes` holds */
                             description: string;
                             /** @description The JSON Schema (2020-12) of its webhook body, standing alone */
-                            schema: string | number | boolean | Record<string, never> | unknown[];
+                            schema: unknown;
                         }[];
                     };
                 };
@@ -5378,10 +4758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -5393,10 +4770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5409,10 +4783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5424,11 +4795,493 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    receiveTicketCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.created",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.created";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.updated",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": [
+                 *         {
+                 *           "field": "priority",
+                 *           "oldValue": "normal",
+                 *           "newValue": "high"
+                 *         }
+                 *       ],
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.updated";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: {
+                        /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                        field: string;
+                        /** @description Any JSON value */
+                        oldValue: unknown;
+                        /** @description Any JSON value */
+                        newValue: unknown;
+                    }[];
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketStateChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.state_changed",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": {
+                 *         "field": "state",
+                 *         "oldValue": "Open",
+                 *         "newValue": "Solved"
+                 *       },
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_solved",
+                 *           "name": "Solved",
+                 *           "category": "solved"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.state_changed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: {
+                        /** @constant */
+                        field: "state";
+                        /** @description The former state’s name */
+                        oldValue: string;
+                        /** @description The new state’s name */
+                        newValue: string;
+                    };
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketCommentAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.comment_added",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       },
+                 *       "comment": {
+                 *         "id": 311,
+                 *         "ticketId": 1042,
+                 *         "body": "A replacement is on its way.",
+                 *         "public": true,
+                 *         "channel": "api",
+                 *         "author": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.comment_added";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                    /** @description The new comment */
+                    comment: components["schemas"]["Comment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "message": "A test event sent from the webhook settings."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description Which subscription the test is for */
+                    data: {
+                        /** @description The subscription the test was sent to */
+                        subscriptionId: string;
+                        url: string;
+                        message: string;
                     };
                 };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

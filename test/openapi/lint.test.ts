@@ -38,8 +38,9 @@ describe('openapi.json and the linters', () => {
     const { wanted, installed } = pinned('@stoplight/spectral-cli');
     expect(installed).toBe(wanted);
     const lint = run('spectral', ['lint', document, '--ruleset', fromRoot('.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint']);
-    // With nothing to report, Spectral prints its "No results" sentence instead of `[]`.
-    const found = lint.stdout.trim().startsWith('[') ? (JSON.parse(lint.stdout) as { code: string; path: string[]; message: string }[]) : [];
+    // With nothing to report, Spectral prints `[]` and then its "No results" sentence.
+    const json = lint.stdout.slice(lint.stdout.indexOf('['), lint.stdout.lastIndexOf(']') + 1);
+    const found = JSON.parse(json) as { code: string; path: string[]; message: string }[];
     expect(found.map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`)).toEqual([]);
     expect(lint.code, `${lint.stdout}\n${lint.stderr}`).toBe(0);
   });
