@@ -109,6 +109,13 @@ const lastPage = (res: Res) => {
 };
 
 /** Each operation's own cases. Adding a route to the table means adding its entry here. */
+/**
+ * Documented statuses that need a state these fixtures cannot reach quickly, with the test that
+ * produces each: a resend answers 202 only when its attempt has no result after 15 s
+ * (test/webhooks/resend-wait.test.ts, against a Temporal server with no worker).
+ */
+const PRODUCED_ELSEWHERE: Record<string, string[]> = { resendWebhookDelivery: ['202'] };
+
 const CASES: Record<string, Case[]> = {
   getMe: [
     { name: 'the calling key', status: 200, call: () => ({}), then: (res, f) => expect(res.body.apiKey.id).toBe(f.key.record.id) },
@@ -647,7 +654,7 @@ describe('every route answers as the OpenAPI document says', () => {
         if (res.status < 300) for (const h of API_HEADERS) if (res.headers.has(h)) seenHeaders.add(h);
       }
       const op = operationOf(route);
-      const documented = Object.keys(op.responses).filter((s) => s !== '5XX');
+      const documented = Object.keys(op.responses).filter((s) => s !== '5XX' && !PRODUCED_ELSEWHERE[route.operationId]?.includes(s));
       expect(documented.filter((s) => !exercised.has(s)), `${route.operationId}: documented statuses no case produced`).toEqual([]);
       const successHeaders = Object.keys(op.responses[String(route.status ?? 200)].headers ?? {});
       expect(successHeaders.filter((h) => !seenHeaders.has(h)), `${route.operationId}: documented success headers no case produced`).toEqual([]);
