@@ -1,5 +1,5 @@
-// `npm run cli -- keys create|revoke|list …`: headless administration (the commands are in
-// src/admin/commands.ts). On the embedded database a running service runs them for us
+// `npm run cli -- keys create|revoke|list …` and `workspaces create|list`: headless administration
+// (the commands are in src/admin/commands.ts). On the embedded database a running service runs them for us
 // (src/admin/administer.ts), so a key printed here works at once and no write is lost.
 import { administer } from './admin/administer.ts';
 

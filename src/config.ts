@@ -31,6 +31,17 @@ const schema = z.object({
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // Keys that encrypt webhook signing secrets at rest (README, "Webhook secrets"); unset: a key
+  // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
+  WEBHOOK_SECRET_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()).transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const keys = parseSecretKeys(v);
+    if (typeof keys === 'string') {
+      ctx.addIssue({ code: 'custom', message: keys });
+      return z.NEVER;
+    }
+    return keys;
+  }),
   // Retention (README, "Retention").
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -59,6 +70,26 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().regex(/^https?:/i, 'an http(s) URL').optional()),
   OTEL_SERVICE_NAME: z.string().min(1).default('ticketing'),
 });
+
+/** A key that encrypts webhook signing secrets (AES-256-GCM); its id is stored with each ciphertext. */
+export interface SecretKey {
+  id: string;
+  key: Buffer;
+}
+
+/** `id:base64[,id:base64…]` (commas or line breaks), each key 32 bytes: the keys, or what is wrong. */
+export function parseSecretKeys(text: string): SecretKey[] | string {
+  const keys: SecretKey[] = [];
+  for (const item of text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean)) {
+    const [id, value, extra] = item.split(':');
+    if (!id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || value === undefined || extra !== undefined) return 'a comma-separated list of id:base64 (id: letters, digits, - and _, at most 32)';
+    const key = Buffer.from(value, 'base64');
+    if (key.length !== 32) return `key ${id} must be 32 bytes in base64 (openssl rand -base64 32)`;
+    if (keys.some((k) => k.id === id)) return `key id ${id} appears twice`;
+    keys.push({ id, key });
+  }
+  return keys.length ? keys : 'at least one id:base64 key';
+}
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -113,7 +144,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

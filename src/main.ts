@@ -12,6 +12,7 @@ import { createApp } from './http/app.ts';
 import { healthRoutes, type ReadinessChecks } from './http/health.ts';
 import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
+import { secretRepository } from './webhooks/secret.repository.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startSupervisedDevServer } from './temporal/dev-server.ts';
 import { superviseWorker } from './worker.ts';
@@ -43,6 +44,9 @@ async function main() {
   if (traces) stops.push(() => traces.shutdown());
   const applied = await migrate();
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  // Webhook secrets stored in plain text by an earlier release are sealed before anything reads them.
+  const sealed = await secretRepository.sealPlainText();
+  if (sealed) logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
 
   if (mode !== 'worker' && config.seedDemo) {
     const demo = await workspaceService.seedDemoIfEmpty(config.http.publicBaseUrl);

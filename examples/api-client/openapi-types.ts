@@ -3490,7 +3490,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url: string & (unknown & unknown);
                     /** @description Event types to receive */
@@ -3927,7 +3927,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url?: string & (unknown & unknown);
                     /** @description Event types to receive */

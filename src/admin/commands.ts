@@ -1,9 +1,13 @@
-// The commands of `npm run cli` (src/cli.ts): the settings page's API key actions without the UI.
+// The commands of `npm run cli` (src/cli.ts): the settings page's API key actions without the UI,
+// and the operator's workspaces.
 // They run in the CLI's own process, or in the running service's when it holds the embedded
 // database (src/admin/admin-channel.ts); either way they print the same text.
 import { parseArgs } from 'node:util';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { workspaceRepository } from '../workspaces/workspace.repository.ts';
+import { workspaceService } from '../workspaces/workspace.service.ts';
+import { secretKeys } from '../webhooks/secret-box.ts';
+import { secretRepository } from '../webhooks/secret.repository.ts';
 import { AppError } from '../errors/errors.ts';
 import { API_SCOPES } from '../access/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -12,6 +16,9 @@ const usage = `usage:
   npm run cli -- keys create --name NAME --role ROLE --scopes SCOPE[,SCOPE…] [--expires YYYY-MM-DD] [--workspace URL]
   npm run cli -- keys revoke --id ID [--workspace URL]
   npm run cli -- keys list [--workspace URL]
+  npm run cli -- workspaces create --name NAME --domain URL --admin-email EMAIL [--admin-name NAME]
+  npm run cli -- workspaces list
+  npm run cli -- secrets reencrypt
 scopes: ${API_SCOPES.join(', ')}
 --workspace is needed when the database holds more than one workspace.`;
 
@@ -38,6 +45,9 @@ export async function runCli(argv: string[]): Promise<string> {
       expires: { type: 'string' },
       workspace: { type: 'string' },
       id: { type: 'string' },
+      domain: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
     },
   });
   const [noun, verb] = positionals;
@@ -72,6 +82,18 @@ export async function runCli(argv: string[]): Promise<string> {
     const ws = await resolveWorkspace(values.workspace);
     return formatKeys(await listAllKeys(ws.id), ws.domain);
   }
+  if (noun === 'workspaces' && verb === 'create') {
+    if (!values.name || !values.domain || !values['admin-email']) throw new AppError('validation_failed', usage);
+    const ws = await workspaceService.createForOperator({ name: values.name, domain: values.domain, adminEmail: values['admin-email'], adminName: values['admin-name'] });
+    return [
+      `Created workspace "${ws.workspace.name}" (id ${ws.workspace.id}) at ${ws.workspace.domain}: roles ${Object.values(ws.roles).map((r) => r.name).join(', ')}; board ${ws.boards.map((b) => b.name).join(', ')}.`,
+      'Administrator sign-in, shown this once (the settings page, with this workspace address when the e-mail signs in elsewhere too):',
+      `  ${ws.admin.email} / ${ws.adminPassword}`,
+      `API keys: npm run cli -- keys create --workspace ${ws.workspace.domain} --name NAME --role Administrator --scopes SCOPE[,SCOPE…]`,
+    ].join('\n');
+  }
+  if (noun === 'workspaces' && verb === 'list') return formatWorkspaces(await listAllWorkspaces());
+  if (noun === 'secrets' && verb === 'reencrypt') return reencryptSecrets();
   throw new AppError('validation_failed', usage);
 }
 
@@ -107,10 +129,45 @@ const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', 
 /** One line per key, newest first; never the secret (only its SHA-256 is stored anyway). */
 function formatKeys(keys: ListedKey[], domain: string): string {
   if (!keys.length) return `No API keys in ${domain}.`;
-  const rows = [
+  return table([
     ['ID', 'PREFIX', 'NAME', 'ROLE', 'SCOPES', 'EXPIRES', 'LAST USED', 'REVOKED'],
     ...keys.map((k) => [String(k.id), k.prefix, k.name, k.serviceUser.role.name, k.scopes.join(','), when(k.expiresAt), when(k.lastUsedAt), when(k.revokedAt)]),
-  ];
+  ]);
+}
+
+function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
+
+async function listAllWorkspaces() {
+  const all = [];
+  for (let after = 0; ; ) {
+    const page = await workspaceRepository.listAfter(after, PAGE);
+    all.push(...page);
+    if (page.length < PAGE) return all;
+    after = page[page.length - 1].id;
+  }
+}
+
+function formatWorkspaces(workspaces: Awaited<ReturnType<typeof listAllWorkspaces>>): string {
+  if (!workspaces.length) return 'No workspaces yet: `npm start` creates the demo one, `workspaces create` others.';
+  return table([['ID', 'ADDRESS', 'NAME', 'CREATED'], ...workspaces.map((w) => [String(w.id), w.domain, w.name, when(w.createdAt)])]);
+}
+
+/**
+ * Webhook secrets under a new key. With WEBHOOK_SECRET_KEYS, the new key is the one listed first
+ * (every process restarted with the list beforehand); with the key file, a new key is made here.
+ */
+async function reencryptSecrets(): Promise<string> {
+  if (!secretKeys.fromConfig) secretKeys.addKey();
+  const { reencrypted, keyId, stillUsed } = await secretRepository.reencryptAll();
+  const lines = [`Re-encrypted ${reencrypted} webhook subscription${reencrypted === 1 ? '' : 's'} under key ${keyId}.`];
+  if (stillUsed.length) lines.push(`Still in use (changed meanwhile; run the command again): ${stillUsed.join(', ')}.`);
+  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone.`);
+  else {
+    secretKeys.keepOnly(new Set([keyId]));
+    lines.push('The earlier keys are removed from the key file.');
+  }
+  return lines.join('\n');
 }

@@ -7,6 +7,7 @@
 // in a restarted container where the new service has the old one's pid), and is taken over.
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDataDirPrivate } from './private-data-dir.ts';
 
 export interface LockOwner {
   pid: number;
@@ -99,7 +100,7 @@ function removeStale(file: string, stale: string) {
  * it. Returns the release function; the lock is also released when the process exits.
  */
 export function claimDataDir(dataDir: string, command: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDataDirPrivate(dataDir);
   const file = lockFile(dataDir);
   const mine = JSON.stringify({ pid: process.pid, start: startTime(process.pid), command } satisfies LockOwner);
   const draft = `${file}.${process.pid}.new`;

@@ -26,6 +26,11 @@ export const sessionRepository = {
     return prisma.session.create({ data: { ...input, createdAt: now, lastSeenAt: now } });
   },
 
+  /** Only while the hash is still `from`: a password changed meanwhile stays changed. */
+  replacePasswordHash(userId: number, from: string, to: string) {
+    return prisma.user.updateMany({ where: { id: userId, passwordHash: from }, data: { passwordHash: to } });
+  },
+
   findById(id: string) {
     return prisma.session.findUnique({ where: { id }, include: { user: { include: userInclude } } });
   },

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { parse, serialize } from 'hono/utils/cookie';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { hashPassword, verifyPassword } from './password.ts';
+import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { scopesForRole, type UserPrincipal } from '../access/principal.ts';
 import { toRoleAccess } from './role-access.ts';
 import { sessionRepository } from './session.repository.ts';
@@ -121,6 +121,8 @@ export const sessionService = {
       });
     }
     const user = matches[0];
+    // A hash of an earlier scheme is replaced now that the password is known (password.ts).
+    if (needsRehash(user.passwordHash!)) await sessionRepository.replacePasswordHash(user.id, user.passwordHash!, await hashPassword(password));
     const token = crypto.randomBytes(32).toString('base64url');
     const id = hashToken(token);
     const csrfToken = crypto.randomBytes(32).toString('base64url');

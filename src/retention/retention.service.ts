@@ -1,6 +1,7 @@
 // What is kept how long (README, "Retention"), and the batched purge of each table.
 import { retentionRepository, type EventCursor } from './retention.repository.ts';
 import type { RetentionTarget } from './retention.targets.ts';
+import { secretRepository } from '../webhooks/secret.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -48,6 +49,7 @@ export async function purge(target: RetentionTarget, { now, policy, onBatch }: P
     notifications: () => retentionRepository.purgeReadNotifications(daysBefore(now, policy.readNotificationDays), limit),
     sessions: () => retentionRepository.purgeExpiredSessions(now, limit),
     idempotencyRecords: () => retentionRepository.purgeExpiredIdempotencyRecords(now, limit),
+    previousSecrets: () => secretRepository.clearExpiredPrevious(now, limit),
   };
   for (;;) {
     const n = await batchOf[target]();

@@ -1,6 +1,7 @@
 // Data access of the delivery engine: deliveries (one event for one subscription), their
 // attempts, and the subscription health that every attempt updates.
 import { prisma } from '../db/db.ts';
+import { openSecret } from './secret-box.ts';
 import { newId } from '../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../generated/prisma/client.ts';
 import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
@@ -112,8 +113,9 @@ export const deliveryRepository = {
         url: row.url,
         condition: row.condition,
         deletedAt: row.deletedAt,
-        secret: row.secret,
-        previousSecret: row.previousSecret,
+        // Sealed in the table (secret-box.ts); activeSecrets() decides whether the previous one still signs.
+        secret: openSecret(row.secret),
+        previousSecret: row.previousSecret === null ? null : openSecret(row.previousSecret),
         secretRotatedAt: row.secretRotatedAt,
       },
       attempts: row.attemptId === null ? [] : [{ id: row.attemptId, status: row.attemptStatus!, httpStatus: row.attemptHttpStatus }],

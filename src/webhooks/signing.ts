@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /** For 24 hours after a rotation the previous secret signs too, so receivers can switch over. */
-const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** `whsec_` + base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {

@@ -75,7 +75,7 @@ export type UrlTarget =
 
 /** What the OpenAPI document says of `url`; the messages below name the same rule. */
 export const URL_RULE_NOTE =
-  'URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to).';
+  'URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses.';
 
 /**
  * The shape the rule needs, as a JSON Schema pattern (no flags, so the scheme's case is spelt
@@ -85,6 +85,12 @@ export const URL_RULE_NOTE =
 export const WEBHOOK_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]:\/\/[^/?#\\\u0000-\u0020\u007F]+(?:[/?#][^\u0000-\u0020\u007F]*)?$/;
 
 const refuse = (message: string) => ({ ok: false, message }) as const;
+/**
+ * The one refusal for a host name judged by its addresses: the same whether the name does not
+ * resolve or resolves to a refused address, so that saving a URL tells nobody which internal
+ * names exist.
+ */
+const HOST_NAME_RULE = 'the host name must resolve, and only to public addresses';
 /** Field errors name the rule they report. */
 const RULE = 'breaks the URL rule: ';
 
@@ -125,8 +131,9 @@ export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Ur
       const restriction = addressRestriction(host.address);
       if (restriction) return refuse(`must not point to a ${restriction} address`);
     } else if (host.name === 'localhost' || host.name.endsWith('.localhost')) {
-      // RFC 6761: these names are loopback whatever a resolver says.
-      return refuse('must not point to a loopback address');
+      // RFC 6761: these names are loopback whatever a resolver says. Worded as for any other name
+      // refused by what it resolves to (validateWebhookUrl).
+      return refuse(HOST_NAME_RULE);
     }
   }
   return { ok: true, url, host };
@@ -135,14 +142,15 @@ export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Ur
 const systemResolve = async (hostname: string) =>
   (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** How long saving waits for DNS before leaving the address check to delivery time. */
+/** How long saving waits for DNS; a name that has not resolved by then is refused. */
 const RESOLVE_TIMEOUT_MS = 5_000;
 
 /**
  * The save-time check: field errors (path `/url`) for a 422 `validation_failed`, empty when the
- * URL is acceptable. A host name must resolve only to allowed addresses; a name that does not
- * resolve (yet) is accepted, because every delivery checks the addresses it connects to anyway.
- * A refusal never says what the name resolved to: that would let callers map internal names.
+ * URL is acceptable. A host name must resolve, and only to allowed addresses (every delivery
+ * checks the addresses it connects to again). A name that does not resolve (or not within
+ * RESOLVE_TIMEOUT_MS) gets the same refusal as one that resolves to a private address: two
+ * answers would let callers map internal names; neither says what the name resolved to.
  */
 export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Promise<FieldError[]> {
   const target = checkWebhookUrl(raw, options);
@@ -155,8 +163,8 @@ export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions 
     (options.resolve ?? systemResolve)(name).catch(() => [] as string[]),
     new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS))),
   ]).finally(() => clearTimeout(timer));
-  if (addresses.some((address) => addressRestriction(address) !== null)) {
-    return [{ path: '/url', message: `${RULE}the host name must resolve only to public addresses` }];
+  if (!addresses.length || addresses.some((address) => addressRestriction(address) !== null)) {
+    return [{ path: '/url', message: RULE + HOST_NAME_RULE }];
   }
   return [];
 }

@@ -3,6 +3,8 @@ import { prisma } from '../db/db.ts';
 import { newId } from '../ids.ts';
 import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../generated/prisma/client.ts';
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
+import { sealSecret } from './secret-box.ts';
+import { openSecrets } from './secret.repository.ts';
 
 const live = { deletedAt: null } as const;
 
@@ -105,12 +107,14 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
 }
 
 export const webhookRepository = {
-  listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
-    return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } });
+  // Rows come out with their secrets in plain text (secret-box.ts seals them in the table).
+  async listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
+    return (await prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } })).map((r) => openSecrets(r));
   },
 
-  find(workspaceId: number, id: string): Promise<WebhookSubscription | null> {
-    return prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live } });
+  async find(workspaceId: number, id: string): Promise<WebhookSubscription | null> {
+    const row = await prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live } });
+    return row && openSecrets(row);
   },
 
   /**
@@ -134,9 +138,9 @@ export const webhookRepository = {
           events: input.events,
           boardIds: input.boardIds,
           description: input.description,
-          secret: input.secret,
+          secret: sealSecret(input.secret),
         },
-      });
+      }).then((row) => openSecrets(row));
     });
   },
 
@@ -145,8 +149,8 @@ export const webhookRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  update(id: string, data: Partial<SubscriptionData>) {
-    return prisma.webhookSubscription.update({ where: { id }, data });
+  async update(id: string, data: Partial<SubscriptionData>) {
+    return openSecrets(await prisma.webhookSubscription.update({ where: { id }, data }));
   },
 
   /** Soft delete (the log stays for its 30 days); what was still to be sent is cancelled. */
@@ -161,7 +165,9 @@ export const webhookRepository = {
   rotateSecret(id: string, secret: string, at: Date) {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
-      return tx.webhookSubscription.update({ where: { id }, data: { secret, previousSecret: row!.secret, secretRotatedAt: at } });
+      // The previous secret stays as sealed; it replaces (clears) the one before it.
+      const updated = await tx.webhookSubscription.update({ where: { id }, data: { secret: sealSecret(secret), previousSecret: row!.secret, secretRotatedAt: at } });
+      return openSecrets(updated, at);
     });
   },
 

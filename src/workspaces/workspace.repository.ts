@@ -15,6 +15,9 @@ export const workspaceRepository = {
 
   list: (take: number) => prisma.workspace.findMany({ take, orderBy: { id: 'asc' } }),
 
+  /** By id, the next `take` after `afterId`. */
+  listAfter: (afterId: number, take: number) => prisma.workspace.findMany({ where: { id: { gt: afterId } }, take, orderBy: { id: 'asc' } }),
+
   findByDomain: (domain: string) => prisma.workspace.findUnique({ where: { domain } }),
 
   /** A workspace with the three standard roles and its first administrator. */

@@ -1,5 +1,9 @@
-// Creating workspaces: the first-run demo, and a fresh workspace per test.
+// Creating workspaces: the first-run demo, the operator's (`npm run cli -- workspaces create`),
+// and a fresh workspace per test. All start alike: the standard roles, an administrator and
+// starter boards.
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { hashPassword } from '../auth/password.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { API_SCOPES } from '../access/principal.ts';
@@ -40,6 +44,26 @@ export const demoBoards: BoardSeed[] = [
   },
 ];
 
+const operatorInput = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    domain: z
+      .string()
+      .trim()
+      .max(2048)
+      .transform((v, ctx) => {
+        try {
+          const url = new URL(v);
+          if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+        } catch {}
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL, such as https://support.example.com' });
+        return z.NEVER;
+      }),
+    adminEmail: z.email().max(254),
+    adminName: z.string().trim().min(1).max(200).default('Administrator'),
+  })
+  .strict();
+
 export const workspaceService = {
   async create(input: { name: string; domain: string; adminEmail: string; adminName: string; adminPassword: string; boards?: BoardSeed[] }) {
     const created = await workspaceRepository.createWithAdmin({
@@ -50,6 +74,21 @@ export const workspaceService = {
     const boards = [];
     for (const b of input.boards ?? demoBoards) boards.push(await workspaceRepository.createBoard(created.workspace.id, b));
     return { ...created, boards };
+  },
+
+  /**
+   * An operator's new workspace: as the first run's demo (the standard roles, its administrator,
+   * the Support board), without a key (`keys create --workspace` makes them). The administrator's
+   * password is random and returned once.
+   */
+  async createForOperator(input: z.input<typeof operatorInput>) {
+    const parsed = operatorInput.safeParse(input);
+    if (!parsed.success) throw new AppError('validation_failed', 'The workspace details are not valid', { errors: fromZodIssues(parsed.error.issues) });
+    const { name, domain, adminEmail, adminName } = parsed.data;
+    if (await workspaceRepository.findByDomain(domain)) throw new AppError('conflict', `A workspace with address ${domain} exists already`);
+    const adminPassword = crypto.randomBytes(12).toString('base64url');
+    const ws = await this.create({ name, domain, adminEmail, adminName, adminPassword, boards: demoBoards.slice(0, 1) });
+    return { ...ws, adminPassword };
   },
 
   /** First run: on an empty database, a demo workspace and a key with every scope. */

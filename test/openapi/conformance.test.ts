@@ -71,7 +71,7 @@ interface Fixtures {
 const ABSENT_ID = 2147483647;
 const ABSENT_WEBHOOK = 'wh_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 /** A name that never resolves (RFC 2606): saving accepts it, a delivery fails fast. */
-const HOOK_URL = 'https://hooks.conformance.invalid/ticketing';
+const HOOK_URL = 'https://93.184.216.34/ticketing'; // a host name would have to resolve
 
 // Re-sending and recovering run workflows: a real Temporal dev server and worker, started on first use.
 let temporalRig: Promise<{ dev: TestDevServer; worker: Worker; running: Promise<void> }> | undefined;

@@ -5,6 +5,7 @@ import { newId } from '../../src/ids.ts';
 import type { EventType, JsonValue } from '../../src/events/event.envelope.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
+import { sealSecret } from '../../src/webhooks/secret-box.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
@@ -12,17 +13,22 @@ import { createTestWorkspace } from '../support/fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
-export function createSubscription(ws: Workspace, data: { url: string } & Partial<Prisma.WebhookSubscriptionUncheckedCreateInput>) {
-  return prisma.webhookSubscription.create({
+/** The row's secrets are stored sealed, as the repository stores them; the row comes back with them in plain text. */
+export async function createSubscription(ws: Workspace, data: { url: string } & Partial<Prisma.WebhookSubscriptionUncheckedCreateInput>) {
+  const secret = typeof data.secret === 'string' ? data.secret : generateWebhookSecret();
+  const previousSecret = typeof data.previousSecret === 'string' ? data.previousSecret : null;
+  const row = await prisma.webhookSubscription.create({
     data: {
       id: newId('wh'),
       workspaceId: ws.workspace.id,
       createdById: ws.admin.id,
       events: ['ticket.created', 'ticket.state_changed'],
-      secret: generateWebhookSecret(),
       ...data,
+      secret: sealSecret(secret),
+      previousSecret: previousSecret === null ? null : sealSecret(previousSecret),
     },
   });
+  return { ...row, secret, previousSecret };
 }
 
 /** An outbox event, written as the ticket service writes them (its payload is the webhook envelope). */

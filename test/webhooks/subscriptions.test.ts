@@ -8,7 +8,7 @@ import { createDelivery, updateSubscription } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
-const URL_OK = 'https://hooks.example.com/ticketing';
+const URL_OK = 'https://93.184.216.34/ticketing'; // a public address: a host name must resolve, and tests resolve nothing beyond loopback
 const body = (extra: Record<string, unknown> = {}) => ({ url: URL_OK, events: ['ticket.created'], ...extra });
 
 describe('webhook subscriptions', () => {

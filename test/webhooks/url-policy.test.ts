@@ -39,7 +39,7 @@ const table: [string, string | null][] = [
   ['https://[2a00:1450:4001:81b::200e]:8443/x?y=1', null],
   ['https://hooks.example.com/ingest', null],
   ['https://HOOKS.example.com./ingest', null],
-  ['https://nxdomain.example.com/x', null], // does not resolve (yet): delivery checks again
+  ['https://nxdomain.example.com/x', 'must resolve, and only to public addresses'], // does not resolve: refused as a private one is
   // scheme, port, userinfo
   ['http://93.184.216.34/hook', 'must use https'],
   ['ftp://93.184.216.34/', 'must use https'],
@@ -60,9 +60,9 @@ const table: [string, string | null][] = [
   ['https://%31%32%37.0.0.1/', 'loopback'],
   ['https://１２７.０.０.１/', 'loopback'], // full-width digits
   ['https://[::1]/', 'loopback'],
-  ['https://localhost/', 'loopback'],
-  ['https://LOCALHOST./', 'loopback'],
-  ['https://api.localhost:8443/', 'loopback'],
+  ['https://localhost/', 'must resolve, and only to public addresses'],
+  ['https://LOCALHOST./', 'must resolve, and only to public addresses'],
+  ['https://api.localhost:8443/', 'must resolve, and only to public addresses'],
   // private, link-local, CGNAT, multicast, unspecified, broadcast
   ['https://10.0.0.1/', 'private'],
   ['https://172.16.5.4/', 'private'],
@@ -100,13 +100,13 @@ const table: [string, string | null][] = [
   ['https://[::127.0.0.1]/', 'not global unicast'], // deprecated IPv4-compatible form
   ['https://[4000::1]/', 'not global unicast'],
   // names that resolve there (every address counts)
-  ['https://rebind.example.com/', 'must resolve only to public addresses'],
-  ['https://internal.example.com:8443/', 'must resolve only to public addresses'],
-  ['https://metadata.example.com/', 'must resolve only to public addresses'],
-  ['https://vm/', 'must resolve only to public addresses'],
+  ['https://rebind.example.com/', 'must resolve, and only to public addresses'],
+  ['https://internal.example.com:8443/', 'must resolve, and only to public addresses'],
+  ['https://metadata.example.com/', 'must resolve, and only to public addresses'],
+  ['https://vm/', 'must resolve, and only to public addresses'],
   // written forms the WHATWG parser would accept and quietly repair
-  ['https://localhost../', 'loopback'],
-  ['https://localhost.../x', 'loopback'],
+  ['https://localhost../', 'must resolve, and only to public addresses'],
+  ['https://localhost.../x', 'must resolve, and only to public addresses'],
   ['https://./', 'the host is missing'],
   ['https:///hooks.example.com/', 'the host is missing'],
   ['https:hooks.example.com', 'the host is missing'],
@@ -226,15 +226,43 @@ describe('webhook URLs through the API', () => {
   it('stores the normalised URL and refuses the written forms the rule does not accept, at /url', async () => {
     const ws = await createTestWorkspace('URL rule');
     const key = (await ws.key({ name: 'Hooks' })).value;
-    const created = await api('POST', '/webhooks', { key, body: { url: '  HTTPS://Hooks.URL-Rule.INVALID.:443/in/../hook  ', events: ['ticket.created'] } });
+    const created = await api('POST', '/webhooks', { key, body: { url: '  HTTPS://0x5d.0xb8.0xd8.0x22.:443/in/../hook  ', events: ['ticket.created'] } });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.url).toBe('https://hooks.url-rule.invalid/hook');
-    const changed = await api('PATCH', `/webhooks/${created.body.id}`, { key, body: { url: 'https://Other.URL-Rule.invalid..:8443' } });
-    expect(changed.body.url).toBe('https://other.url-rule.invalid:8443/');
+    expect(created.body.url).toBe('https://93.184.216.34/hook');
+    const changed = await api('PATCH', `/webhooks/${created.body.id}`, { key, body: { url: 'https://93.184.216.34.:8443' } });
+    expect(changed.body.url).toBe('https://93.184.216.34:8443/');
     for (const url of ['https://localhost../', 'https:///h', 'https:example.com', 'https://h.example/\r\nX: 1', 'https://h.example/\tx', 'https://[::1]/']) {
       const res = await api('POST', '/webhooks', { key, body: { url, events: ['ticket.created'] } });
       expect(res.status, url).toBe(422);
       expect(res.body.errors, url).toEqual([{ path: '/url', message: expect.stringMatching(/^breaks the URL rule: /) }]);
     }
+  });
+});
+
+describe('refusing a host name tells nothing of internal names', () => {
+  // `localhost` resolves to 127.0.0.1 (and is refused by name before any lookup); `.invalid`
+  // never resolves (RFC 6761), and the system resolver is asked for it.
+  it('answers the same status, code and message for a name that does not resolve and one that resolves to loopback', async () => {
+    const ws = await createTestWorkspace('URL oracle');
+    const key = (await ws.key({ name: 'Hooks' })).value;
+    const answers = [];
+    for (const url of ['https://localhost/hook', 'https://nothing-here.url-oracle.invalid/hook']) {
+      const res = await api('POST', '/webhooks', { key, body: { url, events: ['ticket.created'] } });
+      answers.push({ status: res.status, code: res.body.code, errors: res.body.errors });
+    }
+    expect(answers[0]).toEqual({ status: 422, code: 'validation_failed', errors: [{ path: '/url', message: 'breaks the URL rule: the host name must resolve, and only to public addresses' }] });
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
+  it('refuses a name that the system resolver maps to 127.0.0.1 with that same message (the check after resolving)', async () => {
+    const dns = await import('node:dns');
+    const resolved = (await dns.promises.lookup('localhost', { all: true })).map((a) => a.address);
+    expect(resolved).toContain('127.0.0.1');
+    // A resolver that answers for an ordinary-looking name as the system does for localhost.
+    const viaLocalhost = async () => resolved;
+    const refusedByAddress = await validateWebhookUrl('https://intranet.corp.example/', { allowPrivateTargets: false, resolve: viaLocalhost });
+    const refusedNoName = await validateWebhookUrl('https://nothing-here.url-oracle.invalid/', { allowPrivateTargets: false });
+    expect(refusedByAddress).toEqual(refusedNoName);
+    expect(refusedNoName).toEqual([{ path: '/url', message: 'breaks the URL rule: the host name must resolve, and only to public addresses' }]);
   });
 });

@@ -1785,11 +1785,11 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
-     * whsec_… current signing secret.
+     * The current signing secret (whsec_…), encrypted: enc1.<key id>.<iv>.<ciphertext> (src/webhooks/secret-box.ts).
      */
     secret: string
     /**
-     * The secret before the last rotation; signs too until secretRotatedAt + 24 h.
+     * The secret before the last rotation, encrypted likewise; signs too until secretRotatedAt + 24 h, then cleared.
      */
     previousSecret: string | null
     secretRotatedAt: Date | null

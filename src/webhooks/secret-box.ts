@@ -1,0 +1,124 @@
+// Webhook signing secrets at rest: AES-256-GCM (node:crypto), a random 96-bit IV per value, the
+// key's id stored with each ciphertext: `enc1.<key id>.<iv>.<ciphertext and tag>` (base64url), in
+// the same column the secret was in. Only the repositories seal and open them, so services and
+// activities see the `whsec_…` value and a database dump or backup shows none.
+//
+// The keys: WEBHOOK_SECRET_KEYS (production: every process of the service gets the same list),
+// else the key file DATA_DIR/webhook-secret-keys (0600, made on first use: the embedded default,
+// or processes that share DATA_DIR). The first key seals; every listed key opens. `npm run cli --
+// secrets reencrypt` re-seals every row under the first key (src/admin/commands.ts).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { config, parseSecretKeys, type SecretKey } from '../config.ts';
+
+const PREFIX = 'enc1';
+/** Binds a ciphertext to its use: a value sealed for something else does not open here. */
+const AAD = Buffer.from('ticketing webhook signing secret');
+
+export class SecretKeyMissing extends Error {}
+
+export const keyFile = (dataDir: string) => path.join(dataDir, 'webhook-secret-keys');
+
+/** Writes the key file atomically, owner-only. */
+function writeKeyFile(file: string, keys: SecretKey[]) {
+  const draft = `${file}.${process.pid}.new`;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(draft, keys.map((k) => `${k.id}:${k.key.toString('base64')}\n`).join(''), { mode: 0o600 });
+  fs.renameSync(draft, file);
+}
+
+const newKey = (): SecretKey => ({ id: `k${crypto.randomBytes(4).toString('hex')}`, key: crypto.randomBytes(32) });
+
+function readKeyFile(file: string): SecretKey[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    // First use: made here, exclusively, so two processes starting together end with one key.
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const key = newKey();
+      fs.writeFileSync(file, `${key.id}:${key.key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    text = fs.readFileSync(file, 'utf8');
+  }
+  const keys = parseSecretKeys(text);
+  if (typeof keys === 'string') throw new Error(`${file}: ${keys}`);
+  return keys;
+}
+
+/** The keys in use; from the file they are read again when a ciphertext names a key not loaded yet (another process made it). */
+class KeyRing {
+  private keys: SecretKey[] | undefined;
+  constructor(
+    private readonly configured: SecretKey[] | undefined,
+    private readonly file: string,
+  ) {}
+
+  get fromConfig() {
+    return this.configured !== undefined;
+  }
+
+  all(): SecretKey[] {
+    return (this.keys ??= this.configured ?? readKeyFile(this.file));
+  }
+
+  current(): SecretKey {
+    return this.all()[0]!;
+  }
+
+  byId(id: string): SecretKey {
+    let key = this.all().find((k) => k.id === id);
+    if (!key && !this.configured) {
+      this.keys = readKeyFile(this.file);
+      key = this.keys.find((k) => k.id === id);
+    }
+    if (!key) {
+      throw new SecretKeyMissing(
+        `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (README, "Webhook secrets").`,
+      );
+    }
+    return key;
+  }
+
+  /** Key file only: a new key first, the others kept until no row uses them. */
+  addKey(): SecretKey {
+    const key = newKey();
+    this.keys = [key, ...readKeyFile(this.file)];
+    writeKeyFile(this.file, this.keys);
+    return key;
+  }
+
+  /** Key file only: keeps the listed keys (in order) and drops the rest. */
+  keepOnly(ids: Set<string>) {
+    this.keys = readKeyFile(this.file).filter((k) => ids.has(k.id));
+    writeKeyFile(this.file, this.keys);
+  }
+}
+
+export const secretKeys = new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir));
+
+export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`);
+
+/** The key id a stored value was sealed with; undefined for a plain-text value. */
+export const sealedWith = (stored: string) => (isSealed(stored) ? stored.split('.')[1] : undefined);
+
+export function sealSecret(plain: string, key: SecretKey = secretKeys.current()): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key.key, iv).setAAD(AAD);
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return [PREFIX, key.id, iv.toString('base64url'), sealed.toString('base64url')].join('.');
+}
+
+export function openSecret(stored: string): string {
+  const [prefix, id, iv, body, extra] = stored.split('.');
+  if (prefix !== PREFIX || !id || !iv || !body || extra !== undefined) throw new Error('a webhook secret in the database is not sealed (start the service once: it seals plain-text ones)');
+  const data = Buffer.from(body, 'base64url');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', secretKeys.byId(id).key, Buffer.from(iv, 'base64url')).setAAD(AAD);
+  decipher.setAuthTag(data.subarray(data.length - 16));
+  return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,82 @@
+// Signing secrets as stored (src/webhooks/secret-box.ts): sealing the plain-text rows of earlier
+// releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
+// reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
+import { prisma } from '../db/db.ts';
+import { isSealed, openSecret, sealedWith, sealSecret, secretKeys } from './secret-box.ts';
+import { ROTATION_OVERLAP_MS } from './signing.ts';
+
+const PAGE = 500;
+
+interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
+
+/** Each row once, in id order, in pages. */
+async function* allRows(): AsyncGenerator<StoredSecrets> {
+  for (let after = ''; ; ) {
+    const rows = await prisma.webhookSubscription.findMany({
+      where: { id: { gt: after } },
+      select: { id: true, secret: true, previousSecret: true },
+      orderBy: { id: 'asc' },
+      take: PAGE,
+    });
+    yield* rows;
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** Re-seals the row's values that `stale` says so; only if unchanged meanwhile (a rotation wins). True when written. */
+async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): Promise<boolean> {
+  const again = (v: string) => (stale(v) ? sealSecret(isSealed(v) ? openSecret(v) : v) : v);
+  const secret = again(row.secret);
+  const previousSecret = row.previousSecret === null ? null : again(row.previousSecret);
+  if (secret === row.secret && previousSecret === row.previousSecret) return false;
+  const { count } = await prisma.webhookSubscription.updateMany({
+    where: { id: row.id, secret: row.secret, previousSecret: row.previousSecret },
+    data: { secret, previousSecret },
+  });
+  return count === 1;
+}
+
+export const secretRepository = {
+  /** Start-up: seals what an earlier release stored in plain text. The number of rows sealed. */
+  async sealPlainText(): Promise<number> {
+    let sealed = 0;
+    for await (const row of allRows()) if (await reseal(row, (v) => !isSealed(v))) sealed++;
+    return sealed;
+  },
+
+  /** Every row under the current key; the number of rows re-sealed, and the key ids still in use after. */
+  async reencryptAll(): Promise<{ reencrypted: number; keyId: string; stillUsed: string[] }> {
+    const current = secretKeys.current().id;
+    let reencrypted = 0;
+    const used = new Set<string>();
+    for await (const row of allRows()) {
+      if (await reseal(row, (v) => sealedWith(v) !== current)) reencrypted++;
+    }
+    // Read again: a row changed meanwhile by a rotation is sealed under the current key anyway.
+    for await (const row of allRows()) for (const v of [row.secret, row.previousSecret]) if (v) used.add(sealedWith(v) ?? 'plain text');
+    return { reencrypted, keyId: current, stillUsed: [...used].filter((id) => id !== current) };
+  },
+
+  /** Previous secrets whose 24 hours are over (retention; reads ignore them already). Rows cleared. */
+  clearExpiredPrevious(now: Date, limit: number): Promise<number> {
+    const before = new Date(now.getTime() - ROTATION_OVERLAP_MS).toISOString();
+    return prisma.$executeRaw`
+      UPDATE "WebhookSubscription" SET "previousSecret" = NULL
+       WHERE "id" IN (
+         SELECT "id" FROM "WebhookSubscription"
+          WHERE "previousSecret" IS NOT NULL AND ("secretRotatedAt" IS NULL OR "secretRotatedAt" <= ${before}::timestamp(3))
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)`;
+  },
+};
+
+/** The row's secrets in plain text, the previous one only while it still signs (else null). */
+export function openSecrets<T extends { secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
+  const previousValid = row.previousSecret !== null && row.secretRotatedAt !== null && now.getTime() - row.secretRotatedAt.getTime() < ROTATION_OVERLAP_MS;
+  return { ...row, secret: openSecret(row.secret), previousSecret: previousValid ? openSecret(row.previousSecret!) : null };
+}
