@@ -12,7 +12,6 @@
 // 2026-11-23 (issue 10), whose limits must cost under 5%. PostgreSQL: DATABASE_URL, else a
 // throwaway cluster. Writes bench/results/api-cost-latest.md when every case runs.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throw
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
+import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 
@@ -59,27 +59,24 @@ if (!cases.length) throw new Error(`--only names no case; cases: ${CASES.map((c)
 
 type Side = 'baseline' | 'current';
 let cluster: ThrowawayPostgres | undefined;
-let worktree: string | undefined;
+let worktree: BaselineWorktree | undefined;
 
 async function cleanup() {
   await Promise.all(children.map(stopChild));
   cluster?.stop();
   cluster = undefined;
-  if (worktree) execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: root, stdio: 'ignore' });
+  worktree?.remove();
   worktree = undefined;
 }
 const budgetMs = (300 + cases.length * (2 * warmup + rounds * 2 * (seconds + 2))) * 1000;
 
 /** The baseline's own bench server, bundled by its own build script inside its worktree (its src/paths.ts finds its root there). */
 function bundleBaseline(rev: string): { file: string; commit: string } {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${rev}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
-  worktree = fs.mkdtempSync(path.join(os.tmpdir(), `bench-baseline-${commit}-`));
-  fs.rmdirSync(worktree);
-  execFileSync('git', ['worktree', 'add', '--detach', worktree, commit], { cwd: root, stdio: 'ignore' });
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(worktree, 'node_modules'));
+  const tree = addBaselineWorktree(root, rev);
+  worktree = tree;
   const script = "const { bundle, distDir } = await import('./scripts/build.ts'); await bundle({ app: 'bench/servers/app.ts' }, distDir + '/bench');";
-  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: worktree, stdio: 'inherit' });
-  return { file: path.join(worktree, 'dist', 'bench', 'app.js'), commit };
+  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: tree.dir, stdio: 'inherit' });
+  return { file: path.join(tree.dir, 'dist', 'bench', 'app.js'), commit: tree.commit };
 }
 
 interface Tally {
@@ -155,8 +152,7 @@ async function main() {
     results.push({ c, tally, pairs });
   }
   const loadAfter = uptime();
-  const current = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+  const { commit: current, dirty } = currentCommit(root);
   await cleanup();
 
   const rps = (t: Tally) => t.requests / t.seconds;

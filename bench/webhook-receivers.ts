@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TestCa } from '../test/webhooks/receiver.ts';
 
-const PORT = 8443;
+export const PORT = 8443;
 const HOSTS = Array.from({ length: 9 }, (_, i) => `127.0.0.${i + 1}`);
 
 export interface Arrival {
@@ -26,7 +26,7 @@ export interface BenchReceiver {
   close(): Promise<void>;
 }
 
-async function listenOnFreeHost(server: https.Server, taken: Set<string>): Promise<string> {
+export async function listenOnFreeHost(server: https.Server, taken: Set<string>): Promise<string> {
   for (const host of HOSTS) {
     if (taken.has(host)) continue;
     const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {

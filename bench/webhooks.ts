@@ -18,6 +18,9 @@
 // 3. Latency: tickets created through the ticket service at half the ceiling (deliveries/s), for
 //    `--latency-seconds`; occurredAt → first arrival at the receiver, p50/p99.
 // A full run writes bench/results/webhooks-latest.md.
+//
+// With --cases (throughput by subscriptions per event, burst, noisy neighbour; against a
+// baseline commit with --baseline) it runs bench/webhook-cases.ts instead: see there.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,7 +40,10 @@ import { percentile } from './percentile.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** `--cases …`: the command line is bench/webhook-cases.ts's. */
+const CASES = process.argv.some((a) => a === '--cases' || a.startsWith('--cases='));
 const { values: opts } = parseArgs({
+  args: CASES ? [] : process.argv.slice(2),
   options: {
     events: { type: 'string', default: '10000' },
     subscriptions: { type: 'string', default: '2' },
@@ -64,7 +70,7 @@ const RESULTS_FILE = path.join(here, 'results', ON_CLUSTER ? 'webhooks-cluster-l
 /** What the report calls the Temporal server. */
 const SERVER = ON_CLUSTER ? 'Temporal server' : 'dev server';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
+const tmp = CASES ? '' : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
 let cluster: ThrowawayPostgres | undefined;
 let devServer: DevServer | undefined;
 let worker: ChildProcess | undefined;
@@ -427,4 +433,5 @@ async function main() {
   }
 }
 
-runBench(main, cleanup, budgetMs);
+if (CASES) await import('./webhook-cases.ts');
+else runBench(main, cleanup, budgetMs);

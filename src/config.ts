@@ -30,6 +30,10 @@ const schema = z.object({
   REDIS_URL: z.string().min(1).optional(),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
+  // Tenant limits (README, "Limits"): live subscriptions of a workspace, whoever saves them; held deliveries of a subscription.
+  MAX_WEBHOOK_SUBSCRIPTIONS_PER_WORKSPACE: z.coerce.number().int().positive().max(100_000).default(50),
+  MAX_HELD_DELIVERIES_PER_SUBSCRIPTION: z.coerce.number().int().positive().max(1_000_000).default(100),
+  SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   // Keys that encrypt webhook signing secrets at rest (README, "Webhook secrets"); unset: a key
   // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
@@ -137,6 +141,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     limits: {
       requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
       maxWebhookSubscriptions: e.DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS,
+      maxWebhookSubscriptionsPerWorkspace: e.MAX_WEBHOOK_SUBSCRIPTIONS_PER_WORKSPACE,
+      maxHeldDeliveriesPerSubscription: e.MAX_HELD_DELIVERIES_PER_SUBSCRIPTION,
+      /** A signed-in person's requests per minute (API keys have their own `limits.requestsPerMinute`). */
+      sessionRequestsPerMinute: e.SESSION_REQUESTS_PER_MINUTE,
     },
     auth: {
       trustedProxies: e.TRUSTED_PROXIES,

@@ -17,7 +17,7 @@ export interface SupervisedRun {
   failures(): number;
 }
 
-export interface SuperviseOptions {
+interface SuperviseOptions {
   /** One run of the task: it resolves when the task ended as it should, throws when it failed. */
   run(context: SupervisedRun): Promise<void>;
   /** The wait before the next run after `failures` (1 or more) failures in a row. */

@@ -304,7 +304,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a webhook.test event to this subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled. 422 `held_delivery_limit_reached` while paused and holding as many deliveries as a subscription may (100 unless the operator set another limit; test events on their way count): resume it first. Events that occur while a paused subscription holds that many are skipped for it (not delivered, not even on resume).
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -384,7 +384,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. Only deliveries of tickets the caller may see can be re-sent (404 otherwise).
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -1062,7 +1062,7 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /** @description Every code the API reports, with its HTTP status */
-            code: string & ("invalid_json" | "invalid_header" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
+            code: string & ("invalid_json" | "invalid_header" | "too_many_mutations" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "held_delivery_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1211,7 +1211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1222,7 +1222,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1342,7 +1342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1353,7 +1353,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1481,7 +1481,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1492,7 +1492,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1603,7 +1603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1614,7 +1614,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1733,7 +1733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1744,7 +1744,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1850,7 +1850,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1861,7 +1861,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1951,7 +1951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1962,7 +1962,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
+                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
                     };
                 };
             };
@@ -2043,7 +2043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2055,7 +2055,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused";
+                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2163,7 +2163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2174,7 +2174,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2255,7 +2255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2266,7 +2266,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -2347,7 +2347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2358,7 +2358,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2476,7 +2476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2487,7 +2487,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2560,7 +2560,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2571,7 +2571,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -2652,7 +2652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2663,7 +2663,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2786,7 +2786,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2797,7 +2797,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2888,7 +2888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2899,7 +2899,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -2965,7 +2965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2976,7 +2976,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3105,7 +3105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3116,7 +3116,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3210,7 +3210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3221,7 +3221,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -3302,7 +3302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3313,7 +3313,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3430,7 +3430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3441,7 +3441,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3534,7 +3534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3545,7 +3545,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -3611,7 +3611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3622,7 +3622,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "subscription_limit_reached";
+                        code?: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3747,7 +3747,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3758,7 +3758,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3864,7 +3864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3875,7 +3875,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3969,7 +3969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3980,7 +3980,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -4061,7 +4061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4072,7 +4072,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4199,7 +4199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4210,7 +4210,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4322,7 +4322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4333,7 +4333,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4458,7 +4458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4469,7 +4469,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4594,7 +4594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4605,7 +4605,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4762,7 +4762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4773,7 +4773,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4865,6 +4865,47 @@ export interface operations {
                     };
                 };
             };
+            /** @description The attempt is still running after 15 s: the delivery, `pending`; the attempt shows in the delivery log when done */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `att_…` for an attempt; the delivery id (`dlv_…`) for a delivery with no attempt in this state */
+                        id: string;
+                        /** @description The delivery (one event to one subscription); re-send takes it */
+                        deliveryId: string;
+                        /** @description Also the `webhook-id` header */
+                        eventId: string;
+                        eventType: string;
+                        /** @description 1..7 for scheduled attempts; manual re-sends continue the count */
+                        attempt: number;
+                        /** @description `scheduled`, `manual` (re-send) or `test` */
+                        trigger: string;
+                        /** @enum {string} */
+                        status: "cancelled" | "failed" | "held" | "pending" | "succeeded";
+                        /** @description The receiver’s status; null when no answer came */
+                        httpStatus: number | null;
+                        durationMs: number | null;
+                        /** @description The first 1 KiB of the answer */
+                        responseExcerpt: string | null;
+                        /** @description Why there was no answer (time-out, refused connection, refused address) */
+                        error: string | null;
+                        /** @description The event envelope sent (the signed body) */
+                        payload: string | number | boolean | Record<string, never> | unknown[];
+                        /** Format: date-time */
+                        attemptedAt: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
+                        workflowId: string;
+                    };
+                };
+            };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
             401: {
                 headers: {
@@ -4912,7 +4953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4923,7 +4964,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -5074,7 +5115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5085,7 +5126,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -5181,7 +5222,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5192,7 +5233,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
+                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
                     };
                 };
             };
@@ -5289,7 +5330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5301,7 +5342,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
+                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -5384,7 +5425,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5395,7 +5436,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };

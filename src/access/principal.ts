@@ -13,8 +13,7 @@ export const API_SCOPES = [
 export type ApiScope = (typeof API_SCOPES)[number];
 
 /** Role permissions beyond reading what the role sees. */
-export const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] as const;
-export type RolePermission = (typeof ROLE_PERMISSIONS)[number];
+const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] as const;
 
 export interface RoleAccess {
   id: number;
@@ -25,13 +24,13 @@ export interface RoleAccess {
   permissions: ReadonlySet<string>;
 }
 
-export interface WorkspaceRef {
+interface WorkspaceRef {
   id: number;
   name: string;
   domain: string;
 }
 
-export interface ActorRef {
+interface ActorRef {
   id: number;
   userName: string;
   fullName: string;

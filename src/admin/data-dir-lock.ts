@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeDataDirPrivate } from './private-data-dir.ts';
 
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   /** Start time of the pid (/proc/<pid>/stat, clock ticks since boot); absent off Linux. */
   start?: string;

@@ -26,9 +26,9 @@ function randomAlnum(n: number): string {
   return Array.from(bytes, (b) => ALNUM[b % ALNUM.length]).join('');
 }
 
-export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
-export const createKeyInput = z
+const createKeyInput = z
   .object({
     name: text({ max: 100, min: 1, trim: true }),
     role: z.union([z.number().int().positive(), text({ max: 100, min: 1 })]),

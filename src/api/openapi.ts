@@ -265,6 +265,7 @@ function responses(route: RouteDef) {
         };
   const mutation = isMutation(route);
   const out: Record<string, unknown> = { [status]: success };
+  for (const [other, description] of Object.entries(route.otherSuccess ?? {})) out[other] = { ...success, description };
   if (route.body || route.idempotent) {
     const why = [route.body && 'the body is not JSON (or not UTF-8)', route.idempotent && 'the `Idempotency-Key` header is malformed'].filter(Boolean).join(', or ');
     out['400'] = problem(route, 400, why[0].toUpperCase() + why.slice(1));

@@ -17,7 +17,7 @@ import { toPage } from '../paging/paging.ts';
 import { idempotencyKeyOf, requestHash, runIdempotent, type IdempotencyClaim, type RouteResult } from '../idempotency/idempotency.service.ts';
 import { asCallerError } from '../paging/cursor.ts';
 
-export interface CompiledRoute {
+interface CompiledRoute {
   def: RouteDef;
   operation: CompiledQuery;
   rootField: string;
@@ -42,7 +42,7 @@ export function compileRoute(def: RouteDef): CompiledRoute {
   return { def, operation, rootField: first.alias?.value ?? first.name.value };
 }
 
-export interface RestRequest {
+interface RestRequest {
   request: Request;
   params: Record<string, string>;
   query: Record<string, string>;
@@ -60,7 +60,7 @@ function parseOrThrow<T>(schemaDef: { safeParse(v: unknown): { success: true; da
 }
 
 /** The first error of a GraphQL result, as the AppError it came from (or a masked internal error). */
-export function errorFromResult(errors: readonly GraphQLError[]): unknown {
+function errorFromResult(errors: readonly GraphQLError[]): unknown {
   const first = errors[0];
   return asCallerError(first.originalError ?? first);
 }
@@ -109,5 +109,5 @@ async function executeRoute(route: CompiledRoute, req: RestRequest, input: Route
     const page = toPage(data as Parameters<typeof toPage>[0], req.request.url);
     return { status: def.status ?? 200, body: page.body, headers: page.headers };
   }
-  return { status: def.status ?? 200, body: data, headers: {} };
+  return { status: def.statusOf?.(data) ?? def.status ?? 200, body: data, headers: {} };
 }

@@ -8,7 +8,8 @@ import { logger } from '../logger.ts';
 import { asCallerError } from '../paging/cursor.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { graphqlLimits } from '../graphql/limits.ts';
-import { graphqlMetrics } from '../metrics/graphql-metrics.ts';
+import { graphqlMetrics, knownOperationNames } from '../metrics/graphql-metrics.ts';
+import { routes } from './routes.ts';
 import { traceGraphQLOperation } from '../tracing/http.ts';
 
 /**
@@ -16,7 +17,7 @@ import { traceGraphQLOperation } from '../tracing/http.ts';
  * anything else is logged and masked. The same error object is returned where possible:
  * Yoga logs every error that masking replaces.
  */
-export function toGraphQLError(error: unknown): GraphQLError {
+function toGraphQLError(error: unknown): GraphQLError {
   const gqlError = error instanceof GraphQLError ? error : null;
   const original = asCallerError(gqlError?.originalError ?? error);
   if (original instanceof AppError) {
@@ -76,7 +77,7 @@ export function createGraphQLServer({ production = config.isProduction }: { prod
     graphqlEndpoint: '/graphql',
     graphiql: !production,
     landingPage: false,
-    plugins: [useRequestBody, graphqlMetrics(), ...graphqlLimits({ production }), traceGraphQLOperation],
+    plugins: [useRequestBody, graphqlMetrics(knownOperationNames(routes.map((r) => r.operation))), ...graphqlLimits({ production }), traceGraphQLOperation],
     parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
     // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
     // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not

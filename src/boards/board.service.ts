@@ -1,30 +1,29 @@
 // Reading boards: the role decides which boards exist for the caller; any other board is "not
 // found", never "forbidden".
 import { getConnectionPageSize, PothosValidationError, validateConnectionArguments } from '@pothos/core';
-import { formatPrismaCursor, parsePrismaCursor } from '@pothos/plugin-prisma';
 import { AppError } from '../errors/errors.ts';
 import { canSeeBoard, type Principal } from '../access/principal.ts';
 import { checkCursor } from '../paging/cursor.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { boardRepository, type BoardPage, type BoardWithRules } from './board.repository.ts';
 
-export interface BoardConnectionArgs {
+interface BoardConnectionArgs {
   first?: number | null;
   last?: number | null;
   after?: string | null;
   before?: string | null;
 }
 
-export interface BoardEdge {
+interface BoardEdge {
   cursor: string;
   node: BoardWithRules;
 }
 
 /**
- * The Prisma query of a page: plugin-prisma's cursor paging (its argument rules, its
- * `GPC:`-tagged cursors), so that the list answers and pages as it did when plugin-prisma built
- * the query from the GraphQL selection. Every board answer shows the same fields and states, so
- * the rows are loaded with them and resolved as they are, with no per-request query planning.
+ * The Prisma query of a page, with Pothos's connection argument rules. A board's cursor is its
+ * id; the signature every cursor carries (paging/cursor.ts) is what makes it trustworthy. Every
+ * board answer shows the same fields and states, so the rows are loaded with them and resolved as
+ * they are, with no per-request query planning.
  */
 function pageOf(args: BoardConnectionArgs): BoardPage {
   const { before, after, first, last } = args;
@@ -35,7 +34,7 @@ function pageOf(args: BoardConnectionArgs): BoardPage {
   const cursor = before ?? after;
   const { limit } = getConnectionPageSize({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE });
   const take = before != null || last != null ? -limit : limit;
-  return cursor == null ? { take, skip: 0 } : { cursor: { id: parsePrismaCursor(cursor) as string }, take, skip: 1 };
+  return cursor == null ? { take, skip: 0 } : { cursor: { id: cursor }, take, skip: 1 };
 }
 
 /**
@@ -44,7 +43,7 @@ function pageOf(args: BoardConnectionArgs): BoardPage {
  * change made elsewhere reaches this instance within RULES_TTL_MS. Unknown boards are not
  * cached, so a new board is usable at once.
  */
-export const RULES_TTL_MS = 10_000;
+const RULES_TTL_MS = 10_000;
 const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 
@@ -57,7 +56,7 @@ export const boardService = {
     const full = rows.length === Math.abs(take);
     const backward = args.before != null || args.last != null;
     const nodes = full ? rows.slice(take < 0 ? 1 : 0, take < 0 ? rows.length : -1) : rows;
-    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: formatPrismaCursor(node, 'id'), node }));
+    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: node.id, node }));
     return {
       edges,
       pageInfo: {

@@ -52,7 +52,7 @@ export const Board = builder.objectRef<BoardWithRules>('Board').implement({
 });
 
 /** Reading boards needs `boards:read` or either tickets scope (boards are how tickets are filed). */
-export const BOARD_READ_SCOPES = ['boards:read', 'tickets:read', 'tickets:write'] as const satisfies readonly ApiScope[];
+const BOARD_READ_SCOPES = ['boards:read', 'tickets:read', 'tickets:write'] as const satisfies readonly ApiScope[];
 
 builder.queryField('boards', (t) =>
   t.connection({

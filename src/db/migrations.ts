@@ -9,7 +9,7 @@ import { fromRoot } from '../paths.ts';
 
 export const migrationsDir = fromRoot('migrations');
 
-export interface Migration {
+interface Migration {
   name: string;
   dir: string;
   sql: string;

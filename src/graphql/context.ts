@@ -20,6 +20,9 @@ export interface GraphQLContext {
   /** A /graphql POST's body, read and parsed by the endpoint under the API's limits; Yoga takes it as
    * the request's parameters (yoga.ts). */
   requestBody?: unknown;
+  /** Counts `extra` more requests against the caller's allowance (each mutation field beyond the
+   * first, limits.ts), or throws 429 rate_limited; present on /graphql only. */
+  chargeRequests?: (extra: number) => Promise<void>;
   /** The page memory this request holds (paging/page-budget.ts), for the lists it pages. */
   pageHold?: PageHold;
 }

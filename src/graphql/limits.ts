@@ -2,11 +2,25 @@
 // what is really sent: the settings UI's operations, the REST routes' operations and GraphiQL's
 // introspection query (test/limits/graphql-limits.test.ts runs every one of them through these
 // checks). Refusals are 400 `query_too_complex`, naming the rule.
-import { getOperationAST, GraphQLError, Kind, Lexer, Source, TokenKind, type ASTNode, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  type ASTNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { errorTable, type ErrorCode } from '../errors/errors.ts';
+import { AppError, errorTable, type ErrorCode } from '../errors/errors.ts';
 import type { GraphQLContext } from './context.ts';
 
 export const GRAPHQL_LIMITS = {
@@ -26,6 +40,9 @@ export const GRAPHQL_LIMITS = {
   /** See complexity.ts: one full page of 100 rows with any selection the API offers (the costliest,
    * listBoards, is 109,000), never two (200,000 and more). */
   cost: 120_000,
+  /** Mutation fields of one document (the settings UI sends one at a time). Each does work, so each
+   * beyond the first also counts as one more request of the caller's allowance. */
+  mutationFields: 5,
 } as const;
 
 type Context = GraphQLContext & YogaInitialContext;
@@ -84,6 +101,25 @@ export function costOf({ schema, document, variableValues, operationName, contex
   }
 }
 
+/** The root fields a mutation runs (`__typename` aside), through fragments; 0 for a query. */
+export function mutationFieldCount(document: DocumentNode, operationName?: string | null): number {
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== 'mutation') return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const seen = new Set<string>();
+  const count = (set: SelectionSetNode): number =>
+    set.selections.reduce((n, s) => {
+      if (s.kind === Kind.FIELD) return n + (s.name.value === '__typename' ? 0 : 1);
+      if (s.kind === Kind.INLINE_FRAGMENT) return n + count(s.selectionSet);
+      const fragment = fragments.get(s.name.value);
+      if (!fragment || seen.has(s.name.value)) return n;
+      seen.add(s.name.value);
+      return n + count(fragment.selectionSet);
+    }, 0);
+  return count(operation.selectionSet);
+}
+
 const introspectionNeedsSignIn: ValidationRule = (context) => ({
   Field(node) {
     if (node.name.value === '__schema' || node.name.value === '__type') {
@@ -111,10 +147,26 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
         if (!explorable(context)) addValidationRule(introspectionNeedsSignIn);
       },
       // The cost depends on the variables (`first: $n`), so it is not part of the cached validation.
-      onExecute({ args, setResultAndStopExecution }) {
+      async onExecute({ args, setResultAndStopExecution }) {
         const cost = costOf(args);
         if (cost > GRAPHQL_LIMITS.cost) {
           setResultAndStopExecution({ errors: [refusal('query_too_complex', `The query may cost at most ${GRAPHQL_LIMITS.cost}; it costs ${cost}`)] });
+          return;
+        }
+        const mutations = mutationFieldCount(args.document, args.operationName);
+        if (mutations > GRAPHQL_LIMITS.mutationFields) {
+          setResultAndStopExecution({ errors: [refusal('too_many_mutations', `A document may run at most ${GRAPHQL_LIMITS.mutationFields} mutation fields; it runs ${mutations}`)] });
+          return;
+        }
+        const context = args.contextValue as Context;
+        if (mutations > 1 && context.chargeRequests) {
+          try {
+            await context.chargeRequests(mutations - 1);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            Object.assign((context.responseHeaders ??= {}), err.headers);
+            setResultAndStopExecution({ errors: [refusal(err.code, `Each mutation field counts as one request: ${err.message}`)] });
+          }
         }
       },
       onExecutionResult({ result, setResult, context }) {

@@ -25,7 +25,7 @@ import { httpMetrics } from '../metrics/http-metrics.ts';
 import { metricsOnPublicPort, metricsRoutes } from './metrics-endpoint.ts';
 import { traceRequests } from '../tracing/http.ts';
 
-export const API_PREFIX = '/public/v1';
+const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A random UUID comes from a buffered pool; a ULID drew 16 random values per new millisecond, i.e. per request. */
@@ -36,7 +36,7 @@ function requestIdOf(request: Request): string {
 
 const toHonoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
-export interface AppOptions {
+interface AppOptions {
   /** The /public/v1 route table (tests add routes of their own). */
   routes?: RouteDef[];
   /** Per-key request limits; in process, or in Redis when REDIS_URL is set. */
@@ -166,7 +166,16 @@ export function createApp({
 
   const graphqlEndpoint = createGraphQLEndpoint({ yoga: graphql });
   app.on(['GET', 'POST', 'OPTIONS'], '/graphql', (c) =>
-    graphqlEndpoint(c.req.raw, { requestId: requestIdOf(c.req.raw), clientAddress: clientAddressOf(c), admit: (authenticate) => admit(c, authenticate) }),
+    graphqlEndpoint(c.req.raw, {
+      requestId: requestIdOf(c.req.raw),
+      clientAddress: clientAddressOf(c),
+      admit: (authenticate) => admit(c, authenticate),
+      // Each further mutation field of a document counts as one more request of its caller.
+      charge: async (principal, extra) => {
+        if (principal) await rateLimiter.admit(principal, extra);
+        else for (let i = 0; i < extra; i++) await anonymousRateLimiter.admit(clientAddressOf(c));
+      },
+    }),
   );
 
   // Not limited: cheaper to answer than to count, and orchestrators poll them.

@@ -10,14 +10,16 @@ import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';
 import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 
 /** What the HTTP app knows of the caller: how to count it (app.ts `admit`) and its address. */
-export interface GraphQLCaller {
+interface GraphQLCaller {
   requestId: string;
   clientAddress: string;
   admit(authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
+  /** Counts `extra` more requests of the caller (GraphQLContext.chargeRequests), or throws 429 rate_limited. */
+  charge(principal: RequestAuth['principal'], extra: number): Promise<void>;
 }
 
 export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
-  return async (request: Request, { requestId, clientAddress, admit }: GraphQLCaller): Promise<Response> => {
+  return async (request: Request, { requestId, clientAddress, admit, charge }: GraphQLCaller): Promise<Response> => {
     let limitHeaders: Record<string, string> = {};
     try {
       const admitted = await admit(() => authenticateGraphQLRequest(request));
@@ -25,10 +27,12 @@ export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
       const requestBody = await checkedInput(request);
       const responseCookies: string[] = [];
       const responseHeaders: Record<string, string> = {};
-      const context = { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress, requestBody };
+      const chargeRequests = (extra: number) => charge(admitted.auth.principal, extra);
+      const context = { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress, requestBody, chargeRequests };
       const response = await pageMemory.run(async (pageHold) => yoga.fetch(request, { ...context, pageHold }));
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
-      for (const [name, value] of Object.entries({ ...responseHeaders, ...limitHeaders })) response.headers.set(name, value);
+      // A refusal's own limit headers (a mutation field over the allowance) are newer than the admission's.
+      for (const [name, value] of Object.entries({ ...limitHeaders, ...responseHeaders })) response.headers.set(name, value);
       return response;
     } catch (err) {
       if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);

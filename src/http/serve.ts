@@ -4,7 +4,7 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 
-export interface HttpListener {
+interface HttpListener {
   port: number;
   close(graceMs?: number): Promise<void>;
 }

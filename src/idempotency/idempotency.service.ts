@@ -30,7 +30,7 @@ export interface RouteResult {
   headers: Record<string, string>;
 }
 
-export interface IdempotentCall {
+interface IdempotentCall {
   apiKeyId: number;
   key: string;
   /** `requestHash(method, path, body)` of this request. */

@@ -5,7 +5,7 @@ import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 
 type ArticleSelection = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select'>;
 
-export interface ArticleChanges {
+interface ArticleChanges {
   title?: string;
   body?: string;
   status?: ArticleStatus;

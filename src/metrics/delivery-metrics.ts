@@ -3,7 +3,7 @@
 import type { AttemptTrigger } from '../generated/prisma/client.ts';
 import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesSettled, webhookRetriesScheduled, webhookSubscriptionChanges } from './metrics.ts';
 
-export interface SentAttempt {
+interface SentAttempt {
   outcome: 'succeeded' | 'failed' | 'gone';
   trigger: AttemptTrigger;
   durationMs: number;

@@ -4,19 +4,29 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlOperations } from './metrics.ts';
 
-const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,63}$/;
-/** Operation names are the caller's text: past this many distinct ones, new names count as `other`. */
-const MAX_NAMES = 100;
+/**
+ * The operations of the settings UI (web/src/api/operations.ts; test/metrics/operation-labels.test.ts
+ * checks that this list names every one of them).
+ */
+export const UI_OPERATION_NAMES = [
+  'ApiKeys', 'Boards', 'CreateApiKey', 'CreateWebhookSubscription', 'DeleteWebhookSubscription', 'EnableWebhookSubscription',
+  'MarkNotificationRead', 'Notifications', 'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription',
+  'RevokeApiKey', 'Roles', 'RotateWebhookSecret', 'SendWebhookTest', 'SignIn', 'SignOut', 'UpdateWebhookSubscription', 'Viewer',
+  'WebhookDeliveries', 'WebhookDeliveryStats', 'WebhookSubscription', 'WebhookSubscriptions',
+] as const;
 
-export function graphqlMetrics(): Plugin {
-  const names = new Set<string>();
+/** The name an operation document declares (`query listTickets(…)`). */
+export const declaredName = (operation: string) => /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(operation)?.[1];
+
+/** Metric labels come from this bounded set alone: the route table's operations (the assembly hands them in) and the settings UI's. */
+export const knownOperationNames = (routeOperations: string[]): ReadonlySet<string> =>
+  new Set([...routeOperations.flatMap((op) => declaredName(op) ?? []), ...UI_OPERATION_NAMES]);
+
+/** Operation names are the caller's text: any name outside the known set counts as `other`. */
+export function graphqlMetrics(known: ReadonlySet<string>): Plugin {
   const label = (name: string | null | undefined) => {
     if (!name) return 'anonymous';
-    if (!NAME.test(name)) return 'other';
-    if (names.has(name)) return name;
-    if (names.size >= MAX_NAMES) return 'other';
-    names.add(name);
-    return name;
+    return known.has(name) ? name : 'other';
   };
   const executed = new WeakMap<Request, string | undefined>();
   const asked = new WeakMap<Request, string | null | undefined>();

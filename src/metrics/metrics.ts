@@ -32,7 +32,7 @@ export const graphqlOperations = new Counter({
 
 export const rateLimitRefusals = new Counter({
   name: 'rate_limit_refusals_total',
-  help: 'Requests refused with 429 rate_limited, by the limit that refused them (api_key, address, sign_in, field)',
+  help: 'Requests refused with 429 rate_limited, by the limit that refused them (api_key, session, address, sign_in, field)',
   labelNames: ['limit'] as const,
   registers: [registry],
 });

@@ -9,9 +9,9 @@ import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from 
 
 const MAX_ID = 2 ** 31 - 1;
 
-export const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
+const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
 
-export function decodeCursor(cursor: string): number | null {
+function decodeCursor(cursor: string): number | null {
   const m = /^id:([1-9][0-9]{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!m) return null;
   const id = Number(m[1]);

@@ -18,10 +18,10 @@ export function createLimiter(options: LimiterOptions, redis?: Redis): RateLimit
   return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
 }
 
-/** Counts one point; over the limit rate-limiter-flexible rejects with the counter state, returned here as `allowed: false`. */
-export async function consumePoint(limiter: RateLimiterAbstract, key: string): Promise<{ allowed: boolean; res: RateLimiterRes }> {
+/** Counts one point (or `points`); over the limit rate-limiter-flexible rejects with the counter state, returned here as `allowed: false`. */
+export async function consumePoint(limiter: RateLimiterAbstract, key: string, points = 1): Promise<{ allowed: boolean; res: RateLimiterRes }> {
   try {
-    return { allowed: true, res: await limiter.consume(key) };
+    return { allowed: true, res: await limiter.consume(key, points) };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     return { allowed: false, res: rejection };

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors/errors.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RouteInput {
   params: Record<string, unknown>;
@@ -31,6 +31,10 @@ export interface RouteDef {
   variables?: (input: RouteInput) => Record<string, unknown>;
   /** Success status (200 unless said). */
   status?: number;
+  /** The success status told by the answer itself (a re-send still running: 202); `status` otherwise. */
+  statusOf?: (data: unknown) => number | undefined;
+  /** Further success statuses `statusOf` may answer, for the OpenAPI document: status → description. */
+  otherSuccess?: Record<number, string>;
   /** The root field is a connection: answer `{data, nextCursor}` with a Link header. */
   paged?: boolean;
   /** Honours the Idempotency-Key header. */

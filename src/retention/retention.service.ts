@@ -14,7 +14,7 @@ export interface RetentionPolicy {
   batchSize: number;
 }
 
-export interface PurgeOptions {
+interface PurgeOptions {
   now: Date;
   policy: RetentionPolicy;
   /** Called after each batch (the activity heartbeats here, so a long purge is seen alive). */

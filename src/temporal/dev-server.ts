@@ -14,7 +14,7 @@ import { aborted, supervise, type SuperviseLog } from '../supervise.ts';
 
 export { deliverySearchAttributes };
 
-export interface StartDevServerOptions {
+interface StartDevServerOptions {
   /** SQLite file; state survives restarts on the same file. Omitted: in memory. */
   dbFile?: string;
   port: number;
@@ -28,7 +28,12 @@ export interface StartDevServerOptions {
   startTimeoutMs?: number;
   /** Receives the server's own log lines (it logs at warn level and above). */
   onLog?: (line: string) => void;
+  /** SQLite pragmas (`name=value`); defaults to SQLITE_PRAGMAS (bench/dev-server-sqlite.ts compares others). */
+  sqlitePragmas?: readonly string[];
 }
+
+/** The SQLite settings of the dev server's file (measured by bench/dev-server-sqlite.ts). */
+export const SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=OFF'];
 
 export interface DevServer {
   address: string;
@@ -55,10 +60,12 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
   }
 
   const extraArgs = [
-    '--sqlite-pragma', 'journal_mode=WAL',
-    '--sqlite-pragma', 'synchronous=OFF',
+    ...(options.sqlitePragmas ?? SQLITE_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]),
     // Skip the server's call home for version news: our machines have no internet.
     '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
+    // Task-queue fairness (server 1.29 and later; off by default in start-dev): tasks carrying a
+    // fairness key (the workspace) are dispatched round-robin across keys, not first come, first served.
+    '--dynamic-config-value', 'matching.enableFairness=true',
     ...Object.entries(options.searchAttributes ?? deliverySearchAttributes).flatMap(([name, type]) => [
       '--search-attribute', `${name}=${type}`,
     ]),

@@ -5,10 +5,10 @@ import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { pageQuery } from '../paging/paging.ts';
 import { dateTime, jsonValue, text } from '../validation/text.ts';
 
-export const MAX_SUBJECT = 250;
+const MAX_SUBJECT = 250;
 /** 64 KiB of text (in characters) for descriptions, comments and text fields. */
 export const MAX_TEXT = 65_536;
-export const MAX_FIELD_ENTRIES = 100;
+const MAX_FIELD_ENTRIES = 100;
 
 /** Board, field and state ids (`brd_…`, `fld_…`, `st_…`). */
 export const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is not an id');

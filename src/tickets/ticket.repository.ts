@@ -153,7 +153,7 @@ export const ticketRepository = {
 
   /**
    * A new ticket with its history entry, an in-app notice to each of the workspace's
-   * administrators (people, except the actor), its outbox event and, for a request holding an
+   * administrators (people, except the actor, whose role sees the board), its outbox event and, for a request holding an
    * Idempotency-Key, the stored answer, written by ONE statement: atomic without a transaction,
    * and one round trip instead of seven. The columns are those `tx.ticket.create`,
    * `tx.ticketHistoryEntry.create`, `tx.notification.createMany`, `writeEvent` and
@@ -210,6 +210,9 @@ export const ticketRepository = {
                jsonb_set(${JSON.stringify(notice.data)}::jsonb, '{ticketId}', to_jsonb(t."id")), ${at}::timestamp(3)
         FROM ticket t, "User" u
         WHERE u."workspaceId" = ${row.workspaceId}::int AND u."isAdmin" AND u."kind" = 'human' AND u."deactivatedAt" IS NULL AND u."id" <> ${row.createdById}::int
+          -- Only those whose role sees the board (the administrator flag does not widen what a role sees).
+          AND EXISTS (SELECT 1 FROM "Role" r WHERE r."id" = u."roleId" AND (r."isAdmin" OR r."allBoards"
+                      OR EXISTS (SELECT 1 FROM "RoleBoard" rb WHERE rb."roleId" = r."id" AND rb."boardId" = ${row.boardId})))
       ), event AS (
         ${eventInsertSql(event, { workspaceId: row.workspaceId, boardId: row.boardId, ticketId: 'created', targetSubscriptionId: null, occurredAt: row.createdAt })}
         RETURNING "payload"

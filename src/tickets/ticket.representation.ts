@@ -29,7 +29,7 @@ export const ticketInclude = {
   createdBy: { select: { id: true, fullName: true } },
 } as const satisfies Prisma.TicketInclude;
 
-export type TicketRow = Ticket & {
+type TicketRow = Ticket & {
   state: { id: string; name: string; category: StateCategory };
   createdBy: { id: number; fullName: string };
 };

@@ -5,6 +5,7 @@
 // compiled (graphql-jit) operations, where a resolver is a call with its own promise handling per
 // ticket and field.
 import { builder } from '../graphql/builder.ts';
+import { activityReportComplexity } from '../graphql/complexity.ts';
 import type { ApiScope } from '../access/principal.ts';
 import { StateCategoryEnum } from '../boards/board.types.ts';
 import { UserKindEnum } from '../users/user.types.ts';
@@ -173,8 +174,10 @@ builder.queryFields((t) => ({
 
   ticketActivityReport: t.field({
     type: [TicketActivity],
-    description: 'Tickets created and changed per actor and channel over [from, to), from ticket history',
+    description:
+      'Tickets created and changed per actor and channel over [from, to), from ticket history. Priced by its window (300 per day): a year fits the cost limit of one request, longer windows are refused with `query_too_complex`.',
     authScopes: READ,
+    complexity: activityReportComplexity,
     args: {
       from: t.arg({ type: 'DateTime', required: true }),
       to: t.arg({ type: 'DateTime', required: true }),

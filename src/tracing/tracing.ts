@@ -11,10 +11,10 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Resource } from '@opentelemetry/resources';
 import { config, type Config } from '../config.ts';
 
-export type TracingSettings = NonNullable<Config['tracing']>;
+type TracingSettings = NonNullable<Config['tracing']>;
 
 /** What the Temporal interceptors need of the installed SDK (temporal.ts). */
-export interface InstalledTracing {
+interface InstalledTracing {
   spanProcessor: SpanProcessor;
   resource: Resource;
   temporal: typeof import('@temporalio/interceptors-opentelemetry');

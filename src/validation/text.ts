@@ -53,7 +53,7 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-export interface TextOptions {
+interface TextOptions {
   /** At most this many characters (code points) as sent, white space included (JSON Schema's maxLength exactly). */
   max: number;
   /** At least this many characters, counted after trimming. */

@@ -11,13 +11,13 @@ export interface StatsWindow {
   bucketSeconds: number;
 }
 
-export interface AttemptBucket {
+interface AttemptBucket {
   start: Date;
   attempts: number;
   succeeded: number;
 }
 
-export interface AttemptStats {
+interface AttemptStats {
   attempts: number;
   succeeded: number;
   /** Attempt durations in ms (percentile_cont, interpolated, to 0.1 ms); null when no attempt had a duration. */

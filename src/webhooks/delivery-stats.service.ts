@@ -33,7 +33,7 @@ export interface DeliveryStats {
 }
 
 /** Whole UTC buckets ending with the one that holds `now` (the epoch starts at a UTC midnight). Exported for the scale benchmark, which calls attemptStats with it. */
-export function statsWindow(period: StatsPeriod, now: Date): StatsWindow {
+function statsWindow(period: StatsPeriod, now: Date): StatsWindow {
   const { bucketSeconds, buckets } = STATS_PERIODS[period];
   const step = bucketSeconds * 1000;
   const currentStart = Math.floor(now.getTime() / step) * step;

@@ -8,6 +8,8 @@ import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
+/** An administrator is told of one subscription's pause at most once in this time (in-app and e-mail). */
+export const PAUSED_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RecordAttemptInput {
   deliveryId: string;
@@ -270,8 +272,10 @@ async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: st
   });
   if (count === 0) return null;
   const sub = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { id: true, url: true, workspaceId: true } });
+  // Pausing, resuming and failing again must not flood anyone: one notice per hour per administrator.
+  const recently = { kind: 'webhook.paused', createdAt: { gt: new Date(at.getTime() - PAUSED_NOTICE_INTERVAL_MS) }, data: { path: ['subscriptionId'], equals: sub.id } };
   const admins = await tx.user.findMany({
-    where: { workspaceId: sub.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null },
+    where: { workspaceId: sub.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null, notifications: { none: recently } },
     select: { id: true, email: true, fullName: true },
     orderBy: { id: 'asc' },
   });

@@ -1,5 +1,6 @@
 // Data access of recovery: which deliveries of a subscription to re-send for a time window.
 import { prisma } from '../db/db.ts';
+import { eventVisible } from './webhook.repository.ts';
 
 export interface RecoverCandidate {
   id: string;
@@ -13,9 +14,10 @@ export const recoverRepository = {
    * through since), in event order after `afterSeq`. Deliveries that succeeded once are left out
    * even if a later manual attempt failed (the receiver has them), and so are `held` ones (the
    * release after a resume sends those). Judged when each page is read, so a delivery that a
-   * scheduled retry got through meanwhile is not sent again.
+   * scheduled retry got through meanwhile is not sent again. Only deliveries of events seen by
+   * the caller who asked (`boardIds`, eventVisible).
    */
-  async failedInWindow(subscriptionId: string, since: Date, until: Date, afterSeq: string | null, limit: number): Promise<RecoverCandidate[]> {
+  async failedInWindow(subscriptionId: string, since: Date, until: Date, afterSeq: string | null, limit: number, boardIds: string[] | null = null): Promise<RecoverCandidate[]> {
     return prisma.$queryRaw<RecoverCandidate[]>`
       SELECT d."id", e."seq"::text AS "seq"
       FROM "Delivery" d
@@ -23,6 +25,7 @@ export const recoverRepository = {
       WHERE d."subscriptionId" = ${subscriptionId}
         AND d."status" IN ('pending', 'failed', 'cancelled')
         AND (${afterSeq}::bigint IS NULL OR e."seq" > ${afterSeq}::bigint)
+        AND ${eventVisible(boardIds)}
         AND EXISTS (
           SELECT 1 FROM "DeliveryAttempt" a
           WHERE a."deliveryId" = d."id" AND a."status" = 'failed'

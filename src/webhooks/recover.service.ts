@@ -6,23 +6,23 @@ import type { Principal } from '../access/principal.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';
-import { webhookService } from './webhook.service.ts';
+import { visibleBoards, webhookService } from './webhook.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest window: attempts are kept 30 days, so a longer one could find nothing more. */
-export const MAX_RECOVER_WINDOW_DAYS = 30;
+const MAX_RECOVER_WINDOW_DAYS = 30;
 
 export const RECOVER_WINDOW_RULE =
   `\`since\` is inclusive, \`until\` exclusive and absent means now; \`since\` must be before \`until\`, \`until\` not later than now, ` +
   `and the window at most ${MAX_RECOVER_WINDOW_DAYS} days long (attempts are kept ${MAX_RECOVER_WINDOW_DAYS} days).`;
 
-export interface RecoverWindow {
+interface RecoverWindow {
   since: Date;
   until?: Date | null;
 }
 
 /** The window's rules; `until` resolved to now when absent. Checked before anything is read. */
-export function checkRecoverWindow({ since, until }: RecoverWindow, now: Date): { since: Date; until: Date } {
+function checkRecoverWindow({ since, until }: RecoverWindow, now: Date): { since: Date; until: Date } {
   const end = until ?? now;
   const errors: FieldError[] = [];
   if (end.getTime() > now.getTime()) errors.push({ path: '/until', message: 'must not be in the future' });
@@ -53,7 +53,7 @@ export const recoverService = {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before recovering`);
     }
     const { client, taskQueue } = temporal();
-    const input = { subscriptionId: s.id, workspaceId: s.workspaceId, since: since.toISOString(), until: until.toISOString() };
+    const input = { subscriptionId: s.id, workspaceId: s.workspaceId, since: since.toISOString(), until: until.toISOString(), boardIds: visibleBoards(p) };
     const recovery = await startRecovery(client, taskQueue, input, requestId).catch((err: unknown) => {
       logger.warn({ err, subscriptionId: s.id }, 'recovery could not start');
       throw new AppError('service_unavailable', 'The recovery could not start now; try again shortly');

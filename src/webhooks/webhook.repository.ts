@@ -5,8 +5,13 @@ import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../genera
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
 import { sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
+import { config } from '../config.ts';
+import { logger } from '../logger.ts';
 
 const live = { deletedAt: null } as const;
+
+/** Workspaces with unrelayed events that one claim looks at (see claimEvents). */
+const MAX_BACKLOG_WORKSPACES = 1_000;
 
 export interface SubscriptionData {
   url: string;
@@ -43,6 +48,20 @@ export interface DeliveryLogFilter {
   until?: Date | null;
   /** Keyset position: entries strictly older than this one. */
   after?: { sortAt: Date; id: string } | null;
+  /** The boards the caller sees; null for every board (see eventVisible). */
+  boardIds?: string[] | null;
+}
+
+/**
+ * Whether the caller may see the event `e` (authorisation per object, at read time): a ticket's
+ * event when it sees the ticket's board (its current one; the event's own once the ticket is
+ * gone), an event about no ticket (webhook.test) always. The subscription's boards are not the
+ * rule: they may have changed since the event.
+ */
+export function eventVisible(boardIds: string[] | null | undefined, e = Prisma.sql`e`): Prisma.Sql {
+  if (!boardIds) return Prisma.sql`true`;
+  return Prisma.sql`(COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") IS NULL
+    OR COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") = ANY(${boardIds}::text[]))`;
 }
 
 /** An event the relay is fanning out. */
@@ -76,6 +95,7 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   if (filter.since) where.push(Prisma.sql`a."attemptedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`a."attemptedAt" < ${filter.until}`);
   if (filter.after) where.push(Prisma.sql`(a."attemptedAt", a."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.boardIds) where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Event" e WHERE e."id" = a."eventId" AND ${eventVisible(filter.boardIds)})`);
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
@@ -95,6 +115,7 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
   if (filter.since) where.push(Prisma.sql`d."updatedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`d."updatedAt" < ${filter.until}`);
   if (filter.after) where.push(Prisma.sql`(d."updatedAt", d."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.boardIds) where.push(eventVisible(filter.boardIds));
   return Prisma.sql`(
     SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
@@ -104,6 +125,18 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY d."updatedAt" DESC, d."id" DESC
      LIMIT ${take})`;
+}
+
+/**
+ * What a paused subscription holds, counted up to `cap` (an index walk of at most `cap` rows):
+ * its deliveries waiting to be sent (held, or pending: those are held when their attempt comes)
+ * and the test events queued for it but not yet turned into deliveries.
+ */
+async function waitingWork(db: Pick<Prisma.TransactionClient, '$queryRaw'>, subscriptionId: string, cap: number): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM "Delivery" d WHERE d."subscriptionId" = ${subscriptionId} AND d."status" IN ('held', 'pending') LIMIT ${cap}) x)::int
+         + (SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE e."relayedAt" IS NULL AND e."targetSubscriptionId" = ${subscriptionId} LIMIT ${cap}) y)::int AS "n"`;
+  return row?.n ?? 0;
 }
 
 export const webhookRepository = {
@@ -118,15 +151,20 @@ export const webhookRepository = {
   },
 
   /**
-   * Creates a subscription; for an API key, under a lock on the key's row so that parallel
-   * requests cannot together pass its subscription limit. Null when the limit is reached.
+   * Creates a subscription under a lock on the workspace's row (and, for an API key, the key's),
+   * so that parallel requests cannot together pass the workspace's limit or the key's. Says which
+   * limit is reached instead when one is.
    */
-  create(input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null }) {
+  create(
+    input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null; workspaceLimit: number },
+  ): Promise<WebhookSubscription | { limitReached: 'workspace' | 'apiKey' }> {
     return prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId} FOR UPDATE`;
+      if ((await tx.webhookSubscription.count({ where: { workspaceId: input.workspaceId, ...live } })) >= input.workspaceLimit) return { limitReached: 'workspace' as const };
       if (input.apiKeyId !== null && input.limit !== null) {
         await tx.$queryRaw`SELECT 1 FROM "ApiKey" WHERE "id" = ${input.apiKeyId} FOR UPDATE`;
         const count = await tx.webhookSubscription.count({ where: { apiKeyId: input.apiKeyId, ...live } });
-        if (count >= input.limit) return null;
+        if (count >= input.limit) return { limitReached: 'apiKey' as const };
       }
       return tx.webhookSubscription.create({
         data: {
@@ -180,9 +218,18 @@ export const webhookRepository = {
     return count === 1;
   },
 
-  /** Queues an event (webhook.test) through the outbox, as every change does. */
-  queueEvent(input: WriteEventInput) {
-    return prisma.$transaction((tx) => writeEvent(tx, input));
+  /**
+   * Queues a webhook.test event through the outbox, as every change does. While the subscription
+   * is paused, under a lock on its row (parallel requests cannot together pass the cap): null
+   * when the deliveries it holds, with the test events on their way to it, reach `heldCap`.
+   */
+  queueTestEvent(subscriptionId: string, heldCap: number, input: WriteEventInput) {
+    return prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ condition: string }[]>`
+        SELECT "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId} FOR UPDATE`;
+      if (row?.condition === 'paused' && (await waitingWork(tx, subscriptionId, heldCap)) >= heldCap) return null;
+      return writeEvent(tx, input);
+    });
   },
 
   /**
@@ -207,12 +254,15 @@ export const webhookRepository = {
       LIMIT ${take}`;
   },
 
-  /** A delivery of the subscription, by its id or the id of one of its attempts. */
-  findDelivery(subscriptionId: string, id: string) {
-    return prisma.delivery.findFirst({
+  /** A delivery of the subscription, by its id or the id of one of its attempts, if the caller sees its event (boardIds: eventVisible). */
+  async findDelivery(subscriptionId: string, id: string, boardIds: string[] | null) {
+    const delivery = await prisma.delivery.findFirst({
       where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
-      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true } } },
+      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true, payload: true } } },
     });
+    if (!delivery || !boardIds) return delivery;
+    const [visible] = await prisma.$queryRaw<{ ok: boolean }[]>`SELECT ${eventVisible(boardIds)} AS "ok" FROM "Event" e WHERE e."id" = ${delivery.eventId}`;
+    return visible?.ok ? delivery : null;
   },
 
   attempt(id: string) {
@@ -233,29 +283,77 @@ export const webhookRepository = {
   // The outbox relay.
 
   /**
-   * Takes up to `limit` unrelayed events in commit order that no other relay holds, for `leaseMs`.
-   * Ordered by ("relayedAt", "seq"), the same order as "seq" for these rows, so that the planner
-   * walks the ("relayedAt", "seq") index from its NULL end: ordered by "seq" alone it may walk
-   * the "seq" index and filter out every event ever relayed (200 ms a claim with 330,000 relayed
-   * events, against 5 ms).
+   * Takes up to `limit` unrelayed events that no other relay holds, for `leaseMs`, fairly across
+   * workspaces: round-robin, one event of each workspace with a backlog per turn (its oldest
+   * first), the workspaces in the order of their oldest waiting event. So one workspace writing
+   * 10,000 events delays another's next event by one batch at most, not by its whole backlog.
+   *
+   * Cheap on a large outbox and under a burst: the workspaces with a backlog are found by a loose
+   * index scan of ("relayedAt", "workspaceId", "seq") from its NULL end (one probe per such
+   * workspace, at most MAX_BACKLOG_WORKSPACES), and each of the first `limit` of them gives at
+   * most its share of rows (in all at most 8 × `limit`), enough for two lanes of claims to both
+   * fill a batch. The rows are then locked FOR UPDATE SKIP LOCKED one by one in turn order (by
+   * primary key, until `limit` are held), each checked again under its lock (unrelayed, lease
+   * free): so a row is claimed by one relay at a time,
+   * and one whose relay died is taken again once its lease runs out (nothing lost or doubled,
+   * as before). Past MAX_BACKLOG_WORKSPACES workspaces with a backlog at once, those with the
+   * lowest ids are served first until the backlogs shrink.
    */
   claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     return prisma.$queryRaw<ClaimedEvent[]>`
+      WITH RECURSIVE backlog("workspaceId", depth) AS (
+        (SELECT "workspaceId", 1 FROM "Event" WHERE "relayedAt" IS NULL ORDER BY "relayedAt", "workspaceId" LIMIT 1)
+        UNION ALL
+        SELECT (SELECT e."workspaceId" FROM "Event" e
+                 WHERE e."relayedAt" IS NULL AND e."workspaceId" > b."workspaceId"
+                 ORDER BY e."relayedAt", e."workspaceId" LIMIT 1), b.depth + 1
+          FROM backlog b WHERE b."workspaceId" IS NOT NULL AND b.depth < ${MAX_BACKLOG_WORKSPACES}
+      ),
+      heads AS (
+        SELECT b."workspaceId", h."seq" AS "headSeq" FROM backlog b
+         CROSS JOIN LATERAL (
+           SELECT e."seq" FROM "Event" e
+            WHERE e."relayedAt" IS NULL AND e."workspaceId" = b."workspaceId" AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
+            ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT 1) h
+         ORDER BY h."seq" LIMIT ${limit}
+      ),
+      share AS (SELECT LEAST(2 * ${limit}::int, CEIL(8.0 * ${limit}::int / GREATEST(count(*), 1)))::int AS n FROM heads),
+      candidates AS (
+        SELECT c."id", c.turn, h."headSeq" FROM heads h
+         CROSS JOIN LATERAL (
+           SELECT e."id", row_number() OVER (ORDER BY e."seq") AS turn FROM (
+             SELECT e."id", e."seq" FROM "Event" e
+              WHERE e."relayedAt" IS NULL AND e."workspaceId" = h."workspaceId" AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
+              ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT (SELECT n FROM share)) e) c
+      )
       UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
        WHERE "id" IN (
-         SELECT "id" FROM "Event"
-          WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())
-          ORDER BY "relayedAt", "seq" LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
+         SELECT l."id" FROM (SELECT * FROM candidates ORDER BY turn, "headSeq") c
+          CROSS JOIN LATERAL (
+            SELECT e."id" FROM "Event" e
+             WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
+             FOR UPDATE SKIP LOCKED) l
+          LIMIT ${limit})
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "traceparent"`;
   },
 
-  /** Subscriptions that may get new deliveries (receiving, or paused: those are held). */
-  subscriptionsForRelay(workspaceIds: number[]) {
-    return prisma.webhookSubscription.findMany({
+  /**
+   * Subscriptions that may get new deliveries: receiving ones, and paused ones (those are held)
+   * while they hold fewer than `heldCap` deliveries. A paused subscription at its cap gets none:
+   * the events that occur meanwhile are skipped for it (never sent, not even on resume), and a
+   * warning says so, once per batch of events.
+   */
+  async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
+    const subscriptions = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true },
+      select: { id: true, workspaceId: true, events: true, boardIds: true, condition: true },
     });
+    const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
+    if (!paused.length) return subscriptions;
+    const full = new Set<string>();
+    for (const id of paused) if ((await waitingWork(prisma, id, heldCap)) >= heldCap) full.add(id);
+    if (full.size) logger.warn({ subscriptionIds: [...full], heldCap }, 'paused subscriptions at their held-delivery cap: new events are skipped for them');
+    return subscriptions.filter((s) => !full.has(s.id));
   },
 
   /** The deliveries of (event, subscription) pairs, created once however often this runs. */

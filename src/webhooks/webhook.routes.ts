@@ -143,7 +143,9 @@ export const webhookRoutes = defineRoutes([
     path: '/webhooks/{id}/test',
     tag: TAG,
     summary: 'Queue a webhook.test event to this subscription',
-    description: `${SCOPE_NOTE} Queues one \`webhook.test\` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 \`invalid_state_transition\` when disabled.`,
+    description: `${SCOPE_NOTE} Queues one \`webhook.test\` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 \`invalid_state_transition\` when disabled. ` +
+      '422 `held_delivery_limit_reached` while paused and holding as many deliveries as a subscription may (100 unless the operator set another limit; test events on their way count): resume it first. ' +
+      'Events that occur while a paused subscription holds that many are skipped for it (not delivered, not even on resume).',
     operation: /* GraphQL */ `
       mutation sendWebhookTest($id: String!) {
         sendWebhookTest(id: $id) { eventId type occurredAt }
@@ -151,7 +153,7 @@ export const webhookRoutes = defineRoutes([
     params: idParams,
     variables: ({ params }) => ({ id: params.id }),
     status: 202,
-    codes: ['invalid_state_transition'],
+    codes: ['invalid_state_transition', 'held_delivery_limit_reached'],
   },
   simpleAction(
     'resumeWebhookSubscription',
@@ -213,13 +215,17 @@ export const webhookRoutes = defineRoutes([
     summary: 'Send a delivery again',
     description:
       `${SCOPE_NOTE} Sends the same payload with the same \`webhook-id\` now, as a new attempt with trigger \`manual\` (the scheduled attempts are not affected), and answers that attempt’s log entry. ` +
-      '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.',
+      '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. ' +
+      'Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. ' +
+      'Only deliveries of tickets the caller may see can be re-sent (404 otherwise).',
     operation: /* GraphQL */ `
       mutation resendWebhookDelivery($id: String!, $deliveryId: String!) {
         resendWebhookDelivery(subscriptionId: $id, deliveryId: $deliveryId) { ${ENTRY_SELECTION} }
       }`,
     params: z.object({ id: subscriptionId, deliveryId: z.string().regex(/^(dlv|att)_[0-9A-Z]{26}$/).describe('Delivery id (`dlv_…`) or attempt id (`att_…`)') }),
     variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
+    statusOf: (entry) => ((entry as { status?: string } | null)?.status === 'pending' ? 202 : undefined),
+    otherSuccess: { 202: 'The attempt is still running after 15 s: the delivery, `pending`; the attempt shows in the delivery log when done' },
     codes: ['invalid_state_transition'],
   },
 ]);

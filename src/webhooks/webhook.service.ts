@@ -6,9 +6,11 @@ import { AppError, fromZodIssues, type FieldError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
 import type { DeliveryStatus, WebhookSubscription } from '../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
+import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
+import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
 import { text } from '../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from './url-policy.ts';
 import { generateWebhookSecret } from './signing.ts';
@@ -56,6 +58,9 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   return r.data;
 }
 
+/** How long a re-send request waits for its attempt's result before answering that it is still running. */
+export const RESEND_WAIT_MS = 15_000;
+
 const notFound = (id: string) => new AppError('not_found', `No webhook subscription ${id}`);
 
 /** The scope lets a key ask; the role, as for a person with it, decides whether it may manage webhooks. */
@@ -66,6 +71,9 @@ function requireManageRole(p: Principal) {
 }
 
 const seesEveryBoard = (p: Principal) => p.role.isAdmin || p.role.allBoards;
+
+/** The boards whose tickets' deliveries the caller may see; null for every board. */
+export const visibleBoards = (p: Principal): string[] | null => (seesEveryBoard(p) ? null : [...p.role.boardIds]);
 
 /**
  * A subscription sends the tickets of its boards; a role that does not see every board sees (and
@@ -140,13 +148,18 @@ export const webhookService = {
       createdById: p.user.id,
       apiKeyId: p.kind === 'apiKey' ? p.apiKey.id : null,
       limit: p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : null,
+      workspaceLimit: config.limits.maxWebhookSubscriptionsPerWorkspace,
       url: data.url,
       events: unique(data.events),
       boardIds: boards,
       description: data.description ?? '',
       secret,
     });
-    if (!subscription) {
+    if ('limitReached' in subscription) {
+      if (subscription.limitReached === 'workspace') {
+        const max = config.limits.maxWebhookSubscriptionsPerWorkspace;
+        throw new AppError('subscription_limit_reached', `This workspace already has ${max} webhook subscriptions, its limit; delete one first`);
+      }
       const max = p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : 0;
       throw new AppError('subscription_limit_reached', `This API key already has ${max} webhook subscriptions, its limit; delete one first`);
     }
@@ -178,17 +191,21 @@ export const webhookService = {
     return { subscription, secret };
   },
 
-  /** Queues one webhook.test event for this subscription alone, whatever its filters. */
+  /** Queues one webhook.test event for this subscription alone, whatever its filters; while paused, only below the held-delivery cap. */
   async sendTest(p: Principal, id: string) {
     const s = await find(p, id);
     if (s.condition === 'disabled') throw new AppError('invalid_state_transition', 'The subscription is disabled: enable it before sending a test event');
-    const envelope = await webhookRepository.queueEvent({
+    const heldCap = config.limits.maxHeldDeliveriesPerSubscription;
+    const envelope = await webhookRepository.queueTestEvent(s.id, heldCap, {
       type: 'webhook.test',
       workspace: p.workspace,
       actor: { id: p.user.id, name: p.user.fullName },
       targetSubscriptionId: s.id,
       data: { subscriptionId: s.id, url: s.url, message: 'A test event sent from the webhook settings.' },
     });
+    if (!envelope) {
+      throw new AppError('held_delivery_limit_reached', `The subscription is paused and holds ${heldCap} deliveries, its limit: resume it before sending test events`);
+    }
     return { eventId: envelope.id, type: envelope.type, occurredAt: envelope.occurredAt, subscription: s };
   },
 
@@ -216,24 +233,40 @@ export const webhookService = {
     const size = q.first ?? 50;
     const after = q.after ? decodeLogCursor(q.after) : null;
     if (q.after && !after) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
-    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after }, size + 1);
+    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after, boardIds: visibleBoards(p) }, size + 1);
     return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
   },
 
-  /** One manual attempt with the same payload and webhook-id, logged with trigger `manual`. */
-  async resend(p: Principal, id: string, deliveryId: string, requestId: string) {
+  /**
+   * One manual attempt with the same payload and webhook-id, logged with trigger `manual`. Answers
+   * the attempt when it has a result within `waitMs`; else the delivery as `pending` with the
+   * re-send's workflow id (the attempt goes on and shows in the log; REST answers 202).
+   */
+  async resend(p: Principal, id: string, deliveryId: string, requestId: string, waitMs = RESEND_WAIT_MS): Promise<DeliveryLogRow> {
     const s = await find(p, id);
-    const delivery = await webhookRepository.findDelivery(s.id, deliveryId);
+    const delivery = await webhookRepository.findDelivery(s.id, deliveryId, visibleBoards(p));
     if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} of webhook subscription ${id}`);
     if (s.condition !== 'receiving') {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
     }
     const { client, taskQueue } = temporal();
     const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
-    const { result } = await resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
+    const resent = resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
       logger.warn({ err, deliveryId: delivery.id }, 're-send could not run');
       throw new AppError('service_unavailable', 'The re-send could not run now; try again shortly');
     });
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([resent, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]).finally(() => clearTimeout(timer));
+    if (waited === null) {
+      resent.catch(() => undefined);
+      const now = new Date();
+      return {
+        id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
+        httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
+        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now,
+      };
+    }
+    const { result } = waited;
     const attempt = result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result.outcome === 'held' ? 'paused' : 'not receiving'}`);
     return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };

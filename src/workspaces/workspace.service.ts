@@ -9,7 +9,7 @@ import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { API_SCOPES } from '../access/principal.ts';
 import { workspaceRepository, type BoardSeed } from './workspace.repository.ts';
 
-export const demoBoards: BoardSeed[] = [
+const demoBoards: BoardSeed[] = [
   {
     name: 'Support',
     description: 'Customer questions and incidents',

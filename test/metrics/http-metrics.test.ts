@@ -64,19 +64,24 @@ describe('metrics of the HTTP app', () => {
 
   it('counts GraphQL operations by name and outcome', async () => {
     const before = await scrape(app);
-    expect((await graphql('query WhoAmI { me { __typename } }')).status).toBe(200);
-    expect((await graphql('query WhoAmI { me { __typename } }')).status).toBe(200);
-    await graphql('query BrokenTicket { ticket(id: 987654) { id } }');
+    // Names of the service's own clients (the route table's and the settings UI's) are labels.
+    expect((await graphql('query Viewer { me { __typename } }')).status).toBe(200);
+    expect((await graphql('query Viewer { me { __typename } }')).status).toBe(200);
+    await graphql('query getTicket { ticket(id: 987654) { id } }');
     await graphql('query Unparsable { me {');
-    await graphql('query A { me { __typename } } query B { me { __typename } }', 'B');
+    await graphql('query A { me { __typename } } query Roles { me { __typename } }', 'Roles');
+    // Any other name is `other`: a caller cannot mint labels.
+    for (let i = 0; i < 3; i++) await graphql(`query Made${i}_${Date.now()} { me { __typename } }`);
     const after = await scrape(app);
     const moved = (operation: string, outcome: string) =>
       sample(after, 'graphql_operations_total', { operation, outcome }) - sample(before, 'graphql_operations_total', { operation, outcome });
-    expect(moved('WhoAmI', 'success')).toBe(2);
-    expect(moved('BrokenTicket', 'error')).toBe(1);
+    expect(moved('Viewer', 'success')).toBe(2);
+    expect(moved('getTicket', 'error')).toBe(1);
     // Never executed: named by what the caller asked for, which was nothing here.
     expect(moved('anonymous', 'rejected')).toBe(1);
-    expect(moved('B', 'success')).toBe(1);
+    expect(moved('Roles', 'success')).toBe(1);
+    expect(moved('other', 'success')).toBe(3);
+    expect([...after.keys()].filter((k) => k.includes('operation="Made'))).toEqual([]);
     const route = { route: '/graphql', method: 'POST', status: '200' };
     expect(sample(after, 'http_requests_total', route) - sample(before, 'http_requests_total', route)).toBeGreaterThanOrEqual(4);
   });

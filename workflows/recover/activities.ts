@@ -11,13 +11,15 @@ export interface FailedDeliveriesInput {
   /** The event order (Event.seq, as a string: it is a bigint) after which to go on; null from the start. */
   afterSeq: string | null;
   limit: number;
+  /** Only deliveries of events the asker sees (webhook.repository.ts eventVisible); null: every board. */
+  boardIds?: string[] | null;
 }
 
 export function createRecoverActivities() {
   return {
     /** The next deliveries to re-send, in event order: failed in the window and not delivered since. */
     async failedDeliveries(input: FailedDeliveriesInput): Promise<RecoverCandidate[]> {
-      return await recoverRepository.failedInWindow(input.subscriptionId, new Date(input.since), new Date(input.until), input.afterSeq, input.limit);
+      return await recoverRepository.failedInWindow(input.subscriptionId, new Date(input.since), new Date(input.until), input.afterSeq, input.limit, input.boardIds ?? null);
     },
   };
 }

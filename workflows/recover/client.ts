@@ -16,7 +16,7 @@ export interface Recovery extends RecoverInput {
  */
 export async function startRecovery(client: Client, taskQueue: string, input: RecoverInput & { workspaceId: number }, requestId: string): Promise<Recovery> {
   const workflowId = recoverWorkflowId(input.subscriptionId, requestId);
-  const args: RecoverInput = { subscriptionId: input.subscriptionId, since: input.since, until: input.until };
+  const args: RecoverInput = { subscriptionId: input.subscriptionId, since: input.since, until: input.until, boardIds: input.boardIds ?? null };
   try {
     await client.workflow.start(recoverFailedDeliveriesWorkflow, {
       workflowId,
@@ -39,6 +39,7 @@ export async function startRecovery(client: Client, taskQueue: string, input: Re
   const memo = existing.memo as { since?: string; until?: string } | undefined;
   return {
     subscriptionId: input.subscriptionId,
+    boardIds: input.boardIds ?? null,
     since: memo?.since ?? input.since,
     until: memo?.until ?? input.until,
     workflowId,

@@ -30,6 +30,8 @@ export interface RecoverInput {
   since: string;
   /** ISO 8601, exclusive; fixed when the recovery is asked for. */
   until: string;
+  /** The boards the caller who asked sees: only deliveries of their tickets are re-sent. Absent or null: every board. */
+  boardIds?: string[] | null;
 }
 
 export interface RecoverOutcome {

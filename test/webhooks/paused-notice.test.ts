@@ -1,0 +1,74 @@
+// Pause notices are at most one per hour per administrator per subscription: failing test events
+// could pause a subscription, resume it and repeat, notifying (and e-mailing) every administrator
+// each time. Recorded as the delivery workflow records attempts, without Temporal.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { prisma } from '../../src/db/db.ts';
+import { deliveryRepository, PAUSE_AFTER_FAILURES, PAUSED_NOTICE_INTERVAL_MS } from '../../src/webhooks/delivery.repository.ts';
+import { emailPausedNotice } from '../../src/webhooks/paused-notice.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { addUser, createDelivery, createSubscription, updateSubscription } from './fixtures.ts';
+
+type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
+
+describe('paused notices', () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await createTestWorkspace('Paused notices');
+    await addUser(ws, { isAdmin: true, email: `second-${ws.workspace.id}@example.test` });
+  });
+
+  /** The failure that pauses the subscription (the 20th in a row), as the workflow records it. */
+  async function failToPause(subscriptionId: string) {
+    await updateSubscription(subscriptionId, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
+    const ref = await createDelivery(ws, subscriptionId);
+    const { paused } = await deliveryRepository.recordAttempt({
+      ...ref,
+      attempt: 1,
+      trigger: 'test',
+      outcome: 'failed',
+      lastScheduled: false,
+      httpStatus: 500,
+      durationMs: 3,
+      responseExcerpt: null,
+      error: null,
+      payload: '{}',
+      attemptedAt: new Date(),
+      nextAttemptAt: null,
+      workflowId: `wf-${ref.deliveryId}`,
+    });
+    expect(paused, 'the attempt pauses the subscription').not.toBeNull();
+    return paused!;
+  }
+  const noticesOf = (subscriptionId: string) =>
+    prisma.notification.findMany({ where: { workspaceId: ws.workspace.id, kind: 'webhook.paused', data: { path: ['subscriptionId'], equals: subscriptionId } } });
+
+  it('notifies each administrator once an hour per subscription, however often it is paused', async () => {
+    const sub = await createSubscription(ws, { url: 'https://hooks.example.com/flaky' });
+    const first = await failToPause(sub.id);
+    expect(first.recipients).toHaveLength(2);
+    expect(await noticesOf(sub.id)).toHaveLength(2);
+
+    // Resume and fail again, twice: nobody is told again within the hour, and nobody is e-mailed.
+    for (let i = 0; i < 2; i++) {
+      expect(await deliveryRepository.resume(sub.id)).toBe(true);
+      const again = await failToPause(sub.id);
+      expect(again.recipients).toEqual([]);
+      const sent: unknown[] = [];
+      await emailPausedNotice({ from: 'x@example.test', transport: { sendMail: async (m) => sent.push(m) } }, again);
+      expect(sent).toEqual([]);
+    }
+    expect(await noticesOf(sub.id)).toHaveLength(2);
+
+    // Another subscription is another matter.
+    const other = await createSubscription(ws, { url: 'https://hooks.example.com/other' });
+    expect((await failToPause(other.id)).recipients).toHaveLength(2);
+
+    // An hour after the last notice, a new pause is told again.
+    await prisma.notification.updateMany({
+      where: { id: { in: (await noticesOf(sub.id)).map((n) => n.id) } },
+      data: { createdAt: new Date(Date.now() - PAUSED_NOTICE_INTERVAL_MS - 1000) },
+    });
+    expect(await deliveryRepository.resume(sub.id)).toBe(true);
+    expect((await failToPause(sub.id)).recipients).toHaveLength(2);
+  });
+});

@@ -1,0 +1,43 @@
+// A re-send answers within its wait (15 s in production): the attempt when it has a result by
+// then, else the delivery as `pending` with the re-send's workflow id, and REST says 202. Here no
+// worker polls the task queue, so the re-send never gets a result: the answer cannot depend on time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { authenticateRequest } from '../../src/auth/authenticate.ts';
+import { webhookService } from '../../src/webhooks/webhook.service.ts';
+import { routes } from '../../src/api/routes.ts';
+import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { createDelivery, createSubscription } from './fixtures.ts';
+
+describe('re-send without a result in time', () => {
+  let dev: TestDevServer;
+  beforeAll(async () => {
+    dev = await startTestDevServer();
+    useTemporal(dev.address, uniqueId('no-worker'));
+  }, 180_000);
+  afterAll(async () => {
+    await closeTemporal();
+    await dev?.teardown();
+  }, 60_000);
+
+  it('answers the delivery as pending with the re-send’s workflow id, and REST maps that to 202', async () => {
+    const ws = await createTestWorkspace('Resend wait');
+    const key = await ws.key({ scopes: ['webhooks:manage'] });
+    const { principal } = await authenticateRequest(new Headers({ authorization: `Bearer ${key.value}` }), { required: true });
+    const sub = await createSubscription(ws, { url: 'https://hooks.example.com/slow' });
+    const ref = await createDelivery(ws, sub.id);
+
+    const entry = await webhookService.resend(principal!, sub.id, ref.deliveryId, 'req-wait', 50);
+    expect(entry).toMatchObject({ id: ref.deliveryId, deliveryId: ref.deliveryId, status: 'pending', trigger: 'manual', attemptedAt: null });
+    expect(entry.workflowId).toBe(resendWorkflowId(ref.deliveryId, 'req-wait'));
+    // The re-send was started and goes on.
+    const described = await dev.client.workflow.getHandle(entry.workflowId).describe();
+    expect(described.status.name).toBe('RUNNING');
+
+    const route = routes.find((r) => r.operationId === 'resendWebhookDelivery')!;
+    expect(route.statusOf?.(entry)).toBe(202);
+    expect(route.statusOf?.({ ...entry, status: 'failed' })).toBeUndefined();
+  }, 120_000);
+});

@@ -1,0 +1,107 @@
+// Queues a caller can fill have caps: live subscriptions per workspace (for keys and signed-in
+// people alike; every event fans out to all of them), and held deliveries per subscription.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../../src/config.ts';
+import { createApp } from '../../src/http/app.ts';
+import { prisma } from '../../src/db/db.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { call, signInAdmin } from '../limits/support.ts';
+import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { createDelivery, createSubscription } from './fixtures.ts';
+
+type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
+const body = { url: 'https://hooks.example.com/ticketing', events: ['ticket.created'] };
+const createMutation = 'mutation($input: CreateWebhookSubscriptionInput!) { createWebhookSubscription(input: $input) { id } }';
+
+describe('live subscriptions per workspace', () => {
+  const app = createApp();
+  const max = config.limits.maxWebhookSubscriptionsPerWorkspace;
+  let ws: Workspace;
+  let session: Record<string, string>;
+
+  beforeAll(async () => {
+    ws = await createTestWorkspace('Subscription cap');
+    session = await signInAdmin(app, ws.admin.email!);
+    // All but two of the workspace's allowance, as any caller could have saved them.
+    for (let i = 0; i < max - 2; i++) await createSubscription(ws, { url: `https://hooks.example.com/${i}` });
+  });
+
+  it(`caps a workspace at ${max} live subscriptions for people and keys alike: 422 subscription_limit_reached`, async () => {
+    const first = await call(app, 'POST', '/graphql', { headers: session, body: { query: createMutation, variables: { input: body } } });
+    expect(first.body.errors).toBeUndefined();
+    // The last place: parallel requests of a person cannot together pass the cap.
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => call(app, 'POST', '/graphql', { headers: session, body: { query: createMutation, variables: { input: body } } })),
+    );
+    expect(racing.filter((r) => !r.body.errors)).toHaveLength(1);
+    const refused = racing.filter((r) => r.body.errors);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.body.errors[0].extensions.code).toBe('subscription_limit_reached');
+    expect(refused[0]!.body.errors[0].message).toContain(`workspace already has ${max}`);
+    expect(await prisma.webhookSubscription.count({ where: { workspaceId: ws.workspace.id, deletedAt: null } })).toBe(max);
+
+    // A key under its own limit is refused the same way, through REST.
+    const key = await ws.key({ scopes: ['webhooks:manage'] });
+    const byKey = await call(app, 'POST', '/webhooks', { key: key.value, body });
+    expect(byKey.status).toBe(422);
+    expect(byKey.body.code).toBe('subscription_limit_reached');
+
+    // Deleting one makes room again; other workspaces are not affected.
+    const one = await prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, deletedAt: null } });
+    expect((await call(app, 'DELETE', `/webhooks/${one.id}`, { key: key.value })).status).toBe(204);
+    expect((await call(app, 'POST', '/webhooks', { key: key.value, body })).status).toBe(201);
+    const other = await createTestWorkspace('Subscription cap, other');
+    expect((await call(app, 'POST', '/webhooks', { key: (await other.key({ scopes: ['webhooks:manage'] })).value, body })).status).toBe(201);
+  });
+});
+
+describe('held deliveries per paused subscription', () => {
+  const app = createApp();
+  const cap = config.limits.maxHeldDeliveriesPerSubscription;
+  let ws: Workspace;
+  let key: string;
+
+  beforeAll(async () => {
+    ws = await createTestWorkspace('Held cap');
+    key = (await ws.key({ scopes: ['webhooks:manage'] })).value;
+  });
+
+  /** `n` held deliveries of new events, as a paused subscription's workflows leave them. */
+  async function holdDeliveries(subscriptionId: string, n: number) {
+    for (let i = 0; i < n; i++) {
+      const ref = await createDelivery(ws, subscriptionId);
+      await prisma.delivery.update({ where: { id: ref.deliveryId }, data: { status: 'held' } });
+    }
+  }
+
+  it(`accepts test events for a paused subscription up to ${cap} held, then answers 422 held_delivery_limit_reached`, async () => {
+    const sub = await createSubscription(ws, { url: 'https://hooks.example.com/held', condition: 'paused', pausedAt: new Date() });
+    await holdDeliveries(sub.id, cap - 2);
+    // Parallel requests cannot together pass the cap: the test events on their way count.
+    const results = await Promise.all(Array.from({ length: 4 }, () => call(app, 'POST', `/webhooks/${sub.id}/test`, { key })));
+    expect(results.filter((r) => r.status === 202)).toHaveLength(2);
+    const refused = results.filter((r) => r.status === 422);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]!.body.code).toBe('held_delivery_limit_reached');
+    expect(await prisma.event.count({ where: { targetSubscriptionId: sub.id } })).toBe(2);
+
+    // GraphQL refuses the same way.
+    const gql = await call(app, 'POST', '/graphql', { key, body: { query: 'mutation($id: String!) { sendWebhookTest(id: $id) { eventId } }', variables: { id: sub.id } } });
+    expect(gql.body.errors[0].extensions.code).toBe('held_delivery_limit_reached');
+
+    // A receiving subscription is not affected (its deliveries go out, nothing is held).
+    const receiving = await createSubscription(ws, { url: 'https://hooks.example.com/receiving' });
+    expect((await call(app, 'POST', `/webhooks/${receiving.id}/test`, { key })).status).toBe(202);
+  });
+
+  it('skips a paused subscription at its cap when relaying other events (documented: not kept, not sent on resume)', async () => {
+    const small = 3;
+    const full = await createSubscription(ws, { url: 'https://hooks.example.com/full', condition: 'paused', pausedAt: new Date() });
+    const room = await createSubscription(ws, { url: 'https://hooks.example.com/room', condition: 'paused', pausedAt: new Date() });
+    await holdDeliveries(full.id, small);
+    await holdDeliveries(room.id, small - 1);
+    const ids = (await webhookRepository.subscriptionsForRelay([ws.workspace.id], small)).map((s) => s.id);
+    expect(ids).toContain(room.id);
+    expect(ids).not.toContain(full.id);
+  });
+});
