@@ -7,6 +7,7 @@ import type { paths } from './openapi-types.ts';
 export type NewTicket = paths['/tickets']['post']['requestBody']['content']['application/json'];
 export type Ticket = paths['/tickets']['post']['responses'][201]['content']['application/json'];
 export type TicketFilter = Omit<NonNullable<paths['/tickets']['get']['parameters']['query']>, 'cursor'>;
+export type TicketChange = paths['/tickets/{id}']['patch']['requestBody']['content']['application/json'];
 
 export function createTicketingClient(options: { baseUrl: string; apiKey: string; fetch?: typeof fetch }) {
   return createClient<paths>({
@@ -67,6 +68,46 @@ export async function* listTickets(client: TicketingClient, filter: TicketFilter
     cursor = data.nextCursor ?? undefined;
   } while (cursor);
 }
+
+/**
+ * Changes a ticket only if nobody changed it since it was read: reads it (its `ETag` is its
+ * version), lets `edit` decide the change from what it is now, and sends that with `If-Match`.
+ * If another change came in between (412 `precondition_failed`), reads it again and retries, so
+ * a change is never made on the basis of a state that no longer holds.
+ */
+export async function editTicket(client: TicketingClient, id: number, edit: (current: Ticket) => TicketChange | null): Promise<Ticket> {
+  for (let attempt = 1; ; attempt++) {
+    const read = await client.GET('/tickets/{id}', { params: { path: { id } } });
+    if (!read.data) throw new ApiError(read.response.status, read.error?.code, read.error?.detail);
+    const change = edit(read.data);
+    if (!change) return read.data;
+    const etag = read.response.headers.get('ETag') ?? `"${read.data.version}"`;
+    const { data, error, response } = await client.PATCH('/tickets/{id}', { params: { path: { id }, header: { 'If-Match': etag } }, body: change });
+    if (data) return data;
+    if (response.status !== 412 || attempt >= MAX_ATTEMPTS) throw new ApiError(response.status, error?.code, error?.detail);
+  }
+}
+
+/**
+ * Catching up with the events feed: every event after `from` (an event id you processed, or the
+ * `cursor` this function returned last time), oldest first. Returns the events and the cursor to
+ * store and pass next time; it is never null, even when nothing was new.
+ */
+export async function eventsSince(client: TicketingClient, from: { after: string } | { cursor: string }) {
+  const pages = [];
+  let query: { after?: string; cursor?: string } = from;
+  for (;;) {
+    const { data, error, response } = await client.GET('/events', { params: { query: { ...query, limit: 100 } } });
+    if (!data) throw new ApiError(response.status, error?.code, error?.detail);
+    pages.push(data.data);
+    // Catch-up pages always carry a cursor; an empty page means: nothing more for now.
+    if (!data.nextCursor) throw new Error('a catch-up page without nextCursor');
+    if (!data.data.length) return { events: pages.flat(), cursor: data.nextCursor };
+    query = { cursor: data.nextCursor };
+  }
+}
+/** One entry of GET /events: exactly the body a webhook delivery of that event carries. */
+export type FeedEvent = Awaited<ReturnType<typeof eventsSince>>['events'][number];
 
 const backoffMs = (attempt: number) => 500 * 2 ** (attempt - 1);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 // and pages through the board's tickets.
 //   TICKETING_API_URL=http://127.0.0.1:3000/public/v1 TICKETING_API_KEY=svc_… npx tsx examples/api-client/demo.ts
 import crypto from 'node:crypto';
-import { ApiError, createTicket, createTicketingClient, listTickets, type NewTicket } from './client.ts';
+import { ApiError, createTicket, createTicketingClient, editTicket, eventsSince, listTickets, type NewTicket } from './client.ts';
 
 const baseUrl = process.env.TICKETING_API_URL ?? 'http://127.0.0.1:3000/public/v1';
 const apiKey = process.env.TICKETING_API_KEY;
@@ -49,6 +49,21 @@ const first = await createTicket(client, ticket, idempotencyKey);
 console.log(`created ticket ${first.ticket.id} on board ${board.name} (replayed: ${first.replayed})`);
 const retry = await createTicket(client, ticket, idempotencyKey);
 console.log(`sent again with the same Idempotency-Key: ticket ${retry.ticket.id} (replayed: ${retry.replayed})`);
+
+// The newest event of the ticket: where catching up starts.
+const newest = await client.GET('/events', { params: { query: { ticketId: first.ticket.id, limit: 1 } } });
+const startAfter = newest.data?.data[0]?.id;
+
+// A change made only if the ticket is still as read (If-Match); a stale version is refused.
+const edited = await editTicket(client, first.ticket.id, (t) => ({ subject: `${t.subject} (escalated)` }));
+console.log(`changed ticket ${edited.id} to version ${edited.version}`);
+const stale = await client.PATCH('/tickets/{id}', { params: { path: { id: edited.id }, header: { 'If-Match': '"1"' } }, body: { subject: 'Based on version 1' } });
+console.log(`a change based on version 1: ${stale.response.status} ${stale.error?.code}`);
+
+if (startAfter) {
+  const { events } = await eventsSince(client, { after: startAfter });
+  console.log(`events since creating it: ${events.map((e) => `${e.type} v${e.data.version}`).join(', ')}`);
+}
 
 let count = 0;
 for await (const t of listTickets(client, { boardId: board.id, limit: 20 })) {

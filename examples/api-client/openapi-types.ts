@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         /**
          * Create a ticket
-         * @description Needs the scope `tickets:write`, and a role that may change tickets (else 403 `forbidden`). The change is attributed to the key’s service account (history, notifications, webhooks; channel `api`). The ticket starts in its board’s initial state with `channel` = `api`. Checked against the board: `boardId` must be a board the key sees (else 422 on `/boardId`); `priority` one of the board’s `priorities` (the first when omitted); `fields[]` by `fieldId`, each value of its field’s type, every required field present. Answers 201 with the ticket representation, the one webhook events carry in `data`.
+         * @description Needs the scope `tickets:write`, and a role that may change tickets (else 403 `forbidden`). The change is attributed to the key’s service account (history, notifications, webhooks; channel `api`). The ticket starts in its board’s initial state with `channel` = `api`. Checked against the board: `boardId` must be a board the key sees (else 422 on `/boardId`); `priority` one of the board’s `priorities` (the first when omitted); `fields[]` by `fieldId`, each value of its field’s type, every required field present. Answers 201 with the ticket representation, the one webhook events carry in `data`, at `version` 1. The answer carries `ETag: "<version>"`, the ticket’s `version`.
          */
         post: operations["createTicket"];
         delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * One ticket
-         * @description Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404.
+         * @description Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404. The answer carries `ETag: "<version>"`, the ticket’s `version`.
          */
         get: operations["getTicket"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
         head?: never;
         /**
          * Change a ticket’s subject, description, priority, state or fields
-         * @description Needs the scope `tickets:write`, and a role that may change tickets (else 403 `forbidden`). The change is attributed to the key’s service account (history, notifications, webhooks; channel `api`). Send only the members to change (at least one). `state` is a state id (or name) of the ticket’s board; `fields[]` changes only the listed fields (`value: null` clears one that is not required). A state change emits `ticket.state_changed`, other changes `ticket.updated`; a PATCH doing both emits both. Values equal to the current ones change nothing.
+         * @description Needs the scope `tickets:write`, and a role that may change tickets (else 403 `forbidden`). The change is attributed to the key’s service account (history, notifications, webhooks; channel `api`). Send only the members to change (at least one). `state` is a state id (or name) of the ticket’s board; `fields[]` changes only the listed fields (`value: null` clears one that is not required). A state change emits `ticket.state_changed`, other changes `ticket.updated`; a PATCH doing both emits both. Values equal to the current ones change nothing. Each change adds one to the ticket’s `version`. With `If-Match: "<version>"` (the `ETag` of a ticket answer) the change is made only if the ticket is still at that version, checked atomically with the change; otherwise 412 `precondition_failed` and nothing changes (read the ticket again, then retry). Without `If-Match` (or with `*`) the change is made whatever the version. The answer carries `ETag: "<version>"`, the ticket’s `version`.
          */
         patch: operations["updateTicket"];
         trace?: never;
@@ -167,6 +167,26 @@ export interface paths {
          * @description Needs the scope `tickets:write`, and a role that may change tickets (else 403 `forbidden`). The change is attributed to the key’s service account (history, notifications, webhooks; channel `api`). `public: false` makes an internal note. Emits `ticket.comment_added` and moves the ticket’s `updatedAt`.
          */
         post: operations["addTicketComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tickets/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of a ticket, oldest first: who changed what, when, through which channel
+         * @description Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404. One entry per change: `created`, `updated` (`changes` lists each field with its old and new value), `state_changed` (state names) and `comment_added` (`changes` names the comment’s id). `actor` is the person, or for a change made with an API key that key’s own service account (its `id` is the `serviceUser.id` of `GET /me` for that key), with `channel` `api`.
+         */
+        get: operations["listTicketHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -304,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a webhook.test event to this subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled. 422 `held_delivery_limit_reached` while paused and holding as many deliveries as a subscription may (100 unless the operator set another limit; test events on their way count): resume it first. Events that occur while a paused subscription holds that many are skipped for it (not delivered, not even on resume).
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled.
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -384,7 +404,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. Only deliveries of tickets the caller may see can be re-sent (404 otherwise).
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -445,6 +465,32 @@ export interface paths {
          * @description Needs only a valid key (no particular scope). Every event type a subscription can receive, with when it is sent and the JSON Schema (2020-12) of its body, standing alone (the ticket representation inlined). The same schemas, with the ticket as `$ref`, are this document’s `webhooks`. Not paged: the catalogue is short.
          */
         get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events feed: catch up on ticket events, newest first or after a given event
+         * @description Needs the scope `tickets:read` or `tickets:write`. The workspace’s ticket events of the last 30 days, each entry exactly the body a webhook delivery of that event carries (same `id`, same members; see `webhooks`), whether or not any subscription received it. Only events of tickets on boards the key’s role sees. `webhook.test` events are not in the feed (they are sent to one subscription on request and change nothing). Filters combine: `type`, `ticketId`, `since`, `until`.
+         *
+         *     Without `after`: newest first, paged with `limit` and `cursor` like every list (`nextCursor` null on the last page).
+         *
+         *     Catch-up, `after=<event id>`: the events that follow that one, oldest first. Here `nextCursor` is never null: it is the place to continue from, also when the page is empty (nothing new yet). Store it (or the id of the last event you processed, as `after`) and poll again later with `cursor=<nextCursor>`.
+         *
+         *     Order and completeness: the feed’s order is the order in which the writing transactions began (one request’s events in the order it wrote them), and an event appears only once every transaction that began before its own has ended, usually within a second. So the feed only grows at its end: a consumer following it misses nothing and sees nothing twice, however many changes happen at once. An id taken from a webhook delivery may come slightly before events it raced with; deduplicate on `id` when mixing webhooks and the feed. Ticket events carry the ticket’s `version` in `data`: keep the highest you have seen.
+         */
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -524,6 +570,7 @@ export interface webhooks {
                      *           "id": 7,
                      *           "name": "Zapier integration"
                      *         },
+                     *         "version": 3,
                      *         "createdAt": "2026-01-05T09:30:00.000Z",
                      *         "updatedAt": "2026-01-05T09:42:00.000Z"
                      *       }
@@ -644,6 +691,7 @@ export interface webhooks {
                      *           "id": 7,
                      *           "name": "Zapier integration"
                      *         },
+                     *         "version": 3,
                      *         "createdAt": "2026-01-05T09:30:00.000Z",
                      *         "updatedAt": "2026-01-05T09:42:00.000Z"
                      *       }
@@ -769,6 +817,7 @@ export interface webhooks {
                      *           "id": 7,
                      *           "name": "Zapier integration"
                      *         },
+                     *         "version": 3,
                      *         "createdAt": "2026-01-05T09:30:00.000Z",
                      *         "updatedAt": "2026-01-05T09:42:00.000Z"
                      *       }
@@ -890,6 +939,7 @@ export interface webhooks {
                      *           "id": 7,
                      *           "name": "Zapier integration"
                      *         },
+                     *         "version": 3,
                      *         "createdAt": "2026-01-05T09:30:00.000Z",
                      *         "updatedAt": "2026-01-05T09:42:00.000Z"
                      *       },
@@ -1062,7 +1112,7 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /** @description Every code the API reports, with its HTTP status */
-            code: string & ("invalid_json" | "invalid_header" | "too_many_mutations" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "held_delivery_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
+            code: string & ("invalid_json" | "invalid_header" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1101,6 +1151,8 @@ export interface components {
                 id: number;
                 name: string;
             };
+            /** @description 1 when created, one more with each change (update, state change, comment): of two copies of a ticket, the higher version is the newer */
+            version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1144,6 +1196,8 @@ export interface components {
         "Idempotent-Replayed": "true";
         /** @description `<path?…&cursor=…>; rel="next"`: the next page (RFC 8288); absent on the last page */
         Link: string;
+        /** @description The record’s `version` as a strong entity tag, `"<version>"`: send it back as `If-Match` to change the record only if nobody changed it since */
+        ETag: string;
         /** @description 401: `Bearer error="invalid_token"`. 403 `insufficient_scope`: `Bearer error="insufficient_scope", scope="<scopes>"`, any one of the space-separated scopes would do (absent with `forbidden`). */
         "WWW-Authenticate": string;
     };
@@ -1211,7 +1265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1222,7 +1276,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1342,7 +1396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1353,7 +1407,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1481,7 +1535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1492,7 +1546,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1603,7 +1657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1614,7 +1668,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1733,7 +1787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1744,7 +1798,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1850,7 +1904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1861,7 +1915,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -1945,13 +1999,14 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1962,7 +2017,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
+                        code?: "invalid_json" | "invalid_header";
                     };
                 };
             };
@@ -2043,7 +2098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2055,7 +2110,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
+                        code?: "validation_failed" | "idempotency_key_reused";
                     };
                 };
             };
@@ -2110,6 +2165,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,7 +2219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2174,7 +2230,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2214,7 +2270,10 @@ export interface operations {
     updateTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Make the change only if the record is still at this version: its `ETag`, `"<version>"` (RFC 9110 conditional request; a list of up to 20 tags matches any of them, a weak tag `W/"…"` never matches, `*` matches any version). A stale version answers 412 `precondition_failed`; a malformed header 400 `invalid_header`. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Ticket id */
                 id: number;
@@ -2249,13 +2308,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `If-Match` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2266,7 +2326,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json" | "invalid_header";
                     };
                 };
             };
@@ -2317,6 +2377,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description The record is no longer at a version `If-Match` names; nothing changed. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
             413: {
                 headers: {
@@ -2347,7 +2422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2358,7 +2433,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2476,7 +2551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2487,7 +2562,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2560,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2571,7 +2646,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json";
                     };
                 };
             };
@@ -2652,7 +2727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2663,7 +2738,154 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listTicketHistory: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was given */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Ticket id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            ticketId: number;
+                            /** @enum {string} */
+                            action: "comment_added" | "created" | "state_changed" | "updated";
+                            actor: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            channel: "api" | "email" | "system" | "web";
+                            changes: {
+                                field: string;
+                                oldValue: string | number | boolean | Record<string, never> | unknown[] | null;
+                                newValue: string | number | boolean | Record<string, never> | unknown[] | null;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description The key lacks the scope. `code`: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2786,7 +3008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2797,7 +3019,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -2888,7 +3110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2899,7 +3121,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json";
                     };
                 };
             };
@@ -2965,7 +3187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2976,7 +3198,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3105,7 +3327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3116,7 +3338,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3210,7 +3432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3221,7 +3443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json";
                     };
                 };
             };
@@ -3302,7 +3524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3313,7 +3535,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3430,7 +3652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3441,7 +3663,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3490,7 +3712,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url: string & (unknown & unknown);
                     /** @description Event types to receive */
@@ -3534,7 +3756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3545,7 +3767,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json";
                     };
                 };
             };
@@ -3611,7 +3833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3622,7 +3844,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
+                        code?: "validation_failed" | "subscription_limit_reached";
                     };
                 };
             };
@@ -3747,7 +3969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3758,7 +3980,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3864,7 +4086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3875,7 +4097,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -3927,7 +4149,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url?: string & (unknown & unknown);
                     /** @description Event types to receive */
@@ -3969,7 +4191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3980,7 +4202,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
+                        code?: "invalid_json";
                     };
                 };
             };
@@ -4061,7 +4283,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4072,7 +4294,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -4199,7 +4421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4210,7 +4432,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -4322,7 +4544,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4333,7 +4555,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
+                        code?: "validation_failed" | "invalid_state_transition";
                     };
                 };
             };
@@ -4458,7 +4680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4469,7 +4691,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
+                        code?: "validation_failed" | "invalid_state_transition";
                     };
                 };
             };
@@ -4594,7 +4816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4605,7 +4827,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
+                        code?: "validation_failed" | "invalid_state_transition";
                     };
                 };
             };
@@ -4762,7 +4984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4773,7 +4995,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -4865,47 +5087,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The attempt is still running after 15 s: the delivery, `pending`; the attempt shows in the delivery log when done */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description `att_…` for an attempt; the delivery id (`dlv_…`) for a delivery with no attempt in this state */
-                        id: string;
-                        /** @description The delivery (one event to one subscription); re-send takes it */
-                        deliveryId: string;
-                        /** @description Also the `webhook-id` header */
-                        eventId: string;
-                        eventType: string;
-                        /** @description 1..7 for scheduled attempts; manual re-sends continue the count */
-                        attempt: number;
-                        /** @description `scheduled`, `manual` (re-send) or `test` */
-                        trigger: string;
-                        /** @enum {string} */
-                        status: "cancelled" | "failed" | "held" | "pending" | "succeeded";
-                        /** @description The receiver’s status; null when no answer came */
-                        httpStatus: number | null;
-                        durationMs: number | null;
-                        /** @description The first 1 KiB of the answer */
-                        responseExcerpt: string | null;
-                        /** @description Why there was no answer (time-out, refused connection, refused address) */
-                        error: string | null;
-                        /** @description The event envelope sent (the signed body) */
-                        payload: string | number | boolean | Record<string, never> | unknown[];
-                        /** Format: date-time */
-                        attemptedAt: string | null;
-                        /** Format: date-time */
-                        nextAttemptAt: string | null;
-                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
-                        workflowId: string;
-                    };
-                };
-            };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
             401: {
                 headers: {
@@ -4953,7 +5134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4964,7 +5145,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
+                        code?: "validation_failed" | "invalid_state_transition";
                     };
                 };
             };
@@ -5115,7 +5296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5126,7 +5307,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
                     };
                 };
             };
@@ -5222,7 +5403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5233,7 +5414,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
+                        code?: "invalid_json" | "invalid_header";
                     };
                 };
             };
@@ -5330,7 +5511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5342,7 +5523,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
+                        code?: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
                     };
                 };
             };
@@ -5425,7 +5606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5436,7 +5617,228 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error" | "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was given */
+                cursor?: string;
+                /** @description Only events of this type */
+                type?: "ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added";
+                /** @description Only events of this ticket */
+                ticketId?: number;
+                /** @description Only events that occurred at or after this ISO 8601 time. Years 1 to 9999 (UTC). */
+                since?: string;
+                /** @description Only events that occurred before this ISO 8601 time. Years 1 to 9999 (UTC). */
+                until?: string;
+                /** @description Catch up: the events after this one (an `evt_…` id from this feed), oldest first. A `cursor` given too takes precedence. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                            id: string;
+                            /** @constant */
+                            type: "ticket.created";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            occurredAt: string;
+                            /** @description The workspace address */
+                            workspace: string;
+                            /** @description Who made the change: a person, or the service account of an API key */
+                            actor: {
+                                /** @description The acting account */
+                                id: number;
+                                name: string;
+                            };
+                            changes: null;
+                            /** @description The ticket after the change, in the representation of every ticket response */
+                            data: components["schemas"]["Ticket"];
+                        } | {
+                            /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                            id: string;
+                            /** @constant */
+                            type: "ticket.updated";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            occurredAt: string;
+                            /** @description The workspace address */
+                            workspace: string;
+                            /** @description Who made the change: a person, or the service account of an API key */
+                            actor: {
+                                /** @description The acting account */
+                                id: number;
+                                name: string;
+                            };
+                            changes: {
+                                /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                                field: string;
+                                /** @description Any JSON value */
+                                oldValue: unknown;
+                                /** @description Any JSON value */
+                                newValue: unknown;
+                            }[];
+                            /** @description The ticket after the change, in the representation of every ticket response */
+                            data: components["schemas"]["Ticket"];
+                        } | {
+                            /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                            id: string;
+                            /** @constant */
+                            type: "ticket.state_changed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            occurredAt: string;
+                            /** @description The workspace address */
+                            workspace: string;
+                            /** @description Who made the change: a person, or the service account of an API key */
+                            actor: {
+                                /** @description The acting account */
+                                id: number;
+                                name: string;
+                            };
+                            changes: {
+                                /** @constant */
+                                field: "state";
+                                /** @description The former state’s name */
+                                oldValue: string;
+                                /** @description The new state’s name */
+                                newValue: string;
+                            };
+                            /** @description The ticket after the change, in the representation of every ticket response */
+                            data: components["schemas"]["Ticket"];
+                        } | {
+                            /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                            id: string;
+                            /** @constant */
+                            type: "ticket.comment_added";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            occurredAt: string;
+                            /** @description The workspace address */
+                            workspace: string;
+                            /** @description Who made the change: a person, or the service account of an API key */
+                            actor: {
+                                /** @description The acting account */
+                                id: number;
+                                name: string;
+                            };
+                            changes: null;
+                            /** @description The ticket after the change, in the representation of every ticket response */
+                            data: components["schemas"]["Ticket"];
+                            /** @description The new comment */
+                            comment: components["schemas"]["Comment"];
+                        })[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description The key lacks the scope. `code`: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
                     };
                 };
             };

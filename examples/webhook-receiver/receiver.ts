@@ -102,6 +102,28 @@ export function memoryInbox(work: (event: WebhookEvent) => Promise<void>): Inbox
   };
 }
 
+/**
+ * Drops older news: ticket events carry the ticket's `version` (one more with each change), and a
+ * retry of an older delivery can arrive after a newer one. Work runs only for an event whose
+ * version is at least the highest seen for its ticket (equal: one change that sent two events,
+ * e.g. ticket.updated and ticket.state_changed). In production keep the versions with your copy
+ * of the ticket (`UPDATE … WHERE version <= $new`).
+ */
+export function skipStale(work: (event: WebhookEvent) => Promise<void>): (event: WebhookEvent) => Promise<void> {
+  const versions = new Map<number, number>(); // ticket id → highest version processed
+  return async (event) => {
+    const { id: ticketId, version } = event.data as { id?: unknown; version?: unknown };
+    if (typeof ticketId !== 'number' || typeof version !== 'number') return work(event); // not a ticket event (webhook.test)
+    const held = versions.get(ticketId) ?? 0;
+    if (version < held) {
+      console.log(`stale ${event.id}: ticket ${ticketId} version ${version} is older than ${held}, dropped`);
+      return;
+    }
+    versions.set(ticketId, version);
+    await work(event);
+  };
+}
+
 function header(req: IncomingMessage, name: string): string {
   const value = req.headers[name];
   return typeof value === 'string' ? value : '';

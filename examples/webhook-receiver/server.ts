@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { createWebhookHandler, memoryInbox, type WebhookEvent } from './receiver.ts';
+import { createWebhookHandler, memoryInbox, skipStale, type WebhookEvent } from './receiver.ts';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) {
@@ -24,6 +24,7 @@ async function processEvent(event: WebhookEvent) {
   console.log(`processed ${event.type} ${event.id}`);
 }
 
-const handler = createWebhookHandler({ secret, inbox: memoryInbox(processEvent) });
+// A delivery older than what was already processed for its ticket is dropped (skipStale).
+const handler = createWebhookHandler({ secret, inbox: memoryInbox(skipStale(processEvent)) });
 const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
 server.listen(port, host, () => console.log(`listening on ${tls ? 'https' : 'http'}://${host}:${port}`));

@@ -24,6 +24,7 @@ import { WINDOW_SECONDS } from '../rate-limit/request-rate-limiter.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
+import { IF_MATCH_PATTERN, MAX_IF_MATCH_CHARS, MAX_IF_MATCH_TAGS } from '../rest/conditional.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { eventBodySchema, eventCatalogue, exampleEvent } from '../events/event.schemas.ts';
@@ -94,6 +95,7 @@ const isMutation = (route: RouteDef) => (parse(route.operation).definitions[0] a
 export function responseSchema(route: RouteDef): JsonSchema {
   const { field, selection } = rootFieldOf(route);
   if (!route.paged) return outputSchema(field.type, selection);
+  const itemSchema = route.itemSchema;
   // Connection: edges { node { … } } becomes data: [ … ].
   const edges = selection?.selections.find((s) => s.kind === 'Field' && s.name.value === 'edges');
   const node = edges?.kind === 'Field' ? edges.selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'node') : undefined;
@@ -103,7 +105,7 @@ export function responseSchema(route: RouteDef): JsonSchema {
   return {
     type: 'object',
     properties: {
-      data: { type: 'array', items: outputSchema(nodeType, node?.kind === 'Field' ? node.selectionSet : undefined) },
+      data: { type: 'array', items: itemSchema ?? outputSchema(nodeType, node?.kind === 'Field' ? node.selectionSet : undefined) },
       nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' },
     },
     required: ['data', 'nextCursor'],
@@ -143,7 +145,7 @@ const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idem
 /** A query changes nothing, so it never meets a role's write permission or a state rule. */
 const CHANGE_ONLY_CODES: ErrorCode[] = ['forbidden', 'subscription_limit_reached', 'invalid_state_transition'];
 /** Codes of one domain's rules: only on the routes that name them in `codes`. */
-const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition'];
+const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition', 'precondition_failed'];
 /** No route answers these today; listing them would promise answers that never come. */
 const UNUSED_CODES: ErrorCode[] = ['conflict'];
 
@@ -183,7 +185,7 @@ const problemSchema: JsonSchema = {
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-type HeaderName = 'X-Request-Id' | 'RateLimit-Policy' | 'RateLimit' | 'Retry-After' | 'Idempotent-Replayed' | 'Link' | 'WWW-Authenticate';
+type HeaderName = 'X-Request-Id' | 'RateLimit-Policy' | 'RateLimit' | 'Retry-After' | 'Idempotent-Replayed' | 'Link' | 'WWW-Authenticate' | 'ETag';
 
 const responseHeaders: Record<HeaderName, JsonSchema> = {
   'X-Request-Id': {
@@ -214,6 +216,11 @@ const responseHeaders: Record<HeaderName, JsonSchema> = {
     description: '`<path?…&cursor=…>; rel="next"`: the next page (RFC 8288); absent on the last page',
     schema: { type: 'string' },
   },
+  ETag: {
+    description: 'The record’s `version` as a strong entity tag, `"<version>"`: send it back as `If-Match` to change the record only if nobody changed it since',
+    required: true,
+    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+  },
   'WWW-Authenticate': {
     description:
       '401: `Bearer error="invalid_token"`. 403 `insufficient_scope`: `Bearer error="insufficient_scope", scope="<scopes>"`, any one of the space-separated scopes would do (absent with `forbidden`).',
@@ -230,7 +237,7 @@ function codesFor(route: RouteDef, status: number | '5XX'): ErrorCode[] {
     if (IDEMPOTENCY_CODES.includes(c) && !route.idempotent) return false;
     if (CHANGE_ONLY_CODES.includes(c) && !isMutation(route) && !route.codes?.includes(c)) return false;
     if (UNUSED_CODES.includes(c) || (DOMAIN_CODES.includes(c) && !route.codes?.includes(c))) return false;
-    if (c === 'invalid_header' && !route.idempotent) return false;
+    if (c === 'invalid_header' && !route.idempotent && !route.ifMatch) return false;
     if (c === 'invalid_json' && !route.body) return false;
     const s = errorTable[c].status;
     return status === '5XX' ? s >= 500 : s === status;
@@ -260,14 +267,20 @@ function responses(route: RouteDef) {
       ? { description: 'Done', headers: headersOf(replayed) }
       : {
           description: route.paged ? 'One page' : 'Success',
-          headers: headersOf([...replayed, ...(route.paged ? (['Link'] as const) : [])]),
+          headers: headersOf([...replayed, ...(route.paged ? (['Link'] as const) : []), ...(route.etag ? (['ETag'] as const) : [])]),
           content: { 'application/json': { schema: withComponentRefs(responseSchema(route)) } },
         };
   const mutation = isMutation(route);
   const out: Record<string, unknown> = { [status]: success };
   for (const [other, description] of Object.entries(route.otherSuccess ?? {})) out[other] = { ...success, description };
-  if (route.body || route.idempotent) {
-    const why = [route.body && 'the body is not JSON (or not UTF-8)', route.idempotent && 'the `Idempotency-Key` header is malformed'].filter(Boolean).join(', or ');
+  if (route.body || route.idempotent || route.ifMatch) {
+    const why = [
+      route.body && 'the body is not JSON (or not UTF-8)',
+      route.idempotent && 'the `Idempotency-Key` header is malformed',
+      route.ifMatch && 'the `If-Match` header is malformed',
+    ]
+      .filter(Boolean)
+      .join(', or ');
     out['400'] = problem(route, 400, why[0].toUpperCase() + why.slice(1));
   }
   out['401'] = problem(route, 401, 'The API key is missing, unknown, revoked or expired', ['WWW-Authenticate']);
@@ -276,6 +289,7 @@ function responses(route: RouteDef) {
   }
   if (route.params) out['404'] = problem(route, 404, 'No such record, or one the key’s role does not see (never 403)', replayed);
   if (route.idempotent) out['409'] = problem(route, 409, 'The first request with this `Idempotency-Key` is still running; retry later');
+  if (route.ifMatch) out['412'] = problem(route, 412, 'The record is no longer at a version `If-Match` names; nothing changed');
   if (route.body) {
     out['413'] = problem(route, 413, `The body is over ${MAX_BODY_BYTES} bytes (1 MiB)`);
     out['415'] = problem(route, 415, 'The body is not sent as `application/json`');
@@ -316,6 +330,18 @@ function parameters(route: RouteDef) {
       const { description, ...rest } = s as { description?: string };
       out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
     }
+  }
+  if (route.ifMatch) {
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'Make the change only if the record is still at this version: its `ETag`, `"<version>"` (RFC 9110 conditional request; ' +
+        `a list of up to ${MAX_IF_MATCH_TAGS} tags matches any of them, a weak tag \`W/"…"\` never matches, \`*\` matches any version). ` +
+        'A stale version answers 412 `precondition_failed`; a malformed header 400 `invalid_header`.',
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IF_MATCH_CHARS, pattern: IF_MATCH_PATTERN, example: '"3"' },
+    });
   }
   if (route.idempotent) {
     out.push({

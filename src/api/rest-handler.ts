@@ -14,6 +14,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef, RouteInput } from '../rest/route.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { toPage } from '../paging/paging.ts';
+import { etagOf } from '../rest/conditional.ts';
 import { idempotencyKeyOf, requestHash, runIdempotent, type IdempotencyClaim, type RouteResult } from '../idempotency/idempotency.service.ts';
 import { asCallerError } from '../paging/cursor.ts';
 
@@ -88,15 +89,24 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
     );
   }
 
-  const run = (claim?: IdempotencyClaim) => executeRoute(route, req, { params, query, body }, claim);
+  const run = (claim?: IdempotencyClaim) => executeRoute(route, req, { params, query, body, headers: req.request.headers }, claim);
   const principal = req.auth.principal;
   // Input that fails validation above never claims a key (nothing ran, a corrected retry may reuse it).
-  if (idempotencyKey === null || principal?.kind !== 'apiKey') return run();
+  if (idempotencyKey === null || principal?.kind !== 'apiKey') return withEtag(def, await run());
   const hash = requestHash(def.method, new URL(req.request.url).pathname, raw);
-  return runIdempotent(
-    { apiKeyId: principal.apiKey.id, key: idempotencyKey, requestHash: hash, requestId: req.requestId, successStatus: def.status ?? 200 },
-    run,
+  return withEtag(
+    def,
+    await runIdempotent(
+      { apiKeyId: principal.apiKey.id, key: idempotencyKey, requestHash: hash, requestId: req.requestId, successStatus: def.status ?? 200 },
+      run,
+    ),
   );
+}
+
+/** A versioned record's answer (a replayed one too) carries its version as ETag. */
+function withEtag(def: RouteDef, result: RouteResult): RouteResult {
+  const version = def.etag ? (result.body as { version?: unknown } | null)?.version : undefined;
+  return typeof version === 'number' ? { ...result, headers: { ...result.headers, ETag: etagOf(version) } } : result;
 }
 
 async function executeRoute(route: CompiledRoute, req: RestRequest, input: RouteInput, idempotencyClaim?: IdempotencyClaim): Promise<RouteResult> {

@@ -8,5 +8,6 @@ import { webhookRoutes } from '../webhooks/webhook.routes.ts';
 import { deliveryStatsRoutes } from '../webhooks/delivery-stats.routes.ts';
 import { recoverRoutes } from '../webhooks/recover.routes.ts';
 import { eventTypeRoutes } from '../events/event-type.routes.ts';
+import { eventFeedRoutes } from '../events/event-feed.routes.ts';
 
-export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes];
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes, ...eventFeedRoutes];

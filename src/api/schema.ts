@@ -13,6 +13,7 @@ import '../webhooks/webhook.types.ts';
 import '../webhooks/delivery-stats.types.ts';
 import '../webhooks/recover.types.ts';
 import '../events/event-type.types.ts';
+import '../events/event-feed.types.ts';
 
 // Input rules wrap every field with arguments (input-rules.ts), for /graphql and REST alike.
 export const schema = applyInputRules(builder.toSchema({ sortSchema: true }));

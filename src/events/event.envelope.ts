@@ -61,3 +61,18 @@ export function buildEventEnvelope(input: EnvelopeInput): EventEnvelope {
     ...(input.comment !== undefined ? { comment: input.comment } : {}),
   };
 }
+
+/** An envelope's members in the spec's order. */
+const ENVELOPE_ORDER = ['id', 'type', 'occurredAt', 'workspace', 'actor', 'changes', 'data'];
+
+/**
+ * A stored envelope (the outbox row's jsonb, which keeps keys in its own order) with its members
+ * in the spec's order, as deliveries send it: what the events feed answers, so that an entry is
+ * byte for byte the body webhooks deliver.
+ */
+export function inEnvelopeOrder(payload: Record<string, unknown>): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) if (key in payload) ordered[key] = payload[key];
+  for (const key of Object.keys(payload)) if (!(key in ordered)) ordered[key] = payload[key];
+  return ordered;
+}

@@ -25,6 +25,7 @@ const ticketSchema = z.object({
   fields: z.array(z.object({ fieldId: z.string(), value: jsonValue })),
   channel: z.enum(['api', 'web', 'email', 'system']),
   createdBy: actor,
+  version: z.int().min(1).describe('1 when created, one more with each change: a delivery with a lower version than one already processed is older news'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -92,6 +93,7 @@ const EXAMPLE_TICKET: TicketRepresentation = {
   fields: [{ fieldId: 'order_number', value: '8841' }],
   channel: 'api',
   createdBy: { id: 7, name: 'Zapier integration' },
+  version: 3,
   createdAt: '2026-01-05T09:30:00.000Z',
   updatedAt: '2026-01-05T09:42:00.000Z',
 };

@@ -9,6 +9,8 @@ export interface RouteInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
+  /** The request's headers (e.g. If-Match, read by rest/conditional.ts). */
+  headers: Headers;
 }
 
 export interface RouteDef {
@@ -39,6 +41,12 @@ export interface RouteDef {
   paged?: boolean;
   /** Honours the Idempotency-Key header. */
   idempotent?: boolean;
+  /** The answer is one versioned record (a `version` member): it carries `ETag: "<version>"`. */
+  etag?: boolean;
+  /** Honours `If-Match` (its `variables` pass ifMatchVersions on): a stale version answers 412 `precondition_failed`. */
+  ifMatch?: boolean;
+  /** Each item of a paged answer is a JSON value, described by this schema rather than by its GraphQL type (the events feed). */
+  itemSchema?: Record<string, unknown>;
   /** Codes of its domain's rules this route can answer besides the common ones (e.g. `invalid_state_transition`). */
   codes?: ErrorCode[];
 }

@@ -44,6 +44,7 @@ interface TicketPageRow {
   priority: string;
   fields: FieldValue[];
   channel: Channel;
+  version: number;
   createdAt: string;
   updatedAt: string;
   stateId: string;
@@ -64,6 +65,7 @@ const fromTicketPageRow = (r: TicketPageRow): TicketRepresentation => ({
   fields: r.fields,
   channel: r.channel,
   createdBy: toActor({ id: r.creatorId, fullName: r.creatorName }),
+  version: r.version,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });
@@ -110,7 +112,7 @@ export const ticketRepository = {
     const ids = page.where.id?.in;
     if (!ids?.length) return [];
     const rows = await db.read<TicketPageRow>(
-      `SELECT t.id, t."boardId", t.subject, t.description, t."requesterEmail", t.priority, t.fields, t.channel,
+      `SELECT t.id, t."boardId", t.subject, t.description, t."requesterEmail", t.priority, t.fields, t.channel, t.version,
          to_char(t."createdAt", '${ISO}') AS "createdAt", to_char(t."updatedAt", '${ISO}') AS "updatedAt",
          s.id AS "stateId", s.name AS "stateName", s.category AS "stateCategory", u.id AS "creatorId", u."fullName" AS "creatorName"
        FROM "Ticket" t JOIN "BoardState" s ON s.id = t."stateId" JOIN "User" u ON u.id = t."createdById"
@@ -229,14 +231,14 @@ export const ticketRepository = {
     const { fields, ...rest } = data;
     return tx.ticket.update({
       where: { id },
-      data: { ...rest, ...(fields ? { fields: fields as unknown as Prisma.InputJsonArray } : {}) },
+      data: { ...rest, ...(fields ? { fields: fields as unknown as Prisma.InputJsonArray } : {}), version: { increment: 1 } },
       include: ticketInclude,
     });
   },
 
   /** A comment is activity on the ticket: it moves `updatedAt`, so `updatedSince` finds it. */
   touchTicket(tx: Tx, id: number, at: Date) {
-    return tx.ticket.update({ where: { id }, data: { updatedAt: at }, include: ticketInclude });
+    return tx.ticket.update({ where: { id }, data: { updatedAt: at, version: { increment: 1 } }, include: ticketInclude });
   },
 
   insertHistory(tx: Tx, data: { ticketId: number; actorId: number; channel: Channel; action: HistoryAction; changes: FieldChange[] }) {

@@ -19,6 +19,8 @@ export interface TicketRepresentation {
   fields: FieldValue[];
   channel: Channel;
   createdBy: EventActor;
+  /** 1 when created, +1 with each change: the ETag of ticket answers; newer events carry higher versions. */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +50,7 @@ export function toTicketRepresentation(row: TicketRow): TicketRepresentation {
     fields: row.fields as unknown as FieldValue[],
     channel: row.channel,
     createdBy: toActor(row.createdBy),
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { defineRoutes, intIdParam } from '../rest/route.ts';
 import { PAGE_INFO_SELECTION, pageVariables } from '../paging/paging.ts';
+import { ifMatchVersions } from '../rest/conditional.ts';
 import { commentInput, commentListQuery, createTicketInput, ticketListQuery, updateTicketInput } from './ticket.inputs.ts';
 
 /** The shared ticket representation (decisions.md): every ticket response selects exactly this. */
 const TICKET_SELECTION =
-  'id boardId subject description state { id name category } priority requester { email } fields { fieldId value } channel createdBy { id name } createdAt updatedAt';
+  'id boardId subject description state { id name category } priority requester { email } fields { fieldId value } channel createdBy { id name } version createdAt updatedAt';
 const COMMENT_SELECTION = 'id ticketId body public channel author { id name } createdAt';
+const HISTORY_SELECTION = 'id ticketId action actor { id name } channel changes { field oldValue newValue } createdAt';
+const ETAG_NOTE = 'The answer carries `ETag: "<version>"`, the ticket’s `version`.';
 
 const READ_NOTE = 'Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404.';
 const WRITE_NOTE =
@@ -26,7 +29,7 @@ export const ticketRoutes = defineRoutes([
       `${WRITE_NOTE} The ticket starts in its board’s initial state with \`channel\` = \`api\`. ` +
       'Checked against the board: `boardId` must be a board the key sees (else 422 on `/boardId`); `priority` one of the board’s ' +
       '`priorities` (the first when omitted); `fields[]` by `fieldId`, each value of its field’s type, every required field present. ' +
-      'Answers 201 with the ticket representation, the one webhook events carry in `data`.',
+      `Answers 201 with the ticket representation, the one webhook events carry in \`data\`, at \`version\` 1. ${ETAG_NOTE}`,
     operation: /* GraphQL */ `
       mutation createTicket($input: CreateTicketInput!) {
         createTicket(input: $input) { ${TICKET_SELECTION} }
@@ -35,6 +38,7 @@ export const ticketRoutes = defineRoutes([
     variables: ({ body }) => ({ input: body }),
     status: 201,
     idempotent: true,
+    etag: true,
   },
   {
     operationId: 'listTickets',
@@ -69,13 +73,14 @@ export const ticketRoutes = defineRoutes([
     path: '/tickets/{id}',
     tag: 'Tickets',
     summary: 'One ticket',
-    description: READ_NOTE,
+    description: `${READ_NOTE} ${ETAG_NOTE}`,
     operation: /* GraphQL */ `
       query getTicket($id: Int!) {
         ticket(id: $id) { ${TICKET_SELECTION} }
       }`,
     params: ticketParams,
     variables: ({ params }) => ({ id: params.id }),
+    etag: true,
   },
   {
     operationId: 'updateTicket',
@@ -86,14 +91,20 @@ export const ticketRoutes = defineRoutes([
     description:
       `${WRITE_NOTE} Send only the members to change (at least one). \`state\` is a state id (or name) of the ticket’s board; ` +
       '`fields[]` changes only the listed fields (`value: null` clears one that is not required). A state change emits ' +
-      '`ticket.state_changed`, other changes `ticket.updated`; a PATCH doing both emits both. Values equal to the current ones change nothing.',
+      '`ticket.state_changed`, other changes `ticket.updated`; a PATCH doing both emits both. Values equal to the current ones change nothing. ' +
+      'Each change adds one to the ticket’s `version`. With `If-Match: "<version>"` (the `ETag` of a ticket answer) the change is made ' +
+      'only if the ticket is still at that version, checked atomically with the change; otherwise 412 `precondition_failed` and nothing ' +
+      `changes (read the ticket again, then retry). Without \`If-Match\` (or with \`*\`) the change is made whatever the version. ${ETAG_NOTE}`,
     operation: /* GraphQL */ `
-      mutation updateTicket($id: Int!, $input: UpdateTicketInput!) {
-        updateTicket(id: $id, input: $input) { ${TICKET_SELECTION} }
+      mutation updateTicket($id: Int!, $input: UpdateTicketInput!, $ifVersion: [Int!]) {
+        updateTicket(id: $id, input: $input, ifVersion: $ifVersion) { ${TICKET_SELECTION} }
       }`,
     params: ticketParams,
     body: updateTicketInput,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    variables: ({ params, body, headers }) => ({ id: params.id, input: body, ifVersion: ifMatchVersions(headers) }),
+    etag: true,
+    ifMatch: true,
+    codes: ['precondition_failed'],
   },
   {
     operationId: 'listTicketComments',
@@ -106,6 +117,28 @@ export const ticketRoutes = defineRoutes([
       query listTicketComments($ticketId: Int!, $first: Int, $after: String) {
         ticketComments(ticketId: $ticketId, first: $first, after: $after) {
           edges { node { ${COMMENT_SELECTION} } }
+          ${PAGE_INFO_SELECTION}
+        }
+      }`,
+    params: ticketParams,
+    query: commentListQuery,
+    variables: ({ params, query }) => ({ ticketId: params.id, ...pageVariables(query) }),
+    paged: true,
+  },
+  {
+    operationId: 'listTicketHistory',
+    method: 'GET',
+    path: '/tickets/{id}/history',
+    tag: 'Tickets',
+    summary: 'The history of a ticket, oldest first: who changed what, when, through which channel',
+    description:
+      `${READ_NOTE} One entry per change: \`created\`, \`updated\` (\`changes\` lists each field with its old and new value), ` +
+      '`state_changed` (state names) and `comment_added` (`changes` names the comment’s id). `actor` is the person, or for a change ' +
+      'made with an API key that key’s own service account (its `id` is the `serviceUser.id` of `GET /me` for that key), with `channel` `api`.',
+    operation: /* GraphQL */ `
+      query listTicketHistory($ticketId: Int!, $first: Int, $after: String) {
+        ticketHistory(ticketId: $ticketId, first: $first, after: $after) {
+          edges { node { ${HISTORY_SELECTION} } }
           ${PAGE_INFO_SELECTION}
         }
       }`,

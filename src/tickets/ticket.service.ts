@@ -34,6 +34,9 @@ import { ticketRepository, type TicketScope } from './ticket.repository.ts';
 // Built once: zod compiles a schema on its first parse, which a schema made per call repeats every time.
 const listFilterArgs = ticketListFilter.pick({ boardId: true, state: true });
 
+/** Versions an If-Match may list (RFC 9110 allows a list; no client needs many). */
+export const MAX_IF_VERSIONS = 20;
+
 const scopeOf = (p: Principal): TicketScope => ({ workspaceId: p.workspace.id, boardIds: visibleBoardFilter(p.role).id?.in ?? null });
 
 /** API keys act through the API; people through the web app (the settings UI's GraphQL). */
@@ -121,6 +124,7 @@ export const ticketService = {
       fields,
       channel,
       createdById: p.user.id,
+      version: 1,
       createdAt: now,
       updatedAt: now,
     };
@@ -148,14 +152,19 @@ export const ticketService = {
    * ticket.updated event (a list of changes), the state in a ticket.state_changed event; a
    * PATCH doing both writes both. Nothing that does not change is recorded.
    */
-  async update(p: Principal, id: number, raw: unknown): Promise<TicketRepresentation> {
+  async update(p: Principal, id: number, raw: unknown, ifVersion?: readonly number[] | null): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(updateTicketInput, raw, 'The change did not pass validation');
+    if (ifVersion && ifVersion.length > MAX_IF_VERSIONS) throw invalid('Too many versions', [{ path: '/ifVersion', message: `at most ${MAX_IF_VERSIONS}` }]);
     const actor = toActor(p.user);
     const channel = channelOf(p);
     return ticketRepository.transaction(async (tx) => {
       const current = await ticketRepository.lockTicket(tx, scopeOf(p), id);
       if (!current) throw notFound(id);
+      // Checked on the locked row, so no other change can slip in between the check and this one.
+      if (ifVersion && !ifVersion.includes(current.version)) {
+        throw new AppError('precondition_failed', `The ticket changed meanwhile: it is at version ${current.version}`);
+      }
       const board = current.board;
       const errors: FieldError[] = [];
       const data: Parameters<typeof ticketRepository.updateTicket>[2] = {};

@@ -71,6 +71,9 @@ export const Ticket = builder.objectRef<TicketRepresentation>('Ticket').implemen
     fields: t.expose('fields', { type: [TicketFieldValue], description: 'Custom field values that are set, in the board’s field order' }),
     channel: t.expose('channel', { type: ChannelEnum, description: '`api` when created through the API' }),
     createdBy: t.expose('createdBy', { type: Actor }),
+    version: t.exposeInt('version', {
+      description: '1 when created, one more with each change (update, state change, comment): of two copies of a ticket, the higher version is the newer',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -226,8 +229,14 @@ builder.mutationFields((t) => ({
   updateTicket: t.field({
     type: Ticket,
     authScopes: WRITE,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateTicketInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => ticketService.update(ctx.principal!, id, input),
+    args: {
+      id: t.arg.int({ required: true }),
+      input: t.arg({ type: UpdateTicketInput, required: true }),
+      ifVersion: t.arg.intList({
+        description: 'Change only while the ticket’s `version` is one of these (REST: `If-Match`); else `precondition_failed` and nothing changes (at most 20)',
+      }),
+    },
+    resolve: (_root, { id, input, ifVersion }, ctx) => ticketService.update(ctx.principal!, id, input, ifVersion),
   }),
 
   addComment: t.field({

@@ -7,7 +7,7 @@ import path from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createTicket, createTicketingClient, listTickets, type NewTicket } from '../../examples/api-client/client.ts';
+import { ApiError, createTicket, createTicketingClient, editTicket, eventsSince, listTickets, type NewTicket } from '../../examples/api-client/client.ts';
 import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
 import { supportBoard, type Ws } from '../tickets/helpers.ts';
 import { runExample, serveApp } from './support.ts';
@@ -85,6 +85,46 @@ describe('examples/api-client', () => {
     expect(listed).toEqual(ids.reverse());
   });
 
+  it('changes a ticket only as read (If-Match), reading it again when another change came in between', async () => {
+    const { ws, apiKey } = await workspaceWithKey();
+    const client = createTicketingClient({ baseUrl, apiKey });
+    const { ticket } = await createTicket(client, newTicket(ws, 'Counter 0'), `key-${randomSuffix()}`);
+    // Another writer changes the ticket between the example's read and its PATCH, once.
+    let raced = false;
+    const racingFetch = async (request: Request) => {
+      if (request.method === 'PATCH' && !raced) {
+        raced = true;
+        await client.PATCH('/tickets/{id}', { params: { path: { id: ticket.id } }, body: { subject: 'Counter 1' } });
+      }
+      return fetch(request);
+    };
+    const racing = createTicketingClient({ baseUrl, apiKey, fetch: racingFetch as typeof fetch });
+    const reads: string[] = [];
+    const edited = await editTicket(racing, ticket.id, (t) => {
+      reads.push(t.subject);
+      return { subject: `Counter ${Number(t.subject.split(' ')[1]) + 1}` };
+    });
+    // The first attempt, based on "Counter 0", was refused; the second built on the other writer's change.
+    expect(reads).toEqual(['Counter 0', 'Counter 1']);
+    expect(edited).toMatchObject({ subject: 'Counter 2', version: 3 });
+  });
+
+  it('catches up with the events feed: the events after one it processed, and a cursor to continue from', async () => {
+    const { ws, apiKey } = await workspaceWithKey();
+    const client = createTicketingClient({ baseUrl, apiKey });
+    const { ticket } = await createTicket(client, newTicket(ws, 'Followed'), `key-${randomSuffix()}`);
+    const created = (await client.GET('/events', { params: { query: { limit: 1 } } })).data!.data[0]!;
+    expect(created).toMatchObject({ type: 'ticket.created', data: { id: ticket.id, version: 1 } });
+    await editTicket(client, ticket.id, (t) => ({ subject: `${t.subject}, again` }));
+    const first = await eventsSince(client, { after: created.id });
+    expect(first.events.map((e) => [e.type, e.data.version])).toEqual([['ticket.updated', 2]]);
+    const none = await eventsSince(client, { cursor: first.cursor });
+    expect(none.events).toEqual([]);
+    await editTicket(client, ticket.id, () => ({ state: 'In progress' }));
+    const next = await eventsSince(client, { cursor: none.cursor });
+    expect(next.events.map((e) => [e.type, e.data.version])).toEqual([['ticket.state_changed', 3]]);
+  });
+
   it('reports a refusal as an ApiError with the problem code', async () => {
     const { ws, apiKey } = await workspaceWithKey();
     const client = createTicketingClient({ baseUrl, apiKey });
@@ -102,5 +142,8 @@ describe('examples/api-client', () => {
     expect(id, out).toBeDefined();
     expect(out).toContain(`sent again with the same Idempotency-Key: ticket ${id} (replayed: true)`);
     expect(out).toContain(`board ${board}: 1 ticket(s)`);
+    expect(out).toContain(`changed ticket ${id} to version 2`);
+    expect(out).toContain('a change based on version 1: 412 precondition_failed');
+    expect(out).toContain('events since creating it: ticket.updated v2');
   });
 });

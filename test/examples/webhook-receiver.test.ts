@@ -191,6 +191,25 @@ describe('examples/webhook-receiver', () => {
     await receiver.waitFor(new RegExp(`^processed webhook\\.test ${genuine.id}$`, 'm'));
   });
 
+  it('drops a delivery whose ticket version is older than one already processed', { timeout: 60_000 }, async () => {
+    const ticketId = 900_000 + crypto.randomInt(99_999);
+    const signed = (version: number) => {
+      const id = `evt_example_${crypto.randomBytes(6).toString('hex')}`;
+      const event: WebhookEvent = { id, type: 'ticket.updated', occurredAt: new Date().toISOString(), workspace: 'https://example.test', actor: { id: 1, name: 'A' }, changes: [], data: { id: ticketId, version } };
+      const body = JSON.stringify(event);
+      const timestamp = new Date();
+      return { id, body, headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': new Webhook(subscription.secret).sign(id, timestamp, body) } };
+    };
+    const [v3, v2, v3again, v4] = [signed(3), signed(2), signed(3), signed(4)];
+    for (const e of [v3, v2, v3again, v4]) expect(await post(e.body, e.headers)).toBe(204);
+    await receiver.waitFor(new RegExp(`^processed ticket\\.updated ${v4.id}$`, 'm'));
+    const out = receiver.output();
+    expect(out).toContain(`processed ticket.updated ${v3.id}`);
+    expect(out).toContain(`stale ${v2.id}: ticket ${ticketId} version 2 is older than 3, dropped`);
+    expect(out).not.toContain(`processed ticket.updated ${v2.id}`);
+    expect(out).toContain(`processed ticket.updated ${v3again.id}`);
+  });
+
   it('acknowledges a re-send (same webhook-id) without processing it again', { timeout: 60_000 }, async () => {
     const entry = await createTicketAndAwaitProcessing();
     const resent = await call('POST', `/webhooks/${subscription.id}/deliveries/${entry.deliveryId}/resend`);

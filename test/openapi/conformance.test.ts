@@ -204,6 +204,22 @@ const CASES: Record<string, Case[]> = {
     { name: 'a priority the board does not have', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.tickets[0] }, body: { priority: 'whenever' } }) },
     { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.tickets[0] }, body: {} }) },
     { name: 'a role that may not change tickets', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.tickets[0] }, body: { subject: 'No' } }) },
+    {
+      name: 'If-Match with the current version',
+      status: 200,
+      call: async (f) => {
+        const etag = (await api('GET', `/tickets/${f.tickets[1]}`, { key: f.key.value })).headers.get('etag')!;
+        return { params: { id: f.tickets[1] }, body: { priority: 'low' }, headers: { 'If-Match': etag } };
+      },
+      then: (res) => expect(res.headers.get('etag')).toBe(`"${res.body.version}"`),
+    },
+    { name: 'If-Match with a stale version', status: 412, code: 'precondition_failed', call: (f) => ({ params: { id: f.tickets[1] }, body: { priority: 'urgent' }, headers: { 'If-Match': '"1"' } }) },
+    { name: 'a malformed If-Match', status: 400, code: 'invalid_header', call: (f) => ({ params: { id: f.tickets[1] }, body: { priority: 'urgent' }, headers: { 'If-Match': 'version 1' } }) },
+  ],
+  listTicketHistory: [
+    { name: 'the history', status: 200, call: (f) => ({ params: { id: f.tickets[0] } }), then: (res) => expect(res.body.data[0].action).toBe('created') },
+    { name: 'a page of one, with Link', status: 200, call: (f) => ({ params: { id: f.tickets[0] }, query: { limit: '1' } }), then: hasLink },
+    { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
   ],
   listTicketComments: [
     { name: 'the comments', status: 200, call: (f) => ({ params: { id: f.tickets[0] } }), then: (res) => expect(res.body.data).toHaveLength(2) },
@@ -383,6 +399,21 @@ const CASES: Record<string, Case[]> = {
       call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
     },
   ],
+  listEvents: [
+    { name: 'the newest events', status: 200, call: () => ({}), then: (res) => expect(res.body.data.length).toBeGreaterThan(0) },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1', type: 'ticket.created' } }), then: hasLink },
+    {
+      name: 'catching up after the oldest event',
+      status: 200,
+      call: async (f) => {
+        const all = (await api('GET', '/events', { key: f.key.value })).body.data;
+        return { query: { after: all.at(-1).id, ticketId: String(f.tickets[0]) } };
+      },
+      then: (res) => expect(res.body.nextCursor).toEqual(expect.any(String)),
+    },
+    { name: 'an unknown event to catch up after', status: 422, code: 'validation_failed', call: () => ({ query: { after: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV' } }) },
+    { name: 'a type outside the feed', status: 422, code: 'validation_failed', call: () => ({ query: { type: 'webhook.test' } }) },
+  ],
   listEventTypes: [
     {
       name: 'the catalogue, for a key with a single unrelated scope',
@@ -409,7 +440,7 @@ function validatorOf(schema: object) {
 const operationOf = (route: RouteDef) => doc.paths[route.path][route.method.toLowerCase()];
 
 /** Headers the API sets; one that is sent must be documented on that response. */
-const API_HEADERS = ['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'Idempotent-Replayed', 'Link', 'WWW-Authenticate'];
+const API_HEADERS = ['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'Idempotent-Replayed', 'Link', 'WWW-Authenticate', 'ETag'];
 
 function conforms(route: RouteDef, res: Res, label: string) {
   const op = operationOf(route);

@@ -37,6 +37,7 @@ describe('POST /tickets', () => {
       ],
       channel: 'api',
       createdBy: { id: key.record.serviceUserId, name: 'Zapier (API key)' },
+      version: 1,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

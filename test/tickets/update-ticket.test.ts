@@ -18,7 +18,7 @@ describe('PATCH /tickets/{id}', () => {
     const ticket = await createTicket(ws, key.value);
     const res = await api('PATCH', `/tickets/${ticket.id}`, { key: key.value, body: { state: s.state('In progress').id } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ ...ticket, state: { id: s.state('In progress').id, name: 'In progress', category: 'open' }, updatedAt: expect.any(String) });
+    expect(res.body).toEqual({ ...ticket, state: { id: s.state('In progress').id, name: 'In progress', category: 'open' }, version: 2, updatedAt: expect.any(String) });
     expect(res.body.updatedAt >= ticket.updatedAt).toBe(true);
 
     const events = await eventsOf(ticket.id);

@@ -2086,6 +2086,7 @@ export const TicketScalarFieldEnum = {
   fields: 'fields',
   channel: 'channel',
   createdById: 'createdById',
+  version: 'version',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -2180,6 +2181,7 @@ export type WebhookSubscriptionScalarFieldEnum = (typeof WebhookSubscriptionScal
 export const EventScalarFieldEnum = {
   id: 'id',
   seq: 'seq',
+  txid: 'txid',
   workspaceId: 'workspaceId',
   type: 'type',
   actorId: 'actorId',

@@ -28,6 +28,7 @@ export type AggregateEvent = {
 
 export type EventAvgAggregateOutputType = {
   seq: number | null
+  txid: number | null
   workspaceId: number | null
   actorId: number | null
   ticketId: number | null
@@ -35,6 +36,7 @@ export type EventAvgAggregateOutputType = {
 
 export type EventSumAggregateOutputType = {
   seq: bigint | null
+  txid: bigint | null
   workspaceId: number | null
   actorId: number | null
   ticketId: number | null
@@ -43,6 +45,7 @@ export type EventSumAggregateOutputType = {
 export type EventMinAggregateOutputType = {
   id: string | null
   seq: bigint | null
+  txid: bigint | null
   workspaceId: number | null
   type: string | null
   actorId: number | null
@@ -58,6 +61,7 @@ export type EventMinAggregateOutputType = {
 export type EventMaxAggregateOutputType = {
   id: string | null
   seq: bigint | null
+  txid: bigint | null
   workspaceId: number | null
   type: string | null
   actorId: number | null
@@ -73,6 +77,7 @@ export type EventMaxAggregateOutputType = {
 export type EventCountAggregateOutputType = {
   id: number
   seq: number
+  txid: number
   workspaceId: number
   type: number
   actorId: number
@@ -90,6 +95,7 @@ export type EventCountAggregateOutputType = {
 
 export type EventAvgAggregateInputType = {
   seq?: true
+  txid?: true
   workspaceId?: true
   actorId?: true
   ticketId?: true
@@ -97,6 +103,7 @@ export type EventAvgAggregateInputType = {
 
 export type EventSumAggregateInputType = {
   seq?: true
+  txid?: true
   workspaceId?: true
   actorId?: true
   ticketId?: true
@@ -105,6 +112,7 @@ export type EventSumAggregateInputType = {
 export type EventMinAggregateInputType = {
   id?: true
   seq?: true
+  txid?: true
   workspaceId?: true
   type?: true
   actorId?: true
@@ -120,6 +128,7 @@ export type EventMinAggregateInputType = {
 export type EventMaxAggregateInputType = {
   id?: true
   seq?: true
+  txid?: true
   workspaceId?: true
   type?: true
   actorId?: true
@@ -135,6 +144,7 @@ export type EventMaxAggregateInputType = {
 export type EventCountAggregateInputType = {
   id?: true
   seq?: true
+  txid?: true
   workspaceId?: true
   type?: true
   actorId?: true
@@ -238,6 +248,7 @@ export type EventGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type EventGroupByOutputType = {
   id: string
   seq: bigint
+  txid: bigint
   workspaceId: number
   type: string
   actorId: number
@@ -277,6 +288,7 @@ export type EventWhereInput = {
   NOT?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
   id?: Prisma.StringFilter<"Event"> | string
   seq?: Prisma.BigIntFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
   actorId?: Prisma.IntFilter<"Event"> | number
@@ -296,6 +308,7 @@ export type EventWhereInput = {
 export type EventOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
@@ -318,6 +331,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   AND?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
   OR?: Prisma.EventWhereInput[]
   NOT?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
   actorId?: Prisma.IntFilter<"Event"> | number
@@ -337,6 +351,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
 export type EventOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
@@ -361,6 +376,7 @@ export type EventScalarWhereWithAggregatesInput = {
   NOT?: Prisma.EventScalarWhereWithAggregatesInput | Prisma.EventScalarWhereWithAggregatesInput[]
   id?: Prisma.StringWithAggregatesFilter<"Event"> | string
   seq?: Prisma.BigIntWithAggregatesFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntWithAggregatesFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntWithAggregatesFilter<"Event"> | number
   type?: Prisma.StringWithAggregatesFilter<"Event"> | string
   actorId?: Prisma.IntWithAggregatesFilter<"Event"> | number
@@ -377,6 +393,7 @@ export type EventScalarWhereWithAggregatesInput = {
 export type EventCreateInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   boardId?: string | null
   ticketId?: number | null
@@ -394,6 +411,7 @@ export type EventCreateInput = {
 export type EventUncheckedCreateInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   workspaceId: number
   type: string
   actorId: number
@@ -411,6 +429,7 @@ export type EventUncheckedCreateInput = {
 export type EventUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -428,6 +447,7 @@ export type EventUpdateInput = {
 export type EventUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   actorId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -445,6 +465,7 @@ export type EventUncheckedUpdateInput = {
 export type EventCreateManyInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   workspaceId: number
   type: string
   actorId: number
@@ -461,6 +482,7 @@ export type EventCreateManyInput = {
 export type EventUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -475,6 +497,7 @@ export type EventUpdateManyMutationInput = {
 export type EventUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   actorId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -501,6 +524,7 @@ export type EventOrderByRelationAggregateInput = {
 export type EventCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
@@ -516,6 +540,7 @@ export type EventCountOrderByAggregateInput = {
 
 export type EventAvgOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
   ticketId?: Prisma.SortOrder
@@ -524,6 +549,7 @@ export type EventAvgOrderByAggregateInput = {
 export type EventMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
@@ -539,6 +565,7 @@ export type EventMaxOrderByAggregateInput = {
 export type EventMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
@@ -553,6 +580,7 @@ export type EventMinOrderByAggregateInput = {
 
 export type EventSumOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   actorId?: Prisma.SortOrder
   ticketId?: Prisma.SortOrder
@@ -672,6 +700,7 @@ export type EventUpdateOneRequiredWithoutDeliveriesNestedInput = {
 export type EventCreateWithoutWorkspaceInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   boardId?: string | null
   ticketId?: number | null
@@ -688,6 +717,7 @@ export type EventCreateWithoutWorkspaceInput = {
 export type EventUncheckedCreateWithoutWorkspaceInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   actorId: number
   boardId?: string | null
@@ -733,6 +763,7 @@ export type EventScalarWhereInput = {
   NOT?: Prisma.EventScalarWhereInput | Prisma.EventScalarWhereInput[]
   id?: Prisma.StringFilter<"Event"> | string
   seq?: Prisma.BigIntFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
   actorId?: Prisma.IntFilter<"Event"> | number
@@ -749,6 +780,7 @@ export type EventScalarWhereInput = {
 export type EventCreateWithoutActorInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   boardId?: string | null
   ticketId?: number | null
@@ -765,6 +797,7 @@ export type EventCreateWithoutActorInput = {
 export type EventUncheckedCreateWithoutActorInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   workspaceId: number
   type: string
   boardId?: string | null
@@ -807,6 +840,7 @@ export type EventUpdateManyWithWhereWithoutActorInput = {
 export type EventCreateWithoutDeliveriesInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   boardId?: string | null
   ticketId?: number | null
@@ -823,6 +857,7 @@ export type EventCreateWithoutDeliveriesInput = {
 export type EventUncheckedCreateWithoutDeliveriesInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   workspaceId: number
   type: string
   actorId: number
@@ -855,6 +890,7 @@ export type EventUpdateToOneWithWhereWithoutDeliveriesInput = {
 export type EventUpdateWithoutDeliveriesInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -871,6 +907,7 @@ export type EventUpdateWithoutDeliveriesInput = {
 export type EventUncheckedUpdateWithoutDeliveriesInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   actorId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -887,6 +924,7 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
 export type EventCreateManyWorkspaceInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   type: string
   actorId: number
   boardId?: string | null
@@ -902,6 +940,7 @@ export type EventCreateManyWorkspaceInput = {
 export type EventUpdateWithoutWorkspaceInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -918,6 +957,7 @@ export type EventUpdateWithoutWorkspaceInput = {
 export type EventUncheckedUpdateWithoutWorkspaceInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   actorId?: Prisma.IntFieldUpdateOperationsInput | number
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -934,6 +974,7 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
 export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   actorId?: Prisma.IntFieldUpdateOperationsInput | number
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -949,6 +990,7 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
 export type EventCreateManyActorInput = {
   id: string
   seq?: bigint | number
+  txid?: bigint | number
   workspaceId: number
   type: string
   boardId?: string | null
@@ -964,6 +1006,7 @@ export type EventCreateManyActorInput = {
 export type EventUpdateWithoutActorInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
@@ -980,6 +1023,7 @@ export type EventUpdateWithoutActorInput = {
 export type EventUncheckedUpdateWithoutActorInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -996,6 +1040,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
 export type EventUncheckedUpdateManyWithoutActorInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1042,6 +1087,7 @@ export type EventCountOutputTypeCountDeliveriesArgs<ExtArgs extends runtime.Type
 export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   seq?: boolean
+  txid?: boolean
   workspaceId?: boolean
   type?: boolean
   actorId?: boolean
@@ -1062,6 +1108,7 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
 export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   seq?: boolean
+  txid?: boolean
   workspaceId?: boolean
   type?: boolean
   actorId?: boolean
@@ -1080,6 +1127,7 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
 export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   seq?: boolean
+  txid?: boolean
   workspaceId?: boolean
   type?: boolean
   actorId?: boolean
@@ -1098,6 +1146,7 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
 export type EventSelectScalar = {
   id?: boolean
   seq?: boolean
+  txid?: boolean
   workspaceId?: boolean
   type?: boolean
   actorId?: boolean
@@ -1111,7 +1160,7 @@ export type EventSelectScalar = {
   traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -1143,6 +1192,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Commit order, for relaying in order.
      */
     seq: bigint
+    /**
+     * The id of the transaction that wrote it (pg_current_xact_id()). The events feed serves only events whose
+     * transaction is below every running one's (pg_snapshot_xmin), in (txid, seq) order: no later commit can land before them.
+     */
+    txid: bigint
     workspaceId: number
     type: string
     actorId: number
@@ -1597,6 +1651,7 @@ export interface Prisma__EventClient<T, Null = never, ExtArgs extends runtime.Ty
 export interface EventFieldRefs {
   readonly id: Prisma.FieldRef<"Event", 'String'>
   readonly seq: Prisma.FieldRef<"Event", 'BigInt'>
+  readonly txid: Prisma.FieldRef<"Event", 'BigInt'>
   readonly workspaceId: Prisma.FieldRef<"Event", 'Int'>
   readonly type: Prisma.FieldRef<"Event", 'String'>
   readonly actorId: Prisma.FieldRef<"Event", 'Int'>

@@ -30,12 +30,14 @@ export type TicketAvgAggregateOutputType = {
   id: number | null
   workspaceId: number | null
   createdById: number | null
+  version: number | null
 }
 
 export type TicketSumAggregateOutputType = {
   id: number | null
   workspaceId: number | null
   createdById: number | null
+  version: number | null
 }
 
 export type TicketMinAggregateOutputType = {
@@ -49,6 +51,7 @@ export type TicketMinAggregateOutputType = {
   stateId: string | null
   channel: $Enums.Channel | null
   createdById: number | null
+  version: number | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -64,6 +67,7 @@ export type TicketMaxAggregateOutputType = {
   stateId: string | null
   channel: $Enums.Channel | null
   createdById: number | null
+  version: number | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -80,6 +84,7 @@ export type TicketCountAggregateOutputType = {
   fields: number
   channel: number
   createdById: number
+  version: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -90,12 +95,14 @@ export type TicketAvgAggregateInputType = {
   id?: true
   workspaceId?: true
   createdById?: true
+  version?: true
 }
 
 export type TicketSumAggregateInputType = {
   id?: true
   workspaceId?: true
   createdById?: true
+  version?: true
 }
 
 export type TicketMinAggregateInputType = {
@@ -109,6 +116,7 @@ export type TicketMinAggregateInputType = {
   stateId?: true
   channel?: true
   createdById?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -124,6 +132,7 @@ export type TicketMaxAggregateInputType = {
   stateId?: true
   channel?: true
   createdById?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -140,6 +149,7 @@ export type TicketCountAggregateInputType = {
   fields?: true
   channel?: true
   createdById?: true
+  version?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -243,6 +253,7 @@ export type TicketGroupByOutputType = {
   fields: runtime.JsonValue
   channel: $Enums.Channel
   createdById: number
+  version: number
   createdAt: Date
   updatedAt: Date
   _count: TicketCountAggregateOutputType | null
@@ -282,6 +293,7 @@ export type TicketWhereInput = {
   fields?: Prisma.JsonFilter<"Ticket">
   channel?: Prisma.EnumChannelFilter<"Ticket"> | $Enums.Channel
   createdById?: Prisma.IntFilter<"Ticket"> | number
+  version?: Prisma.IntFilter<"Ticket"> | number
   createdAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -304,6 +316,7 @@ export type TicketOrderByWithRelationInput = {
   fields?: Prisma.SortOrder
   channel?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
@@ -329,6 +342,7 @@ export type TicketWhereUniqueInput = Prisma.AtLeast<{
   fields?: Prisma.JsonFilter<"Ticket">
   channel?: Prisma.EnumChannelFilter<"Ticket"> | $Enums.Channel
   createdById?: Prisma.IntFilter<"Ticket"> | number
+  version?: Prisma.IntFilter<"Ticket"> | number
   createdAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -351,6 +365,7 @@ export type TicketOrderByWithAggregationInput = {
   fields?: Prisma.SortOrder
   channel?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.TicketCountOrderByAggregateInput
@@ -375,6 +390,7 @@ export type TicketScalarWhereWithAggregatesInput = {
   fields?: Prisma.JsonWithAggregatesFilter<"Ticket">
   channel?: Prisma.EnumChannelWithAggregatesFilter<"Ticket"> | $Enums.Channel
   createdById?: Prisma.IntWithAggregatesFilter<"Ticket"> | number
+  version?: Prisma.IntWithAggregatesFilter<"Ticket"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Ticket"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Ticket"> | Date | string
 }
@@ -386,6 +402,7 @@ export type TicketCreateInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -408,6 +425,7 @@ export type TicketUncheckedCreateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -421,6 +439,7 @@ export type TicketUpdateInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -443,6 +462,7 @@ export type TicketUncheckedUpdateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -461,6 +481,7 @@ export type TicketCreateManyInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -472,6 +493,7 @@ export type TicketUpdateManyMutationInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -488,6 +510,7 @@ export type TicketUncheckedUpdateManyInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -514,6 +537,7 @@ export type TicketCountOrderByAggregateInput = {
   fields?: Prisma.SortOrder
   channel?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -522,6 +546,7 @@ export type TicketAvgOrderByAggregateInput = {
   id?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
 }
 
 export type TicketMaxOrderByAggregateInput = {
@@ -535,6 +560,7 @@ export type TicketMaxOrderByAggregateInput = {
   stateId?: Prisma.SortOrder
   channel?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -550,6 +576,7 @@ export type TicketMinOrderByAggregateInput = {
   stateId?: Prisma.SortOrder
   channel?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -558,6 +585,7 @@ export type TicketSumOrderByAggregateInput = {
   id?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
+  version?: Prisma.SortOrder
 }
 
 export type TicketScalarRelationFilter = {
@@ -772,6 +800,7 @@ export type TicketCreateWithoutWorkspaceInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   board: Prisma.BoardCreateNestedOneWithoutTicketsInput
@@ -792,6 +821,7 @@ export type TicketUncheckedCreateWithoutWorkspaceInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -839,6 +869,7 @@ export type TicketScalarWhereInput = {
   fields?: Prisma.JsonFilter<"Ticket">
   channel?: Prisma.EnumChannelFilter<"Ticket"> | $Enums.Channel
   createdById?: Prisma.IntFilter<"Ticket"> | number
+  version?: Prisma.IntFilter<"Ticket"> | number
   createdAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Ticket"> | Date | string
 }
@@ -850,6 +881,7 @@ export type TicketCreateWithoutCreatedByInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -870,6 +902,7 @@ export type TicketUncheckedCreateWithoutCreatedByInput = {
   stateId: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -909,6 +942,7 @@ export type TicketCreateWithoutBoardInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -929,6 +963,7 @@ export type TicketUncheckedCreateWithoutBoardInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -968,6 +1003,7 @@ export type TicketCreateWithoutStateInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -988,6 +1024,7 @@ export type TicketUncheckedCreateWithoutStateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -1027,6 +1064,7 @@ export type TicketCreateWithoutHistoryInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -1048,6 +1086,7 @@ export type TicketUncheckedCreateWithoutHistoryInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   comments?: Prisma.CommentUncheckedCreateNestedManyWithoutTicketInput
@@ -1076,6 +1115,7 @@ export type TicketUpdateWithoutHistoryInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -1097,6 +1137,7 @@ export type TicketUncheckedUpdateWithoutHistoryInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   comments?: Prisma.CommentUncheckedUpdateManyWithoutTicketNestedInput
@@ -1109,6 +1150,7 @@ export type TicketCreateWithoutCommentsInput = {
   priority: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutTicketsInput
@@ -1130,6 +1172,7 @@ export type TicketUncheckedCreateWithoutCommentsInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
   history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutTicketInput
@@ -1158,6 +1201,7 @@ export type TicketUpdateWithoutCommentsInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -1179,6 +1223,7 @@ export type TicketUncheckedUpdateWithoutCommentsInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -1195,6 +1240,7 @@ export type TicketCreateManyWorkspaceInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1206,6 +1252,7 @@ export type TicketUpdateWithoutWorkspaceInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   board?: Prisma.BoardUpdateOneRequiredWithoutTicketsNestedInput
@@ -1226,6 +1273,7 @@ export type TicketUncheckedUpdateWithoutWorkspaceInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -1243,6 +1291,7 @@ export type TicketUncheckedUpdateManyWithoutWorkspaceInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1258,6 +1307,7 @@ export type TicketCreateManyCreatedByInput = {
   stateId: string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1269,6 +1319,7 @@ export type TicketUpdateWithoutCreatedByInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -1289,6 +1340,7 @@ export type TicketUncheckedUpdateWithoutCreatedByInput = {
   stateId?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -1306,6 +1358,7 @@ export type TicketUncheckedUpdateManyWithoutCreatedByInput = {
   stateId?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1321,6 +1374,7 @@ export type TicketCreateManyBoardInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1332,6 +1386,7 @@ export type TicketUpdateWithoutBoardInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -1352,6 +1407,7 @@ export type TicketUncheckedUpdateWithoutBoardInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -1369,6 +1425,7 @@ export type TicketUncheckedUpdateManyWithoutBoardInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1384,6 +1441,7 @@ export type TicketCreateManyStateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel: $Enums.Channel
   createdById: number
+  version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -1395,6 +1453,7 @@ export type TicketUpdateWithoutStateInput = {
   priority?: Prisma.StringFieldUpdateOperationsInput | string
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutTicketsNestedInput
@@ -1415,6 +1474,7 @@ export type TicketUncheckedUpdateWithoutStateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutTicketNestedInput
@@ -1432,6 +1492,7 @@ export type TicketUncheckedUpdateManyWithoutStateInput = {
   fields?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   channel?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1488,6 +1549,7 @@ export type TicketSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   fields?: boolean
   channel?: boolean
   createdById?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1511,6 +1573,7 @@ export type TicketSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   fields?: boolean
   channel?: boolean
   createdById?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1531,6 +1594,7 @@ export type TicketSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   fields?: boolean
   channel?: boolean
   createdById?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1551,11 +1615,12 @@ export type TicketSelectScalar = {
   fields?: boolean
   channel?: boolean
   createdById?: boolean
+  version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type TicketOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "boardId" | "subject" | "description" | "requesterEmail" | "priority" | "stateId" | "fields" | "channel" | "createdById" | "createdAt" | "updatedAt", ExtArgs["result"]["ticket"]>
+export type TicketOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "boardId" | "subject" | "description" | "requesterEmail" | "priority" | "stateId" | "fields" | "channel" | "createdById" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["ticket"]>
 export type TicketInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   board?: boolean | Prisma.BoardDefaultArgs<ExtArgs>
@@ -1603,6 +1668,10 @@ export type $TicketPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     fields: runtime.JsonValue
     channel: $Enums.Channel
     createdById: number
+    /**
+     * 1 when created, +1 with each change (update, state change, comment): the ETag, and what receivers order events by.
+     */
+    version: number
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["ticket"]>
@@ -2045,6 +2114,7 @@ export interface TicketFieldRefs {
   readonly fields: Prisma.FieldRef<"Ticket", 'Json'>
   readonly channel: Prisma.FieldRef<"Ticket", 'Channel'>
   readonly createdById: Prisma.FieldRef<"Ticket", 'Int'>
+  readonly version: Prisma.FieldRef<"Ticket", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Ticket", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Ticket", 'DateTime'>
 }

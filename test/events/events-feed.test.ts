@@ -1,0 +1,216 @@
+// GET /events: each entry the exact webhook body, filters, paging, catch-up with `after`, role
+// visibility, and a consumer following the feed under concurrent writes (misses nothing, sees
+// nothing twice). With PostgreSQL (DATABASE_URL, as in CI) also a transaction held open across
+// another's commit: the later commit stays out of the feed until the earlier one ends.
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { createTicket, gql, supportBoard, type Ws } from '../tickets/helpers.ts';
+import { prisma } from '../../src/db/db.ts';
+import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { writeEvent } from '../../src/events/event.outbox.ts';
+import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
+import { newId } from '../../src/ids.ts';
+
+type Key = Awaited<ReturnType<Ws['key']>>;
+
+const feed = (key: string, query = '') => api('GET', `/events${query ? `?${query}` : ''}`, { key });
+
+/** Follows the feed from `after` until `until` holds for what was seen; each poll continues from the last nextCursor. */
+async function follow(key: string, after: string, until: (seen: any[]) => boolean, opts: { limit?: number; polls?: number } = {}) {
+  const seen: any[] = [];
+  let query = `after=${after}&limit=${opts.limit ?? 100}`;
+  for (let i = 0; i < (opts.polls ?? 2000) && !until(seen); i++) {
+    const res = await feed(key, query);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.nextCursor).toEqual(expect.any(String));
+    seen.push(...res.body.data);
+    query = `cursor=${encodeURIComponent(res.body.nextCursor)}&limit=${opts.limit ?? 100}`;
+    if (!res.body.data.length) await new Promise((r) => setTimeout(r, 20));
+  }
+  return seen;
+}
+
+describe('GET /events', () => {
+  let ws: Ws;
+  let key: Key;
+  let ticket: any;
+  let stored: Awaited<ReturnType<typeof prisma.event.findMany>>;
+
+  beforeAll(async () => {
+    ws = await createTestWorkspace('Events feed');
+    key = await ws.key({ name: 'Feed', scopes: ['tickets:read', 'tickets:write'] });
+    const s = supportBoard(ws);
+    ticket = await createTicket(ws, key.value);
+    expect((await api('PATCH', `/tickets/${ticket.id}`, { key: key.value, body: { subject: 'Checkout still fails', state: s.state('In progress').id } })).status).toBe(200);
+    expect((await api('POST', `/tickets/${ticket.id}/comments`, { key: key.value, body: { body: 'On it' } })).status).toBe(201);
+    // A webhook test event of the workspace: never in the feed.
+    await prisma.$transaction((tx) =>
+      writeEvent(tx, { type: 'webhook.test', workspace: ws.workspace, actor: { id: ws.admin.id, name: 'Test Admin' }, data: { subscriptionId: 'wh_x', url: 'https://x.invalid', message: 'test' } }),
+    );
+    stored = await prisma.event.findMany({ where: { workspaceId: ws.workspace.id, ticketId: { not: null } }, orderBy: { seq: 'asc' } });
+    expect(stored.map((e) => e.type)).toEqual(['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added']);
+  });
+
+  it('answers the ticket events newest first, each exactly the body a webhook delivery sends; no webhook.test', async () => {
+    const res = await feed(key.value);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.nextCursor).toBeNull();
+    expect(res.body.data.map((e: any) => e.id)).toEqual(stored.map((e) => e.id).reverse());
+    // Byte for byte: the JSON of each entry is the delivery body of that event.
+    const entries = JSON.parse(res.text).data as unknown[];
+    for (const [i, entry] of entries.entries()) expect(JSON.stringify(entry)).toBe(deliveryBody(stored[stored.length - 1 - i]!.payload));
+    // The versions in `data` grow with each change.
+    expect(res.body.data.map((e: any) => e.data.version)).toEqual([3, 2, 2, 1]);
+  });
+
+  it('filters by type, ticketId, since and until, and pages with limit and cursor', async () => {
+    const other = await createTicket(ws, key.value, { subject: 'Another' });
+    const byType = await feed(key.value, 'type=ticket.created');
+    expect(byType.body.data.map((e: any) => e.data.id)).toEqual([other.id, ticket.id]);
+    const byTicket = await feed(key.value, `ticketId=${ticket.id}`);
+    expect(byTicket.body.data.map((e: any) => e.id)).toEqual(stored.map((e) => e.id).reverse());
+    const createdAt = stored[0]!.occurredAt;
+    const untilFirst = await feed(key.value, `until=${new Date(createdAt.getTime() + 1).toISOString()}&ticketId=${ticket.id}`);
+    expect(untilFirst.body.data.map((e: any) => e.id)).toEqual([stored[0]!.id]);
+    const sinceOther = await feed(key.value, `since=${encodeURIComponent((await prisma.event.findFirstOrThrow({ where: { ticketId: other.id } })).occurredAt.toISOString())}`);
+    expect(sinceOther.body.data.map((e: any) => e.data.id)).toContain(other.id);
+    expect(sinceOther.body.data.every((e: any) => e.occurredAt >= sinceOther.body.data.at(-1).occurredAt)).toBe(true);
+
+    const all: string[] = [];
+    let query = 'limit=2';
+    for (;;) {
+      const page = await feed(key.value, query);
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      all.push(...page.body.data.map((e: any) => e.id));
+      if (!page.body.nextCursor) break;
+      expect(page.headers.get('link')).toContain('cursor=');
+      query = `limit=2&cursor=${encodeURIComponent(page.body.nextCursor)}`;
+    }
+    expect(all).toEqual((await feed(key.value)).body.data.map((e: any) => e.id));
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('catches up after an event: oldest first, and a nextCursor even when nothing is new', async () => {
+    const res = await feed(key.value, `after=${stored[0]!.id}&ticketId=${ticket.id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((e: any) => e.id)).toEqual(stored.slice(1).map((e) => e.id));
+    expect(res.body.nextCursor).toEqual(expect.any(String));
+    const empty = await feed(key.value, `cursor=${encodeURIComponent(res.body.nextCursor)}&ticketId=${ticket.id}`);
+    expect(empty.body).toEqual({ data: [], nextCursor: expect.any(String) });
+    expect((await api('POST', `/tickets/${ticket.id}/comments`, { key: key.value, body: { body: 'Fixed' } })).status).toBe(201);
+    const next = await feed(key.value, `cursor=${encodeURIComponent(empty.body.nextCursor)}&ticketId=${ticket.id}`);
+    expect(next.body.data.map((e: any) => [e.type, e.data.version])).toEqual([['ticket.comment_added', 4]]);
+    // From the last id processed, the same.
+    const byId = await feed(key.value, `after=${stored.at(-1)!.id}&ticketId=${ticket.id}`);
+    expect(byId.body.data.map((e: any) => e.id)).toEqual(next.body.data.map((e: any) => e.id));
+  });
+
+  it('refuses what it cannot serve: unknown events, bad filters, a cursor of another list, a key without the scope', async () => {
+    const unknown = await feed(key.value, `after=${newId('evt')}`);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ path: 'query/after', message: expect.stringContaining('not an event of this feed') }]);
+    for (const q of ['type=webhook.test', 'ticketId=0', 'since=yesterday', 'after=wh_1', 'limit=101', 'cursor=abc.def', 'stat=open']) {
+      const res = await feed(key.value, q);
+      expect(res.status, `${q}: ${res.text}`).toBe(422);
+    }
+    const tickets = await api('GET', '/tickets?limit=1', { key: key.value });
+    const foreign = await feed(key.value, `cursor=${encodeURIComponent(tickets.body.nextCursor)}`);
+    expect(foreign.status).toBe(422);
+    const noScope = await ws.key({ name: 'KB only', scopes: ['kb:read'] });
+    expect((await feed(noScope.value)).status).toBe(403);
+  });
+
+  it('shows a key only the events of tickets its role sees', async () => {
+    const limited = await createTestWorkspace('Events feed roles');
+    const s = supportBoard(limited);
+    const billing = limited.boards.find((b) => b.name === 'Billing')!;
+    const writer = await limited.key({ name: 'Writer' });
+    await workspaceRepository.restrictRole(limited.roles.viewer.id, [billing.id]);
+    const reader = await limited.key({ name: 'Billing reader', scopes: ['tickets:read'], role: limited.roles.viewer.id });
+    const hidden = await createTicket(limited, writer.value);
+    const visible = await api('POST', '/tickets', {
+      key: writer.value,
+      body: { boardId: billing.id, subject: 'Invoice', requesterEmail: 'a@example.com', fields: billing.fields.filter((f) => f.required).map((f) => ({ fieldId: f.id, value: f.type === 'number' ? 1 : f.type === 'boolean' ? true : f.type === 'date' ? '2026-01-01' : f.options[0] ?? 'x' })) },
+    });
+    expect(visible.status, visible.text).toBe(201);
+    expect((await api('PATCH', `/tickets/${hidden.id}`, { key: writer.value, body: { state: s.state('In progress').id } })).status).toBe(200);
+
+    const res = await feed(reader.value);
+    expect(res.body.data.map((e: any) => e.data.id)).toEqual([visible.body.id]);
+    expect((await feed(writer.value)).body.data).toHaveLength(3);
+    // An event of a ticket it does not see is no place to start from either.
+    const hiddenEvent = await prisma.event.findFirstOrThrow({ where: { ticketId: hidden.id } });
+    expect((await feed(reader.value, `after=${hiddenEvent.id}`)).status).toBe(422);
+    // GraphQL answers the same.
+    const viaGraphql = await gql(reader.value, '{ events(first: 10) { edges { node } pageInfo { hasNextPage } } }');
+    expect(viaGraphql.errors).toBeUndefined();
+    expect(viaGraphql.data.events.edges.map((e: any) => e.node.data.id)).toEqual([visible.body.id]);
+  });
+
+  it('a consumer following the feed under concurrent writes misses nothing and sees nothing twice', { timeout: 120_000 }, async () => {
+    const busy = await createTestWorkspace('Events feed concurrency');
+    const writer = await busy.key({ name: 'Writers' });
+    const start = await createTicket(busy, writer.value);
+    const startEvent = await prisma.event.findFirstOrThrow({ where: { ticketId: start.id } });
+    const tickets = await Promise.all(Array.from({ length: 4 }, (_, i) => createTicket(busy, writer.value, { subject: `Concurrent ${i}` })));
+
+    // Writers change tickets concurrently (several requests in flight at once) while the consumer polls.
+    let writing = true;
+    const writers = Promise.all(
+      tickets.map(async (t, i) => {
+        for (let n = 0; n < 8; n++) {
+          const res = await (n % 2
+            ? api('POST', `/tickets/${t.id}/comments`, { key: writer.value, body: { body: `note ${i}.${n}` } })
+            : api('PATCH', `/tickets/${t.id}`, { key: writer.value, body: { subject: `Concurrent ${i}, change ${n}` } }));
+          expect(res.status, res.text).toBeLessThan(300);
+        }
+      }),
+    ).finally(() => (writing = false));
+    const expected = async () => (await prisma.event.findMany({ where: { workspaceId: busy.workspace.id, seq: { gt: startEvent.seq } }, select: { id: true } })).map((e) => e.id);
+    const seen = await follow(writer.value, startEvent.id, (s) => !writing && s.length >= 4 + 4 * 8, { limit: 5 });
+    await writers;
+    const ids = seen.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual((await expected()).sort());
+    // Each ticket's versions arrive in order.
+    for (const t of tickets) {
+      const versions = seen.filter((e) => e.data.id === t.id).map((e) => e.data.version);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+    // Nothing more comes.
+    const after = await feed(writer.value, `after=${ids.at(-1)}`);
+    expect(after.body.data).toEqual([]);
+  });
+
+  it.runIf(process.env.DATABASE_URL)('PostgreSQL: an event committed while an earlier transaction is open appears only after that one, and after it', { timeout: 60_000 }, async () => {
+    const held = await createTestWorkspace('Events feed horizon');
+    const writer = await held.key({ name: 'Writer' });
+    const t = await createTicket(held, writer.value);
+    const first = await prisma.event.findFirstOrThrow({ where: { ticketId: t.id } });
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      // A transaction that writes an event and stays open: it began before the next change.
+      await client.query('BEGIN');
+      const slowId = newId('evt');
+      await client.query(
+        `INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "payload")
+         VALUES ($1, $2, 'ticket.updated', $3, $4, $5, $6)`,
+        [slowId, held.workspace.id, writer.record.serviceUserId, t.boardId, t.id, JSON.stringify({ id: slowId, type: 'ticket.updated', occurredAt: new Date().toISOString(), workspace: held.workspace.domain, actor: { id: writer.record.serviceUserId, name: 'Writer' }, changes: [], data: t })],
+      );
+      const fast = await api('PATCH', `/tickets/${t.id}`, { key: writer.value, body: { subject: 'Committed first' } });
+      expect(fast.status).toBe(200);
+      const fastId = (await prisma.event.findFirstOrThrow({ where: { ticketId: t.id, type: 'ticket.updated' } })).id;
+      const page = await feed(writer.value, `after=${first.id}`);
+      expect(page.body.data).toEqual([]);
+      expect((await feed(writer.value)).body.data.map((e: any) => e.id)).toEqual([first.id]);
+      await client.query('COMMIT');
+      const seen = await follow(writer.value, first.id, (s) => s.length >= 2, { polls: 500 });
+      expect(seen.map((e) => e.id)).toEqual([slowId, fastId]);
+    } finally {
+      await client.end();
+    }
+  });
+});
