@@ -46,6 +46,8 @@ const schema = z.object({
     }
     return keys;
   }),
+  // The most attempts in flight any one subscription may ask for (README, "Webhooks").
+  WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   // Retention (README, "Retention").
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -152,7 +154,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

@@ -11,26 +11,29 @@ import { createRetentionActivities } from '../workflows/retention/activities.ts'
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 
 /**
- * A delivery's attempt runs as a local activity inside its workflow task, so each delivery in
- * flight holds a task slot and a cache slot for up to the receiver's 10 s. The SDK sizes the cache
- * from the heap: 10 workflows under the 112 MB heap of `npm start`, with which 60 one-second
- * attempts ran at most 3 at once (60 s in all; with these settings all 60 at once, 1.6 s).
- * - Task slots: an eager start needs a free one when the relay asks (each of its two lanes has 48
- *   starts in flight), besides the deliveries running and the idle polls, which hold one each. A
- *   start that finds none goes through the task queue, which costs the server more work and the
- *   worker a poll; with 100 slots about 60% of the fan-out benchmark's starts were eager and it
- *   reached 72-83 deliveries/s, with 200 about 75% and 90/s.
- * - Polls: most deliveries finish within their first task, so nearly all polled work is new
- *   workflows on the normal queue, not the sticky one: 16 of the 20 pollers poll it (the SDK's
- *   default is 2 of 10, which left the worker idle with a backlog in the task queue).
- * A cached delivery workflow takes ~140 KiB of RSS; deliveries that finish leave the cache at once.
+ * A delivery's attempt is a regular activity: while its receiver takes its time (up to 10 s) it
+ * holds one ACTIVITY slot of this worker, never a workflow-task slot, so workflow tasks (starts,
+ * timers, signals: each a few milliseconds) go on for every other delivery. An attempt beyond its
+ * subscription's bound answers `waiting` at once and its workflow waits durably, so a receiver
+ * that never answers holds at most its subscription's in-flight bound of these slots (10 by
+ * default, WEBHOOK_MAX_IN_FLIGHT_LIMIT at most), and the rest serve everyone else.
+ * - Activity slots: an attempt is mostly waiting on the network, so hundreds fit in one Node
+ *   process; 400 leave room for 40 saturated subscriptions at the default bound.
+ * - Workflow-task slots: tasks are short now; 100 keep a backlog of starts moving (eager starts
+ *   need a free one when the relay asks) without letting workflow code starve the activities.
+ * - Polls: both queues (workflow and activity tasks) are polled on the same task queue by pollers
+ *   of their own, so neither waits behind the other. Most workflow tasks are new events on the
+ *   normal queue, hence the sticky ratio.
+ * - Cache: an event's workflow stays cached from its first attempt to its last answer; 500 cover
+ *   the deliveries in flight (a cached workflow takes ~140 KiB of RSS).
  */
 const DELIVERY_CONCURRENCY = {
-  maxCachedWorkflows: 250,
-  maxConcurrentWorkflowTaskExecutions: 200,
-  maxConcurrentLocalActivityExecutions: 200,
-  maxConcurrentWorkflowTaskPolls: 20,
-  nonStickyToStickyPollRatio: 0.8,
+  maxCachedWorkflows: 500,
+  maxConcurrentWorkflowTaskExecutions: 100,
+  maxConcurrentActivityTaskExecutions: 400,
+  maxConcurrentWorkflowTaskPolls: 10,
+  maxConcurrentActivityTaskPolls: 10,
+  nonStickyToStickyPollRatio: 0.5,
 };
 
 let runtimeInstalled = false;
@@ -48,6 +51,8 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });
+  // The attempts hand freed slots to waiting deliveries by signalling their workflows.
+  const client = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -55,7 +60,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
     workflowInterceptorModules,
-    activities: { ...createDeliveryActivities(deliveryDeps), ...createRecoverActivities(), ...createRetentionActivities() },
+    activities: { ...createDeliveryActivities({ client, ...deliveryDeps }), ...createRecoverActivities(), ...createRetentionActivities() },
     ...DELIVERY_CONCURRENCY,
     ...temporalWorkerOptions(),
   });

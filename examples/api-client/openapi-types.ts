@@ -256,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an HTTPS endpoint to events
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -288,7 +288,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable. A new `maxInFlight` starts afresh (a bound lowered by 429/503 answers is reset); `ratePerSecond: null` removes the rate. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a webhook.test event to this subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Queues one `webhook.test` event for this subscription alone, whatever its filters; it is delivered like any event (while paused it is held). 422 `invalid_state_transition` when disabled. 422 `held_delivery_limit_reached` while paused and holding as many deliveries as a subscription may (100 unless the operator set another limit; test events on their way count): resume it first. Events that occur while a paused subscription holds that many are skipped for it (not delivered, not even on resume).
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
         };
         /**
          * The delivery log of a subscription, newest first
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. `waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -404,7 +404,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. Only deliveries of tickets the caller may see can be re-sent (404 otherwise).
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -1112,7 +1112,7 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /** @description Every code the API reports, with its HTTP status */
-            code: string & ("invalid_json" | "invalid_header" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
+            code: string & ("invalid_json" | "invalid_header" | "too_many_mutations" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "held_delivery_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1265,7 +1265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1276,7 +1276,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1396,7 +1396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1407,7 +1407,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1535,7 +1535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1546,7 +1546,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1657,7 +1657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1668,7 +1668,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1787,7 +1787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1798,7 +1798,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -1904,7 +1904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1915,7 +1915,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2006,7 +2006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2017,7 +2017,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
+                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
                     };
                 };
             };
@@ -2098,7 +2098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2110,7 +2110,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused";
+                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2219,7 +2219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2230,7 +2230,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2315,7 +2315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `If-Match` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            /** @description The body is not JSON (or not UTF-8), or the `If-Match` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2326,7 +2326,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
+                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
                     };
                 };
             };
@@ -2422,7 +2422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2433,7 +2433,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2551,7 +2551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2562,7 +2562,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2635,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2646,7 +2646,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -2727,7 +2727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2738,7 +2738,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -2874,7 +2874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2885,7 +2885,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3008,7 +3008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3019,7 +3019,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3110,7 +3110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3121,7 +3121,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -3187,7 +3187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3198,7 +3198,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3327,7 +3327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3338,7 +3338,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3432,7 +3432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3443,7 +3443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -3524,7 +3524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3535,7 +3535,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3610,6 +3610,17 @@ export interface operations {
                             condition: "disabled" | "paused" | "receiving";
                             /** @description Failed attempts in a row; 20 pause the subscription */
                             consecutiveFailures: number;
+                            /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                            maxInFlight: number;
+                            /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                            ratePerSecond: number | null;
+                            /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                            effectiveInFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                             */
+                            retryAfterUntil: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3652,7 +3663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3663,7 +3674,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3712,7 +3723,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url: string & (unknown & unknown);
                     /** @description Event types to receive */
@@ -3721,6 +3732,10 @@ export interface operations {
                     boards?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
+                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    maxInFlight?: number;
+                    /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
+                    ratePerSecond?: number | null;
                 };
             };
         };
@@ -3747,6 +3762,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3756,7 +3782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3767,7 +3793,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -3833,7 +3859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3844,7 +3870,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "subscription_limit_reached";
+                        code?: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -3915,6 +3941,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3969,7 +4006,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3980,7 +4017,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4086,7 +4123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4097,7 +4134,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4149,7 +4186,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses (also for every address the host name resolves to). Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
+                     * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
                     url?: string & (unknown & unknown);
                     /** @description Event types to receive */
@@ -4158,6 +4195,10 @@ export interface operations {
                     boards?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
+                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    maxInFlight?: number;
+                    /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
+                    ratePerSecond?: number | null;
                 };
             };
         };
@@ -4184,6 +4225,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4191,7 +4243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4202,7 +4254,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json";
+                        code?: "invalid_json" | "too_many_mutations";
                     };
                 };
             };
@@ -4283,7 +4335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4294,7 +4346,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4365,6 +4417,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4421,7 +4484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4432,7 +4495,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -4544,7 +4607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4555,7 +4618,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4626,6 +4689,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4680,7 +4754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4691,7 +4765,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4762,6 +4836,17 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
+                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        maxInFlight: number;
+                        /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
+                        ratePerSecond: number | null;
+                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        effectiveInFlight: number;
+                        /**
+                         * Format: date-time
+                         * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
+                         */
+                        retryAfterUntil: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4816,7 +4901,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4827,7 +4912,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -4929,8 +5014,18 @@ export interface operations {
                             attemptedAt: string | null;
                             /** Format: date-time */
                             nextAttemptAt: string | null;
-                            /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
+                            /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
                             workflowId: string;
+                            /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
+                            waited: {
+                                /**
+                                 * @description The main reason (the longest wait)
+                                 * @enum {string}
+                                 */
+                                reason: "in_flight_bound" | "rate" | "retry_after";
+                                /** @description Milliseconds waited in all */
+                                ms: number;
+                            } | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
@@ -4984,7 +5079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4995,7 +5090,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -5082,8 +5177,69 @@ export interface operations {
                         attemptedAt: string | null;
                         /** Format: date-time */
                         nextAttemptAt: string | null;
-                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web) */
+                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
                         workflowId: string;
+                        /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
+                        waited: {
+                            /**
+                             * @description The main reason (the longest wait)
+                             * @enum {string}
+                             */
+                            reason: "in_flight_bound" | "rate" | "retry_after";
+                            /** @description Milliseconds waited in all */
+                            ms: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The attempt is still running after 15 s: the delivery, `pending`; the attempt shows in the delivery log when done */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `att_…` for an attempt; the delivery id (`dlv_…`) for a delivery with no attempt in this state */
+                        id: string;
+                        /** @description The delivery (one event to one subscription); re-send takes it */
+                        deliveryId: string;
+                        /** @description Also the `webhook-id` header */
+                        eventId: string;
+                        eventType: string;
+                        /** @description 1..7 for scheduled attempts; manual re-sends continue the count */
+                        attempt: number;
+                        /** @description `scheduled`, `manual` (re-send) or `test` */
+                        trigger: string;
+                        /** @enum {string} */
+                        status: "cancelled" | "failed" | "held" | "pending" | "succeeded";
+                        /** @description The receiver’s status; null when no answer came */
+                        httpStatus: number | null;
+                        durationMs: number | null;
+                        /** @description The first 1 KiB of the answer */
+                        responseExcerpt: string | null;
+                        /** @description Why there was no answer (time-out, refused connection, refused address) */
+                        error: string | null;
+                        /** @description The event envelope sent (the signed body) */
+                        payload: string | number | boolean | Record<string, never> | unknown[];
+                        /** Format: date-time */
+                        attemptedAt: string | null;
+                        /** Format: date-time */
+                        nextAttemptAt: string | null;
+                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
+                        workflowId: string;
+                        /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
+                        waited: {
+                            /**
+                             * @description The main reason (the longest wait)
+                             * @enum {string}
+                             */
+                            reason: "in_flight_bound" | "rate" | "retry_after";
+                            /** @description Milliseconds waited in all */
+                            ms: number;
+                        } | null;
                     };
                 };
             };
@@ -5134,7 +5290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5145,7 +5301,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "invalid_state_transition";
+                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -5296,7 +5452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5307,7 +5463,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -5403,7 +5559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5414,7 +5570,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header";
+                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
                     };
                 };
             };
@@ -5511,7 +5667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5523,7 +5679,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
+                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
                     };
                 };
             };
@@ -5606,7 +5762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5617,7 +5773,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };
@@ -5827,7 +5983,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5838,7 +5994,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "validation_failed";
+                        code?: "validation_failed" | "held_delivery_limit_reached";
                     };
                 };
             };

@@ -6,6 +6,8 @@ type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 
 
 /** Search attributes of webhook delivery workflows. */
 export const deliverySearchAttributes = {
+  EventId: 'Keyword',
+  SubscriptionIds: 'KeywordList',
   SubscriptionId: 'Keyword',
   EventType: 'Keyword',
   WorkspaceId: 'Keyword',

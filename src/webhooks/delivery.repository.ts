@@ -4,7 +4,7 @@ import { prisma } from '../db/db.ts';
 import { openSecret } from './secret-box.ts';
 import { newId } from '../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../generated/prisma/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
@@ -30,6 +30,8 @@ export interface RecordAttemptInput {
   attemptedAt: Date;
   nextAttemptAt: Date | null;
   workflowId: string;
+  /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
+  waited: { reason: string; ms: number } | null;
 }
 
 export interface PausedNotice {
@@ -43,7 +45,7 @@ const cancellable: DeliveryStatus[] = ['pending', 'held'];
 export interface AttemptContext {
   id: string;
   status: DeliveryStatus;
-  event: { id: string; type: string; payload: unknown; workspaceId: number };
+  event: { id: string; seq: bigint; type: string; payload: unknown; workspaceId: number };
   subscription: {
     id: string;
     url: string;
@@ -61,6 +63,7 @@ interface AttemptContextRow {
   id: string;
   status: DeliveryStatus;
   eventId: string;
+  eventSeq: bigint;
   eventType: string;
   payload: unknown;
   workspaceId: number;
@@ -81,7 +84,7 @@ export const deliveryRepository = {
   create(eventId: string, subscriptionId: string) {
     return prisma.delivery.upsert({
       where: { eventId_subscriptionId: { eventId, subscriptionId } },
-      create: { id: newId('dlv'), eventId, subscriptionId, workflowId: deliveryWorkflowId(eventId, subscriptionId) },
+      create: { id: newId('dlv'), eventId, subscriptionId, workflowId: eventWorkflowId(eventId) },
       update: {},
     });
   },
@@ -93,7 +96,7 @@ export const deliveryRepository = {
   async findForAttempt(deliveryId: string, scheduledAttempt: number | null): Promise<AttemptContext | null> {
     const [row] = await prisma.$queryRaw<AttemptContextRow[]>`
       SELECT d."id", d."status"::text AS "status",
-             e."id" AS "eventId", e."type" AS "eventType", e."payload", e."workspaceId",
+             e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
              s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt",
              a."id" AS "attemptId", a."status"::text AS "attemptStatus", a."httpStatus" AS "attemptHttpStatus"
       FROM "Delivery" d
@@ -109,7 +112,7 @@ export const deliveryRepository = {
     return {
       id: row.id,
       status: row.status,
-      event: { id: row.eventId, type: row.eventType, payload: row.payload, workspaceId: row.workspaceId },
+      event: { id: row.eventId, seq: BigInt(row.eventSeq), type: row.eventType, payload: row.payload, workspaceId: row.workspaceId },
       subscription: {
         id: row.subscriptionId,
         url: row.url,
@@ -173,6 +176,8 @@ export const deliveryRepository = {
           attemptedAt: input.attemptedAt,
           nextAttemptAt: input.nextAttemptAt,
           workflowId: input.workflowId,
+          waitedReason: input.waited?.reason ?? null,
+          waitedMs: input.waited?.ms ?? null,
         },
       });
       await tx.delivery.update({ where: { id: input.deliveryId }, data: { attemptCount: { increment: 1 }, ...deliveryChange(input) } });
@@ -208,7 +213,7 @@ export const deliveryRepository = {
     return prisma.notification.updateMany({ where: { id: { in: notificationIds } }, data: { emailedAt: at } });
   },
 
-  /** The held delivery of a receiving subscription that comes first in event order, if any. */
+  /** The held delivery of a receiving subscription that comes first in event order, if any (its workflow is the event's). */
   async nextHeld(subscriptionId: string, skip: string[]) {
     return prisma.delivery.findFirst({
       where: { subscriptionId, status: 'held', id: { notIn: skip }, subscription: { condition: 'receiving', deletedAt: null } },
@@ -239,12 +244,14 @@ async function recordSuccess(input: RecordAttemptInput): Promise<{ attemptId: st
   const [row] = await prisma.$queryRaw<{ attempt: number }[]>`
     WITH attempt AS (
       INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "subscriptionId", "eventId", "eventType", "attempt", "trigger", "status", "httpStatus",
-                                     "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId")
+                                     "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId",
+                                     "waitedReason", "waitedMs")
       SELECT ${id}, ${input.deliveryId}, ${input.subscriptionId}, ${input.eventId}, ${input.eventType},
              COALESCE(${input.attempt}::int, (SELECT COALESCE(max("attempt"), 0) + 1 FROM "DeliveryAttempt" WHERE "deliveryId" = ${input.deliveryId})),
              ${input.trigger}::"AttemptTrigger", 'succeeded'::"DeliveryStatus", ${input.httpStatus}::int, ${input.durationMs}::int,
              ${input.responseExcerpt}, ${input.error}, ${input.payload}, ${input.attemptedAt.toISOString()}::timestamp(3),
-             ${input.nextAttemptAt?.toISOString() ?? null}::timestamp(3), ${input.workflowId}
+             ${input.nextAttemptAt?.toISOString() ?? null}::timestamp(3), ${input.workflowId},
+             ${input.waited?.reason ?? null}, ${input.waited?.ms ?? null}::int
       RETURNING "attempt"
     ), delivery AS (
       UPDATE "Delivery" SET "attemptCount" = "attemptCount" + 1, "status" = 'succeeded', "nextAttemptAt" = NULL, "updatedAt" = ${now}::timestamp(3)

@@ -1,7 +1,8 @@
 // The outbox relay: turns committed Event rows into deliveries, one per matching subscription,
-// each with its workflow started under the business key `delivery:<eventId>:<subscriptionId>`.
+// and starts one workflow per event under the business key `event:<eventId>`, which delivers to
+// each of them.
 //
-// Why nothing is lost or doubled: an event is marked relayed only after every workflow of it has
+// Why nothing is lost or doubled: an event is marked relayed only after its workflow has
 // started; a relay that dies before that leaves it unrelayed, and the next relay (after the
 // lease) does the same work again, which creates no second delivery (unique (event,
 // subscription)) and starts no second workflow (the id is taken, REJECT_DUPLICATE). Several
@@ -9,8 +10,8 @@
 import type { Client } from '@temporalio/client';
 import { logger } from '../logger.ts';
 import { supervise } from '../supervise.ts';
-import { startDeliveryWorkflow, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { startEventDelivery, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 import { inStoredTrace } from '../tracing/tracing.ts';
 
@@ -87,28 +88,27 @@ export function createOutboxRelay(options: RelayOptions) {
     const events = await webhookRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return 0;
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
-    const pairs = events.flatMap((event) =>
-      matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscriptionId: s.id, workflowId: deliveryWorkflowId(event.id, s.id) })),
-    );
-    const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: p.workflowId })));
-    const byWorkflow = new Map(deliveries.map((d) => [deliveryWorkflowId(d.eventId, d.subscriptionId), d.id]));
+    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscriptionId: s.id })));
+    const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: eventWorkflowId(p.event.id) })));
+    const byEvent = new Map<string, { deliveryId: string; subscriptionId: string }[]>();
+    for (const d of deliveries) byEvent.set(d.eventId, [...(byEvent.get(d.eventId) ?? []), { deliveryId: d.id, subscriptionId: d.subscriptionId }]);
     const eager = options.eagerClient?.();
     const failed = new Set<string>();
-    const results = await inBatches(pairs, concurrency, async (p) => {
+    const results = await inBatches(events.filter((e) => byEvent.has(e.id)), concurrency, async (event) => {
       try {
         // In the trace of the request that wrote the event (traces on): Temporal's client
         // interceptor takes it from there into the workflow and its attempts.
-        await inStoredTrace(p.event.traceparent, () =>
-          startDeliveryWorkflow(eager ?? client, taskQueue, {
-            deliveryId: byWorkflow.get(p.workflowId)!,
-            eventId: p.event.id,
-            subscriptionId: p.subscriptionId,
-            eventType: p.event.type,
-            workspaceId: p.event.workspaceId,
+        await inStoredTrace(event.traceparent, () =>
+          startEventDelivery(eager ?? client, taskQueue, {
+            eventId: event.id,
+            eventType: event.type,
+            workspaceId: event.workspaceId,
+            // In a stable order: a retried start carries the same input.
+            deliveries: byEvent.get(event.id)!.sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId)),
           }, { eager: eager !== undefined }),
         );
       } catch (err) {
-        failed.add(p.event.id);
+        failed.add(event.id);
         throw err;
       }
     });

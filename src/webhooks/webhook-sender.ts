@@ -26,6 +26,8 @@ export interface SendResult {
   /** The status of the answer; undefined when none came (refused, blocked, timed out…). */
   httpStatus?: number;
   responseExcerpt?: string;
+  /** The answer's Retry-After header, as sent (parsed by the caller for 429 and 503). */
+  retryAfter?: string;
   error?: string;
   durationMs: number;
 }
@@ -74,6 +76,7 @@ export function createWebhookSender(options: SenderOptions = {}) {
     return new Promise((resolve) => {
       let settled = false;
       let status: number | undefined;
+      let retryAfter: string | undefined;
       const chunks: Buffer[] = [];
       let received = 0;
       const finish = (error?: string, staleSocket = false) => {
@@ -81,7 +84,7 @@ export function createWebhookSender(options: SenderOptions = {}) {
         settled = true;
         clearTimeout(timer);
         const excerpt = status === undefined ? undefined : excerptOf(chunks);
-        resolve({ result: { httpStatus: status, responseExcerpt: excerpt, error, durationMs: elapsed() }, staleSocket });
+        resolve({ result: { httpStatus: status, responseExcerpt: excerpt, ...(retryAfter === undefined ? {} : { retryAfter }), error, durationMs: elapsed() }, staleSocket });
       };
 
       const req = https.request(
@@ -93,6 +96,8 @@ export function createWebhookSender(options: SenderOptions = {}) {
         },
         (res) => {
           status = res.statusCode;
+          const header = res.headers['retry-after'];
+          if (typeof header === 'string') retryAfter = header;
           res.on('data', (chunk: Buffer) => {
             if (received < EXCERPT_BYTES) chunks.push(chunk);
             received += chunk.length;

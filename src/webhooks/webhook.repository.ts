@@ -18,7 +18,12 @@ export interface SubscriptionData {
   events: string[];
   boardIds: string[];
   description: string;
+  maxInFlight?: number;
+  ratePerSecond?: number | null;
 }
+
+/** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
+type SubscriptionUpdate = Partial<SubscriptionData> & { inFlightBound?: null; boundSuccesses?: 0; rateNextAt?: null };
 
 /** One line of the delivery log: an attempt, or a delivery not (yet) attempted again (pending, held, cancelled). */
 export interface DeliveryLogRow {
@@ -37,6 +42,9 @@ export interface DeliveryLogRow {
   attemptedAt: Date | null;
   nextAttemptAt: Date | null;
   workflowId: string;
+  /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
+  waitedReason: string | null;
+  waitedMs: number | null;
   sortAt: Date;
 }
 
@@ -99,7 +107,7 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
-           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."attemptedAt" AS "sortAt"
+           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt"
       FROM "DeliveryAttempt" a
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY a."attemptedAt" DESC, a."id" DESC
@@ -120,7 +128,8 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
     SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
            d."status"::text AS "status", NULL::int AS "httpStatus", NULL::int AS "durationMs", NULL AS "responseExcerpt", NULL AS "error",
-           e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId", d."updatedAt" AS "sortAt"
+           e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId",
+           NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt"
       FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY d."updatedAt" DESC, d."id" DESC
@@ -176,6 +185,8 @@ export const webhookRepository = {
           events: input.events,
           boardIds: input.boardIds,
           description: input.description,
+          ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
+          ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
           secret: sealSecret(input.secret),
         },
       }).then((row) => openSecrets(row));
@@ -187,7 +198,7 @@ export const webhookRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async update(id: string, data: Partial<SubscriptionData>) {
+  async update(id: string, data: SubscriptionUpdate) {
     return openSecrets(await prisma.webhookSubscription.update({ where: { id }, data }));
   },
 
@@ -360,12 +371,13 @@ export const webhookRepository = {
   async createDeliveries(pairs: { eventId: string; subscriptionId: string; workflowId: string }[]) {
     if (!pairs.length) return [];
     await prisma.delivery.createMany({ data: pairs.map((p) => ({ id: newId('dlv'), ...p })), skipDuplicates: true });
-    const wanted = new Set(pairs.map((p) => p.workflowId));
+    const key = (r: { eventId: string; subscriptionId: string }) => `${r.eventId} ${r.subscriptionId}`;
+    const wanted = new Set(pairs.map(key));
     const rows = await prisma.delivery.findMany({
       where: { eventId: { in: [...new Set(pairs.map((p) => p.eventId))] } },
       select: { id: true, eventId: true, subscriptionId: true, workflowId: true },
     });
-    return rows.filter((r) => wanted.has(r.workflowId));
+    return rows.filter((r) => wanted.has(key(r)));
   },
 
   markRelayed(eventIds: string[], at: Date) {

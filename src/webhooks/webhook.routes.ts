@@ -6,9 +6,10 @@ import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
 
 /** The subscription representation of every subscription response (decisions.md). */
-const SUBSCRIPTION_SELECTION = 'id url events boards description condition consecutiveFailures createdAt updatedAt';
+const SUBSCRIPTION_SELECTION =
+  'id url events boards description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil createdAt updatedAt';
 const ENTRY_SELECTION =
-  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId';
+  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId waited { reason ms }';
 
 const prefixedId = (prefix: string, what: string) =>
   z
@@ -18,6 +19,10 @@ const prefixedId = (prefix: string, what: string) =>
 const subscriptionId = prefixedId('wh', 'Subscription id (`wh_…`)');
 const idParams = z.object({ id: subscriptionId });
 const TAG = 'Webhooks';
+const BOUNDS_NOTE =
+  'Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. ' +
+  'A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. ' +
+  'Retry delays carry ±10% jitter.';
 const SCOPE_NOTE = 'Needs the scope `webhooks:manage` (and a role that may manage webhooks).';
 const ROLE_NOTE =
   'A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees.';
@@ -68,7 +73,7 @@ export const webhookRoutes = defineRoutes([
     description:
       `${SCOPE_NOTE} The answer holds the signing \`secret\` (\`whsec_…\`), shown here and after a rotation only. ` +
       'URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. ' +
-      `\`boards\` empty or absent means every board. At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE}`,
+      `\`boards\` empty or absent means every board. At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE} ${BOUNDS_NOTE}`,
     operation: /* GraphQL */ `
       mutation createWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
         createWebhookSubscription(input: $input) { ${SUBSCRIPTION_SELECTION} secret }
@@ -99,7 +104,7 @@ export const webhookRoutes = defineRoutes([
     path: '/webhooks/{id}',
     tag: TAG,
     summary: 'Change a webhook subscription',
-    description: `${SCOPE_NOTE} Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable.`,
+    description: `${SCOPE_NOTE} Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable. A new \`maxInFlight\` starts afresh (a bound lowered by 429/503 answers is reset); \`ratePerSecond: null\` removes the rate. ${BOUNDS_NOTE}`,
     operation: /* GraphQL */ `
       mutation updateWebhookSubscription($id: String!, $input: UpdateWebhookSubscriptionInput!) {
         updateWebhookSubscription(id: $id, input: $input) { ${SUBSCRIPTION_SELECTION} }
@@ -179,7 +184,8 @@ export const webhookRoutes = defineRoutes([
     summary: 'The delivery log of a subscription, newest first',
     description:
       `${SCOPE_NOTE} Every attempt (kept 30 days), and each delivery waiting without an attempt to show: \`pending\` before its first attempt, \`held\` while the subscription is paused, \`cancelled\`. ` +
-      'Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`.',
+      'Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. ' +
+      '`waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.',
     operation: /* GraphQL */ `
       query listWebhookDeliveries($id: String!, $first: Int, $after: String, $status: DeliveryStatus, $eventType: String, $eventId: String, $since: DateTime, $until: DateTime) {
         webhookDeliveries(subscriptionId: $id, first: $first, after: $after, status: $status, eventType: $eventType, eventId: $eventId, since: $since, until: $until) {

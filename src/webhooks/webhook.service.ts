@@ -21,6 +21,8 @@ import { deliveryRepository } from './delivery.repository.ts';
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 export const MAX_BOARDS = 100;
+/** The most any deployment allows (WEBHOOK_MAX_IN_FLIGHT_LIMIT's own maximum); the operator's limit applies below it. */
+const MAX_IN_FLIGHT_CEILING = 1000;
 
 const subscriptionFields = {
   url: text({ max: 2048, min: 1, trim: true })
@@ -40,6 +42,23 @@ const subscriptionFields = {
     .describe('Event types to receive'),
   boards: z.array(text({ max: 100, min: 1 })).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
   description: text({ max: 500 }).optional(),
+  maxInFlight: z
+    .int()
+    .min(1)
+    .max(MAX_IN_FLIGHT_CEILING)
+    .optional()
+    .describe(
+      'Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
+        'Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. ' +
+        'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes.',
+    ),
+  ratePerSecond: z
+    .number()
+    .min(0.01)
+    .max(1000)
+    .nullable()
+    .optional()
+    .describe('Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections.'),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -91,8 +110,10 @@ async function find(p: Principal, id: string): Promise<WebhookSubscription> {
   return s;
 }
 
-async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined): Promise<void> {
+async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined, maxInFlight?: number): Promise<void> {
   const errors: FieldError[] = [];
+  const limit = config.webhooks.maxInFlightLimit;
+  if (maxInFlight !== undefined && maxInFlight > limit) errors.push({ path: '/maxInFlight', message: `must be at most ${limit} (this service's maximum)` });
   if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
@@ -141,7 +162,7 @@ export const webhookService = {
     requireManageRole(p);
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
-    await checkTarget(p, data.url, boards);
+    await checkTarget(p, data.url, boards, data.maxInFlight);
     const secret = generateWebhookSecret();
     const subscription = await webhookRepository.create({
       workspaceId: p.workspace.id,
@@ -153,6 +174,8 @@ export const webhookService = {
       events: unique(data.events),
       boardIds: boards,
       description: data.description ?? '',
+      ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
+      ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
       secret,
     });
     if ('limitReached' in subscription) {
@@ -168,10 +191,13 @@ export const webhookService = {
 
   async update(p: Principal, id: string, input: unknown) {
     const data: UpdateInput = parse(updateWebhookInput, input);
-    await find(p, id);
+    const current = await find(p, id);
     const boards = data.boards === undefined ? undefined : unique(data.boards);
-    await checkTarget(p, data.url, boards);
+    await checkTarget(p, data.url, boards, data.maxInFlight);
     return webhookRepository.update(id, {
+      // A new bound starts afresh: no lowered bound carried over from the old one.
+      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
+      ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond, rateNextAt: null } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
@@ -263,7 +289,7 @@ export const webhookService = {
       return {
         id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
         httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
-        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now,
+        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now, waitedReason: null, waitedMs: null,
       };
     }
     const { result } = waited;

@@ -2,12 +2,16 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
 import { AppError } from '../errors/errors.ts';
+import { config } from '../config.ts';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
+const MAX_IN_FLIGHT_NOTE =
+  'Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
+const RATE_NOTE = 'Attempts started per second at most, evenly spaced; null: no rate bound';
 const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
 
 export const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
@@ -35,6 +39,17 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     description: t.exposeString('description'),
     condition: t.field({ type: SubscriptionConditionEnum, resolve: (s) => s.condition }),
     consecutiveFailures: t.exposeInt('consecutiveFailures', { description: 'Failed attempts in a row; 20 pause the subscription' }),
+    maxInFlight: t.exposeInt('maxInFlight', { description: MAX_IN_FLIGHT_NOTE }),
+    ratePerSecond: t.exposeFloat('ratePerSecond', { nullable: true, description: RATE_NOTE }),
+    effectiveInFlight: t.int({
+      description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
+      resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
+    }),
+    retryAfterUntil: t.expose('retryAfterUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'The receiver’s last Retry-After (429/503): no attempt starts before this time',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   };
@@ -60,6 +75,22 @@ const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>(
   }),
 });
 
+const WaitReasonEnum = builder.enumType('WebhookWaitReason', {
+  values: {
+    retry_after: { description: 'The receiver asked for it with Retry-After (429 or 503)' },
+    in_flight_bound: { description: 'The subscription had its maximum of attempts in flight' },
+    rate: { description: 'The subscription’s rate (ratePerSecond)' },
+  } as const,
+});
+
+const Waited = builder.objectRef<{ reason: 'retry_after' | 'in_flight_bound' | 'rate'; ms: number }>('WebhookDeliveryWait').implement({
+  description: 'What an attempt waited for before it went out, beyond its schedule',
+  fields: (t) => ({
+    reason: t.field({ type: WaitReasonEnum, description: 'The main reason (the longest wait)', resolve: (w) => w.reason }),
+    ms: t.exposeInt('ms', { description: 'Milliseconds waited in all' }),
+  }),
+});
+
 const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttempt').implement({
   description:
     'One entry of the delivery log: an attempt, or a delivery waiting for its next attempt (`pending` before the first, `held` while paused) or `cancelled`',
@@ -78,7 +109,13 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     payload: t.field({ type: 'JSON', description: 'The event envelope sent (the signed body)', resolve: (r) => JSON.parse(r.payload) as unknown }),
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    workflowId: t.exposeString('workflowId', { description: 'The delivery’s Temporal workflow, for operators (Temporal Web)' }),
+    workflowId: t.exposeString('workflowId', { description: 'The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts' }),
+    waited: t.field({
+      type: Waited,
+      nullable: true,
+      description: 'Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds',
+      resolve: (r) => (r.waitedReason ? { reason: r.waitedReason as 'retry_after', ms: r.waitedMs ?? 0 } : null),
+    }),
   }),
 });
 
@@ -106,6 +143,8 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     events: t.stringList({ required: true, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
     description: t.string({ required: false }),
+    maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
+    ratePerSecond: t.float({ required: false, description: RATE_NOTE }),
   }),
 });
 
@@ -116,6 +155,8 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     events: t.stringList({ required: false, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
     description: t.string({ required: false }),
+    maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
+    ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; null removes it` }),
   }),
 });
 

@@ -7,16 +7,13 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
 import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { createDelivery, createSubscription, eventually } from '../webhooks/fixtures.ts';
+import { createDelivery, createSubscription, deliveryResult, eventually, startDelivery } from '../webhooks/fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { sample, samples } from './scrape.ts';
 
@@ -61,8 +58,8 @@ describe('delivery metrics', () => {
     return await createDelivery(ws, sub.id);
   }
   async function deliver(ref: DeliveryRef) {
-    await startDeliveryWorkflow(env.client, taskQueue, ref);
-    return await env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, ref.subscriptionId)).result();
+    await startDelivery(env.client, taskQueue, ref);
+    return await deliveryResult(env.client, ref);
   }
   const moved = (before: Map<string, number>, after: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
     sample(after, name, labels) - sample(before, name, labels);
@@ -105,7 +102,7 @@ describe('delivery metrics', () => {
     const ref = await deliveryTo(503, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
     const before = await scrape();
     // Its later attempts are held until a resume: the workflow does not end, so watch the metric.
-    await startDeliveryWorkflow(env.client, taskQueue, ref);
+    await startDelivery(env.client, taskQueue, ref);
     const after = await eventually(scrape, (m) => moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }) === 1, 'the pause');
     expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'failed', trigger: 'scheduled' })).toBe(1);
   });

@@ -125,7 +125,10 @@ export async function createDeliveryTimeSkippingEnv(): Promise<TestWorkflowEnvir
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
     searchAttributes: Object.fromEntries(
-      Object.keys(deliverySearchAttributes).map((name) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      Object.entries(deliverySearchAttributes).map(([name, type]) => [
+        name,
+        type === 'KeywordList' ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST : temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+      ]),
     ),
   });
   return env;

@@ -14,7 +14,7 @@ const { parseConfig } = await import('../../src/config.ts');
 const { api, createTestWorkspace, ensureMigrated } = await import('../support/fixtures.ts');
 const { ticketBody } = await import('../tickets/helpers.ts');
 const { prisma } = await import('../../src/db/db.ts');
-const { deliveryWorkflowId } = await import('../../workflows/delivery/ids.ts');
+const { eventWorkflowId } = await import('../../workflows/delivery/ids.ts');
 
 /** Where the OpenTelemetry API keeps whatever is installed (tracer provider, context manager, propagator). */
 const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')];
@@ -71,9 +71,9 @@ describe('traces off', () => {
     expect(event.traceparent).toBeNull();
 
     await expect.poll(() => receiver.received('/hook').map((r) => r.headers['webhook-id']), { timeout: 90_000, interval: 200 }).toEqual([event.id]);
-    const workflowId = deliveryWorkflowId(event.id, subscription.body.id);
+    const workflowId = eventWorkflowId(event.id);
     const handle = temporalClient.workflow.getHandle(workflowId);
-    expect(await handle.result()).toEqual({ status: 'succeeded', attempt: 1 });
+    expect(await handle.result()).toMatchObject({ deliveries: [{ subscriptionId: subscription.body.id, status: 'succeeded', attempt: 1 }] });
     const history = await handle.fetchHistory();
     expect(Object.keys(history.events![0].workflowExecutionStartedEventAttributes!.header?.fields ?? {})).toEqual([]);
     expect(otelGlobal()).toBeUndefined();

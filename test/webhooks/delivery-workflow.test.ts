@@ -11,18 +11,17 @@ import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporal
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { releaseHeldDeliveries, resendDelivery, startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
-import { RETRY_DELAYS_MS } from '../../workflows/delivery/schedule.ts';
-import { EventTypeKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
+import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
+import { EventIdKey, EventTypeKey, SubscriptionIdsKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
 import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { addUser, attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, notificationsOf, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, eventually, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
@@ -50,6 +49,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
         allowPrivateTargets: true,
         tls: { ca: tls.ca },
         clock: async () => new Date(await env.currentTimeMs()),
+        client: env.client,
         mailer: {
           from: 'Ticketing <no-reply@example.test>',
           transport: {
@@ -72,9 +72,13 @@ describe('webhook delivery workflow (time-skipping)', () => {
     await receiver?.close();
   }, 60_000);
 
-  const start = (ref: DeliveryRef) => startDeliveryWorkflow(env.client, taskQueue, ref);
-  const resultOf = (ref: DeliveryRef) =>
-    env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, ref.subscriptionId)).result();
+  const start = (ref: DeliveryRef) => startDelivery(env.client, taskQueue, ref);
+  const resultOf = (ref: DeliveryRef) => deliveryResult(env.client, ref);
+  /** Within the ±10% jitter of a nominal delay. */
+  const inBand = (actual: number, nominal: number) => {
+    expect(actual).toBeGreaterThanOrEqual(Math.floor(nominal * (1 - RETRY_JITTER)));
+    expect(actual).toBeLessThanOrEqual(Math.ceil(nominal * (1 + RETRY_JITTER)));
+  };
   const hookUrl = (name: string) => `${receiver.origin}/${name}`;
   const ms = (d: Date | null) => d?.getTime() ?? NaN;
 
@@ -86,7 +90,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const ref = await createDelivery(ws, sub.id);
 
     const workflowId = await start(ref);
-    expect(workflowId).toBe(`delivery:${ref.eventId}:${sub.id}`);
+    expect(workflowId).toBe(`event:${ref.eventId}`);
     // Starting again is harmless: same business key, no second delivery.
     expect(await start(ref)).toBe(workflowId);
     expect(await resultOf(ref)).toEqual({ status: 'succeeded', attempt: 1 });
@@ -121,12 +125,13 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect((await subscriptionRow(sub.id)).consecutiveFailures).toBe(0);
 
     const description = await env.client.workflow.getHandle(workflowId).describe();
-    expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
+    expect(description.typedSearchAttributes.get(EventIdKey)).toBe(ref.eventId);
+    expect(description.typedSearchAttributes.get(SubscriptionIdsKey)).toEqual([sub.id]);
     expect(description.typedSearchAttributes.get(EventTypeKey)).toBe('ticket.created');
     expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
   });
 
-  it('runs the whole schedule: 7 attempts at 0, +1 min, +5 min, +30 min, +2 h, +8 h, +24 h', async () => {
+  it('runs the whole schedule: 7 attempts at 0, +1 min, +5 min, +30 min, +2 h, +8 h, +24 h, each delay ±10%', async () => {
     const ws = await createTestWorkspace();
     const path = `/${uniqueId('down')}`;
     receiver.respond(path, { status: 503, body: 'x'.repeat(3000) });
@@ -146,17 +151,20 @@ describe('webhook delivery workflow (time-skipping)', () => {
         expect(a.nextAttemptAt).toBeNull();
         continue;
       }
-      // The logged next attempt is exactly the schedule's delay after this one…
-      expect(ms(a.nextAttemptAt) - ms(a.attemptedAt)).toBe(RETRY_DELAYS_MS[i]);
+      // The logged next attempt is the schedule's delay after this one, jittered by at most ±10%…
+      const logged = ms(a.nextAttemptAt) - ms(a.attemptedAt);
+      inBand(logged, RETRY_DELAYS_MS[i]);
       // …and the next attempt happened then (the activity's own run time is all that is added).
       const gap = ms(attempts[i + 1].attemptedAt) - ms(a.attemptedAt);
-      expect(gap).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[i]);
-      expect(gap).toBeLessThan(RETRY_DELAYS_MS[i] + 30_000);
+      expect(gap).toBeGreaterThanOrEqual(logged);
+      expect(gap).toBeLessThan(logged + 30_000);
     }
-    // The durable timers of the history carry the exact delays.
-    const history = await env.client.workflow.getHandle(deliveryWorkflowId(ref.eventId, sub.id)).fetchHistory();
+    // The durable timers of the history carry the logged (jittered) delays.
+    const history = await env.client.workflow.getHandle(eventWorkflowId(ref.eventId)).fetchHistory();
     const timers = (history.events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes] : []));
-    expect(timers.map((t) => Number(t.startToFireTimeout?.seconds) * 1000)).toEqual([...RETRY_DELAYS_MS]);
+    const timerMs = timers.map((t) => Number(t.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((t.startToFireTimeout?.nanos ?? 0) / 1e6));
+    expect(timerMs).toEqual(attempts.slice(0, -1).map((a) => ms(a.nextAttemptAt) - ms(a.attemptedAt)));
+    timerMs.forEach((t, i) => inBand(t, RETRY_DELAYS_MS[i]));
 
     const requests = receiver.received(path);
     expect(requests).toHaveLength(7);
@@ -227,14 +235,14 @@ describe('webhook delivery workflow (time-skipping)', () => {
     }
     expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'receiving', consecutiveFailures: 14 });
 
-    // The third's 6th attempt is the 20th failure (at +10 h 36 min); its 7th, 24 h later, is held.
+    // The third's 6th attempt is the 20th failure (at +10 h 36 min ±10%); its 7th, 24 h ±10% later, is held.
     const third = await createDelivery(ws, sub.id);
     await start(third);
-    await env.sleep('11 hours');
+    await env.sleep('12 hours');
     const paused = await eventually(() => subscriptionRow(sub.id), (s) => s.condition === 'paused', 'the pause');
     expect(paused).toMatchObject({ consecutiveFailures: 20, conditionReason: 'failures' });
     expect(paused.pausedAt).not.toBeNull();
-    await env.sleep('25 hours');
+    await env.sleep('27 hours');
     await eventually(() => deliveryRow(third.deliveryId), (d) => d.status === 'held', 'the third delivery held');
     expect(await deliveryRow(third.deliveryId)).toMatchObject({ attemptCount: 6, nextAttemptAt: null });
 
@@ -291,7 +299,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(await resultOf(ref)).toEqual({ status: 'failed', attempt: 7 });
 
     const requests = receiver.received(path);
-    // Attempts 1-6 fall within 24 h of the rotation (the 6th at +10 h 36 min), the 7th after it.
+    // Attempts 1-6 fall within 24 h of the rotation (the 6th at +10 h 36 min ±10%), the 7th after it.
     expect(requests.map((r) => r.headers['webhook-signature'].split(' ').length)).toEqual([2, 2, 2, 2, 2, 2, 1]);
     for (const req of requests) {
       const [newest, older] = req.headers['webhook-signature'].split(' ');
@@ -333,7 +341,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(() => new StandardWebhook(sub.secret).verify(again.body, again.headers)).not.toThrow();
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts.map((a) => [a.attempt, a.trigger, a.status, a.workflowId])).toEqual([
-      [1, 'scheduled', 'succeeded', deliveryWorkflowId(ref.eventId, sub.id)],
+      [1, 'scheduled', 'succeeded', eventWorkflowId(ref.eventId)],
       [2, 'manual', 'succeeded', resent.workflowId],
     ]);
     expect(attempts[1].payload).toBe(attempts[0].payload);
@@ -346,7 +354,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
     const ref = await createDelivery(ws, sub.id, 'webhook.test');
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
-    const context = new MockActivityEnvironment({ workflowExecution: { workflowId: deliveryWorkflowId(ref.eventId, sub.id), runId: 'run' } });
+    const context = new MockActivityEnvironment({ workflowExecution: { workflowId: eventWorkflowId(ref.eventId), runId: 'run' } });
 
     const first = await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId, attempt: 1 });
     expect(first).toMatchObject({ outcome: 'succeeded', attempt: 1, httpStatus: 202 });

@@ -8,6 +8,10 @@ import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { sealSecret } from '../../src/webhooks/secret-box.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import type { Client } from '@temporalio/client';
+import { startEventDelivery } from '../../workflows/delivery/client.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import type { deliverEventWorkflow, DeliveryOutcome } from '../../workflows/delivery/workflows.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
@@ -70,4 +74,21 @@ export async function eventually<T>(read: () => Promise<T>, check: (value: T) =>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Starts the workflow of the delivery's event, for that one delivery (as the relay would for an event matching one subscription). */
+export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+  return startEventDelivery(client, taskQueue, {
+    eventId: ref.eventId,
+    eventType: ref.eventType,
+    workspaceId: ref.workspaceId,
+    deliveries: [{ deliveryId: ref.deliveryId, subscriptionId: ref.subscriptionId }],
+  });
+}
+
+/** The outcome of one delivery of its event's workflow. */
+export async function deliveryResult(client: Client, ref: DeliveryRef): Promise<DeliveryOutcome> {
+  const { deliveries } = await client.workflow.getHandle<typeof deliverEventWorkflow>(eventWorkflowId(ref.eventId)).result();
+  const { status, attempt } = deliveries.find((d) => d.deliveryId === ref.deliveryId)!;
+  return { status, attempt };
 }

@@ -25,6 +25,7 @@ describe('paused notices', () => {
       ...ref,
       attempt: 1,
       trigger: 'test',
+      waited: null,
       outcome: 'failed',
       lastScheduled: false,
       httpStatus: 500,

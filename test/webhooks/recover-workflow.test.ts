@@ -7,17 +7,14 @@ import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
-import { startDeliveryWorkflow } from '../../workflows/delivery/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';
 import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
-import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryRow, eventually, updateSubscription } from './fixtures.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, eventually, startDelivery, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
 
@@ -149,7 +146,7 @@ describe('recovery workflow (time-skipping)', () => {
     receiver.respond(path, () => (healthy ? { status: 200 } : { status: 503 }));
     const sub = await createSubscription(ws, { url });
     const ref = await createDelivery(ws, sub.id);
-    await startDeliveryWorkflow(env.client, taskQueue, ref);
+    await startDelivery(env.client, taskQueue, ref);
     await eventually(() => deliveryRow(ref.deliveryId), (d) => d.attemptCount === 1, 'the first attempt');
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'pending' });
 
@@ -164,8 +161,7 @@ describe('recovery workflow (time-skipping)', () => {
     expect(await recoveryResult(recovery.workflowId)).toMatchObject({ resent: 1, succeeded: 1, stopped: null });
 
     // The delivery's own workflow wakes for its second attempt, and sends nothing.
-    const scheduled = env.client.workflow.getHandle<typeof deliverEventWorkflow>(deliveryWorkflowId(ref.eventId, sub.id));
-    expect(await scheduled.result()).toEqual({ status: 'succeeded', attempt: 2 });
+    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'succeeded', attempt: 2 });
     expect(receiver.received(path)).toHaveLength(2);
     expect((await attemptsOf(ref.deliveryId)).map((a) => [a.trigger, a.status])).toEqual([
       ['scheduled', 'failed'],

@@ -3,7 +3,7 @@
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import type { DeliveryStatus } from '../../src/generated/prisma/client.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery } from './fixtures.ts';
@@ -31,7 +31,7 @@ export async function deliveryWithAttempts(ws: Workspace, subscriptionId: string
         durationMs: 5,
         payload: '{}',
         attemptedAt: a.at,
-        workflowId: deliveryWorkflowId(ref.eventId, subscriptionId),
+        workflowId: eventWorkflowId(ref.eventId),
       },
     });
   }

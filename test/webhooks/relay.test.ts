@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
 import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
-import { deliveryWorkflowId } from '../../workflows/delivery/ids.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { EventIdKey, SubscriptionIdsKey } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createEvent, createSubscription } from './fixtures.ts';
@@ -56,12 +57,21 @@ describe('outbox relay', () => {
     await expectTargets(onSupportEvent.id, [all.id, onSupport.id, paused.id]);
     for (const s of [otherEvent, disabled, deleted, foreign]) expect(await prisma.delivery.count({ where: { subscriptionId: s.id } })).toBe(0);
 
-    // Each delivery has its workflow, under the business key, carrying the delivery.
-    for (const d of await deliveriesOf(onSupportEvent.id)) {
-      expect(d.workflowId).toBe(deliveryWorkflowId(onSupportEvent.id, d.subscriptionId));
-      const description = await dev.client.workflow.getHandle(d.workflowId).describe();
-      expect(description.status.name).toBe('RUNNING');
-      expect(description.searchAttributes).toBeDefined();
+    // One workflow per event, under the business key, carrying all its deliveries: found by
+    // event id and by any of its subscriptions.
+    const targets = await deliveriesOf(onSupportEvent.id);
+    expect(new Set(targets.map((d) => d.workflowId))).toEqual(new Set([eventWorkflowId(onSupportEvent.id)]));
+    const description = await dev.client.workflow.getHandle(eventWorkflowId(onSupportEvent.id)).describe();
+    expect(description.status.name).toBe('RUNNING');
+    expect(description.typedSearchAttributes.get(EventIdKey)).toBe(onSupportEvent.id);
+    expect([...(description.typedSearchAttributes.get(SubscriptionIdsKey) ?? [])].sort()).toEqual(targets.map((d) => d.subscriptionId).sort());
+    const listed = async (query: string) => {
+      const ids: string[] = [];
+      for await (const w of dev.client.workflow.list({ query })) ids.push(w.workflowId);
+      return ids;
+    };
+    for (const d of targets) {
+      await expect.poll(() => listed(`SubscriptionIds = '${d.subscriptionId}' AND EventId = '${onSupportEvent.id}'`)).toEqual([eventWorkflowId(onSupportEvent.id)]);
     }
     const events = await prisma.event.findMany({ where: { id: { in: [onBilling.id, onSupportEvent.id] } } });
     expect(events.every((e) => e.relayedAt !== null)).toBe(true);
@@ -83,12 +93,12 @@ describe('outbox relay', () => {
     const event = await createEvent(ws, 'ticket.created');
     await relay().drain();
     const first = await deliveriesOf(event.id);
-    const run = (await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).runId;
+    const run = (await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).runId;
 
     await prisma.event.update({ where: { id: event.id }, data: { relayedAt: null, relayLeaseUntil: null } });
     await Promise.all([relay().drain(), relay().drain()]);
     expect(await deliveriesOf(event.id)).toEqual(first);
-    expect((await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).runId).toBe(run);
+    expect((await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).runId).toBe(run);
   });
 
   it('keeps events while Temporal is unreachable, and relays them once it is back', { timeout: 90_000 }, async () => {
@@ -120,7 +130,7 @@ describe('outbox relay', () => {
     workerClient = undefined; // the worker is reconnecting
     await r.drain();
     expect((await deliveriesOf(event.id)).map((d) => d.subscriptionId)).toEqual([sub.id]);
-    expect((await dev.client.workflow.getHandle(deliveryWorkflowId(event.id, sub.id)).describe()).status.name).toBe('RUNNING');
+    expect((await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).status.name).toBe('RUNNING');
   });
 
   it('the running relay takes a burst in two lanes of batches, each event once', { timeout: 90_000 }, async () => {
@@ -138,7 +148,7 @@ describe('outbox relay', () => {
     }
     const deliveries = await prisma.delivery.findMany({ where: { eventId: { in: ids } }, select: { subscriptionId: true, workflowId: true } });
     expect(deliveries).toHaveLength(90);
-    expect(new Set(deliveries.map((d) => d.workflowId)).size).toBe(90);
+    expect(new Set(deliveries.map((d) => d.workflowId))).toEqual(new Set(ids.map(eventWorkflowId)));
     expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
   });
 

@@ -94,6 +94,56 @@ describe('webhook subscriptions', () => {
     expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { condition: 'paused' } })).body.errors[0].path).toBe('/condition');
   });
 
+  it('bounds what the endpoint receives: maxInFlight (default 10, within the service maximum) and an optional rate', async () => {
+    // A key of its own: the subscriptions made here do not count against the shared key's limit.
+    const key = (await ws.key({ scopes: ['webhooks:manage'] })).value;
+    const { body: plain } = await api('POST', '/webhooks', { key, body: body() });
+    expect(plain).toMatchObject({ maxInFlight: 10, ratePerSecond: null, effectiveInFlight: 10, retryAfterUntil: null });
+    const { body: s, status } = await api('POST', '/webhooks', { key, body: body({ maxInFlight: 3, ratePerSecond: 2.5 }) });
+    expect(status).toBe(201);
+    expect(s).toMatchObject({ maxInFlight: 3, ratePerSecond: 2.5, effectiveInFlight: 3 });
+    // Above the service's maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default), or out of the declared bounds: 422 naming the member.
+    for (const [extra, path] of [
+      [{ maxInFlight: 51 }, '/maxInFlight'],
+      [{ maxInFlight: 0 }, '/maxInFlight'],
+      [{ maxInFlight: 2.5 }, '/maxInFlight'],
+      [{ maxInFlight: 100_000 }, '/maxInFlight'],
+      [{ ratePerSecond: 0 }, '/ratePerSecond'],
+      [{ ratePerSecond: 1e9 }, '/ratePerSecond'],
+      [{ ratePerSecond: 'fast' }, '/ratePerSecond'],
+    ] as const) {
+      const res = await api('POST', '/webhooks', { key, body: body(extra) });
+      expect(res.status, JSON.stringify(extra)).toBe(422);
+      expect(res.body.errors[0].path).toBe(path);
+    }
+    // A bound lowered by 429/503 shows; a new maxInFlight starts afresh; null removes the rate.
+    await updateSubscription(s.id, { inFlightBound: 1, boundSuccesses: 0 });
+    expect((await api('GET', `/webhooks/${s.id}`, { key })).body.effectiveInFlight).toBe(1);
+    const patched = await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 20, ratePerSecond: null } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ maxInFlight: 20, ratePerSecond: null, effectiveInFlight: 20 });
+    expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 51 } })).body.errors[0].path).toBe('/maxInFlight');
+
+    // The delivery log says when an attempt waited beyond its schedule, and for what.
+    const ref = await createDelivery(ws, s.id);
+    for (const [attempt, waited] of [[1, null], [2, { reason: 'retry_after', ms: 3_540_000 }]] as const) {
+      await prisma.deliveryAttempt.create({
+        data: {
+          id: `att_01M8B0000000000000000000${attempt}A`,
+          deliveryId: ref.deliveryId, subscriptionId: s.id, eventId: ref.eventId, eventType: ref.eventType, attempt, trigger: 'scheduled',
+          status: attempt === 1 ? 'failed' : 'succeeded', httpStatus: attempt === 1 ? 503 : 200, payload: '{}', workflowId: `event:${ref.eventId}`,
+          attemptedAt: new Date(Date.now() - (3 - attempt) * 1000), waitedReason: waited?.reason ?? null, waitedMs: waited?.ms ?? null,
+        },
+      });
+    }
+    const log = await api('GET', `/webhooks/${s.id}/deliveries`, { key });
+    const attempts = log.body.data.filter((e: { id: string }) => e.id.startsWith('att_'));
+    expect(attempts.map((e: { attempt: number; waited: unknown }) => [e.attempt, e.waited])).toEqual([
+      [2, { reason: 'retry_after', ms: 3_540_000 }],
+      [1, null],
+    ]);
+  });
+
   it('rotates the secret: a new one, shown in that answer only; the old one kept for the 24 h window', async () => {
     const { body: s } = await api('POST', '/webhooks', { key, body: body() });
     const rotated = await api('POST', `/webhooks/${s.id}/rotate-secret`, { key });

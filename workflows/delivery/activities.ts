@@ -1,20 +1,29 @@
 // The delivery activities, built by a factory that receives their dependencies (the worker hands
 // in the configured ones, tests their own CA and clock). One sendAttempt = one attempt: check the
-// subscription, sign, POST, record the attempt and the subscription's health.
+// subscription, take one of its in-flight slots, sign, POST, record the attempt and the
+// subscription's health, free the slot (handing it to the oldest waiting delivery).
+//
+// An attempt beyond the subscription's bound (in flight, rate, a receiver's Retry-After) sends
+// nothing and answers `waiting` at once: its workflow waits durably, holding no worker slot.
 //
 // HTTP failures are results, not exceptions: the workflow's schedule is their retry. Anything
 // thrown (the database is down, the worker died mid-attempt) is retried by Temporal, and a
 // retry of an attempt that was already recorded returns the recorded outcome instead of sending
 // again.
 import { activityInfo, ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { config } from '../../src/config.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
+import { deliveryBoundsRepository, type BoundSettings, type BoundSignal, type WaitReason } from '../../src/webhooks/delivery-bounds.repository.ts';
+import { parseRetryAfter } from '../../src/webhooks/retry-after.ts';
 import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../src/webhooks/paused-notice.ts';
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
-import { MAX_ATTEMPTS, nextAttemptTime } from './schedule.ts';
+import { MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
+import { slotSignal } from './signals.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -30,15 +39,36 @@ export interface DeliveryActivityDeps {
   /** E-mail for pause notices; defaults to SMTP_URL when set. null: no e-mail. */
   mailer?: MailerSettings | null;
   timeoutMs?: number;
+  /**
+   * Tells a waiting delivery's workflow that a slot was handed to it. Without it the waiting
+   * delivery finds its slot at its next periodic look.
+   */
+  client?: Client;
+  /** The in-flight limit and slot leases; defaults from the config. */
+  bounds?: Partial<BoundSettings>;
 }
 
-/** What an attempt came to: `held` and `cancelled` mean nothing was sent. */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled';
+/**
+ * What an attempt came to: `held`, `cancelled` and `waiting` mean nothing was sent (`waiting`:
+ * the subscription's bound; try again after `wait`).
+ */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting';
+
+/** What the attempt waited for before it went out, for the delivery log. */
+export interface Waited {
+  reason: WaitReason;
+  ms: number;
+}
 
 export interface SendAttemptInput {
   deliveryId: string;
   /** The scheduled attempt's number (1..7); absent for a manual re-send. */
   attempt?: number;
+  /** The jittered delay after this attempt should it fail (the workflow draws it); none after the last. */
+  retryDelayMs?: number;
+  /** An earlier call answered `rate` and reserved this start time (epoch ms) for the attempt. */
+  rateReservedAt?: number;
+  waited?: Waited;
 }
 
 export interface AttemptResult {
@@ -47,36 +77,91 @@ export interface AttemptResult {
   attemptId?: string;
   attempt?: number;
   httpStatus?: number | null;
+  /** The receiver's Retry-After (429/503), in ms from the attempt. */
+  retryAfterMs?: number | null;
+  /** `waiting`: why, and until when (epoch ms; none for the in-flight bound, which hands over a slot). */
+  wait?: { reason: WaitReason; untilMs: number | null };
 }
+
+/** A held slot outlives a worker that died mid-attempt this long (an attempt takes at most ~10 s). */
+const SLOT_LEASE_MS = 60_000;
+/** A waiting delivery keeps its place this long; it looks again every SLOT_RECHECK of workflows.ts. */
+const WAIT_LEASE_MS = 120_000;
 
 export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   const sender = createWebhookSender({ allowPrivateTargets: deps.allowPrivateTargets, ca: deps.tls?.ca, timeoutMs: deps.timeoutMs });
   const clock = deps.clock ?? (() => new Date());
   const mailer = deps.mailer === undefined ? configuredMailer() : (deps.mailer ?? undefined);
+  const bounds: BoundSettings = { limit: config.webhooks.maxInFlightLimit, leaseMs: SLOT_LEASE_MS, waitLeaseMs: WAIT_LEASE_MS, ...deps.bounds };
+
+  /** Frees the slot and tells the waiting deliveries it went to; one whose workflow is gone passes it on. */
+  async function release(deliveryId: string, subscriptionId: string, now: Date, signal: BoundSignal, retryAfterUntil: Date | null) {
+    let granted = await deliveryBoundsRepository.release({ deliveryId, subscriptionId, now, signal, retryAfterUntil }, bounds);
+    while (granted.length) {
+      const next: typeof granted = [];
+      for (const g of granted) {
+        if (!deps.client) continue;
+        try {
+          await deps.client.workflow.getHandle(g.workflowId).signal(slotSignal, { deliveryId: g.deliveryId });
+        } catch (err) {
+          logger.debug({ err, deliveryId: g.deliveryId }, 'a waiting delivery could not be told of its slot; passing it on');
+          next.push(...(await deliveryBoundsRepository.release({ deliveryId: g.deliveryId, subscriptionId, now, signal: 'none', retryAfterUntil: null }, bounds)));
+        }
+      }
+      granted = next;
+    }
+  }
 
   return {
-    async sendAttempt({ deliveryId, attempt }: SendAttemptInput): Promise<AttemptResult> {
+    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReservedAt, waited }: SendAttemptInput): Promise<AttemptResult> {
       const manual = attempt === undefined;
       const delivery = await deliveryRepository.findForAttempt(deliveryId, attempt ?? null);
       if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
       const { event, subscription } = delivery;
 
+      const workflowId = activityInfo().workflowExecution?.workflowId ?? '';
       if (subscription.deletedAt || subscription.condition === 'disabled' || (!manual && delivery.status === 'cancelled')) {
-        if (!manual) await deliveryRepository.cancel(deliveryId);
+        if (!manual) {
+          await deliveryRepository.cancel(deliveryId);
+          await deliveryBoundsRepository.forget(deliveryId);
+        }
         return { outcome: 'cancelled' };
       }
       const recorded = delivery.attempts?.[0];
       if (recorded) {
+        // Run again after it was recorded (the worker died before answering): free its slot, once.
+        await release(deliveryId, subscription.id, await clock(), 'none', null);
         const outcome = recorded.status === 'succeeded' ? 'succeeded' : recorded.httpStatus === 410 ? 'cancelled' : 'failed';
         return { outcome, attemptId: recorded.id, attempt, httpStatus: recorded.httpStatus };
       }
       // A manual re-send already got it through: the remaining scheduled attempts are moot.
-      if (!manual && delivery.status === 'succeeded') return { outcome: 'succeeded' };
+      if (!manual && delivery.status === 'succeeded') {
+        await deliveryBoundsRepository.forget(deliveryId);
+        return { outcome: 'succeeded' };
+      }
       if (subscription.condition === 'paused') {
-        if (manual || (await deliveryRepository.holdIfPaused(deliveryId, subscription.id))) return { outcome: 'held' };
+        if (manual) return { outcome: 'held' };
+        if (await deliveryRepository.holdIfPaused(deliveryId, subscription.id)) {
+          await deliveryBoundsRepository.forget(deliveryId);
+          return { outcome: 'held' };
+        }
       }
 
+      // Scheduled attempts take one of the subscription's slots; a manual re-send (a person's
+      // request, or a recovery with its own concurrency) does not wait for one.
+      // Read before the slot is taken: the rate's reservations are judged at this time.
       const attemptedAt = await clock();
+      if (!manual) {
+        const now = attemptedAt;
+        // The workflow's timer may fire a little before the reserved time by this clock.
+        if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
+        const slot = await deliveryBoundsRepository.acquire(
+          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined },
+          bounds,
+        );
+        if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };
+      }
+
       const body = deliveryBody(event.payload);
       const headers = signatureHeaders({ id: event.id, body, timestamp: new Date(), secrets: activeSecrets(subscription, attemptedAt) });
       const result = await sender.send(subscription.url, headers, body);
@@ -84,6 +169,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const status = result.httpStatus;
       const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
       const lastScheduled = attempt !== undefined && attempt >= MAX_ATTEMPTS;
+      // 429 and 503 are the receiver saying "too much": its Retry-After moves the next attempt.
+      const overload = status === 429 || status === 503;
+      const retryAfterMs = overload ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
+      const delay = outcome === 'failed' && attempt !== undefined && retryDelayMs !== undefined && !lastScheduled ? retryDelay(attempt, retryDelayMs, retryAfterMs) : null;
       const trigger = manual ? 'manual' : event.type === 'webhook.test' ? 'test' : 'scheduled';
       const saved = await deliveryRepository.recordAttempt({
         deliveryId,
@@ -100,9 +189,16 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         error: result.error ?? null,
         payload: body,
         attemptedAt,
-        nextAttemptAt: outcome === 'failed' && attempt !== undefined ? nextAttemptTime(attempt, attemptedAt) : null,
-        workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+        nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
+        workflowId,
+        waited: waited ?? null,
       });
+      if (!manual) {
+        const signal: BoundSignal = outcome === 'succeeded' ? 'success' : overload ? 'overload' : 'none';
+        // No attempt of the subscription before then; never longer than a delivery's whole schedule.
+        const retryAfterUntil = retryAfterMs ? new Date(attemptedAt.getTime() + Math.min(retryAfterMs, remainingSpanMs(1))) : null;
+        await release(deliveryId, subscription.id, await clock(), signal, retryAfterUntil);
+      }
       countAttempt({ outcome, trigger, durationMs: result.durationMs, lastScheduled, paused: saved.paused !== null, disabled: saved.disabled });
       annotateSpan({
         'webhook.delivery.id': deliveryId,
@@ -121,6 +217,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         attemptId: saved.attemptId,
         attempt: saved.attempt,
         httpStatus: status ?? null,
+        ...(retryAfterMs !== null ? { retryAfterMs } : {}),
       };
     },
 

@@ -1,36 +1,39 @@
 // Starting delivery workflows from the API, the relay and tests (a Temporal Client, no worker).
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { deliveryWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
-import { deliverySearchAttributes, releaseSearchAttributes, type DeliveryRef } from './search-attributes.ts';
+import { eventWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
+import { deliverySearchAttributes, eventSearchAttributes, releaseSearchAttributes, type DeliveryRef, type EventDeliveries } from './search-attributes.ts';
 import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
 
-/** Starts a workflow under its business key; one already running or finished under it is kept. */
-async function startOnce(client: Client, workflow: typeof deliverEventWorkflow | typeof resendDeliveryWorkflow, workflowId: string, taskQueue: string, ref: DeliveryRef, eager = false) {
+/**
+ * Temporal's fairness key: on a server with task queue fairness on, each workspace's tasks are
+ * dispatched in turn, so one workspace's burst does not queue another's behind it. Activities
+ * inherit it from their workflow. Servers without fairness ignore it.
+ */
+const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
+
+/**
+ * Starts the event's delivery workflow under its business key. Starting it again while it runs,
+ * or after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
+ * `eager`: the server hands the first workflow task straight back to a worker of this process
+ * (one round trip less); only for a client on the NativeConnection of such a worker.
+ */
+export async function startEventDelivery(client: Client, taskQueue: string, input: EventDeliveries, options: { eager?: boolean } = {}): Promise<string> {
+  const workflowId = eventWorkflowId(input.eventId);
   try {
-    await client.workflow.start(workflow, {
+    await client.workflow.start(deliverEventWorkflow, {
       workflowId,
       taskQueue,
-      args: [ref],
+      args: [input],
       // Set here rather than upserted by the workflow: no extra command and visibility update.
-      typedSearchAttributes: deliverySearchAttributes(ref),
-      requestEagerStart: eager,
+      typedSearchAttributes: eventSearchAttributes(input),
+      priority: fairness(input.workspaceId),
+      requestEagerStart: options.eager ?? false,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-}
-
-/**
- * Starts the delivery's workflow under its business key. Starting it again while it runs, or
- * after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
- * `eager`: the server hands the first workflow task straight back to a worker of this process
- * (one round trip less); only for a client on the NativeConnection of such a worker.
- */
-export async function startDeliveryWorkflow(client: Client, taskQueue: string, ref: DeliveryRef, options: { eager?: boolean } = {}): Promise<string> {
-  const workflowId = deliveryWorkflowId(ref.eventId, ref.subscriptionId);
-  await startOnce(client, deliverEventWorkflow, workflowId, taskQueue, ref, options.eager);
   return workflowId;
 }
 
@@ -51,6 +54,18 @@ export async function releaseHeldDeliveries(client: Client, taskQueue: string, s
 /** One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result. */
 export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string) {
   const workflowId = resendWorkflowId(ref.deliveryId, requestId);
-  await startOnce(client, resendDeliveryWorkflow, workflowId, taskQueue, ref);
+  try {
+    await client.workflow.start(resendDeliveryWorkflow, {
+      workflowId,
+      taskQueue,
+      args: [ref],
+      typedSearchAttributes: deliverySearchAttributes(ref),
+      priority: fairness(ref.workspaceId),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
   return { workflowId, result: await client.workflow.getHandle<typeof resendDeliveryWorkflow>(workflowId).result() };
 }

@@ -1,9 +1,16 @@
 // Webhook delivery workflows. Workflow code runs in Temporal's deterministic sandbox: no Node
 // built-ins, no database; activities are imported as types only.
 //
+// One workflow per event (`event:<eventId>`): it delivers the event to each subscription it
+// matched, each delivery on its own schedule (seven attempts, jittered delays), with its own hold
+// and release and its subscription's bounds. Attempts are regular activities: a slow receiver's
+// attempt holds an activity slot of the worker for as long as it takes, never a workflow-task
+// slot, and an attempt beyond its subscription's bound returns at once (`waiting`) while the
+// workflow waits durably for a slot, the rate or a Retry-After, holding nothing.
+//
 // Held deliveries and event order: while a subscription is paused, an attempt that falls due
-// sends nothing and reports `held`, and its workflow waits for a `release` signal. Resuming
-// starts releaseHeldDeliveriesWorkflow (one per subscription), which releases the held
+// sends nothing and reports `held`, and that delivery waits for a `release` signal naming it.
+// Resuming starts releaseHeldDeliveriesWorkflow (one per subscription), which releases the held
 // deliveries ONE AT A TIME in event order (Event.seq): it signals the first, waits for that
 // delivery's answer after its attempt, then takes the next. So the receiver gets them in event
 // order, each with the attempts it had left. Events that occur after the resume are delivered
@@ -12,23 +19,21 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineSignal,
   getExternalWorkflowHandle,
-  patched,
   proxyActivities,
-  proxyLocalActivities,
   setHandler,
   sleep,
-  upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
-  type LocalActivityOptions,
 } from '@temporalio/workflow';
-import type { AttemptOutcome, AttemptResult, DeliveryActivities } from './activities.ts';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule.ts';
-import { deliverySearchAttributes, releaseSearchAttributes, SubscriptionIdKey, type DeliveryRef } from './search-attributes.ts';
+import type { AttemptOutcome, AttemptResult, DeliveryActivities, Waited } from './activities.ts';
+import { jitteredDelay, MAX_ATTEMPTS, retryDelay } from './schedule.ts';
+import type { DeliveryRef, EventDeliveries } from './search-attributes.ts';
+import { releasedSignal, releaseSignal, slotSignal } from './signals.ts';
 
-const activityOptions: ActivityOptions & LocalActivityOptions = {
+export { releasedSignal, releaseSignal, slotSignal };
+
+const activityOptions: ActivityOptions = {
   // The receiver's 10 s plus the database work around it.
   startToCloseTimeout: '1 minute',
   // HTTP failures come back as results (the schedule below is their retry); only thrown errors
@@ -37,34 +42,12 @@ const activityOptions: ActivityOptions & LocalActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
 };
 const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>(activityOptions);
-// A scheduled attempt runs as a local activity: in the worker that runs the workflow, inside its
-// workflow task, so an attempt costs no activity task round trip through the server (about half
-// the server's work per delivery; see the webhook benchmark in the README). It is short (one
-// POST of at most 10 s and, on success, two database statements): what local activities are for.
-const local = proxyLocalActivities<DeliveryActivities>(activityOptions);
-/** Histories started before local attempts replay with the activity they recorded. */
-const LOCAL_ATTEMPTS_PATCH = 'local-attempts';
-
-/**
- * Whether the client set the search attributes when it started this run (client.ts), so the
- * workflow upserts nothing and marks no patch. Runs started without them, by an older client,
- * take the older path (upsert, then the local-attempts patch) and replay as recorded. Decided on
- * the start's attributes, which replay gives back unchanged, rather than with patched(): a patch
- * records a marker AND upserts TemporalChangeVersion, a visibility update per delivery, which is
- * the cost this removes. Deploy workers before the processes that start deliveries.
- */
-function startedWithSearchAttributes(): boolean {
-  return workflowInfo().typedSearchAttributes.get(SubscriptionIdKey) !== undefined;
-}
-
-/** To a held delivery: attempt now, then answer `replyTo` with the outcome. */
-export const releaseSignal = defineSignal<[{ replyTo: string }]>('release');
-/** A released delivery's answer to the release workflow. */
-export const releasedSignal = defineSignal<[{ deliveryId: string; outcome: AttemptOutcome }]>('released');
 
 /** A held delivery looks again this often, in case its subscription was deleted or a release missed it. */
 const HELD_RECHECK = '24 hours';
-/** How long the release waits for one delivery's answer (an attempt takes at most ~10 s). */
+/** A delivery waiting for a slot looks again this often, should the hand-over signal not come (its slot's holder died). */
+const SLOT_RECHECK_MS = 45_000;
+/** How long the release waits for one delivery's answer (an attempt takes at most ~10 s, plus any wait for a slot). */
 const RELEASE_ANSWER_TIMEOUT = '5 minutes';
 
 export interface DeliveryOutcome {
@@ -73,44 +56,72 @@ export interface DeliveryOutcome {
   attempt: number;
 }
 
-/** Delivers one event to one subscription on the schedule of schedule.ts (7 attempts in all). */
-export async function deliverEventWorkflow(ref: DeliveryRef): Promise<DeliveryOutcome> {
-  let attemptOnce = local.sendAttempt;
-  if (!startedWithSearchAttributes()) {
-    upsertSearchAttributes(deliverySearchAttributes(ref));
-    if (!patched(LOCAL_ATTEMPTS_PATCH)) attemptOnce = sendAttempt;
-  }
-  let releasedBy: string | undefined;
-  setHandler(releaseSignal, ({ replyTo }) => void (releasedBy = replyTo));
+export interface EventOutcome {
+  deliveries: (DeliveryOutcome & { deliveryId: string; subscriptionId: string })[];
+}
 
-  let attempt = 1;
-  for (;;) {
-    const replyTo = releasedBy;
-    releasedBy = undefined;
-    const { outcome } = await attemptOnce({ deliveryId: ref.deliveryId, attempt });
-    if (replyTo) await answerRelease(replyTo, ref.deliveryId, outcome);
+/** Delivers one event to each of its subscriptions, each on the schedule of schedule.ts (7 attempts). */
+export async function deliverEventWorkflow(input: EventDeliveries): Promise<EventOutcome> {
+  const releasedBy = new Map<string, string>();
+  const granted = new Set<string>();
+  setHandler(releaseSignal, ({ replyTo, deliveryId }) => void releasedBy.set(deliveryId, replyTo));
+  setHandler(slotSignal, ({ deliveryId }) => void granted.add(deliveryId));
 
-    if (outcome === 'held') {
-      // The same attempt again once released (or on the periodic look).
-      await condition(() => releasedBy !== undefined, HELD_RECHECK);
-      continue;
+  async function deliver(deliveryId: string): Promise<DeliveryOutcome> {
+    let attempt = 1;
+    let rateReservedAt: number | undefined;
+    let waited: Waited | undefined;
+    // Drawn once per attempt, before it: a replay draws the same.
+    let jittered = jitteredDelay(attempt, Math.random());
+    for (;;) {
+      const replyTo = releasedBy.get(deliveryId);
+      releasedBy.delete(deliveryId);
+      granted.delete(deliveryId);
+      const result = await sendAttempt({ deliveryId, attempt, retryDelayMs: jittered, rateReservedAt, waited });
+
+      if (result.outcome === 'waiting') {
+        // Not an attempt: the release that asked for it is answered after the real one.
+        if (replyTo) releasedBy.set(deliveryId, replyTo);
+        const since = Date.now();
+        const wait = result.wait!;
+        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), SLOT_RECHECK_MS);
+        else await sleep(Math.max(1, (wait.untilMs ?? since) - since));
+        if (wait.reason === 'rate') rateReservedAt = wait.untilMs ?? since;
+        waited = longer(waited, { reason: wait.reason, ms: Date.now() - since });
+        continue;
+      }
+      if (replyTo) await answerRelease(replyTo, deliveryId, result.outcome);
+      rateReservedAt = undefined;
+      waited = undefined;
+
+      if (result.outcome === 'held') {
+        // The same attempt again once released (or on the periodic look).
+        await condition(() => releasedBy.has(deliveryId), HELD_RECHECK);
+        continue;
+      }
+      if (result.outcome !== 'failed') return { status: result.outcome, attempt };
+      if (attempt >= MAX_ATTEMPTS || jittered === undefined) return { status: 'failed', attempt };
+      const { delayMs, retryAfterMs } = retryDelay(attempt, jittered, result.retryAfterMs);
+      await sleep(delayMs);
+      if (retryAfterMs > 0) waited = { reason: 'retry_after', ms: retryAfterMs };
+      attempt += 1;
+      jittered = jitteredDelay(attempt, Math.random());
     }
-    if (outcome !== 'failed') return finish({ status: outcome, attempt });
-    if (attempt >= MAX_ATTEMPTS) return finish({ status: 'failed', attempt });
-    await sleep(RETRY_DELAYS_MS[attempt - 1]);
-    attempt += 1;
   }
+
+  const outcomes = await Promise.all(
+    input.deliveries.map(async (d) => ({ deliveryId: d.deliveryId, subscriptionId: d.subscriptionId, ...(await deliver(d.deliveryId)) })),
+  );
+  return finish({ deliveries: outcomes });
 }
 
 /** One manual attempt of a delivery: the same body and webhook-id, logged with trigger `manual`. */
 export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult> {
-  if (!startedWithSearchAttributes()) upsertSearchAttributes(deliverySearchAttributes(ref));
   return await sendAttempt({ deliveryId: ref.deliveryId });
 }
 
 /** After a resume: releases the subscription's held deliveries one at a time, in event order. */
 export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: string; skip?: string[] }): Promise<{ released: number; skipped: string[] }> {
-  if (!startedWithSearchAttributes()) upsertSearchAttributes(releaseSearchAttributes(input.subscriptionId));
   const answers = new Map<string, AttemptOutcome>();
   setHandler(releasedSignal, ({ deliveryId, outcome }) => void answers.set(deliveryId, outcome));
   const skip = [...(input.skip ?? [])];
@@ -124,7 +135,7 @@ export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: str
     const next = await nextHeldDelivery({ subscriptionId: input.subscriptionId, skip });
     if (!next) break;
     try {
-      await getExternalWorkflowHandle(next.workflowId).signal(releaseSignal, { replyTo: workflowInfo().workflowId });
+      await getExternalWorkflowHandle(next.workflowId).signal(releaseSignal, { replyTo: workflowInfo().workflowId, deliveryId: next.id });
     } catch {
       // Its workflow no longer runs, so nothing would ever answer.
       skip.push(next.id);
@@ -142,13 +153,19 @@ export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: str
   return { released, skipped: skip };
 }
 
+/** The longer of two waits (the log shows the main reason an attempt was late), their time summed. */
+function longer(a: Waited | undefined, b: Waited): Waited {
+  if (!a) return b;
+  return { reason: a.ms >= b.ms ? a.reason : b.reason, ms: a.ms + b.ms };
+}
+
 /**
  * The outcome, once no signal handler is still running. Usually none is: then no promise is made
  * at all, since the SDK gives every promise of workflow code a source-mapped stack trace (for its
  * stack-trace query), a cost per delivery that the benchmark shows. No command either way, so
  * replay is unaffected.
  */
-function finish(outcome: DeliveryOutcome): DeliveryOutcome | Promise<DeliveryOutcome> {
+function finish(outcome: EventOutcome): EventOutcome | Promise<EventOutcome> {
   if (allHandlersFinished()) return outcome;
   return condition(allHandlersFinished).then(() => outcome);
 }

@@ -123,7 +123,7 @@ export type WebhookSubscription = Prisma.WebhookSubscriptionModel
 export type Event = Prisma.EventModel
 /**
  * Model Delivery
- * One event for one subscription. Its Temporal workflow id is a business key of the two ids.
+ * One event for one subscription. Its Temporal workflow is the event's (`event:<eventId>`).
  */
 export type Delivery = Prisma.DeliveryModel
 /**
@@ -131,6 +131,13 @@ export type Delivery = Prisma.DeliveryModel
  * One HTTP try of a delivery. Kept 30 days.
  */
 export type DeliveryAttempt = Prisma.DeliveryAttemptModel
+/**
+ * Model DeliverySlot
+ * A delivery's claim on one of its subscription's in-flight slots: `held` while its attempt
+ * runs (the lease lets a killed worker's slot go), `waiting` while it waits for one (oldest
+ * event first). Written and read only by the functions of migration delivery_bounds.
+ */
+export type DeliverySlot = Prisma.DeliverySlotModel
 /**
  * Model IdempotencyRecord
  * 

@@ -91,10 +91,14 @@ export interface WebhookSubscription {
   description: string;
   condition: SubscriptionCondition;
   consecutiveFailures: number;
+  maxInFlight: number;
+  ratePerSecond: number | null;
+  effectiveInFlight: number;
+  retryAfterUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
-const SUBSCRIPTION_FIELDS = 'id url events boards description condition consecutiveFailures createdAt updatedAt';
+const SUBSCRIPTION_FIELDS = 'id url events boards description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil createdAt updatedAt';
 
 export interface WebhookSubscriptionWithSecret extends WebhookSubscription {
   secret: string;

@@ -1,5 +1,6 @@
 // Create and edit a webhook subscription: URL (checked by the server with the API's rule, its
-// message shown on the field), events, boards, description. Creation shows the secret once.
+// message shown on the field), events, boards, description, and what the endpoint receives at
+// most (attempts in flight, deliveries per second). Creation shows the secret once.
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, Text, TextArea, TextField } from 'react-aria-components';
@@ -94,7 +95,16 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
         onSubmit={async (e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          const input = { url: String(data.get('url')).trim(), description: String(data.get('description') ?? ''), events, boards: boardIds };
+          const rate = String(data.get('ratePerSecond') ?? '').trim();
+          const input = {
+            url: String(data.get('url')).trim(),
+            description: String(data.get('description') ?? ''),
+            events,
+            boards: boardIds,
+            maxInFlight: Number(data.get('maxInFlight') || 10),
+            // Empty: no rate bound (null removes one that was set).
+            ratePerSecond: rate === '' ? null : Number(rate),
+          };
           setPending(true);
           setError(null);
           try {
@@ -155,7 +165,26 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
           <TextArea rows={2} />
           <FieldError>{fieldErrors.description}</FieldError>
         </TextField>
-        <ErrorAlert error={error} fieldLabels={{ url: 'Endpoint URL', events: 'Events', boards: 'Boards', description: 'Description' }} />
+        <TextField name="maxInFlight" isInvalid={!!fieldErrors.maxInFlight} type="number" defaultValue={String(subscription?.maxInFlight ?? 10)} className="field">
+          <Label>Attempts in flight at most</Label>
+          <Input inputMode="numeric" min={1} step={1} />
+          <Text slot="description">
+            How many deliveries your endpoint gets at once (default 10). More wait their turn, oldest first, without counting as failures. A 429
+            or 503 answer lowers it for a while.
+            {subscription && subscription.effectiveInFlight < subscription.maxInFlight ? ` Lowered to ${subscription.effectiveInFlight} now.` : ''}
+          </Text>
+          <FieldError>{fieldErrors.maxInFlight}</FieldError>
+        </TextField>
+        <TextField name="ratePerSecond" isInvalid={!!fieldErrors.ratePerSecond} type="number" defaultValue={subscription?.ratePerSecond?.toString() ?? ''} className="field">
+          <Label>Deliveries per second at most (optional)</Label>
+          <Input inputMode="decimal" min={0.01} step="any" />
+          <Text slot="description">Empty: no limit besides the one above.</Text>
+          <FieldError>{fieldErrors.ratePerSecond}</FieldError>
+        </TextField>
+        <ErrorAlert
+          error={error}
+          fieldLabels={{ url: 'Endpoint URL', events: 'Events', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most' }}
+        />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>
             Cancel

@@ -415,6 +415,7 @@ export const ModelName = {
   Event: 'Event',
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
+  DeliverySlot: 'DeliverySlot',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret'
 } as const
@@ -432,7 +433,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret"
+    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "deliverySlot" | "idempotencyRecord" | "serviceSecret"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1768,6 +1769,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DeliverySlot: {
+      payload: Prisma.$DeliverySlotPayload<ExtArgs>
+      fields: Prisma.DeliverySlotFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DeliverySlotFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DeliverySlotFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        findFirst: {
+          args: Prisma.DeliverySlotFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DeliverySlotFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        findMany: {
+          args: Prisma.DeliverySlotFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
+        }
+        create: {
+          args: Prisma.DeliverySlotCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        createMany: {
+          args: Prisma.DeliverySlotCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DeliverySlotCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
+        }
+        delete: {
+          args: Prisma.DeliverySlotDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        update: {
+          args: Prisma.DeliverySlotUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        deleteMany: {
+          args: Prisma.DeliverySlotDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DeliverySlotUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DeliverySlotUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
+        }
+        upsert: {
+          args: Prisma.DeliverySlotUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
+        }
+        aggregate: {
+          args: Prisma.DeliverySlotAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDeliverySlot>
+        }
+        groupBy: {
+          args: Prisma.DeliverySlotGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DeliverySlotGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DeliverySlotCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DeliverySlotCountAggregateOutputType> | number
+        }
+      }
+    }
     IdempotencyRecord: {
       payload: Prisma.$IdempotencyRecordPayload<ExtArgs>
       fields: Prisma.IdempotencyRecordFieldRefs
@@ -2170,6 +2245,13 @@ export const WebhookSubscriptionScalarFieldEnum = {
   pausedAt: 'pausedAt',
   disabledAt: 'disabledAt',
   conditionReason: 'conditionReason',
+  maxInFlight: 'maxInFlight',
+  ratePerSecond: 'ratePerSecond',
+  inFlightBound: 'inFlightBound',
+  boundSuccesses: 'boundSuccesses',
+  boundLoweredAt: 'boundLoweredAt',
+  retryAfterUntil: 'retryAfterUntil',
+  rateNextAt: 'rateNextAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -2229,10 +2311,25 @@ export const DeliveryAttemptScalarFieldEnum = {
   payload: 'payload',
   attemptedAt: 'attemptedAt',
   nextAttemptAt: 'nextAttemptAt',
-  workflowId: 'workflowId'
+  workflowId: 'workflowId',
+  waitedReason: 'waitedReason',
+  waitedMs: 'waitedMs'
 } as const
 
 export type DeliveryAttemptScalarFieldEnum = (typeof DeliveryAttemptScalarFieldEnum)[keyof typeof DeliveryAttemptScalarFieldEnum]
+
+
+export const DeliverySlotScalarFieldEnum = {
+  deliveryId: 'deliveryId',
+  subscriptionId: 'subscriptionId',
+  seq: 'seq',
+  workflowId: 'workflowId',
+  state: 'state',
+  leaseUntil: 'leaseUntil',
+  since: 'since'
+} as const
+
+export type DeliverySlotScalarFieldEnum = (typeof DeliverySlotScalarFieldEnum)[keyof typeof DeliverySlotScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {
@@ -2462,6 +2559,20 @@ export type ListEnumSubscriptionConditionFieldRefInput<$PrismaModel> = FieldRefI
 
 
 /**
+ * Reference to a field of type 'Float'
+ */
+export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
+    
+
+
+/**
+ * Reference to a field of type 'Float[]'
+ */
+export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
+    
+
+
+/**
  * Reference to a field of type 'BigInt'
  */
 export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
@@ -2514,20 +2625,6 @@ export type BytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, '
  * Reference to a field of type 'Bytes[]'
  */
 export type ListBytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Bytes[]'>
-    
-
-
-/**
- * Reference to a field of type 'Float'
- */
-export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
-    
-
-
-/**
- * Reference to a field of type 'Float[]'
- */
-export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
     
 
 /**
@@ -2699,6 +2796,7 @@ export type GlobalOmitConfig = {
   event?: Prisma.EventOmit
   delivery?: Prisma.DeliveryOmit
   deliveryAttempt?: Prisma.DeliveryAttemptOmit
+  deliverySlot?: Prisma.DeliverySlotOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   serviceSecret?: Prisma.ServiceSecretOmit
 }

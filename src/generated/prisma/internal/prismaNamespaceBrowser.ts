@@ -69,6 +69,7 @@ export const ModelName = {
   Event: 'Event',
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
+  DeliverySlot: 'DeliverySlot',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret'
 } as const
@@ -304,6 +305,13 @@ export const WebhookSubscriptionScalarFieldEnum = {
   pausedAt: 'pausedAt',
   disabledAt: 'disabledAt',
   conditionReason: 'conditionReason',
+  maxInFlight: 'maxInFlight',
+  ratePerSecond: 'ratePerSecond',
+  inFlightBound: 'inFlightBound',
+  boundSuccesses: 'boundSuccesses',
+  boundLoweredAt: 'boundLoweredAt',
+  retryAfterUntil: 'retryAfterUntil',
+  rateNextAt: 'rateNextAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -363,10 +371,25 @@ export const DeliveryAttemptScalarFieldEnum = {
   payload: 'payload',
   attemptedAt: 'attemptedAt',
   nextAttemptAt: 'nextAttemptAt',
-  workflowId: 'workflowId'
+  workflowId: 'workflowId',
+  waitedReason: 'waitedReason',
+  waitedMs: 'waitedMs'
 } as const
 
 export type DeliveryAttemptScalarFieldEnum = (typeof DeliveryAttemptScalarFieldEnum)[keyof typeof DeliveryAttemptScalarFieldEnum]
+
+
+export const DeliverySlotScalarFieldEnum = {
+  deliveryId: 'deliveryId',
+  subscriptionId: 'subscriptionId',
+  seq: 'seq',
+  workflowId: 'workflowId',
+  state: 'state',
+  leaseUntil: 'leaseUntil',
+  since: 'since'
+} as const
+
+export type DeliverySlotScalarFieldEnum = (typeof DeliverySlotScalarFieldEnum)[keyof typeof DeliverySlotScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Delivery
- * One event for one subscription. Its Temporal workflow id is a business key of the two ids.
+ * One event for one subscription. Its Temporal workflow is the event's (`event:<eventId>`).
  */
 export type DeliveryModel = runtime.Types.Result.DefaultSelection<Prisma.$DeliveryPayload>
 
@@ -251,6 +251,7 @@ export type DeliveryWhereInput = {
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
   attempts?: Prisma.DeliveryAttemptListRelationFilter
+  slot?: Prisma.XOR<Prisma.DeliverySlotNullableScalarRelationFilter, Prisma.DeliverySlotWhereInput> | null
 }
 
 export type DeliveryOrderByWithRelationInput = {
@@ -266,11 +267,11 @@ export type DeliveryOrderByWithRelationInput = {
   event?: Prisma.EventOrderByWithRelationInput
   subscription?: Prisma.WebhookSubscriptionOrderByWithRelationInput
   attempts?: Prisma.DeliveryAttemptOrderByRelationAggregateInput
+  slot?: Prisma.DeliverySlotOrderByWithRelationInput
 }
 
 export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
   id?: string
-  workflowId?: string
   eventId_subscriptionId?: Prisma.DeliveryEventIdSubscriptionIdCompoundUniqueInput
   AND?: Prisma.DeliveryWhereInput | Prisma.DeliveryWhereInput[]
   OR?: Prisma.DeliveryWhereInput[]
@@ -280,12 +281,14 @@ export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
   status?: Prisma.EnumDeliveryStatusFilter<"Delivery"> | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFilter<"Delivery"> | number
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
+  workflowId?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
   attempts?: Prisma.DeliveryAttemptListRelationFilter
-}, "id" | "workflowId" | "eventId_subscriptionId">
+  slot?: Prisma.XOR<Prisma.DeliverySlotNullableScalarRelationFilter, Prisma.DeliverySlotWhereInput> | null
+}, "id" | "eventId_subscriptionId">
 
 export type DeliveryOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -330,6 +333,7 @@ export type DeliveryCreateInput = {
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateInput = {
@@ -343,6 +347,7 @@ export type DeliveryUncheckedCreateInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUpdateInput = {
@@ -356,6 +361,7 @@ export type DeliveryUpdateInput = {
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateInput = {
@@ -369,6 +375,7 @@ export type DeliveryUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryCreateManyInput = {
@@ -571,6 +578,20 @@ export type DeliveryUpdateOneRequiredWithoutAttemptsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.DeliveryUpdateToOneWithWhereWithoutAttemptsInput, Prisma.DeliveryUpdateWithoutAttemptsInput>, Prisma.DeliveryUncheckedUpdateWithoutAttemptsInput>
 }
 
+export type DeliveryCreateNestedOneWithoutSlotInput = {
+  create?: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
+  connectOrCreate?: Prisma.DeliveryCreateOrConnectWithoutSlotInput
+  connect?: Prisma.DeliveryWhereUniqueInput
+}
+
+export type DeliveryUpdateOneRequiredWithoutSlotNestedInput = {
+  create?: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
+  connectOrCreate?: Prisma.DeliveryCreateOrConnectWithoutSlotInput
+  upsert?: Prisma.DeliveryUpsertWithoutSlotInput
+  connect?: Prisma.DeliveryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DeliveryUpdateToOneWithWhereWithoutSlotInput, Prisma.DeliveryUpdateWithoutSlotInput>, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
+}
+
 export type DeliveryCreateWithoutSubscriptionInput = {
   id: string
   status?: $Enums.DeliveryStatus
@@ -581,6 +602,7 @@ export type DeliveryCreateWithoutSubscriptionInput = {
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
@@ -593,6 +615,7 @@ export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutSubscriptionInput = {
@@ -646,6 +669,7 @@ export type DeliveryCreateWithoutEventInput = {
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutEventInput = {
@@ -658,6 +682,7 @@ export type DeliveryUncheckedCreateWithoutEventInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
+  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutEventInput = {
@@ -696,6 +721,7 @@ export type DeliveryCreateWithoutAttemptsInput = {
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
+  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutAttemptsInput = {
@@ -708,6 +734,7 @@ export type DeliveryUncheckedCreateWithoutAttemptsInput = {
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
+  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutAttemptsInput = {
@@ -736,6 +763,7 @@ export type DeliveryUpdateWithoutAttemptsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
+  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
@@ -748,6 +776,75 @@ export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
+}
+
+export type DeliveryCreateWithoutSlotInput = {
+  id: string
+  status?: $Enums.DeliveryStatus
+  attemptCount?: number
+  nextAttemptAt?: Date | string | null
+  workflowId: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
+  subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
+  attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
+}
+
+export type DeliveryUncheckedCreateWithoutSlotInput = {
+  id: string
+  eventId: string
+  subscriptionId: string
+  status?: $Enums.DeliveryStatus
+  attemptCount?: number
+  nextAttemptAt?: Date | string | null
+  workflowId: string
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
+}
+
+export type DeliveryCreateOrConnectWithoutSlotInput = {
+  where: Prisma.DeliveryWhereUniqueInput
+  create: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
+}
+
+export type DeliveryUpsertWithoutSlotInput = {
+  update: Prisma.XOR<Prisma.DeliveryUpdateWithoutSlotInput, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
+  create: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
+  where?: Prisma.DeliveryWhereInput
+}
+
+export type DeliveryUpdateToOneWithWhereWithoutSlotInput = {
+  where?: Prisma.DeliveryWhereInput
+  data: Prisma.XOR<Prisma.DeliveryUpdateWithoutSlotInput, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
+}
+
+export type DeliveryUpdateWithoutSlotInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
+  attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
+  subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
+  attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
+}
+
+export type DeliveryUncheckedUpdateWithoutSlotInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  eventId?: Prisma.StringFieldUpdateOperationsInput | string
+  subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
+  attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
 }
 
 export type DeliveryCreateManySubscriptionInput = {
@@ -771,6 +868,7 @@ export type DeliveryUpdateWithoutSubscriptionInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
@@ -783,6 +881,7 @@ export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
@@ -817,6 +916,7 @@ export type DeliveryUpdateWithoutEventInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutEventInput = {
@@ -829,6 +929,7 @@ export type DeliveryUncheckedUpdateWithoutEventInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
+  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateManyWithoutEventInput = {
@@ -886,6 +987,7 @@ export type DeliverySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
   attempts?: boolean | Prisma.Delivery$attemptsArgs<ExtArgs>
+  slot?: boolean | Prisma.Delivery$slotArgs<ExtArgs>
   _count?: boolean | Prisma.DeliveryCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["delivery"]>
 
@@ -934,6 +1036,7 @@ export type DeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
   attempts?: boolean | Prisma.Delivery$attemptsArgs<ExtArgs>
+  slot?: boolean | Prisma.Delivery$slotArgs<ExtArgs>
   _count?: boolean | Prisma.DeliveryCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type DeliveryIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -951,6 +1054,7 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     event: Prisma.$EventPayload<ExtArgs>
     subscription: Prisma.$WebhookSubscriptionPayload<ExtArgs>
     attempts: Prisma.$DeliveryAttemptPayload<ExtArgs>[]
+    slot: Prisma.$DeliverySlotPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1362,6 +1466,7 @@ export interface Prisma__DeliveryClient<T, Null = never, ExtArgs extends runtime
   event<T extends Prisma.EventDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EventDefaultArgs<ExtArgs>>): Prisma.Prisma__EventClient<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   subscription<T extends Prisma.WebhookSubscriptionDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>>): Prisma.Prisma__WebhookSubscriptionClient<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   attempts<T extends Prisma.Delivery$attemptsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Delivery$attemptsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryAttemptPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  slot<T extends Prisma.Delivery$slotArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Delivery$slotArgs<ExtArgs>>): Prisma.Prisma__DeliverySlotClient<runtime.Types.Result.GetResult<Prisma.$DeliverySlotPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1822,6 +1927,25 @@ export type Delivery$attemptsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
+}
+
+/**
+ * Delivery.slot
+ */
+export type Delivery$slotArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DeliverySlot
+   */
+  select?: Prisma.DeliverySlotSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DeliverySlot
+   */
+  omit?: Prisma.DeliverySlotOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DeliverySlotInclude<ExtArgs> | null
+  where?: Prisma.DeliverySlotWhereInput
 }
 
 /**

@@ -30,12 +30,14 @@ export type DeliveryAttemptAvgAggregateOutputType = {
   attempt: number | null
   httpStatus: number | null
   durationMs: number | null
+  waitedMs: number | null
 }
 
 export type DeliveryAttemptSumAggregateOutputType = {
   attempt: number | null
   httpStatus: number | null
   durationMs: number | null
+  waitedMs: number | null
 }
 
 export type DeliveryAttemptMinAggregateOutputType = {
@@ -55,6 +57,8 @@ export type DeliveryAttemptMinAggregateOutputType = {
   attemptedAt: Date | null
   nextAttemptAt: Date | null
   workflowId: string | null
+  waitedReason: string | null
+  waitedMs: number | null
 }
 
 export type DeliveryAttemptMaxAggregateOutputType = {
@@ -74,6 +78,8 @@ export type DeliveryAttemptMaxAggregateOutputType = {
   attemptedAt: Date | null
   nextAttemptAt: Date | null
   workflowId: string | null
+  waitedReason: string | null
+  waitedMs: number | null
 }
 
 export type DeliveryAttemptCountAggregateOutputType = {
@@ -93,6 +99,8 @@ export type DeliveryAttemptCountAggregateOutputType = {
   attemptedAt: number
   nextAttemptAt: number
   workflowId: number
+  waitedReason: number
+  waitedMs: number
   _all: number
 }
 
@@ -101,12 +109,14 @@ export type DeliveryAttemptAvgAggregateInputType = {
   attempt?: true
   httpStatus?: true
   durationMs?: true
+  waitedMs?: true
 }
 
 export type DeliveryAttemptSumAggregateInputType = {
   attempt?: true
   httpStatus?: true
   durationMs?: true
+  waitedMs?: true
 }
 
 export type DeliveryAttemptMinAggregateInputType = {
@@ -126,6 +136,8 @@ export type DeliveryAttemptMinAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  waitedReason?: true
+  waitedMs?: true
 }
 
 export type DeliveryAttemptMaxAggregateInputType = {
@@ -145,6 +157,8 @@ export type DeliveryAttemptMaxAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  waitedReason?: true
+  waitedMs?: true
 }
 
 export type DeliveryAttemptCountAggregateInputType = {
@@ -164,6 +178,8 @@ export type DeliveryAttemptCountAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  waitedReason?: true
+  waitedMs?: true
   _all?: true
 }
 
@@ -270,6 +286,8 @@ export type DeliveryAttemptGroupByOutputType = {
   attemptedAt: Date
   nextAttemptAt: Date | null
   workflowId: string
+  waitedReason: string | null
+  waitedMs: number | null
   _count: DeliveryAttemptCountAggregateOutputType | null
   _avg: DeliveryAttemptAvgAggregateOutputType | null
   _sum: DeliveryAttemptSumAggregateOutputType | null
@@ -312,6 +330,8 @@ export type DeliveryAttemptWhereInput = {
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
+  waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
 }
@@ -333,6 +353,8 @@ export type DeliveryAttemptOrderByWithRelationInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  waitedReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  waitedMs?: Prisma.SortOrderInput | Prisma.SortOrder
   delivery?: Prisma.DeliveryOrderByWithRelationInput
   subscription?: Prisma.WebhookSubscriptionOrderByWithRelationInput
 }
@@ -357,6 +379,8 @@ export type DeliveryAttemptWhereUniqueInput = Prisma.AtLeast<{
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
+  waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
 }, "id">
@@ -378,6 +402,8 @@ export type DeliveryAttemptOrderByWithAggregationInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  waitedReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  waitedMs?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DeliveryAttemptCountOrderByAggregateInput
   _avg?: Prisma.DeliveryAttemptAvgOrderByAggregateInput
   _max?: Prisma.DeliveryAttemptMaxOrderByAggregateInput
@@ -405,6 +431,8 @@ export type DeliveryAttemptScalarWhereWithAggregatesInput = {
   attemptedAt?: Prisma.DateTimeWithAggregatesFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringWithAggregatesFilter<"DeliveryAttempt"> | string
+  waitedReason?: Prisma.StringNullableWithAggregatesFilter<"DeliveryAttempt"> | string | null
+  waitedMs?: Prisma.IntNullableWithAggregatesFilter<"DeliveryAttempt"> | number | null
 }
 
 export type DeliveryAttemptCreateInput = {
@@ -422,6 +450,8 @@ export type DeliveryAttemptCreateInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutAttemptsInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutAttemptsInput
 }
@@ -443,6 +473,8 @@ export type DeliveryAttemptUncheckedCreateInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptUpdateInput = {
@@ -460,6 +492,8 @@ export type DeliveryAttemptUpdateInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutAttemptsNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutAttemptsNestedInput
 }
@@ -481,6 +515,8 @@ export type DeliveryAttemptUncheckedUpdateInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptCreateManyInput = {
@@ -500,6 +536,8 @@ export type DeliveryAttemptCreateManyInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptUpdateManyMutationInput = {
@@ -517,6 +555,8 @@ export type DeliveryAttemptUpdateManyMutationInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptUncheckedUpdateManyInput = {
@@ -536,6 +576,8 @@ export type DeliveryAttemptUncheckedUpdateManyInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptListRelationFilter = {
@@ -565,12 +607,15 @@ export type DeliveryAttemptCountOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  waitedReason?: Prisma.SortOrder
+  waitedMs?: Prisma.SortOrder
 }
 
 export type DeliveryAttemptAvgOrderByAggregateInput = {
   attempt?: Prisma.SortOrder
   httpStatus?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
+  waitedMs?: Prisma.SortOrder
 }
 
 export type DeliveryAttemptMaxOrderByAggregateInput = {
@@ -590,6 +635,8 @@ export type DeliveryAttemptMaxOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  waitedReason?: Prisma.SortOrder
+  waitedMs?: Prisma.SortOrder
 }
 
 export type DeliveryAttemptMinOrderByAggregateInput = {
@@ -609,12 +656,15 @@ export type DeliveryAttemptMinOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  waitedReason?: Prisma.SortOrder
+  waitedMs?: Prisma.SortOrder
 }
 
 export type DeliveryAttemptSumOrderByAggregateInput = {
   attempt?: Prisma.SortOrder
   httpStatus?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
+  waitedMs?: Prisma.SortOrder
 }
 
 export type DeliveryAttemptCreateNestedManyWithoutSubscriptionInput = {
@@ -720,6 +770,8 @@ export type DeliveryAttemptCreateWithoutSubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutAttemptsInput
 }
 
@@ -739,6 +791,8 @@ export type DeliveryAttemptUncheckedCreateWithoutSubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptCreateOrConnectWithoutSubscriptionInput = {
@@ -787,6 +841,8 @@ export type DeliveryAttemptScalarWhereInput = {
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
+  waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
 }
 
 export type DeliveryAttemptCreateWithoutDeliveryInput = {
@@ -804,6 +860,8 @@ export type DeliveryAttemptCreateWithoutDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutAttemptsInput
 }
 
@@ -823,6 +881,8 @@ export type DeliveryAttemptUncheckedCreateWithoutDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptCreateOrConnectWithoutDeliveryInput = {
@@ -867,6 +927,8 @@ export type DeliveryAttemptCreateManySubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptUpdateWithoutSubscriptionInput = {
@@ -884,6 +946,8 @@ export type DeliveryAttemptUpdateWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutAttemptsNestedInput
 }
 
@@ -903,6 +967,8 @@ export type DeliveryAttemptUncheckedUpdateWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionInput = {
@@ -921,6 +987,8 @@ export type DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptCreateManyDeliveryInput = {
@@ -939,6 +1007,8 @@ export type DeliveryAttemptCreateManyDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  waitedReason?: string | null
+  waitedMs?: number | null
 }
 
 export type DeliveryAttemptUpdateWithoutDeliveryInput = {
@@ -956,6 +1026,8 @@ export type DeliveryAttemptUpdateWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutAttemptsNestedInput
 }
 
@@ -975,6 +1047,8 @@ export type DeliveryAttemptUncheckedUpdateWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliveryAttemptUncheckedUpdateManyWithoutDeliveryInput = {
@@ -993,6 +1067,8 @@ export type DeliveryAttemptUncheckedUpdateManyWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 
@@ -1014,6 +1090,8 @@ export type DeliveryAttemptSelect<ExtArgs extends runtime.Types.Extensions.Inter
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  waitedReason?: boolean
+  waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliveryAttempt"]>
@@ -1035,6 +1113,8 @@ export type DeliveryAttemptSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  waitedReason?: boolean
+  waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliveryAttempt"]>
@@ -1056,6 +1136,8 @@ export type DeliveryAttemptSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  waitedReason?: boolean
+  waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliveryAttempt"]>
@@ -1077,9 +1159,11 @@ export type DeliveryAttemptSelectScalar = {
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  waitedReason?: boolean
+  waitedMs?: boolean
 }
 
-export type DeliveryAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "deliveryId" | "subscriptionId" | "eventId" | "eventType" | "attempt" | "trigger" | "status" | "httpStatus" | "durationMs" | "responseExcerpt" | "error" | "payload" | "attemptedAt" | "nextAttemptAt" | "workflowId", ExtArgs["result"]["deliveryAttempt"]>
+export type DeliveryAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "deliveryId" | "subscriptionId" | "eventId" | "eventType" | "attempt" | "trigger" | "status" | "httpStatus" | "durationMs" | "responseExcerpt" | "error" | "payload" | "attemptedAt" | "nextAttemptAt" | "workflowId" | "waitedReason" | "waitedMs", ExtArgs["result"]["deliveryAttempt"]>
 export type DeliveryAttemptInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1131,6 +1215,11 @@ export type $DeliveryAttemptPayload<ExtArgs extends runtime.Types.Extensions.Int
     attemptedAt: Date
     nextAttemptAt: Date | null
     workflowId: string
+    /**
+     * What the attempt waited for before it went out: retry_after, in_flight_bound or rate.
+     */
+    waitedReason: string | null
+    waitedMs: number | null
   }, ExtArgs["result"]["deliveryAttempt"]>
   composites: {}
 }
@@ -1572,6 +1661,8 @@ export interface DeliveryAttemptFieldRefs {
   readonly attemptedAt: Prisma.FieldRef<"DeliveryAttempt", 'DateTime'>
   readonly nextAttemptAt: Prisma.FieldRef<"DeliveryAttempt", 'DateTime'>
   readonly workflowId: Prisma.FieldRef<"DeliveryAttempt", 'String'>
+  readonly waitedReason: Prisma.FieldRef<"DeliveryAttempt", 'String'>
+  readonly waitedMs: Prisma.FieldRef<"DeliveryAttempt", 'Int'>
 }
     
 

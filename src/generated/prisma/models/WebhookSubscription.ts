@@ -31,6 +31,10 @@ export type WebhookSubscriptionAvgAggregateOutputType = {
   apiKeyId: number | null
   createdById: number | null
   consecutiveFailures: number | null
+  maxInFlight: number | null
+  ratePerSecond: number | null
+  inFlightBound: number | null
+  boundSuccesses: number | null
 }
 
 export type WebhookSubscriptionSumAggregateOutputType = {
@@ -38,6 +42,10 @@ export type WebhookSubscriptionSumAggregateOutputType = {
   apiKeyId: number | null
   createdById: number | null
   consecutiveFailures: number | null
+  maxInFlight: number | null
+  ratePerSecond: number | null
+  inFlightBound: number | null
+  boundSuccesses: number | null
 }
 
 export type WebhookSubscriptionMinAggregateOutputType = {
@@ -55,6 +63,13 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   pausedAt: Date | null
   disabledAt: Date | null
   conditionReason: string | null
+  maxInFlight: number | null
+  ratePerSecond: number | null
+  inFlightBound: number | null
+  boundSuccesses: number | null
+  boundLoweredAt: Date | null
+  retryAfterUntil: Date | null
+  rateNextAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -75,6 +90,13 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   pausedAt: Date | null
   disabledAt: Date | null
   conditionReason: string | null
+  maxInFlight: number | null
+  ratePerSecond: number | null
+  inFlightBound: number | null
+  boundSuccesses: number | null
+  boundLoweredAt: Date | null
+  retryAfterUntil: Date | null
+  rateNextAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -97,6 +119,13 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   pausedAt: number
   disabledAt: number
   conditionReason: number
+  maxInFlight: number
+  ratePerSecond: number
+  inFlightBound: number
+  boundSuccesses: number
+  boundLoweredAt: number
+  retryAfterUntil: number
+  rateNextAt: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -109,6 +138,10 @@ export type WebhookSubscriptionAvgAggregateInputType = {
   apiKeyId?: true
   createdById?: true
   consecutiveFailures?: true
+  maxInFlight?: true
+  ratePerSecond?: true
+  inFlightBound?: true
+  boundSuccesses?: true
 }
 
 export type WebhookSubscriptionSumAggregateInputType = {
@@ -116,6 +149,10 @@ export type WebhookSubscriptionSumAggregateInputType = {
   apiKeyId?: true
   createdById?: true
   consecutiveFailures?: true
+  maxInFlight?: true
+  ratePerSecond?: true
+  inFlightBound?: true
+  boundSuccesses?: true
 }
 
 export type WebhookSubscriptionMinAggregateInputType = {
@@ -133,6 +170,13 @@ export type WebhookSubscriptionMinAggregateInputType = {
   pausedAt?: true
   disabledAt?: true
   conditionReason?: true
+  maxInFlight?: true
+  ratePerSecond?: true
+  inFlightBound?: true
+  boundSuccesses?: true
+  boundLoweredAt?: true
+  retryAfterUntil?: true
+  rateNextAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -153,6 +197,13 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   pausedAt?: true
   disabledAt?: true
   conditionReason?: true
+  maxInFlight?: true
+  ratePerSecond?: true
+  inFlightBound?: true
+  boundSuccesses?: true
+  boundLoweredAt?: true
+  retryAfterUntil?: true
+  rateNextAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -175,6 +226,13 @@ export type WebhookSubscriptionCountAggregateInputType = {
   pausedAt?: true
   disabledAt?: true
   conditionReason?: true
+  maxInFlight?: true
+  ratePerSecond?: true
+  inFlightBound?: true
+  boundSuccesses?: true
+  boundLoweredAt?: true
+  retryAfterUntil?: true
+  rateNextAt?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -284,6 +342,13 @@ export type WebhookSubscriptionGroupByOutputType = {
   pausedAt: Date | null
   disabledAt: Date | null
   conditionReason: string | null
+  maxInFlight: number
+  ratePerSecond: number | null
+  inFlightBound: number | null
+  boundSuccesses: number
+  boundLoweredAt: Date | null
+  retryAfterUntil: Date | null
+  rateNextAt: Date | null
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -329,6 +394,13 @@ export type WebhookSubscriptionWhereInput = {
   pausedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   disabledAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
+  ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
+  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
+  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -337,6 +409,7 @@ export type WebhookSubscriptionWhereInput = {
   createdBy?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
   attempts?: Prisma.DeliveryAttemptListRelationFilter
+  slots?: Prisma.DeliverySlotListRelationFilter
 }
 
 export type WebhookSubscriptionOrderByWithRelationInput = {
@@ -356,6 +429,13 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   pausedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   conditionReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
+  boundLoweredAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  rateNextAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -364,6 +444,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   createdBy?: Prisma.UserOrderByWithRelationInput
   deliveries?: Prisma.DeliveryOrderByRelationAggregateInput
   attempts?: Prisma.DeliveryAttemptOrderByRelationAggregateInput
+  slots?: Prisma.DeliverySlotOrderByRelationAggregateInput
 }
 
 export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
@@ -386,6 +467,13 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   pausedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   disabledAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
+  ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
+  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
+  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -394,6 +482,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   createdBy?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
   attempts?: Prisma.DeliveryAttemptListRelationFilter
+  slots?: Prisma.DeliverySlotListRelationFilter
 }, "id">
 
 export type WebhookSubscriptionOrderByWithAggregationInput = {
@@ -413,6 +502,13 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   pausedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   conditionReason?: Prisma.SortOrderInput | Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
+  boundLoweredAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  rateNextAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -443,6 +539,13 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   pausedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   disabledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   conditionReason?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
+  maxInFlight?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
+  ratePerSecond?: Prisma.FloatNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
+  inFlightBound?: Prisma.IntNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
+  boundSuccesses?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
+  boundLoweredAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  rateNextAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -462,6 +565,13 @@ export type WebhookSubscriptionCreateInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -470,6 +580,7 @@ export type WebhookSubscriptionCreateInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateInput = {
@@ -489,11 +600,19 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUpdateInput = {
@@ -510,6 +629,13 @@ export type WebhookSubscriptionUpdateInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -518,6 +644,7 @@ export type WebhookSubscriptionUpdateInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateInput = {
@@ -537,11 +664,19 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateManyInput = {
@@ -561,6 +696,13 @@ export type WebhookSubscriptionCreateManyInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -580,6 +722,13 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -602,6 +751,13 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -634,6 +790,13 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   pausedAt?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   conditionReason?: Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
+  boundLoweredAt?: Prisma.SortOrder
+  retryAfterUntil?: Prisma.SortOrder
+  rateNextAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -644,6 +807,10 @@ export type WebhookSubscriptionAvgOrderByAggregateInput = {
   apiKeyId?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionMaxOrderByAggregateInput = {
@@ -661,6 +828,13 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   pausedAt?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   conditionReason?: Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
+  boundLoweredAt?: Prisma.SortOrder
+  retryAfterUntil?: Prisma.SortOrder
+  rateNextAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -681,6 +855,13 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   pausedAt?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   conditionReason?: Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
+  boundLoweredAt?: Prisma.SortOrder
+  retryAfterUntil?: Prisma.SortOrder
+  rateNextAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -691,6 +872,10 @@ export type WebhookSubscriptionSumOrderByAggregateInput = {
   apiKeyId?: Prisma.SortOrder
   createdById?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
+  maxInFlight?: Prisma.SortOrder
+  ratePerSecond?: Prisma.SortOrder
+  inFlightBound?: Prisma.SortOrder
+  boundSuccesses?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionScalarRelationFilter = {
@@ -846,6 +1031,14 @@ export type EnumSubscriptionConditionFieldUpdateOperationsInput = {
   set?: $Enums.SubscriptionCondition
 }
 
+export type NullableFloatFieldUpdateOperationsInput = {
+  set?: number | null
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
+}
+
 export type WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput = {
   create?: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutDeliveriesInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput>
   connectOrCreate?: Prisma.WebhookSubscriptionCreateOrConnectWithoutDeliveriesInput
@@ -874,6 +1067,20 @@ export type WebhookSubscriptionUpdateOneRequiredWithoutAttemptsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.WebhookSubscriptionUpdateToOneWithWhereWithoutAttemptsInput, Prisma.WebhookSubscriptionUpdateWithoutAttemptsInput>, Prisma.WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput>
 }
 
+export type WebhookSubscriptionCreateNestedOneWithoutSlotsInput = {
+  create?: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
+  connectOrCreate?: Prisma.WebhookSubscriptionCreateOrConnectWithoutSlotsInput
+  connect?: Prisma.WebhookSubscriptionWhereUniqueInput
+}
+
+export type WebhookSubscriptionUpdateOneRequiredWithoutSlotsNestedInput = {
+  create?: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
+  connectOrCreate?: Prisma.WebhookSubscriptionCreateOrConnectWithoutSlotsInput
+  upsert?: Prisma.WebhookSubscriptionUpsertWithoutSlotsInput
+  connect?: Prisma.WebhookSubscriptionWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.WebhookSubscriptionUpdateToOneWithWhereWithoutSlotsInput, Prisma.WebhookSubscriptionUpdateWithoutSlotsInput>, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
+}
+
 export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   id: string
   url: string
@@ -888,6 +1095,13 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -895,6 +1109,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
@@ -913,11 +1128,19 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutWorkspaceInput = {
@@ -966,6 +1189,13 @@ export type WebhookSubscriptionScalarWhereInput = {
   pausedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   disabledAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
+  maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
+  ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
+  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
+  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -985,6 +1215,13 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -992,6 +1229,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
@@ -1010,11 +1248,19 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutCreatedByInput = {
@@ -1057,6 +1303,13 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1064,6 +1317,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
@@ -1082,11 +1336,19 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutApiKeyInput = {
@@ -1129,6 +1391,13 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1136,6 +1405,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
@@ -1155,10 +1425,18 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutDeliveriesInput = {
@@ -1191,6 +1469,13 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1198,6 +1483,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
@@ -1217,10 +1503,18 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateWithoutAttemptsInput = {
@@ -1237,6 +1531,13 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1244,6 +1545,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
@@ -1263,10 +1565,18 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
+  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutAttemptsInput = {
@@ -1299,6 +1609,13 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1306,6 +1623,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
@@ -1325,10 +1643,158 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
+}
+
+export type WebhookSubscriptionCreateWithoutSlotsInput = {
+  id: string
+  url: string
+  description?: string
+  events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
+  boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  condition?: $Enums.SubscriptionCondition
+  consecutiveFailures?: number
+  secret: string
+  previousSecret?: string | null
+  secretRotatedAt?: Date | string | null
+  pausedAt?: Date | string | null
+  disabledAt?: Date | string | null
+  conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deletedAt?: Date | string | null
+  workspace: Prisma.WorkspaceCreateNestedOneWithoutSubscriptionsInput
+  apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
+  createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
+  deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
+  attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
+}
+
+export type WebhookSubscriptionUncheckedCreateWithoutSlotsInput = {
+  id: string
+  workspaceId: number
+  apiKeyId?: number | null
+  createdById: number
+  url: string
+  description?: string
+  events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
+  boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  condition?: $Enums.SubscriptionCondition
+  consecutiveFailures?: number
+  secret: string
+  previousSecret?: string | null
+  secretRotatedAt?: Date | string | null
+  pausedAt?: Date | string | null
+  disabledAt?: Date | string | null
+  conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deletedAt?: Date | string | null
+  deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
+  attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
+}
+
+export type WebhookSubscriptionCreateOrConnectWithoutSlotsInput = {
+  where: Prisma.WebhookSubscriptionWhereUniqueInput
+  create: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
+}
+
+export type WebhookSubscriptionUpsertWithoutSlotsInput = {
+  update: Prisma.XOR<Prisma.WebhookSubscriptionUpdateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
+  create: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
+  where?: Prisma.WebhookSubscriptionWhereInput
+}
+
+export type WebhookSubscriptionUpdateToOneWithWhereWithoutSlotsInput = {
+  where?: Prisma.WebhookSubscriptionWhereInput
+  data: Prisma.XOR<Prisma.WebhookSubscriptionUpdateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
+}
+
+export type WebhookSubscriptionUpdateWithoutSlotsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  url?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
+  boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
+  consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secretRotatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutSubscriptionsNestedInput
+  apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
+  createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
+  deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
+  attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+}
+
+export type WebhookSubscriptionUncheckedUpdateWithoutSlotsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
+  apiKeyId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  createdById?: Prisma.IntFieldUpdateOperationsInput | number
+  url?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
+  boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
+  consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
+  secret?: Prisma.StringFieldUpdateOperationsInput | string
+  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secretRotatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
+  attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateManyWorkspaceInput = {
@@ -1347,6 +1813,13 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1366,6 +1839,13 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1373,6 +1853,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
@@ -1391,11 +1872,19 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
@@ -1414,6 +1903,13 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1435,6 +1931,13 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1454,6 +1957,13 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1461,6 +1971,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
@@ -1479,11 +1990,19 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
@@ -1502,6 +2021,13 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1523,6 +2049,13 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   pausedAt?: Date | string | null
   disabledAt?: Date | string | null
   conditionReason?: string | null
+  maxInFlight?: number
+  ratePerSecond?: number | null
+  inFlightBound?: number | null
+  boundSuccesses?: number
+  boundLoweredAt?: Date | string | null
+  retryAfterUntil?: Date | string | null
+  rateNextAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1542,6 +2075,13 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1549,6 +2089,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
@@ -1567,11 +2108,19 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
+  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
@@ -1590,6 +2139,13 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
+  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
+  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1603,11 +2159,13 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
 export type WebhookSubscriptionCountOutputType = {
   deliveries: number
   attempts: number
+  slots: number
 }
 
 export type WebhookSubscriptionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   deliveries?: boolean | WebhookSubscriptionCountOutputTypeCountDeliveriesArgs
   attempts?: boolean | WebhookSubscriptionCountOutputTypeCountAttemptsArgs
+  slots?: boolean | WebhookSubscriptionCountOutputTypeCountSlotsArgs
 }
 
 /**
@@ -1634,6 +2192,13 @@ export type WebhookSubscriptionCountOutputTypeCountAttemptsArgs<ExtArgs extends 
   where?: Prisma.DeliveryAttemptWhereInput
 }
 
+/**
+ * WebhookSubscriptionCountOutputType without action
+ */
+export type WebhookSubscriptionCountOutputTypeCountSlotsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DeliverySlotWhereInput
+}
+
 
 export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1652,6 +2217,13 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   pausedAt?: boolean
   disabledAt?: boolean
   conditionReason?: boolean
+  maxInFlight?: boolean
+  ratePerSecond?: boolean
+  inFlightBound?: boolean
+  boundSuccesses?: boolean
+  boundLoweredAt?: boolean
+  retryAfterUntil?: boolean
+  rateNextAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1660,6 +2232,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   createdBy?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>
   attempts?: boolean | Prisma.WebhookSubscription$attemptsArgs<ExtArgs>
+  slots?: boolean | Prisma.WebhookSubscription$slotsArgs<ExtArgs>
   _count?: boolean | Prisma.WebhookSubscriptionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["webhookSubscription"]>
 
@@ -1680,6 +2253,13 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   pausedAt?: boolean
   disabledAt?: boolean
   conditionReason?: boolean
+  maxInFlight?: boolean
+  ratePerSecond?: boolean
+  inFlightBound?: boolean
+  boundSuccesses?: boolean
+  boundLoweredAt?: boolean
+  retryAfterUntil?: boolean
+  rateNextAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1705,6 +2285,13 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   pausedAt?: boolean
   disabledAt?: boolean
   conditionReason?: boolean
+  maxInFlight?: boolean
+  ratePerSecond?: boolean
+  inFlightBound?: boolean
+  boundSuccesses?: boolean
+  boundLoweredAt?: boolean
+  retryAfterUntil?: boolean
+  rateNextAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -1730,18 +2317,26 @@ export type WebhookSubscriptionSelectScalar = {
   pausedAt?: boolean
   disabledAt?: boolean
   conditionReason?: boolean
+  maxInFlight?: boolean
+  ratePerSecond?: boolean
+  inFlightBound?: boolean
+  boundSuccesses?: boolean
+  boundLoweredAt?: boolean
+  retryAfterUntil?: boolean
+  rateNextAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "boundSuccesses" | "boundLoweredAt" | "retryAfterUntil" | "rateNextAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
   createdBy?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>
   attempts?: boolean | Prisma.WebhookSubscription$attemptsArgs<ExtArgs>
+  slots?: boolean | Prisma.WebhookSubscription$slotsArgs<ExtArgs>
   _count?: boolean | Prisma.WebhookSubscriptionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type WebhookSubscriptionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1763,6 +2358,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     createdBy: Prisma.$UserPayload<ExtArgs>
     deliveries: Prisma.$DeliveryPayload<ExtArgs>[]
     attempts: Prisma.$DeliveryAttemptPayload<ExtArgs>[]
+    slots: Prisma.$DeliverySlotPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1799,6 +2395,31 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Why it left `receiving`: gone (410), failures, manual.
      */
     conditionReason: string | null
+    /**
+     * Attempts in flight at most (within WEBHOOK_MAX_IN_FLIGHT_LIMIT); more wait for a slot.
+     */
+    maxInFlight: number
+    /**
+     * Attempts started per second at most; null: no rate bound.
+     */
+    ratePerSecond: number | null
+    /**
+     * The bound lowered by 429/503 answers (AIMD); null: maxInFlight applies.
+     */
+    inFlightBound: number | null
+    /**
+     * 2xx answers since inFlightBound last rose: a bound's worth raises it by one.
+     */
+    boundSuccesses: number
+    boundLoweredAt: Date | null
+    /**
+     * A Retry-After of a 429/503: no attempt of the subscription starts before it.
+     */
+    retryAfterUntil: Date | null
+    /**
+     * The rate's next free start time (GCRA's theoretical arrival time).
+     */
+    rateNextAt: Date | null
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2201,6 +2822,7 @@ export interface Prisma__WebhookSubscriptionClient<T, Null = never, ExtArgs exte
   createdBy<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   deliveries<T extends Prisma.WebhookSubscription$deliveriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   attempts<T extends Prisma.WebhookSubscription$attemptsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$attemptsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryAttemptPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  slots<T extends Prisma.WebhookSubscription$slotsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$slotsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliverySlotPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2246,6 +2868,13 @@ export interface WebhookSubscriptionFieldRefs {
   readonly pausedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly disabledAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly conditionReason: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly maxInFlight: Prisma.FieldRef<"WebhookSubscription", 'Int'>
+  readonly ratePerSecond: Prisma.FieldRef<"WebhookSubscription", 'Float'>
+  readonly inFlightBound: Prisma.FieldRef<"WebhookSubscription", 'Int'>
+  readonly boundSuccesses: Prisma.FieldRef<"WebhookSubscription", 'Int'>
+  readonly boundLoweredAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly rateNextAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
@@ -2714,6 +3343,30 @@ export type WebhookSubscription$attemptsArgs<ExtArgs extends runtime.Types.Exten
   take?: number
   skip?: number
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
+}
+
+/**
+ * WebhookSubscription.slots
+ */
+export type WebhookSubscription$slotsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DeliverySlot
+   */
+  select?: Prisma.DeliverySlotSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DeliverySlot
+   */
+  omit?: Prisma.DeliverySlotOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DeliverySlotInclude<ExtArgs> | null
+  where?: Prisma.DeliverySlotWhereInput
+  orderBy?: Prisma.DeliverySlotOrderByWithRelationInput | Prisma.DeliverySlotOrderByWithRelationInput[]
+  cursor?: Prisma.DeliverySlotWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DeliverySlotScalarFieldEnum | Prisma.DeliverySlotScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,58 @@
+// Data access of the per-subscription bounds: the in-flight slots, the rate and Retry-After, and
+// the AIMD bound. The rules run in PostgreSQL (functions of migration delivery_bounds) under a
+// lock on the subscription's row, one call per attempt each way.
+import { prisma } from '../db/db.ts';
+
+/** Why an attempt did not go out yet; the workflow waits, holding no worker slot. */
+export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
+
+export type AcquireResult = { outcome: 'acquired' } | { outcome: WaitReason; until: Date | null };
+
+/** How an attempt's answer moves the subscription's bound (AIMD). */
+export type BoundSignal = 'success' | 'overload' | 'none';
+
+export interface BoundSettings {
+  /** The operator's maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT): no subscription's bound exceeds it. */
+  limit: number;
+  /** How long a held slot outlives a worker that died mid-attempt. */
+  leaseMs: number;
+  /** How long a waiting delivery keeps its place without looking again. */
+  waitLeaseMs: number;
+}
+
+export interface AcquireInput {
+  deliveryId: string;
+  subscriptionId: string;
+  seq: bigint;
+  workflowId: string;
+  now: Date;
+  /** The start time was reserved by an earlier call that answered `rate`. */
+  rateReserved: boolean;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export const deliveryBoundsRepository = {
+  async acquire(input: AcquireInput, settings: BoundSettings): Promise<AcquireResult> {
+    const [row] = await prisma.$queryRaw<{ outcome: string; until: Date | null }[]>`
+      SELECT "outcome", "until" FROM "acquire_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${input.seq}::bigint, ${input.workflowId},
+        ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved})`;
+    if (!row || row.outcome === 'acquired') return { outcome: 'acquired' };
+    return { outcome: row.outcome as WaitReason, until: row.until };
+  },
+
+  /** Frees the delivery's slot; returns the waiting deliveries it was handed to (their workflows are to be told). */
+  release(
+    input: { deliveryId: string; subscriptionId: string; now: Date; signal: BoundSignal; retryAfterUntil: Date | null },
+    settings: BoundSettings,
+  ): Promise<{ deliveryId: string; workflowId: string }[]> {
+    return prisma.$queryRaw`
+      SELECT "deliveryId", "workflowId" FROM "release_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${iso(input.now)}::timestamp(3),
+        ${settings.leaseMs}::int, ${settings.limit}::int, ${input.signal}, ${iso(input.retryAfterUntil)}::timestamp(3))`;
+  },
+
+  /** A delivery that will not attempt again (cancelled, held) gives up its place. */
+  async forget(deliveryId: string): Promise<void> {
+    await prisma.deliverySlot.deleteMany({ where: { deliveryId } });
+  },
+};
