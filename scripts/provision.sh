@@ -9,8 +9,14 @@
 #          NODE_ENV=production (production runs against a Temporal cluster).
 #   test:  the Temporal CLI and the time-skipping test server   PyPI, into .tools/temporal
 #          schemathesis (test/fuzz)                            PyPI, into .tools/schemathesis
+#          openapi-python-client and ruff (test/clients)       PyPI, into .tools/openapi-python-client
+#          oapi-codegen and the generated Go client's modules  the Go module proxy (`go install`,
+#            (test/clients)                                      `go mod download`), into .tools/go
 #          chromium (test/ui), redis-server (test/limits),     the OS's packages
-#          docker-compose (test/cluster: `config` only, no engine)
+#          docker-compose (test/cluster: `config` only, no engine),
+#          promtool (test/metrics: the alerting rules; Debian's `prometheus`)
+#          Go itself is not installed here (Debian's is too old for oapi-codegen): the sentence
+#          below names it when `go` is missing.
 #
 # OS packages are installed only as root on Debian (apt-get update once, then one apt-get
 # install); elsewhere one sentence on stderr names what to install, and the same sentence goes to
@@ -40,12 +46,22 @@ temporal_cli="$temporal_dir/bin/temporal"
 temporal_test_server="$temporal_dir/bin/temporal-test-server"
 schemathesis_dir="$tools_dir/schemathesis"
 schemathesis_requirements="$repo_root/scripts/provision-schemathesis.txt"
+python_client_dir="$tools_dir/openapi-python-client"
+python_client_requirements="$repo_root/scripts/provision-openapi-python-client.txt"
+OAPI_CODEGEN="github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2"
+GO_MINIMUM=1.25 # oapi-codegen v2.8.2's go.mod
+# GOBIN, GOMODCACHE and GOCACHE of the tests' Go: warm runs build from these, offline.
+go_dir="$tools_dir/go"
+oapi_codegen="$go_dir/bin/oapi-codegen"
+# The modules the generated Go client and its flow import (test/clients/go/go.mod, go.sum).
+go_client_module="$repo_root/test/clients/go"
 
 log() { echo "provision: $*" >&2; }
 emit() { printf '%s=%s\n' "$1" "$2"; }
 
 missing_packages=() # OS packages still absent at the end
 failed_pip=()       # PyPI installs that failed
+failed_other=()     # other things absent or failed, each as a phrase for the sentence
 
 # --- what is there ----------------------------------------------------------------------------
 
@@ -58,6 +74,26 @@ schemathesis_ready() {
   [[ -f "$schemathesis_dir/bin/schemathesis" ]] && cmp -s "$schemathesis_requirements" "$schemathesis_dir/.requirements"
 }
 
+python_client_ready() {
+  [[ -f "$python_client_dir/bin/openapi-python-client" && -f "$python_client_dir/bin/ruff" ]] &&
+    cmp -s "$python_client_requirements" "$python_client_dir/.requirements"
+}
+
+# Go's environment for the tests (and for installing): everything under .tools/go.
+go_env() { env GOBIN="$go_dir/bin" GOMODCACHE="$go_dir/mod" GOCACHE="$go_dir/cache" GOFLAGS="-modcacherw -buildvcs=false" GOTOOLCHAIN=local "$@"; }
+go_stamp() { echo "$OAPI_CODEGEN $(cat "$go_client_module/go.mod" "$go_client_module/go.sum" | sha256sum | cut -d' ' -f1)"; }
+go_works() {
+  command -v go >/dev/null 2>&1 || return 1
+  local version
+  version="$(go env GOVERSION 2>/dev/null)" || return 1
+  version="${version#go}"
+  [[ "$(printf '%s\n%s\n' "$GO_MINIMUM" "$version" | sort -V | head -1)" == "$GO_MINIMUM" ]]
+}
+go_tools_ready() {
+  [[ -x "$oapi_codegen" && -f "$go_dir/.versions" && "$(cat "$go_dir/.versions")" == "$(go_stamp)" ]]
+}
+
+promtool_path() { command -v promtool || true; }
 chromium_path() { if [[ -n "${CHROMIUM_PATH:-}" ]]; then echo "$CHROMIUM_PATH"; else command -v chromium || true; fi; }
 redis_path() { command -v redis-server || true; }
 compose_path() { command -v docker-compose || true; }
@@ -125,6 +161,26 @@ install_temporal() {
     "$temporal_cli" --version >&2 && test_server_starts && log "the Temporal CLI and test server run"
 }
 
+install_python_client() {
+  log "installing openapi-python-client and ruff ($(grep -m1 '^openapi-python-client==' "$python_client_requirements"), $(grep -m1 '^ruff==' "$python_client_requirements")) from PyPI into $python_client_dir"
+  pip_install_into "$python_client_dir" -r "$python_client_requirements" &&
+    cp "$python_client_requirements" "$python_client_dir/.requirements" &&
+    "$python_client_dir/bin/ruff" --version >&2 &&
+    PYTHONPATH="$python_client_dir" python3 "$python_client_dir/bin/openapi-python-client" --version >&2
+}
+
+# oapi-codegen, and the modules its generated client imports, from the Go module proxy. The
+# module cache is written read-write (-modcacherw) so that removing .tools needs no chmod.
+install_go_tools() {
+  log "installing ${OAPI_CODEGEN#github.com/oapi-codegen/oapi-codegen/v2/cmd/} (go install) and the Go client's modules into $go_dir"
+  mkdir -p "$go_dir"
+  rm -f "$go_dir/.versions"
+  go_env go install "$OAPI_CODEGEN" >&2 &&
+    (cd "$go_client_module" && go_env go mod download) >&2 &&
+    "$oapi_codegen" -version >&2 &&
+    go_stamp >"$go_dir/.versions"
+}
+
 install_schemathesis() {
   log "installing schemathesis ($(grep -m1 '^schemathesis==' "$schemathesis_requirements")) from PyPI into $schemathesis_dir"
   pip_install_into "$schemathesis_dir" -r "$schemathesis_requirements" &&
@@ -153,6 +209,7 @@ missing_sentence() {
   if ((${#failed_pip[@]})); then
     parts+=("from PyPI $(and_list "${failed_pip[@]}") (pip could not install them: its message is above)")
   fi
+  ((${#failed_other[@]})) && parts+=("${failed_other[@]}")
   local needs
   needs="$(IFS=$'\x1f'; echo "${parts[*]}")"
   needs="${needs//$'\x1f'/, and }"
@@ -166,15 +223,18 @@ missing_sentence() {
 # --- main -------------------------------------------------------------------------------------
 
 main() {
-  local want_temporal=false want_schemathesis=false packages=()
+  local want_temporal=false want_schemathesis=false want_python_client=false want_go_tools=false packages=()
   if needs_temporal && ! temporal_ready; then want_temporal=true; fi
   if [[ "$purpose" == test ]]; then
     schemathesis_ready || want_schemathesis=true
+    python_client_ready || want_python_client=true
+    go_tools_ready || want_go_tools=true
     [[ -n "$(chromium_path)" ]] || packages+=(chromium)
     [[ -n "$(redis_path)" ]] || packages+=(redis-server)
     [[ -n "$(compose_path)" ]] || packages+=(docker-compose)
+    [[ -n "$(promtool_path)" ]] || packages+=(prometheus)
   fi
-  if { $want_temporal || $want_schemathesis; } && ! pip_works; then packages+=(python3-pip); fi
+  if { $want_temporal || $want_schemathesis || $want_python_client; } && ! pip_works; then packages+=(python3-pip); fi
 
   if ((${#packages[@]})) && ! apt_install "${packages[@]}"; then
     for p in "${packages[@]}"; do
@@ -182,6 +242,7 @@ main() {
         chromium) [[ -n "$(chromium_path)" ]] || missing_packages+=(chromium) ;;
         redis-server) [[ -n "$(redis_path)" ]] || missing_packages+=(redis-server) ;;
         docker-compose) [[ -n "$(compose_path)" ]] || missing_packages+=(docker-compose) ;;
+        prometheus) [[ -n "$(promtool_path)" ]] || missing_packages+=(prometheus) ;;
         python3-pip) pip_works || missing_packages+=(python3-pip) ;;
       esac
     done
@@ -194,18 +255,35 @@ main() {
     pip_works && failed_pip+=("$(grep -m1 '^schemathesis==' "$schemathesis_requirements")")
   fi
 
+  if $want_python_client && ! { pip_works && install_python_client; }; then
+    pip_works && failed_pip+=("$(grep -m1 '^openapi-python-client==' "$python_client_requirements") and $(grep -m1 '^ruff==' "$python_client_requirements")")
+  fi
+  if $want_go_tools; then
+    if ! go_works; then
+      failed_other+=("Go $GO_MINIMUM or later as \`go\` on PATH (from go.dev or your OS; $(command -v go >/dev/null 2>&1 && echo "found $(go env GOVERSION 2>/dev/null)" || echo "none found"))")
+    elif ! install_go_tools; then
+      failed_other+=("${OAPI_CODEGEN#github.com/oapi-codegen/oapi-codegen/v2/cmd/} and the modules of $go_client_module/go.mod from the Go module proxy (go could not install them: its message is above)")
+    fi
+  fi
+
   if needs_temporal && temporal_ready; then
     emit TEMPORAL_CLI_PATH "$temporal_cli"
     [[ "$purpose" == test ]] && emit TEMPORAL_TEST_SERVER_PATH "$temporal_test_server"
   fi
   if [[ "$purpose" == test ]]; then
     schemathesis_ready && emit SCHEMATHESIS_DIR "$schemathesis_dir"
+    python_client_ready && emit OPENAPI_PYTHON_CLIENT_DIR "$python_client_dir"
+    if go_works && go_tools_ready; then
+      emit GO_PATH "$(command -v go)"
+      emit GO_TOOLS_DIR "$go_dir"
+    fi
+    [[ -n "$(promtool_path)" ]] && emit PROMTOOL_PATH "$(promtool_path)"
     [[ -n "$(chromium_path)" ]] && emit CHROMIUM_PATH "$(chromium_path)"
     [[ -n "$(redis_path)" ]] && emit REDIS_SERVER_PATH "$(redis_path)"
     [[ -n "$(compose_path)" ]] && emit DOCKER_COMPOSE_PATH "$(compose_path)"
   fi
-  if ((${#packages[@]})) || $want_temporal || $want_schemathesis; then log "done in ${SECONDS} s"; fi
-  if ((${#missing_packages[@]} + ${#failed_pip[@]})); then
+  if ((${#packages[@]})) || $want_temporal || $want_schemathesis || $want_python_client || $want_go_tools; then log "done in ${SECONDS} s"; fi
+  if ((${#missing_packages[@]} + ${#failed_pip[@]} + ${#failed_other[@]})); then
     local sentence
     sentence="$(missing_sentence)"
     echo "$sentence" >&2

@@ -9,7 +9,7 @@ import { config } from './config.ts';
 import { logger } from './logger.ts';
 import { databaseAnswers, db, migrate, migrationsApplied } from './db/db.ts';
 import { createApp } from './http/app.ts';
-import { healthRoutes, type ReadinessChecks } from './http/health.ts';
+import { healthRoutes, readiness as checkReadiness, type ReadinessChecks } from './http/health.ts';
 import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { secretRepository } from './webhooks/secret.repository.ts';
@@ -21,6 +21,7 @@ import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';
+import { measureReadiness } from './http/readiness-gauge.ts';
 import { startTracing } from './tracing/tracing.ts';
 
 type Mode = 'all' | 'api' | 'worker';
@@ -100,6 +101,7 @@ async function main() {
   const readiness: ReadinessChecks = { database: databaseAnswers, migrations: migrationsApplied };
   if (mode !== 'worker') readiness.temporal = temporalAnswers;
   if (worker) readiness.worker = () => worker.polling();
+  measureReadiness(readiness);
 
   if (mode !== 'worker') {
     const http = await serveHttp(createApp({ readiness }).fetch, config.http.port, config.http.host);
@@ -131,7 +133,23 @@ async function main() {
   banner.push(`Temporal:  ${temporalAddress}${uiUrl ? `   (Temporal Web: ${uiUrl})` : ''}`);
   if (traces) banner.push(`Traces:    OTLP/HTTP to ${config.tracing!.tracesUrl}`);
   banner.push(`Database:  ${db.kind === 'pglite' ? `embedded PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`);
+  if (!(await untilReady(readiness))) return;
   console.log(['', ...banner, ''].join('\n'));
+}
+
+/** The banner says the service is up: it waits until /readyz would answer 200 (the worker's first connection, say). */
+async function untilReady(checks: ReadinessChecks): Promise<boolean> {
+  let told = Date.now();
+  for (;;) {
+    const answer = await checkReadiness(checks);
+    if (answer.status === 'ready') return true;
+    if (stopping) return false;
+    if (Date.now() - told >= 15_000) {
+      logger.info({ checks: answer.checks }, 'waiting until every readiness check passes');
+      told = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 let stopping = false;

@@ -9,6 +9,7 @@ import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflow
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
+import { Starting } from './http/health.ts';
 
 /**
  * A delivery's attempt is a regular activity: while its receiver takes its time (up to 10 s) it
@@ -85,6 +86,8 @@ export function superviseWorker(
   onConnected: () => Promise<void>,
 ): { stop(): Promise<void>; eagerClient(): Client | undefined; polling(): Promise<void> } {
   let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
+  /** Until the first start has run (or failed), readiness says `starting` rather than `failing`. */
+  let firstStartEnded = false;
   const supervisor = supervise({
     async run({ signal, healthy }) {
       try {
@@ -95,6 +98,7 @@ export function superviseWorker(
         healthy();
         await current.running;
       } finally {
+        firstStartEnded = true;
         await current?.connection.close().catch(() => undefined);
         current = undefined;
       }
@@ -117,7 +121,7 @@ export function superviseWorker(
      */
     async polling() {
       const running = current?.worker.getState() === 'RUNNING' ? current : undefined;
-      if (!running) throw new Error('the worker is not running');
+      if (!running) throw firstStartEnded ? new Error('the worker is not running') : new Starting('the worker is starting');
       await running.connection.withDeadline(Date.now() + 2_000, () => running.connection.workflowService.getSystemInfo({}));
     },
   };

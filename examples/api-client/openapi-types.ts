@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling API key, its service account, the workspace and the limits */
+        /**
+         * The calling API key, its service account, the workspace and the limits
+         * @description Needs only a valid key, whatever its scopes. Answers what the key may do (`apiKey.scopes`), whom its changes are attributed to (`serviceUser`), its workspace, and the limits that apply to it (`limits`: requests per minute, webhook subscriptions).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -516,100 +519,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.created",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "version": 3,
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.created";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -631,113 +541,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.updated",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": [
-                     *         {
-                     *           "field": "priority",
-                     *           "oldValue": "normal",
-                     *           "newValue": "high"
-                     *         }
-                     *       ],
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "version": 3,
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.updated";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: {
-                            /** @description `subject`, `description`, `priority`, or the id of a custom field */
-                            field: string;
-                            /** @description Any JSON value */
-                            oldValue: unknown;
-                            /** @description Any JSON value */
-                            newValue: unknown;
-                        }[];
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -759,111 +563,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.state_changed",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": {
-                     *         "field": "state",
-                     *         "oldValue": "Open",
-                     *         "newValue": "Solved"
-                     *       },
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_solved",
-                     *           "name": "Solved",
-                     *           "category": "solved"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "version": 3,
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.state_changed";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: {
-                            /** @constant */
-                            field: "state";
-                            /** @description The former state’s name */
-                            oldValue: string;
-                            /** @description The new state’s name */
-                            newValue: string;
-                        };
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketStateChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -885,114 +585,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "ticket.comment_added",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "id": 1042,
-                     *         "boardId": "support",
-                     *         "subject": "Order #8841 arrived damaged",
-                     *         "description": "The box was crushed.",
-                     *         "state": {
-                     *           "id": "st_open",
-                     *           "name": "Open",
-                     *           "category": "open"
-                     *         },
-                     *         "priority": "high",
-                     *         "requester": {
-                     *           "email": "dana@example.com"
-                     *         },
-                     *         "fields": [
-                     *           {
-                     *             "fieldId": "order_number",
-                     *             "value": "8841"
-                     *           }
-                     *         ],
-                     *         "channel": "api",
-                     *         "createdBy": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "version": 3,
-                     *         "createdAt": "2026-01-05T09:30:00.000Z",
-                     *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                     *       },
-                     *       "comment": {
-                     *         "id": 311,
-                     *         "ticketId": 1042,
-                     *         "body": "A replacement is on its way.",
-                     *         "public": true,
-                     *         "channel": "api",
-                     *         "author": {
-                     *           "id": 7,
-                     *           "name": "Zapier integration"
-                     *         },
-                     *         "createdAt": "2026-01-05T09:42:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "ticket.comment_added";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description The ticket after the change, in the representation of every ticket response */
-                        data: components["schemas"]["Ticket"];
-                        /** @description The new comment */
-                        comment: components["schemas"]["Comment"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTicketCommentAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1014,81 +607,7 @@ export interface webhooks {
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
-                    "webhook-id": string;
-                    /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
-                    "webhook-timestamp": string;
-                    /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
-                    "webhook-signature": string;
-                    /** @description Identifies our sender and its version. */
-                    "User-Agent": "Service-Webhooks/1.0";
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                     *       "type": "webhook.test",
-                     *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                     *       "workspace": "https://acme.example.com",
-                     *       "actor": {
-                     *         "id": 7,
-                     *         "name": "Zapier integration"
-                     *       },
-                     *       "changes": null,
-                     *       "data": {
-                     *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                     *         "url": "https://hooks.example.com/ticketing",
-                     *         "message": "A test event sent from the webhook settings."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
-                        id: string;
-                        /** @constant */
-                        type: "webhook.test";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        occurredAt: string;
-                        /** @description The workspace address */
-                        workspace: string;
-                        /** @description Who made the change: a person, or the service account of an API key */
-                        actor: {
-                            /** @description The acting account */
-                            id: number;
-                            name: string;
-                        };
-                        changes: null;
-                        /** @description Which subscription the test is for */
-                        data: {
-                            /** @description The subscription the test was sent to */
-                            subscriptionId: string;
-                            url: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; nothing further is sent for this event to this subscription */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1099,7 +618,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        Problem: {
+        ProblemInvalidToken: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -1111,8 +630,443 @@ export interface components {
             status: number;
             /** @description What went wrong with this request */
             detail: string;
-            /** @description Every code the API reports, with its HTTP status */
-            code: string & ("invalid_json" | "invalid_header" | "too_many_mutations" | "invalid_token" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "subscription_limit_reached" | "held_delivery_limit_reached" | "invalid_state_transition" | "rate_limited" | "internal_error" | "service_unavailable");
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "invalid_token";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrHeldDeliveryLimitReached: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "held_delivery_limit_reached";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemRateLimited: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "rate_limited";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInternalErrorOrServiceUnavailable: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "internal_error" | "service_unavailable";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInsufficientScope: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "insufficient_scope";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemNotFound: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "not_found";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "invalid_json" | "invalid_header" | "too_many_mutations";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInsufficientScopeOrForbidden: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "insufficient_scope" | "forbidden";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemIdempotencyRequestInProgress: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "idempotency_request_in_progress";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemPayloadTooLarge: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "payload_too_large";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemUnsupportedMediaType: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "unsupported_media_type";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReached: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemPreconditionFailed: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "precondition_failed";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidJsonOrTooManyMutations: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "invalid_json" | "too_many_mutations";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrSubscriptionLimitReachedOrHeldDeliveryLimitReached: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReachedOrInvalidStateTransition: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1140,7 +1094,8 @@ export interface components {
             /** @description Custom field values that are set, in the board’s field order */
             fields: {
                 fieldId: string;
-                value: string | number | boolean | Record<string, never> | unknown[];
+                /** @description Any JSON value */
+                value: unknown;
             }[];
             /**
              * @description `api` when created through the API
@@ -1259,10 +1214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1274,10 +1226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1290,10 +1239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1305,10 +1251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1374,10 +1317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1390,10 +1330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1405,10 +1342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1421,10 +1355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1436,10 +1367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1498,10 +1426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1514,10 +1439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -1529,10 +1451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1544,10 +1463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1560,10 +1476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1575,10 +1488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1635,10 +1545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1651,10 +1558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1666,10 +1570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1682,10 +1583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1697,10 +1595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1750,10 +1645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1766,10 +1658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -1781,10 +1670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1796,10 +1682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1812,10 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1827,10 +1707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -1882,10 +1759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -1898,10 +1772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -1913,10 +1784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1929,10 +1797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -1944,10 +1809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2015,10 +1877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2031,10 +1890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2047,10 +1903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
@@ -2062,10 +1915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2077,10 +1927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2092,10 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`. */
@@ -2108,10 +1952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2124,10 +1965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2139,10 +1977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2182,10 +2017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2198,10 +2030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2213,10 +2042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -2228,10 +2054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2244,10 +2067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2259,10 +2079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2324,10 +2141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2340,10 +2154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2356,10 +2167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2371,10 +2179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The record is no longer at a version `If-Match` names; nothing changed. `code`: `precondition_failed`. */
@@ -2386,10 +2191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "precondition_failed";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPreconditionFailed"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2401,10 +2203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2416,10 +2215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -2431,10 +2227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2447,10 +2240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2462,10 +2252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2514,10 +2301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2530,10 +2314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2545,10 +2326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -2560,10 +2338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2576,10 +2351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2591,10 +2363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2644,10 +2413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2660,10 +2426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -2676,10 +2439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2691,10 +2451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -2706,10 +2463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -2721,10 +2475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -2736,10 +2487,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2752,10 +2500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2767,10 +2512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2816,8 +2558,10 @@ export interface operations {
                             channel: "api" | "email" | "system" | "web";
                             changes: {
                                 field: string;
-                                oldValue: string | number | boolean | Record<string, never> | unknown[] | null;
-                                newValue: string | number | boolean | Record<string, never> | unknown[] | null;
+                                /** @description Any JSON value */
+                                oldValue: unknown;
+                                /** @description Any JSON value */
+                                newValue: unknown;
                             }[];
                             /** Format: date-time */
                             createdAt: string;
@@ -2837,10 +2581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -2853,10 +2594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -2868,10 +2606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -2883,10 +2618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2899,10 +2631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -2914,10 +2643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -2986,10 +2712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -3002,10 +2725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -3017,10 +2737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3033,10 +2750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3048,10 +2762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3119,10 +2830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3135,10 +2843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3151,10 +2856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -3166,10 +2868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -3181,10 +2880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -3196,10 +2892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3212,10 +2905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3227,10 +2917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3290,10 +2977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -3306,10 +2990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3321,10 +3002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -3336,10 +3014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3352,10 +3027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3367,10 +3039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3441,10 +3110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3457,10 +3123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3473,10 +3136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -3488,10 +3148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -3503,10 +3160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -3518,10 +3172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -3533,10 +3184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3549,10 +3197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3564,10 +3209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3641,10 +3283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -3657,10 +3296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -3672,10 +3308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3688,10 +3321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3703,10 +3333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3791,10 +3418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3807,10 +3431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -3823,10 +3444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -3838,10 +3456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -3853,10 +3468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`, `held_delivery_limit_reached`. */
@@ -3868,10 +3480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrSubscriptionLimitReachedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3884,10 +3493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -3899,10 +3505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -3969,10 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -3985,10 +3585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4000,10 +3597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -4015,10 +3609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4031,10 +3622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4046,10 +3634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4086,10 +3671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4102,10 +3684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4117,10 +3696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -4132,10 +3708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4148,10 +3721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4163,10 +3733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4252,10 +3819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -4268,10 +3832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4284,10 +3845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4299,10 +3857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -4314,10 +3869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -4329,10 +3881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -4344,10 +3893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4360,10 +3906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4375,10 +3918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4447,10 +3987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4463,10 +4000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4478,10 +4012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -4493,10 +4024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4509,10 +4037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4524,10 +4049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4570,10 +4092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4586,10 +4105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4601,10 +4117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
@@ -4616,10 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4632,10 +4142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4647,10 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4717,10 +4221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4733,10 +4234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4748,10 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
@@ -4763,10 +4258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4779,10 +4271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4794,10 +4283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -4864,10 +4350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -4880,10 +4363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -4895,10 +4375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
@@ -4910,10 +4387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4926,10 +4400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -4941,10 +4412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5009,7 +4477,7 @@ export interface operations {
                             /** @description Why there was no answer (time-out, refused connection, refused address) */
                             error: string | null;
                             /** @description The event envelope sent (the signed body) */
-                            payload: string | number | boolean | Record<string, never> | unknown[];
+                            payload: unknown;
                             /** Format: date-time */
                             attemptedAt: string | null;
                             /** Format: date-time */
@@ -5042,10 +4510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -5058,10 +4523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5073,10 +4535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -5088,10 +4547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5104,10 +4560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5119,10 +4572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5172,7 +4622,7 @@ export interface operations {
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
                         /** @description The event envelope sent (the signed body) */
-                        payload: string | number | boolean | Record<string, never> | unknown[];
+                        payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
                         /** Format: date-time */
@@ -5223,7 +4673,7 @@ export interface operations {
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
                         /** @description The event envelope sent (the signed body) */
-                        payload: string | number | boolean | Record<string, never> | unknown[];
+                        payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
                         /** Format: date-time */
@@ -5253,10 +4703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -5269,10 +4716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5284,10 +4728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
@@ -5299,10 +4740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5315,10 +4753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5330,10 +4765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5415,10 +4847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
@@ -5431,10 +4860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5446,10 +4872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -5461,10 +4884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5477,10 +4897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5492,10 +4909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5568,10 +4982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_json" | "invalid_header" | "too_many_mutations";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -5584,10 +4995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
@@ -5600,10 +5008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope" | "forbidden";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5616,10 +5021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
@@ -5631,10 +5033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -5646,10 +5045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
                 };
             };
             /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
@@ -5661,10 +5057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`, `invalid_state_transition`. */
@@ -5677,10 +5070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5693,10 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5708,10 +5095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5741,7 +5125,7 @@ export interface operations {
                             /** @description When it is sent, and what `changes` holds */
                             description: string;
                             /** @description The JSON Schema (2020-12) of its webhook body, standing alone */
-                            schema: string | number | boolean | Record<string, never> | unknown[];
+                            schema: unknown;
                         }[];
                     };
                 };
@@ -5756,10 +5140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -5771,10 +5152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5787,10 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -5802,10 +5177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
                 };
             };
         };
@@ -5961,10 +5333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
             /** @description The key lacks the scope. `code`: `insufficient_scope`. */
@@ -5977,10 +5346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
@@ -5992,10 +5358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "validation_failed" | "held_delivery_limit_reached";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -6008,10 +5371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
                 };
             };
             /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
@@ -6023,11 +5383,497 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error" | "service_unavailable";
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    receiveTicketCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.created",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "version": 3,
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.created";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.updated",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": [
+                 *         {
+                 *           "field": "priority",
+                 *           "oldValue": "normal",
+                 *           "newValue": "high"
+                 *         }
+                 *       ],
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "version": 3,
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.updated";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: {
+                        /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                        field: string;
+                        /** @description Any JSON value */
+                        oldValue: unknown;
+                        /** @description Any JSON value */
+                        newValue: unknown;
+                    }[];
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketStateChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.state_changed",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": {
+                 *         "field": "state",
+                 *         "oldValue": "Open",
+                 *         "newValue": "Solved"
+                 *       },
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_solved",
+                 *           "name": "Solved",
+                 *           "category": "solved"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "version": 3,
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.state_changed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: {
+                        /** @constant */
+                        field: "state";
+                        /** @description The former state’s name */
+                        oldValue: string;
+                        /** @description The new state’s name */
+                        newValue: string;
+                    };
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketCommentAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "ticket.comment_added",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "boardId": "support",
+                 *         "subject": "Order #8841 arrived damaged",
+                 *         "description": "The box was crushed.",
+                 *         "state": {
+                 *           "id": "st_open",
+                 *           "name": "Open",
+                 *           "category": "open"
+                 *         },
+                 *         "priority": "high",
+                 *         "requester": {
+                 *           "email": "dana@example.com"
+                 *         },
+                 *         "fields": [
+                 *           {
+                 *             "fieldId": "order_number",
+                 *             "value": "8841"
+                 *           }
+                 *         ],
+                 *         "channel": "api",
+                 *         "createdBy": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "version": 3,
+                 *         "createdAt": "2026-01-05T09:30:00.000Z",
+                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
+                 *       },
+                 *       "comment": {
+                 *         "id": 311,
+                 *         "ticketId": 1042,
+                 *         "body": "A replacement is on its way.",
+                 *         "public": true,
+                 *         "channel": "api",
+                 *         "author": {
+                 *           "id": 7,
+                 *           "name": "Zapier integration"
+                 *         },
+                 *         "createdAt": "2026-01-05T09:42:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.comment_added";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description The ticket after the change, in the representation of every ticket response */
+                    data: components["schemas"]["Ticket"];
+                    /** @description The new comment */
+                    comment: components["schemas"]["Comment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "message": "A test event sent from the webhook settings."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    changes: null;
+                    /** @description Which subscription the test is for */
+                    data: {
+                        /** @description The subscription the test was sent to */
+                        subscriptionId: string;
+                        url: string;
+                        message: string;
                     };
                 };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,12 +1,19 @@
 // Liveness and readiness, for the API's app and for the worker role's small listener
 // (HEALTH_PORT). /healthz: the process answers. /readyz: every check passes, else 503; the
-// answer names each check with ok or failing and nothing else (no error text, no addresses).
+// answer names each check with ok, starting or failing and nothing else (no error text, no
+// addresses).
 // /readyz is public: every caller within a second gets the same answer, so however many ask, the
 // database and Temporal are asked at most once a second.
 import { Hono } from 'hono';
 
-/** A check passes when it resolves within CHECK_TIMEOUT_MS. */
+/**
+ * A check passes when it resolves within CHECK_TIMEOUT_MS; one that rejects with `Starting` says
+ * its part has not finished its first start yet (`starting`), any other failure is `failing`.
+ */
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
+export type CheckState = 'ok' | 'starting' | 'failing';
+
+export class Starting extends Error {}
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -18,10 +25,13 @@ function withTimeout(check: () => Promise<unknown>): Promise<unknown> {
   ]).finally(() => clearTimeout(timer));
 }
 
-export async function readiness(checks: ReadinessChecks): Promise<{ status: 'ready' | 'not_ready'; checks: Record<string, 'ok' | 'failing'> }> {
+const state = (result: PromiseSettledResult<unknown>): CheckState =>
+  result.status === 'fulfilled' ? 'ok' : result.reason instanceof Starting ? 'starting' : 'failing';
+
+export async function readiness(checks: ReadinessChecks): Promise<{ status: 'ready' | 'not_ready'; checks: Record<string, CheckState> }> {
   const names = Object.keys(checks);
   const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
-  const outcome = Object.fromEntries(names.map((name, i) => [name, results[i]!.status === 'fulfilled' ? ('ok' as const) : ('failing' as const)]));
+  const outcome = Object.fromEntries(names.map((name, i) => [name, state(results[i]!)]));
   return { status: Object.values(outcome).every((v) => v === 'ok') ? 'ready' : 'not_ready', checks: outcome };
 }
 

@@ -9,8 +9,10 @@ import { problemResponse } from '../errors/problem.ts';
 import { config, type Config } from '../config.ts';
 import { registry } from '../metrics/metrics.ts';
 import { registerWebhookGauges } from '../webhooks/webhook-gauges.ts';
+import { registerReadinessGauge } from './readiness-gauge.ts';
 
 registerWebhookGauges(registry);
+registerReadinessGauge(registry);
 
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
 

@@ -72,3 +72,8 @@ export const webhookSubscriptionChanges = new Counter({
   labelNames: ['condition'] as const,
   registers: [registry],
 });
+
+// The series that alerts count (deploy/prometheus/alerts.yml) exist from the start at 0: Prometheus'
+// increase() and rate() see nothing in a series' first sample, so a first pause would go unnoticed.
+for (const condition of ['paused', 'disabled']) webhookSubscriptionChanges.inc({ condition }, 0);
+for (const outcome of ['succeeded', 'failed', 'cancelled']) webhookDeliveriesSettled.inc({ outcome }, 0);

@@ -1,6 +1,7 @@
 // The README's start command, for real: `npm start` (build, then the bundle on plain node with
 // the production heap flags) on embedded defaults (PGlite, a local Temporal dev server),
-// first-run seeding, GET /me over a real port, restart. npm passes SIGTERM on to the service.
+// first-run seeding, /readyz 200 as soon as the banner is out, GET /me over a real port, restart.
+// npm passes SIGTERM on to the service.
 import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,10 @@ describe('npm start on embedded defaults', () => {
   it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 360_000 }, async () => {
     const ports = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
     const first = await start(ports);
+    // The banner comes once every readiness check passes: the worker's first connection included.
+    const ready = await fetch(`http://127.0.0.1:${ports.http}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', temporal: 'ok', worker: 'ok' } });
+    expect(ready.status).toBe(200);
     const banner = first.out();
     expect(banner).toContain('First run: created the demo workspace.');
     expect(banner).toContain(`Temporal Web: http://127.0.0.1:${ports.ui}`);

@@ -1,7 +1,8 @@
 // Once per `npm test`, before any test file: provisions what the tests need beyond node_modules
-// (scripts/provision.sh --for test: Temporal binaries, schemathesis, chromium, redis-server) and
-// hands the paths to the test processes through the environment (support/tools.ts reads them);
-// then names this run's per-file databases (setup.ts) and drops them at the end.
+// (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
+// promtool, chromium, redis-server) and hands the paths to the test processes through the
+// environment (support/tools.ts reads them); then names this run's per-file databases (setup.ts)
+// and drops them at the end.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
