@@ -23,7 +23,7 @@ import { logger } from '../../src/logger.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
-import { slotSignal } from './signals.ts';
+import { slotSignal, type AttemptOutcome } from './signals.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -48,11 +48,7 @@ export interface DeliveryActivityDeps {
   bounds?: Partial<BoundSettings>;
 }
 
-/**
- * What an attempt came to: `held`, `cancelled` and `waiting` mean nothing was sent (`waiting`:
- * the subscription's bound; try again after `wait`).
- */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting';
+export type { AttemptOutcome };
 
 /** What the attempt waited for before it went out, for the delivery log. */
 export interface Waited {

@@ -1,7 +1,12 @@
 // Signals of the event delivery workflow, shared by the workflows, the activities (which hand
 // freed slots to waiting deliveries) and the client. No Node built-ins: workflow code imports this.
 import { defineSignal } from '@temporalio/workflow';
-import type { AttemptOutcome } from './activities.ts';
+
+/**
+ * What an attempt came to: `held`, `cancelled` and `waiting` mean nothing was sent (`waiting`:
+ * the subscription's bound; try again after `wait`).
+ */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting';
 
 /** To a held delivery of the event: attempt now, then answer `replyTo` with the outcome. */
 export const releaseSignal = defineSignal<[{ replyTo: string; deliveryId: string }]>('release');
