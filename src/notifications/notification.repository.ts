@@ -11,19 +11,31 @@ export interface NewNotification {
   data?: Prisma.InputJsonValue;
 }
 
+/** Notices about a ticket: they carry the ticket's board in `data.boardId`. */
+const BOARD_NOTICE_KINDS = ['ticket.created'];
+
+/**
+ * Decided when read, not only when sent: a notice about a ticket shows only while the reader's
+ * role sees the ticket's board (a role narrowed after the notice was sent no longer shows it).
+ */
+function visibleTo(boards: ReadonlySet<string> | null): Prisma.NotificationWhereInput {
+  if (boards === null) return {};
+  return { OR: [{ kind: { notIn: BOARD_NOTICE_KINDS } }, ...[...boards].map((b) => ({ data: { path: ['boardId'], equals: b } }))] };
+}
+
 export const notificationRepository = {
   createMany(workspaceId: number, userIds: number[], n: NewNotification) {
     return prisma.notification.createManyAndReturn({ data: userIds.map((userId) => ({ workspaceId, userId, ...n })) });
   },
 
-  /** Newest first. */
-  list(userId: number, unreadOnly: boolean, query: NotificationQuery) {
-    return prisma.notification.findMany({ ...query, where: { userId, ...(unreadOnly ? { readAt: null } : {}) }, orderBy: { id: 'desc' } });
+  /** Newest first; `boards`: the boards the reader sees (null: all), see visibleTo. */
+  list(userId: number, unreadOnly: boolean, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
+    return prisma.notification.findMany({ ...query, where: { userId, ...(unreadOnly ? { readAt: null } : {}), ...visibleTo(boards) }, orderBy: { id: 'desc' } });
   },
 
-  /** Marks it read (keeping the first reading time); null when it is not this user's. */
-  async markRead(userId: number, id: number, at: Date, query: Pick<NotificationQuery, 'include' | 'select'>) {
-    await prisma.notification.updateMany({ where: { id, userId, readAt: null }, data: { readAt: at } });
-    return prisma.notification.findFirst({ ...query, where: { id, userId } });
+  /** Marks it read (keeping the first reading time); null when it is not this user's or not visible to it. */
+  async markRead(userId: number, id: number, at: Date, query: Pick<NotificationQuery, 'include' | 'select'>, boards: ReadonlySet<string> | null = null) {
+    await prisma.notification.updateMany({ where: { id, userId, readAt: null, ...visibleTo(boards) }, data: { readAt: at } });
+    return prisma.notification.findFirst({ ...query, where: { id, userId, ...visibleTo(boards) } });
   },
 };
