@@ -4,7 +4,8 @@ import { SubscriptionIdKey, WorkspaceIdKey } from '../delivery/search-attributes
 import { recoverWorkflowId } from './ids.ts';
 import { recoverFailedDeliveriesWorkflow, type RecoverInput } from './workflows.ts';
 
-export interface Recovery extends RecoverInput {
+/** The boards a recovery is limited to are the caller's, not part of what it reports. */
+export interface Recovery extends Omit<RecoverInput, 'boardIds'> {
   workflowId: string;
   status: 'running' | 'finished';
 }
@@ -31,7 +32,7 @@ export async function startRecovery(client: Client, taskQueue: string, input: Re
       workflowIdConflictPolicy: 'FAIL',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
-    return { ...args, workflowId, status: 'running' };
+    return { subscriptionId: args.subscriptionId, since: args.since, until: args.until, workflowId, status: 'running' };
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
@@ -39,7 +40,6 @@ export async function startRecovery(client: Client, taskQueue: string, input: Re
   const memo = existing.memo as { since?: string; until?: string } | undefined;
   return {
     subscriptionId: input.subscriptionId,
-    boardIds: input.boardIds ?? null,
     since: memo?.since ?? input.since,
     until: memo?.until ?? input.until,
     workflowId,
