@@ -2,6 +2,7 @@
 // the per-key limit, roles, secrets, conditions, Test, and the delivery log's filters and paging.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
+import { openSecrets } from '../../src/webhooks/secret.repository.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery, updateSubscription } from './fixtures.ts';
@@ -150,7 +151,8 @@ describe('webhook subscriptions', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(s.secret);
-    const row = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: s.id } });
+    // Stored sealed (secrets-at-rest.test.ts); opened, the row holds the new and the old secret.
+    const row = openSecrets(await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: s.id } }));
     expect(row.secret).toBe(rotated.body.secret);
     expect(row.previousSecret).toBe(s.secret);
     expect(row.secretRotatedAt).not.toBeNull();
