@@ -62,7 +62,7 @@ const STARTERS = Number(opts.starters);
 const LATENCY_SECONDS = Number(opts['latency-seconds']);
 /** The relay starts delivery workflows eagerly (on the worker's connection) unless --plain-start. */
 const EAGER = !opts['plain-start'];
-/** Tunable, but these are the runs the README reports. */
+/** Tunable, but these are the runs bench/results/ reports. */
 const isFullRun = EVENTS === 10_000;
 if (opts.target !== 'dev' && opts.target !== 'cluster') throw new Error('--target is dev or cluster');
 const ON_CLUSTER = opts.target === 'cluster';

@@ -1,4 +1,4 @@
-// The one place that reads process.env. Every variable is documented in README.md.
+// The one place that reads process.env. Every variable is in the README's configuration table (test/docs/links.test.ts checks).
 import { z } from 'zod';
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
@@ -30,12 +30,12 @@ const schema = z.object({
   REDIS_URL: z.string().min(1).optional(),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS: z.coerce.number().int().positive().default(10),
-  // Tenant limits (README, "Limits"): live subscriptions of a workspace, whoever saves them; held deliveries of a subscription.
+  // Tenant limits (docs/integrators/api-conventions.md, "Tenant limits"): live subscriptions of a workspace, whoever saves them; held deliveries of a subscription.
   MAX_WEBHOOK_SUBSCRIPTIONS_PER_WORKSPACE: z.coerce.number().int().positive().max(100_000).default(50),
   MAX_HELD_DELIVERIES_PER_SUBSCRIPTION: z.coerce.number().int().positive().max(1_000_000).default(100),
   SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
-  // Keys that encrypt webhook signing secrets at rest (README, "Webhook secrets"); unset: a key
+  // Keys that encrypt webhook signing secrets at rest (docs/operators/admin-cli.md, "Webhook secrets"); unset: a key
   // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
   WEBHOOK_SECRET_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()).transform((v, ctx) => {
     if (v === undefined) return undefined;
@@ -46,13 +46,13 @@ const schema = z.object({
     }
     return keys;
   }),
-  // The most attempts in flight any one subscription may ask for (README, "Webhooks").
+  // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
-  // Retention (README, "Retention").
+  // Retention (docs/operators/retention-and-backups.md).
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(5000),
-  // Hostile-input limits of authentication (README, "Rate limits" and "People").
+  // Hostile-input limits of authentication (docs/integrators/api-conventions.md, "Rate limits" and "People and sessions").
   TRUSTED_PROXIES: z
     .string()
     .default('')
@@ -72,7 +72,7 @@ const schema = z.object({
   SMTP_FROM: z.string().default('Ticketing <no-reply@localhost>'),
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  // Traces (README, "Operations"): off unless an OTLP/HTTP endpoint is given; empty means unset.
+  // Traces (docs/operators/observability.md, "Traces"): off unless an OTLP/HTTP endpoint is given; empty means unset.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().regex(/^https?:/i, 'an http(s) URL').optional()),
   OTEL_SERVICE_NAME: z.string().min(1).default('ticketing'),
 });

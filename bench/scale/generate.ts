@@ -8,7 +8,7 @@
 // what the comparison measures is what the issue asks: whether a page's cost grows with the
 // tables around it. With a fixed 100 workspaces, the 10k data had ~30 attempts per subscription
 // and 100 tickets per workspace, so most pages were not full there and cost less for that alone.
-// (How a page's cost grows with one tenant's own data is what the plans in the README measured.)
+// (How a page's cost grows with one tenant's own data is what the plans in bench/results/findings-cluster.md measured.)
 //
 // Per workspace:
 //   - TICKETS_PER_WORKSPACE tickets over its two boards and their states, updated over 90 days;

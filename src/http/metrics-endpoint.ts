@@ -1,4 +1,4 @@
-// GET /metrics in Prometheus' text format. Where it is served (README, "Operations"): on PORT,
+// GET /metrics in Prometheus' text format. Where it is served (docs/operators/observability.md): on PORT,
 // except in production without METRICS_TOKEN (the public port is for strangers too); on
 // METRICS_PORT alone when that is set; on the worker role's HEALTH_PORT. With METRICS_TOKEN set it
 // answers only `Authorization: Bearer <token>`, wherever it is served.

@@ -1,4 +1,4 @@
-// Every Prometheus metric of the service, in one registry (README, "Operations": metrics). Labels
+// Every Prometheus metric of the service, in one registry (docs/operators/observability.md). Labels
 // take values from fixed sets only (route templates, status codes, outcomes), never from raw
 // paths or caller text, so a stranger cannot grow the number of series. No database here (the
 // rate limits and the CLI import this): the gauges read at scrape time are in webhook-gauges.ts.

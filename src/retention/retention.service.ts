@@ -1,4 +1,4 @@
-// What is kept how long (README, "Retention"), and the batched purge of each table.
+// What is kept how long (docs/operators/retention-and-backups.md), and the batched purge of each table.
 import { retentionRepository, type EventCursor } from './retention.repository.ts';
 import type { RetentionTarget } from './retention.targets.ts';
 import { secretRepository } from '../webhooks/secret.repository.ts';

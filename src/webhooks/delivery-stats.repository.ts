@@ -1,6 +1,6 @@
 // Data access of a subscription's delivery statistics: ONE statement over the attempts of one
 // subscription in a time window, served by the index on ("subscriptionId", "attemptedAt") that
-// also holds "status" and "durationMs", so it reads no table rows (README, Webhooks: statistics).
+// also holds "status" and "durationMs", so it reads no table rows (docs/integrators/webhooks.md, "Statistics").
 import { prisma } from '../db/db.ts';
 
 export interface StatsWindow {

@@ -1,4 +1,4 @@
-// A subscription's delivery statistics over a period (README, Webhooks: statistics): its
+// A subscription's delivery statistics over a period (docs/integrators/webhooks.md, "Statistics"): its
 // attempts by outcome, the success rate, duration percentiles and a series of UTC buckets.
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';

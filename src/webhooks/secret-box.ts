@@ -79,7 +79,7 @@ class KeyRing {
     }
     if (!key) {
       throw new SecretKeyMissing(
-        `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (README, "Webhook secrets").`,
+        `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (docs/operators/admin-cli.md, "Webhook secrets").`,
       );
     }
     return key;

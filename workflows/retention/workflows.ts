@@ -1,4 +1,4 @@
-// Retention (README, "Retention"): a Temporal Schedule (schedule.ts) runs this workflow every
+// Retention (docs/operators/retention-and-backups.md): a Temporal Schedule (schedule.ts) runs this workflow every
 // hour; it purges table after table in the order of RETENTION_TARGETS, which never leaves a
 // delivery without its event or the attempts it showed.
 import { proxyActivities } from '@temporalio/workflow';
