@@ -645,7 +645,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemValidationFailedOrHeldDeliveryLimitReached: {
+        ProblemValidationFailed: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -658,10 +658,10 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /**
-             * @description One of the codes of this answer
+             * @description The code of this answer
              * @enum {string}
              */
-            code: "validation_failed" | "held_delivery_limit_reached";
+            code: "validation_failed";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -780,7 +780,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations: {
+        ProblemInvalidJsonOrInvalidHeader: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -796,7 +796,7 @@ export interface components {
              * @description One of the codes of this answer
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_header" | "too_many_mutations";
+            code: "invalid_json" | "invalid_header";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -915,7 +915,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReached: {
+        ProblemValidationFailedOrIdempotencyKeyReused: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -931,7 +931,7 @@ export interface components {
              * @description One of the codes of this answer
              * @enum {string}
              */
-            code: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached";
+            code: "validation_failed" | "idempotency_key_reused";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -969,7 +969,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemInvalidJsonOrTooManyMutations: {
+        ProblemInvalidJson: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -982,10 +982,10 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /**
-             * @description One of the codes of this answer
+             * @description The code of this answer
              * @enum {string}
              */
-            code: "invalid_json" | "too_many_mutations";
+            code: "invalid_json";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -996,7 +996,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemValidationFailedOrSubscriptionLimitReachedOrHeldDeliveryLimitReached: {
+        ProblemValidationFailedOrSubscriptionLimitReached: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -1012,7 +1012,7 @@ export interface components {
              * @description One of the codes of this answer
              * @enum {string}
              */
-            code: "validation_failed" | "subscription_limit_reached" | "held_delivery_limit_reached";
+            code: "validation_failed" | "subscription_limit_reached";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1050,7 +1050,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReachedOrInvalidStateTransition: {
+        ProblemValidationFailedOrInvalidStateTransition: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -1066,7 +1066,34 @@ export interface components {
              * @description One of the codes of this answer
              * @enum {string}
              */
-            code: "validation_failed" | "idempotency_key_reused" | "held_delivery_limit_reached" | "invalid_state_transition";
+            code: "validation_failed" | "invalid_state_transition";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemValidationFailedOrIdempotencyKeyReusedOrInvalidStateTransition: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "validation_failed" | "idempotency_key_reused" | "invalid_state_transition";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1217,7 +1244,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1226,7 +1253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1333,7 +1360,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1342,7 +1369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1454,7 +1481,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1463,7 +1490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1561,7 +1588,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1570,7 +1597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1673,7 +1700,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1682,7 +1709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1775,7 +1802,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1784,7 +1811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -1868,7 +1895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1877,7 +1904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -1942,7 +1969,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1952,7 +1979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReused"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2045,7 +2072,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2054,7 +2081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2132,7 +2159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `If-Match` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `If-Match` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2141,7 +2168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2218,7 +2245,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2227,7 +2254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2329,7 +2356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2338,7 +2365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2404,7 +2431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2413,7 +2440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2478,7 +2505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2487,7 +2514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2609,7 +2636,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2618,7 +2645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2728,7 +2755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2737,7 +2764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -2821,7 +2848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2830,7 +2857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2883,7 +2910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2892,7 +2919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3005,7 +3032,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3014,7 +3041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3101,7 +3128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3110,7 +3137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3175,7 +3202,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3184,7 +3211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3299,7 +3326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3308,7 +3335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3409,7 +3436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3418,7 +3445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3471,7 +3498,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `subscription_limit_reached`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3480,7 +3507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrSubscriptionLimitReachedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrSubscriptionLimitReached"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3600,7 +3627,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3609,7 +3636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3699,7 +3726,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3708,7 +3735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -3810,7 +3837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3819,7 +3846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -3884,7 +3911,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3893,7 +3920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4015,7 +4042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4024,7 +4051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4249,7 +4276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4258,7 +4285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4378,7 +4405,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4387,7 +4414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4538,7 +4565,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4547,7 +4574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4731,7 +4758,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4740,7 +4767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4875,7 +4902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4884,7 +4911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -4973,7 +5000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`, `too_many_mutations`. */
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4982,7 +5009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeaderOrTooManyMutations"];
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -5060,7 +5087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `held_delivery_limit_reached`, `invalid_state_transition`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`, `invalid_state_transition`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5070,7 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrHeldDeliveryLimitReachedOrInvalidStateTransition"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReusedOrInvalidStateTransition"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5143,7 +5170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInvalidToken"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5152,7 +5179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
@@ -5349,7 +5376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
                 };
             };
-            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `held_delivery_limit_reached`. */
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5358,7 +5385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrHeldDeliveryLimitReached"];
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
                 };
             };
             /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */

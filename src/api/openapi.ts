@@ -143,14 +143,14 @@ const needsScope = (route: RouteDef) => scopeAlternatives(route).some((a) => a.l
 const codeList = (codes: readonly string[]) => codes.map((c) => `\`${c}\``).join(', ');
 
 /** Codes only GraphQL callers meet (sign-in, sessions, malformed GraphQL); never on /public/v1. */
-const GRAPHQL_ONLY_CODES: ErrorCode[] = ['unauthenticated', 'csrf_failed', 'invalid_request', 'query_too_complex'];
+const GRAPHQL_ONLY_CODES: ErrorCode[] = ['unauthenticated', 'csrf_failed', 'invalid_request', 'query_too_complex', 'too_many_mutations'];
 /** Answered for a path, not by an operation: a known path with another method (documented in `info`). */
 const PATH_LEVEL_CODES: ErrorCode[] = ['method_not_allowed'];
 const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idempotency_key_reused'];
 /** A query changes nothing, so it never meets a role's write permission or a state rule. */
 const CHANGE_ONLY_CODES: ErrorCode[] = ['forbidden', 'subscription_limit_reached', 'invalid_state_transition'];
 /** Codes of one domain's rules: only on the routes that name them in `codes`. */
-const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition', 'precondition_failed'];
+const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition', 'precondition_failed', 'held_delivery_limit_reached'];
 /** No route answers these today; listing them would promise answers that never come. */
 const UNUSED_CODES: ErrorCode[] = ['conflict'];
 

@@ -65,10 +65,11 @@ describe('docker-compose.yml', () => {
 
   it('registers the search attributes of delivery workflows, with their types', () => {
     const script = [services['temporal-setup']?.command].flat().join('\n');
-    const loop = /for a in ([^;]+);.*--name \$\$?a --type (\w+)/s.exec(script);
+    // One `name:type` pair a word; the loop splits each into --name and --type.
+    const loop = /for a in ([^;]+);.*--name \$\$?\{a%%:\*\} --type \$\$?\{a##\*:\}/s.exec(script);
     expect(loop).not.toBeNull();
-    const names = loop![1]!.trim().split(/\s+/);
-    expect(Object.fromEntries(names.map((n) => [n, loop![2]]))).toEqual(searchAttributes);
+    const pairs = loop![1]!.trim().split(/\s+/).map((w) => w.split(':') as [string, string]);
+    expect(Object.fromEntries(pairs)).toEqual(searchAttributes);
   });
 
   it('runs as many api and worker processes as the native topology, with the same environment and ports', () => {

@@ -10,7 +10,7 @@ import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
-const body = { url: 'https://hooks.example.com/ticketing', events: ['ticket.created'] };
+const body = { url: 'https://93.184.216.34/ticketing', events: ['ticket.created'] };
 const createMutation = 'mutation($input: CreateWebhookSubscriptionInput!) { createWebhookSubscription(input: $input) { id } }';
 
 describe('live subscriptions per workspace', () => {
@@ -23,7 +23,7 @@ describe('live subscriptions per workspace', () => {
     ws = await createTestWorkspace('Subscription cap');
     session = await signInAdmin(app, ws.admin.email!);
     // All but two of the workspace's allowance, as any caller could have saved them.
-    for (let i = 0; i < max - 2; i++) await createSubscription(ws, { url: `https://hooks.example.com/${i}` });
+    for (let i = 0; i < max - 2; i++) await createSubscription(ws, { url: `https://93.184.216.34/${i}` });
   });
 
   it(`caps a workspace at ${max} live subscriptions for people and keys alike: 422 subscription_limit_reached`, async () => {
@@ -75,7 +75,7 @@ describe('held deliveries per paused subscription', () => {
   }
 
   it(`accepts test events for a paused subscription up to ${cap} held, then answers 422 held_delivery_limit_reached`, async () => {
-    const sub = await createSubscription(ws, { url: 'https://hooks.example.com/held', condition: 'paused', pausedAt: new Date() });
+    const sub = await createSubscription(ws, { url: 'https://93.184.216.34/held', condition: 'paused', pausedAt: new Date() });
     await holdDeliveries(sub.id, cap - 2);
     // Parallel requests cannot together pass the cap: the test events on their way count.
     const results = await Promise.all(Array.from({ length: 4 }, () => call(app, 'POST', `/webhooks/${sub.id}/test`, { key })));
@@ -90,14 +90,14 @@ describe('held deliveries per paused subscription', () => {
     expect(gql.body.errors[0].extensions.code).toBe('held_delivery_limit_reached');
 
     // A receiving subscription is not affected (its deliveries go out, nothing is held).
-    const receiving = await createSubscription(ws, { url: 'https://hooks.example.com/receiving' });
+    const receiving = await createSubscription(ws, { url: 'https://93.184.216.34/receiving' });
     expect((await call(app, 'POST', `/webhooks/${receiving.id}/test`, { key })).status).toBe(202);
   });
 
   it('skips a paused subscription at its cap when relaying other events (documented: not kept, not sent on resume)', async () => {
     const small = 3;
-    const full = await createSubscription(ws, { url: 'https://hooks.example.com/full', condition: 'paused', pausedAt: new Date() });
-    const room = await createSubscription(ws, { url: 'https://hooks.example.com/room', condition: 'paused', pausedAt: new Date() });
+    const full = await createSubscription(ws, { url: 'https://93.184.216.34/full', condition: 'paused', pausedAt: new Date() });
+    const room = await createSubscription(ws, { url: 'https://93.184.216.34/room', condition: 'paused', pausedAt: new Date() });
     await holdDeliveries(full.id, small);
     await holdDeliveries(room.id, small - 1);
     const ids = (await webhookRepository.subscriptionsForRelay([ws.workspace.id], small)).map((s) => s.id);
