@@ -4,7 +4,7 @@
 // there. Run here as main.ts runs them, in this test file's own process and DATA_DIR.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../../src/config.ts';
 import type { DevServer } from '../../src/temporal/dev-server.ts';
 import { getFreePort } from '../support/temporal.ts';
@@ -19,6 +19,13 @@ function walk(dir: string, out: { file: string; mode: number; dir: boolean }[] =
   return out;
 }
 const open = (entries: ReturnType<typeof walk>) => entries.filter((e) => (e.mode & 0o077) !== 0).map((e) => `${e.file} ${e.mode.toString(8)}`);
+
+// The embedded default even where the suite runs on PostgreSQL (CI): before src/config.ts is read.
+vi.hoisted(async () => {
+  const [fs, os, path] = await Promise.all([import('node:fs'), import('node:os'), import('node:path')]);
+  delete process.env.DATABASE_URL;
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-private-'));
+});
 
 let dev: DevServer | undefined;
 afterAll(async () => {
