@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkflowBundle } from '../../scripts/build.ts';
 import { prebuiltWorkflowBundle } from '../../workflows/bundle.ts';
-import { createHelloActivities } from './hello/activities.ts';
-import { helloWorkflow } from './hello/workflows.ts';
+import { releaseHeldDeliveriesWorkflow } from '../../workflows/delivery/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 
@@ -43,9 +42,12 @@ describe('prebuilt workflow bundle', () => {
       // Nothing to bundle here: the worker can only run what the prebuilt bundle holds.
       workflowsPath: path.join(outdir, 'no-such-workflows.ts'),
       workflowBundle: bundle,
-      activities: createHelloActivities({ greeting: 'Hello' }),
+      // A production workflow of the bundle, with a subscription that holds nothing.
+      activities: { nextHeldDelivery: async () => null },
     });
-    const result = await worker.runUntil(env.client.workflow.execute(helloWorkflow, { args: ['Grace'], taskQueue, workflowId: uniqueId('bundle-wf') }));
-    expect(result).toBe('Hello, Grace!');
+    const result = await worker.runUntil(
+      env.client.workflow.execute(releaseHeldDeliveriesWorkflow, { args: [{ subscriptionId: 'wh_none', skip: ['dlv_x'] }], taskQueue, workflowId: uniqueId('bundle-wf') }),
+    );
+    expect(result).toEqual({ released: 0, skipped: ['dlv_x'] });
   });
 });
