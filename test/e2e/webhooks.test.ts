@@ -32,7 +32,11 @@ interface Service {
 
 const running = new Set<Service>();
 
-async function startService(mode: Service['mode'], opts: { temporalAddress: string; port?: number }): Promise<Service> {
+/**
+ * `answering`: wait until /healthz answers rather than for the banner, which comes only once every
+ * readiness check passes (a service started against an unreachable Temporal never prints it).
+ */
+async function startService(mode: Service['mode'], opts: { temporalAddress: string; port?: number; answering?: boolean }): Promise<Service> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
@@ -61,6 +65,17 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
     };
     child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}\n${out}`)));
+    if (opts.answering) {
+      const poll = async () => {
+        const ok = await fetch(`http://127.0.0.1:${opts.port}/healthz`).then((r) => r.ok, () => false);
+        if (ok) {
+          clearTimeout(timer);
+          child.stdout!.off('data', onData);
+          resolve();
+        } else if (child.exitCode === null) setTimeout(poll, 200);
+      };
+      void poll();
+    }
   });
   const service: Service = {
     mode,
@@ -334,7 +349,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     await deployment.api.kill('SIGTERM');
     await deployment.worker.kill('SIGTERM');
     const nowhere = `127.0.0.1:${await getFreePort()}`;
-    const crippled = await startService(split ? 'api' : 'all', { temporalAddress: nowhere, port: httpPort });
+    const crippled = await startService(split ? 'api' : 'all', { temporalAddress: nowhere, port: httpPort, answering: true });
     const ticket = await createTicket('Committed, then the API died');
     await new Promise((r) => setTimeout(r, 1_000));
     await crippled.kill('SIGKILL');

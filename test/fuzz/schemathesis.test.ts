@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle, distDir } from '../../scripts/build.ts';
+import { bundle, buildWorkflowBundle, distDir } from '../../scripts/build.ts';
 import { onFreePorts } from '../support/temporal.ts';
 import { provisioned } from '../support/tools.ts';
 import { productionNode } from '../../bench/production.ts';
@@ -37,7 +37,10 @@ async function startService(): Promise<Service> {
   const outdir = fs.mkdtempSync(path.join(distDir, 'fuzz-'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-fuzz-'));
   cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }), () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // The service and, beside it, its workflow bundle, as scripts/build.ts lays out dist/ (npm start
+  // prints its banner only once its worker runs).
   await bundle({ main: path.join(root, 'src', 'main.ts') }, outdir);
+  await buildWorkflowBundle(outdir);
 
   const { env: startEnv, flags } = productionNode('all');
   // Fresh ports again if one was taken meanwhile (onFreePorts); the data directory is kept.
