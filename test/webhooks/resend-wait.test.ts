@@ -1,7 +1,7 @@
 // A re-send answers within its wait (15 s in production): the attempt when it has a result by
 // then, else the delivery as `pending` with the re-send's workflow id, and REST says 202. Here no
 // worker polls the task queue, so the re-send never gets a result: the answer cannot depend on time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { webhookService } from '../../src/webhooks/webhook.service.ts';
@@ -32,9 +32,8 @@ describe('re-send without a result in time', () => {
     const entry = await webhookService.resend(principal!, sub.id, ref.deliveryId, 'req-wait', 50);
     expect(entry).toMatchObject({ id: ref.deliveryId, deliveryId: ref.deliveryId, status: 'pending', trigger: 'manual', attemptedAt: null });
     expect(entry.workflowId).toBe(resendWorkflowId(ref.deliveryId, 'req-wait'));
-    // The re-send was started and goes on.
-    const described = await dev.client.workflow.getHandle(entry.workflowId).describe();
-    expect(described.status.name).toBe('RUNNING');
+    // The re-send was started (its start may finish just after the answer) and goes on.
+    await vi.waitFor(async () => expect((await dev.client.workflow.getHandle(entry.workflowId).describe()).status.name).toBe('RUNNING'), { timeout: 30_000, interval: 250 });
 
     const route = routes.find((r) => r.operationId === 'resendWebhookDelivery')!;
     expect(route.statusOf?.(entry)).toBe(202);
