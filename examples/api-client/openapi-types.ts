@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * The events feed: catch up on ticket events, newest first or after a given event
-         * @description Needs the scope `tickets:read` or `tickets:write`. The workspace’s ticket events of the last 30 days, each entry exactly the body a webhook delivery of that event carries (same `id`, same members; see `webhooks`), whether or not any subscription received it. Only events of tickets on boards the key’s role sees. `webhook.test` events are not in the feed (they are sent to one subscription on request and change nothing). Filters combine: `type`, `ticketId`, `since`, `until`.
+         * @description Needs the scope `tickets:read` or `tickets:write`. The workspace’s ticket events of the last 30 days, each entry exactly the body a webhook delivery of that event carries (same `id`, same members; see `webhooks`), whether or not any subscription received it. Only events of tickets on boards the key’s role sees. `webhook.test` events are not in the feed (they are sent to one subscription on request and change nothing), nor are the operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`): they describe subscriptions, which need the scope `webhooks:manage`; subscribe to them instead. Filters combine: `type`, `ticketId`, `since`, `until`.
          *
          *     Without `after`: newest first, paged with `limit` and `cursor` like every list (`nextCursor` null on the last page).
          *
@@ -608,6 +608,116 @@ export interface webhooks {
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
         post: operations["receiveWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.paused
+         * @description Operational: a subscription was paused after 20 failed attempts in a row (nothing is sent to it until it is resumed). Sent to the other subscriptions of the workspace that listen to it, never to the paused one. `actor` is null, `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: operations["receiveWebhookPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.disabled
+         * @description Operational: a subscription was disabled because its endpoint answered 410 Gone (nothing is sent to it, pending deliveries are cancelled, until it is re-enabled). Never sent to the disabled subscription. `actor` is null, `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: operations["receiveWebhookDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.resumed
+         * @description Operational: a paused subscription was resumed (paused → receiving; its held deliveries go out). Never sent to the resumed subscription. `actor` is who resumed it, `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: operations["receiveWebhookResumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.enabled
+         * @description Operational: a disabled subscription was re-enabled (disabled → receiving). Never sent to the re-enabled subscription. `actor` is who re-enabled it, `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: operations["receiveWebhookEnabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.delivery_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.delivery_failed
+         * @description Operational: the last scheduled attempt (the seventh) of a delivery of a ticket event failed; the event will not be sent to that subscription unless someone re-sends it. Never sent to the subscription whose delivery failed. Not sent for deliveries of `webhook.*` events (tests and operational events), so two failing subscriptions listening to it cannot feed each other. No ticket content: the event id leads to it (GET /events). `actor` is null, `changes` is null.
+         *
+         *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
+         */
+        post: operations["receiveWebhookDeliveryFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3270,10 +3380,12 @@ export interface operations {
                             /** @description `wh_…` */
                             id: string;
                             url: string;
-                            /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                            /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                             events: string[];
                             /** @description Board ids; empty means every board */
                             boards: string[];
+                            /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                            fields: string[];
                             description: string;
                             /** @enum {string} */
                             condition: "disabled" | "paused" | "receiving";
@@ -3381,9 +3493,11 @@ export interface operations {
                      */
                     url: string & (unknown & unknown);
                     /** @description Event types to receive */
-                    events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
+                    events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                    fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                     /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
@@ -3407,10 +3521,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -3562,10 +3678,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -3784,9 +3902,11 @@ export interface operations {
                      */
                     url?: string & (unknown & unknown);
                     /** @description Event types to receive */
-                    events?: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added")[];
+                    events?: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
+                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                    fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
                     /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
@@ -3810,10 +3930,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -3975,10 +4097,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -4211,10 +4335,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -4340,10 +4466,12 @@ export interface operations {
                         /** @description `wh_…` */
                         id: string;
                         url: string;
-                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added` */
+                        /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        fields: string[];
                         description: string;
                         /** @enum {string} */
                         condition: "disabled" | "paused" | "receiving";
@@ -4454,7 +4582,7 @@ export interface operations {
                 /** @description Only entries in this status */
                 status?: "succeeded" | "failed" | "pending" | "held" | "cancelled";
                 /** @description Only this event type */
-                eventType?: "ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.test";
+                eventType?: "ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.test" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed";
                 /** @description Only this event (`evt_…`) */
                 eventId?: string;
                 /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
@@ -5890,6 +6018,472 @@ export interface operations {
                         subscriptionId: string;
                         url: string;
                         message: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.paused",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": null,
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "description": "CRM sync",
+                 *         "condition": "paused",
+                 *         "reason": "failures",
+                 *         "consecutiveFailures": 20
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.paused";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts) */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    } | null;
+                    changes: null;
+                    data: {
+                        /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
+                        subscriptionId: string;
+                        /** @description Its endpoint URL */
+                        url: string;
+                        /** @description Its description */
+                        description: string;
+                        /**
+                         * @description Its condition after the change
+                         * @enum {string}
+                         */
+                        condition: "receiving" | "paused" | "disabled";
+                        /**
+                         * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
+                         * @enum {string}
+                         */
+                        reason: "failures" | "gone" | "manual";
+                        /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
+                        consecutiveFailures: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.disabled",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": null,
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "description": "CRM sync",
+                 *         "condition": "disabled",
+                 *         "reason": "gone",
+                 *         "consecutiveFailures": 3
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.disabled";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts) */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    } | null;
+                    changes: null;
+                    data: {
+                        /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
+                        subscriptionId: string;
+                        /** @description Its endpoint URL */
+                        url: string;
+                        /** @description Its description */
+                        description: string;
+                        /**
+                         * @description Its condition after the change
+                         * @enum {string}
+                         */
+                        condition: "receiving" | "paused" | "disabled";
+                        /**
+                         * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
+                         * @enum {string}
+                         */
+                        reason: "failures" | "gone" | "manual";
+                        /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
+                        consecutiveFailures: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookResumed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.resumed",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "description": "CRM sync",
+                 *         "condition": "receiving",
+                 *         "reason": "manual",
+                 *         "consecutiveFailures": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.resumed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts) */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    } | null;
+                    changes: null;
+                    data: {
+                        /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
+                        subscriptionId: string;
+                        /** @description Its endpoint URL */
+                        url: string;
+                        /** @description Its description */
+                        description: string;
+                        /**
+                         * @description Its condition after the change
+                         * @enum {string}
+                         */
+                        condition: "receiving" | "paused" | "disabled";
+                        /**
+                         * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
+                         * @enum {string}
+                         */
+                        reason: "failures" | "gone" | "manual";
+                        /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
+                        consecutiveFailures: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookEnabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.enabled",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": {
+                 *         "id": 7,
+                 *         "name": "Zapier integration"
+                 *       },
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "description": "CRM sync",
+                 *         "condition": "receiving",
+                 *         "reason": "manual",
+                 *         "consecutiveFailures": 0
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.enabled";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts) */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    } | null;
+                    changes: null;
+                    data: {
+                        /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
+                        subscriptionId: string;
+                        /** @description Its endpoint URL */
+                        url: string;
+                        /** @description Its description */
+                        description: string;
+                        /**
+                         * @description Its condition after the change
+                         * @enum {string}
+                         */
+                        condition: "receiving" | "paused" | "disabled";
+                        /**
+                         * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
+                         * @enum {string}
+                         */
+                        reason: "failures" | "gone" | "manual";
+                        /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
+                        consecutiveFailures: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; nothing further is sent for this event to this subscription */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWebhookDeliveryFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`id` of the body): the same on every retry and re-send. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds. Refuse deliveries too far from your clock (5 minutes is usual). */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${body}`)), the key being the base64-decoded part of the secret after `whsec_`. For 24 hours after a rotation two signatures, new first, separated by a space: accept either. The `standardwebhooks` and `svix` libraries verify it unchanged. */
+                "webhook-signature": string;
+                /** @description Identifies our sender and its version. */
+                "User-Agent": "Service-Webhooks/1.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
+                 *       "type": "webhook.delivery_failed",
+                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
+                 *       "workspace": "https://acme.example.com",
+                 *       "actor": null,
+                 *       "changes": null,
+                 *       "data": {
+                 *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
+                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "description": "CRM sync",
+                 *         "condition": "receiving",
+                 *         "deliveryId": "dlv_01JGZ8Q4W6Y2KX3N5P7R9T1V3C",
+                 *         "eventId": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3D",
+                 *         "eventType": "ticket.updated",
+                 *         "attempts": 7,
+                 *         "lastAttempt": {
+                 *           "httpStatus": 503,
+                 *           "error": null,
+                 *           "attemptedAt": "2026-01-05T09:41:58.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.delivery_failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts) */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    } | null;
+                    changes: null;
+                    data: {
+                        /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
+                        subscriptionId: string;
+                        /** @description Its endpoint URL */
+                        url: string;
+                        /** @description Its description */
+                        description: string;
+                        /**
+                         * @description Its condition after the change
+                         * @enum {string}
+                         */
+                        condition: "receiving" | "paused" | "disabled";
+                        /** @description The delivery that failed (`dlv_…`): re-send it with POST /webhooks/{id}/deliveries/{deliveryId}/resend */
+                        deliveryId: string;
+                        /** @description The event that was not delivered (`evt_…`; GET /events has it, a ticket event) */
+                        eventId: string;
+                        /** @description Its type */
+                        eventType: string;
+                        /** @description Attempts made, all failed */
+                        attempts: number;
+                        /** @description The last attempt, in summary (the delivery log has its details) */
+                        lastAttempt: {
+                            /** @description The endpoint’s status; null when no answer came */
+                            httpStatus: number | null;
+                            /** @description Why no answer came (time-out, refused connection, refused address); null when one came */
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            attemptedAt: string;
+                        };
                     };
                 };
             };

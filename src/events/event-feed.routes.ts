@@ -31,7 +31,9 @@ export const eventFeedRoutes = defineRoutes([
       `Needs the scope \`tickets:read\` or \`tickets:write\`. The workspace’s ticket events of the last ${FEED_DAYS} days, each entry ` +
       'exactly the body a webhook delivery of that event carries (same `id`, same members; see `webhooks`), whether or not any ' +
       'subscription received it. Only events of tickets on boards the key’s role sees. `webhook.test` events are not in the feed ' +
-      '(they are sent to one subscription on request and change nothing). Filters combine: `type`, `ticketId`, `since`, `until`.\n\n' +
+      '(they are sent to one subscription on request and change nothing), nor are the operational events (`webhook.paused`, ' +
+      '`webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`): they describe subscriptions, which need ' +
+      'the scope `webhooks:manage`; subscribe to them instead. Filters combine: `type`, `ticketId`, `since`, `until`.\n\n' +
       'Without `after`: newest first, paged with `limit` and `cursor` like every list (`nextCursor` null on the last page).\n\n' +
       'Catch-up, `after=<event id>`: the events that follow that one, oldest first. Here `nextCursor` is never null: it is the place ' +
       'to continue from, also when the page is empty (nothing new yet). Store it (or the id of the last event you processed, as ' +

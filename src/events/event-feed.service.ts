@@ -15,10 +15,12 @@ export const FEED_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The types the feed serves: changes to tickets. webhook.test is left out: it is addressed to one
- * subscription, on request, and describes no change of the workspace.
+ * The types the feed serves: changes to tickets. webhook.* events are left out: webhook.test is
+ * addressed to one subscription, on request; the operational events describe subscriptions, which
+ * only callers that manage webhooks may see (the feed's scope is tickets:read), and they already
+ * reach those through subscriptions and the delivery log.
  */
-export const FEED_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'webhook.test');
+export const FEED_EVENT_TYPES = EVENT_TYPES.filter((t) => t.startsWith('ticket.'));
 
 export const EVENT_ID = /^evt_[0-9A-Za-z]{1,64}$/;
 

@@ -2,8 +2,17 @@
 // Built once, when the change happens, and stored as the outbox row's payload, so every delivery
 // (and every retry or re-send) carries exactly the same body.
 
-export const EVENT_TYPES = ['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added', 'webhook.test'] as const;
+/**
+ * Operational events: a subscription's condition changed, or a delivery ran out of attempts. They
+ * describe one subscription of the workspace and are never delivered to it (outbox-relay.ts).
+ */
+export const OPERATIONAL_EVENT_TYPES = ['webhook.paused', 'webhook.disabled', 'webhook.resumed', 'webhook.enabled', 'webhook.delivery_failed'] as const;
+export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[number];
+
+export const EVENT_TYPES = ['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added', 'webhook.test', ...OPERATIONAL_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isOperationalEvent = (type: string): type is OperationalEventType => (OPERATIONAL_EVENT_TYPES as readonly string[]).includes(type);
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -31,7 +40,8 @@ export interface EventEnvelope {
   occurredAt: string;
   /** The workspace address (its domain URL). */
   workspace: string;
-  actor: EventActor;
+  /** null when the service itself made the change (an operational event of the delivery engine). */
+  actor: EventActor | null;
   changes: FieldChange | FieldChange[] | null;
   data: JsonValue;
   comment?: JsonValue;
@@ -42,7 +52,7 @@ export interface EnvelopeInput {
   type: EventType;
   occurredAt: Date;
   workspace: { domain: string };
-  actor: EventActor;
+  actor: EventActor | null;
   changes?: FieldChange | FieldChange[] | null;
   /** The shared ticket representation (for ticket events). */
   data: JsonValue;
@@ -55,7 +65,7 @@ export function buildEventEnvelope(input: EnvelopeInput): EventEnvelope {
     type: input.type,
     occurredAt: input.occurredAt.toISOString(),
     workspace: input.workspace.domain,
-    actor: { id: input.actor.id, name: input.actor.name },
+    actor: input.actor && { id: input.actor.id, name: input.actor.name },
     changes: input.changes ?? null,
     data: input.data,
     ...(input.comment !== undefined ? { comment: input.comment } : {}),

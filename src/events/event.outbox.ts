@@ -13,6 +13,8 @@ export interface WriteEventInput extends Omit<EnvelopeInput, 'id' | 'occurredAt'
   ticketId?: number | null;
   /** webhook.test: the one subscription it goes to. */
   targetSubscriptionId?: string | null;
+  /** An operational event: the subscription it is about, which never receives it. */
+  aboutSubscriptionId?: string | null;
   occurredAt?: Date;
 }
 
@@ -27,6 +29,7 @@ export function eventInsertSql(envelope: EventEnvelope, row: {
   boardId: string | null;
   ticketId: number | null | 'created';
   targetSubscriptionId: string | null;
+  aboutSubscriptionId?: string | null;
   occurredAt: Date;
 }): Prisma.Sql {
   const fromTicket = row.ticketId === 'created';
@@ -35,8 +38,9 @@ export function eventInsertSql(envelope: EventEnvelope, row: {
     ? Prisma.sql`jsonb_set(${JSON.stringify(envelope)}::jsonb, '{data,id}', to_jsonb("id"))`
     : Prisma.sql`${JSON.stringify(envelope)}::jsonb`;
   return Prisma.sql`
-    INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "targetSubscriptionId", "payload", "occurredAt", "traceparent")
-    SELECT ${envelope.id}, ${row.workspaceId}::int, ${envelope.type}, ${envelope.actor.id}::int, ${row.boardId}::text, ${ticketId}, ${row.targetSubscriptionId}::text,
+    INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "targetSubscriptionId", "aboutSubscriptionId", "payload", "occurredAt", "traceparent")
+    SELECT ${envelope.id}, ${row.workspaceId}::int, ${envelope.type}, ${envelope.actor?.id ?? null}::int, ${row.boardId}::text, ${ticketId}, ${row.targetSubscriptionId}::text,
+           ${row.aboutSubscriptionId ?? null}::text,
            ${payload}, ${row.occurredAt.toISOString()}::timestamp(3), ${currentTraceparent()}::text
     ${fromTicket ? Prisma.sql`FROM ticket` : Prisma.empty}`;
 }
@@ -50,6 +54,7 @@ export async function writeEvent(tx: Prisma.TransactionClient, input: WriteEvent
       boardId: input.boardId ?? null,
       ticketId: input.ticketId ?? null,
       targetSubscriptionId: input.targetSubscriptionId ?? null,
+      aboutSubscriptionId: input.aboutSubscriptionId ?? null,
       occurredAt,
     }),
   );

@@ -4,7 +4,7 @@
 // every real event of every type against them, so the catalogue cannot drift from what is sent.
 import { z } from 'zod';
 import type { CommentRepresentation, TicketRepresentation } from '../tickets/ticket.representation.ts';
-import { buildEventEnvelope, EVENT_TYPES, type EventType, type FieldChange, type JsonValue } from './event.envelope.ts';
+import { buildEventEnvelope, EVENT_TYPES, type EventActor, type EventType, type FieldChange, type JsonValue, type OperationalEventType } from './event.envelope.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,18 +59,61 @@ const testData = z.object({
   message: z.string(),
 });
 
-function envelope<T extends EventType, C extends z.ZodType, D extends z.ZodType, E extends z.ZodRawShape = {}>(type: T, changes: C, data: D, extra?: E) {
+const ticketActor = actor.describe('Who made the change: a person, or the service account of an API key');
+
+function envelope<T extends EventType, C extends z.ZodType, D extends z.ZodType, E extends z.ZodRawShape = {}>(
+  type: T,
+  changes: C,
+  data: D,
+  extra?: E,
+  who: z.ZodType = ticketActor,
+) {
   return z.object({
     id: z.string().regex(/^evt_/).describe('The event id, also sent as `webhook-id`: the same on every retry and re-send'),
     type: z.literal(type),
     occurredAt: timestamp,
     workspace: z.string().describe('The workspace address'),
-    actor: actor.describe('Who made the change: a person, or the service account of an API key'),
+    actor: who,
     changes,
     data,
     ...(extra ?? ({} as E)),
   });
 }
+
+// Operational events: about one subscription of the workspace, never sent to it. What an operator
+// needs to act, and nothing secret: no signing secret, no ticket, no receiver's answer body.
+const operationalActor = actor
+  .nullable()
+  .describe('Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts)');
+const subscriptionSummary = {
+  subscriptionId: z.string().describe('The subscription this event is about (`wh_…`); it never receives this event itself'),
+  url: z.string().describe('Its endpoint URL'),
+  description: z.string().describe('Its description'),
+  condition: z.enum(['receiving', 'paused', 'disabled']).describe('Its condition after the change'),
+};
+const conditionData = z.object({
+  ...subscriptionSummary,
+  reason: z
+    .enum(['failures', 'gone', 'manual'])
+    .describe('`failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it'),
+  consecutiveFailures: z.int().min(0).describe('Failed attempts in a row at the time (0 after a resume or re-enable)'),
+});
+const deliveryFailedData = z.object({
+  ...subscriptionSummary,
+  deliveryId: z.string().describe('The delivery that failed (`dlv_…`): re-send it with POST /webhooks/{id}/deliveries/{deliveryId}/resend'),
+  eventId: z.string().describe('The event that was not delivered (`evt_…`; GET /events has it, a ticket event)'),
+  eventType: z.string().describe('Its type'),
+  attempts: z.int().min(1).describe('Attempts made, all failed'),
+  lastAttempt: z
+    .object({
+      httpStatus: z.int().nullable().describe('The endpoint’s status; null when no answer came'),
+      error: z.string().nullable().describe('Why no answer came (time-out, refused connection, refused address); null when one came'),
+      attemptedAt: timestamp,
+    })
+    .describe('The last attempt, in summary (the delivery log has its details)'),
+});
+const operational = (type: OperationalEventType, data: z.ZodType) => envelope(type, z.null(), data, undefined, operationalActor);
+const EXAMPLE_SUBSCRIPTION = { subscriptionId: 'wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B', url: 'https://hooks.example.com/ticketing', description: 'CRM sync' };
 
 const ticketData = ticketSchema.describe('The ticket after the change, in the representation of every ticket response');
 const commentData = commentSchema.describe('The new comment');
@@ -79,7 +122,7 @@ interface CatalogueEntry {
   description: string;
   body: z.ZodObject;
   /** What the builder is given for the example (id, time, workspace and actor are common). */
-  example: { changes?: FieldChange | FieldChange[] | null; data: JsonValue; comment?: JsonValue };
+  example: { changes?: FieldChange | FieldChange[] | null; data: JsonValue; comment?: JsonValue; actor?: EventActor | null };
 }
 
 const EXAMPLE_TICKET: TicketRepresentation = {
@@ -134,17 +177,65 @@ export const eventCatalogue: Record<EventType, CatalogueEntry> = {
     body: envelope('webhook.test', z.null(), testData.describe('Which subscription the test is for')),
     example: { data: { subscriptionId: 'wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B', url: 'https://hooks.example.com/ticketing', message: 'A test event sent from the webhook settings.' } },
   },
+  'webhook.paused': {
+    description:
+      'Operational: a subscription was paused after 20 failed attempts in a row (nothing is sent to it until it is resumed). Sent to the ' +
+      'other subscriptions of the workspace that listen to it, never to the paused one. `actor` is null, `changes` is null.',
+    body: operational('webhook.paused', conditionData),
+    example: { actor: null, data: { ...EXAMPLE_SUBSCRIPTION, condition: 'paused', reason: 'failures', consecutiveFailures: 20 } },
+  },
+  'webhook.disabled': {
+    description:
+      'Operational: a subscription was disabled because its endpoint answered 410 Gone (nothing is sent to it, pending deliveries are ' +
+      'cancelled, until it is re-enabled). Never sent to the disabled subscription. `actor` is null, `changes` is null.',
+    body: operational('webhook.disabled', conditionData),
+    example: { actor: null, data: { ...EXAMPLE_SUBSCRIPTION, condition: 'disabled', reason: 'gone', consecutiveFailures: 3 } },
+  },
+  'webhook.resumed': {
+    description:
+      'Operational: a paused subscription was resumed (paused → receiving; its held deliveries go out). Never sent to the resumed ' +
+      'subscription. `actor` is who resumed it, `changes` is null.',
+    body: operational('webhook.resumed', conditionData),
+    example: { data: { ...EXAMPLE_SUBSCRIPTION, condition: 'receiving', reason: 'manual', consecutiveFailures: 0 } },
+  },
+  'webhook.enabled': {
+    description:
+      'Operational: a disabled subscription was re-enabled (disabled → receiving). Never sent to the re-enabled subscription. ' +
+      '`actor` is who re-enabled it, `changes` is null.',
+    body: operational('webhook.enabled', conditionData),
+    example: { data: { ...EXAMPLE_SUBSCRIPTION, condition: 'receiving', reason: 'manual', consecutiveFailures: 0 } },
+  },
+  'webhook.delivery_failed': {
+    description:
+      'Operational: the last scheduled attempt (the seventh) of a delivery of a ticket event failed; the event will not be sent to ' +
+      'that subscription unless someone re-sends it. Never sent to the subscription whose delivery failed. Not sent for deliveries ' +
+      'of `webhook.*` events (tests and operational events), so two failing subscriptions listening to it cannot feed each other. ' +
+      'No ticket content: the event id leads to it (GET /events). `actor` is null, `changes` is null.',
+    body: operational('webhook.delivery_failed', deliveryFailedData),
+    example: {
+      actor: null,
+      data: {
+        ...EXAMPLE_SUBSCRIPTION,
+        condition: 'receiving',
+        deliveryId: 'dlv_01JGZ8Q4W6Y2KX3N5P7R9T1V3C',
+        eventId: 'evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3D',
+        eventType: 'ticket.updated',
+        attempts: 7,
+        lastAttempt: { httpStatus: 503, error: null, attemptedAt: '2026-01-05T09:41:58.000Z' },
+      },
+    },
+  },
 };
 
 /** The example body of a type, made by the builder that makes every real event. */
 export function exampleEvent(type: EventType) {
-  const { changes, data, comment } = eventCatalogue[type].example;
+  const { changes, data, comment, actor = { id: 7, name: 'Zapier integration' } } = eventCatalogue[type].example;
   return buildEventEnvelope({
     id: 'evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A',
     type,
     occurredAt: new Date('2026-01-05T09:42:00.000Z'),
     workspace: { domain: 'https://acme.example.com' },
-    actor: { id: 7, name: 'Zapier integration' },
+    actor,
     changes,
     data,
     comment,

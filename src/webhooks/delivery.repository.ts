@@ -5,6 +5,8 @@ import { openSecret } from './secret-box.ts';
 import { newId } from '../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../generated/prisma/client.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import type { EventActor } from '../events/event.envelope.ts';
+import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
@@ -149,7 +151,9 @@ export const deliveryRepository = {
   /**
    * Records one HTTP try and, in the same transaction, what it means: the delivery's status and
    * the subscription's health (a success resets the failure count; 20 failures in a row pause
-   * the subscription and notify its administrators; 410 disables it and cancels what is pending).
+   * the subscription and notify its administrators; 410 disables it and cancels what is pending),
+   * with the operational events of those changes (webhook.paused, webhook.disabled, and
+   * webhook.delivery_failed when the last scheduled attempt failed).
    */
   async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null; disabled: boolean }> {
     if (input.outcome === 'succeeded') return { ...(await recordSuccess(input)), paused: null, disabled: false };
@@ -180,7 +184,7 @@ export const deliveryRepository = {
           waitedMs: input.waited?.ms ?? null,
         },
       });
-      await tx.delivery.update({ where: { id: input.deliveryId }, data: { attemptCount: { increment: 1 }, ...deliveryChange(input) } });
+      const delivery = await tx.delivery.update({ where: { id: input.deliveryId }, data: { attemptCount: { increment: 1 }, ...deliveryChange(input) }, select: { attemptCount: true } });
 
       let paused: PausedNotice | null = null;
       let disabled = false;
@@ -197,6 +201,7 @@ export const deliveryRepository = {
           where: { subscriptionId: input.subscriptionId, status: { in: cancellable } },
           data: { status: 'cancelled', nextAttemptAt: null },
         });
+        if (disabled) await writeConditionEvent(tx, 'webhook.disabled', input.subscriptionId, 'gone', null, input.attemptedAt);
       } else {
         const sub = await tx.webhookSubscription.update({
           where: { id: input.subscriptionId },
@@ -204,6 +209,18 @@ export const deliveryRepository = {
           select: { consecutiveFailures: true },
         });
         if (sub.consecutiveFailures >= PAUSE_AFTER_FAILURES) paused = await pauseForFailures(tx, input.subscriptionId, input.attemptedAt);
+        if (input.lastScheduled && input.trigger === 'scheduled' && reportsExhaustedDelivery(input.eventType)) {
+          await writeDeliveryFailedEvent(tx, {
+            subscriptionId: input.subscriptionId,
+            deliveryId: input.deliveryId,
+            eventId: input.eventId,
+            eventType: input.eventType,
+            attempts: delivery.attemptCount,
+            httpStatus: input.httpStatus,
+            error: input.error,
+            attemptedAt: input.attemptedAt,
+          });
+        }
       }
       return { attemptId: row.id, attempt, paused, disabled };
     });
@@ -222,13 +239,16 @@ export const deliveryRepository = {
     });
   },
 
-  /** paused → receiving, with a fresh failure count. False when the subscription was not paused. */
-  async resume(subscriptionId: string): Promise<boolean> {
-    const { count } = await prisma.webhookSubscription.updateMany({
-      where: { id: subscriptionId, condition: 'paused', deletedAt: null },
-      data: { condition: 'receiving', consecutiveFailures: 0, pausedAt: null, conditionReason: null },
+  /** paused → receiving, with a fresh failure count, and its webhook.resumed event. False when the subscription was not paused. */
+  resume(subscriptionId: string, actor: EventActor | null = null): Promise<boolean> {
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookSubscription.updateMany({
+        where: { id: subscriptionId, condition: 'paused', deletedAt: null },
+        data: { condition: 'receiving', consecutiveFailures: 0, pausedAt: null, conditionReason: null },
+      });
+      if (count === 1) await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
+      return count === 1;
     });
-    return count === 1;
   },
 };
 
@@ -278,6 +298,7 @@ async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: st
     data: { condition: 'paused', pausedAt: at, conditionReason: 'failures' },
   });
   if (count === 0) return null;
+  await writeConditionEvent(tx, 'webhook.paused', subscriptionId, 'failures', null, at);
   const sub = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { id: true, url: true, workspaceId: true } });
   // Pausing, resuming and failing again must not flood anyone: one notice per hour per administrator.
   const recently = { kind: 'webhook.paused', createdAt: { gt: new Date(at.getTime() - PAUSED_NOTICE_INTERVAL_MS) }, data: { path: ['subscriptionId'], equals: sub.id } };

@@ -54,14 +54,29 @@ interface SubscriptionMatch {
   workspaceId: number;
   events: string[];
   boardIds: string[];
+  fields: string[];
 }
 
-/** The subscriptions an event goes to: webhook.test to its one target, others by event and board filter. */
-export function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
+/**
+ * The subscriptions an event goes to: webhook.test to its one target; others by event type, then:
+ * - an operational event never to the subscription it is about, and to a subscription limited to
+ *   boards only when the one it is about is limited to some of those boards (so a role that sees
+ *   only some boards learns nothing of subscriptions it could not see: webhook.service visibleTo);
+ * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
+ *   changed fields named; none named: every update).
+ * `aboutBoards`: the board filters of the subscriptions the batch's operational events are about.
+ */
+export function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
+  const about = event.aboutSubscriptionId;
   return subscriptions.filter((s) => {
     if (s.workspaceId !== event.workspaceId) return false;
     if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
     if (!s.events.includes(event.type)) return false;
+    if (about !== null) {
+      const boards = aboutBoards.get(about) ?? [];
+      return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
+    }
+    if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(f))) return false;
     return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
   });
 }
@@ -88,7 +103,8 @@ export function createOutboxRelay(options: RelayOptions) {
     const events = await webhookRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return 0;
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
-    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscriptionId: s.id })));
+    const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
+    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscriptionId: s.id })));
     const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: eventWorkflowId(p.event.id) })));
     const byEvent = new Map<string, { deliveryId: string; subscriptionId: string }[]>();
     for (const d of deliveries) byEvent.set(d.eventId, [...(byEvent.get(d.eventId) ?? []), { deliveryId: d.id, subscriptionId: d.subscriptionId }]);

@@ -3,6 +3,8 @@ import { prisma } from '../db/db.ts';
 import { newId } from '../ids.ts';
 import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../generated/prisma/client.ts';
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
+import type { EventActor } from '../events/event.envelope.ts';
+import { writeConditionEvent } from './operational-events.ts';
 import { sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
@@ -17,6 +19,7 @@ export interface SubscriptionData {
   url: string;
   events: string[];
   boardIds: string[];
+  fields: string[];
   description: string;
   maxInFlight?: number;
   ratePerSecond?: number | null;
@@ -80,6 +83,10 @@ export interface ClaimedEvent {
   workspaceId: number;
   boardId: string | null;
   targetSubscriptionId: string | null;
+  /** An operational event: the subscription it is about. */
+  aboutSubscriptionId: string | null;
+  /** ticket.updated: the fields its `changes` name (for the subscriptions' field filters); null for other types. */
+  changedFields: string[] | null;
   /** The trace its deliveries continue (traces on; src/tracing/tracing.ts). */
   traceparent: string | null;
 }
@@ -184,6 +191,7 @@ export const webhookRepository = {
           url: input.url,
           events: input.events,
           boardIds: input.boardIds,
+          fields: input.fields,
           description: input.description,
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
@@ -195,6 +203,13 @@ export const webhookRepository = {
 
   async existingBoardIds(workspaceId: number, ids: string[]): Promise<Set<string>> {
     const rows = await prisma.board.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** Which of these are ids of custom fields of the workspace's boards. */
+  async existingFieldIds(workspaceId: number, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await prisma.boardField.findMany({ where: { id: { in: ids }, board: { workspaceId } }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
   },
 
@@ -220,13 +235,16 @@ export const webhookRepository = {
     });
   },
 
-  /** disabled → receiving with a fresh failure count; null when it was not disabled. */
-  async enable(id: string) {
-    const { count } = await prisma.webhookSubscription.updateMany({
-      where: { id, condition: 'disabled', ...live },
-      data: { condition: 'receiving', consecutiveFailures: 0, disabledAt: null, conditionReason: null },
+  /** disabled → receiving with a fresh failure count, and its webhook.enabled event; false when it was not disabled. */
+  enable(id: string, actor: EventActor | null = null): Promise<boolean> {
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookSubscription.updateMany({
+        where: { id, condition: 'disabled', ...live },
+        data: { condition: 'receiving', consecutiveFailures: 0, disabledAt: null, conditionReason: null },
+      });
+      if (count === 1) await writeConditionEvent(tx, 'webhook.enabled', id, 'manual', actor, new Date());
+      return count === 1;
     });
-    return count === 1;
   },
 
   /**
@@ -345,7 +363,8 @@ export const webhookRepository = {
              WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
-      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "traceparent"`;
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent",
+        CASE WHEN "type" = 'ticket.updated' THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
   },
 
   /**
@@ -357,7 +376,7 @@ export const webhookRepository = {
   async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
     const subscriptions = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true, condition: true },
+      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true },
     });
     const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
     if (!paused.length) return subscriptions;
@@ -365,6 +384,13 @@ export const webhookRepository = {
     for (const id of paused) if ((await waitingWork(prisma, id, heldCap)) >= heldCap) full.add(id);
     if (full.size) logger.warn({ subscriptionIds: [...full], heldCap }, 'paused subscriptions at their held-delivery cap: new events are skipped for them');
     return subscriptions.filter((s) => !full.has(s.id));
+  },
+
+  /** The board filters of the subscriptions operational events are about (deleted or disabled ones too). */
+  async boardsOf(ids: string[]): Promise<Map<string, string[]>> {
+    if (!ids.length) return new Map();
+    const rows = await prisma.webhookSubscription.findMany({ where: { id: { in: ids } }, select: { id: true, boardIds: true } });
+    return new Map(rows.map((r) => [r.id, r.boardIds]));
   },
 
   /** The deliveries of (event, subscription) pairs, created once however often this runs. */

@@ -21,6 +21,14 @@ import { deliveryRepository } from './delivery.repository.ts';
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 export const MAX_BOARDS = 100;
+/** The ticket.updated field filter: at most this many names. */
+export const MAX_FIELDS = 50;
+/** The fields of a ticket that `ticket.updated` reports by name; custom fields go by their id. */
+export const TICKET_UPDATED_FIELDS = ['subject', 'description', 'priority'] as const;
+export const FIELDS_NOTE =
+  `Only for \`ticket.updated\`: receive only the updates whose \`changes\` name one of these fields (${TICKET_UPDATED_FIELDS.map((f) => `\`${f}\``).join(', ')}, ` +
+  `or the id of a custom field of the workspace's boards); empty or absent: every update. At most ${MAX_FIELDS}. Other event types are not affected, and ` +
+  'test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`.';
 /** The most any deployment allows (WEBHOOK_MAX_IN_FLIGHT_LIMIT's own maximum); the operator's limit applies below it. */
 const MAX_IN_FLIGHT_CEILING = 1000;
 
@@ -41,6 +49,7 @@ const subscriptionFields = {
     .max(SUBSCRIBABLE_EVENTS.length * 4)
     .describe('Event types to receive'),
   boards: z.array(text({ max: 100, min: 1 })).max(MAX_BOARDS).describe('Board ids; empty or absent means every board').optional(),
+  fields: z.array(text({ max: 100, min: 1 })).max(MAX_FIELDS).describe(FIELDS_NOTE).optional(),
   description: text({ max: 500 }).optional(),
   maxInFlight: z
     .int()
@@ -110,8 +119,22 @@ async function find(p: Principal, id: string): Promise<WebhookSubscription> {
   return s;
 }
 
-async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined, maxInFlight?: number): Promise<void> {
+/** The field filter names fields that ticket.updated reports: the ticket's own, or custom field ids of the workspace. */
+async function checkFields(p: Principal, fields: string[], events: string[], errors: FieldError[]) {
+  if (!fields.length) return;
+  if (!events.includes('ticket.updated')) errors.push({ path: '/fields', message: 'filters ticket.updated: add it to events, or send no fields' });
+  const known = new Set<string>(TICKET_UPDATED_FIELDS);
+  const custom = await webhookRepository.existingFieldIds(p.workspace.id, fields.filter((f) => !known.has(f)));
+  fields.forEach((f, i) => {
+    if (known.has(f) || custom.has(f)) return;
+    const message = f === 'state' ? 'is not a field of ticket.updated: state changes are the event ticket.state_changed' : `is not a ticket field or a custom field id of this workspace (${f})`;
+    errors.push({ path: `/fields/${i}`, message });
+  });
+}
+
+async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined, maxInFlight?: number, filter?: { fields: string[]; events: string[] }): Promise<void> {
   const errors: FieldError[] = [];
+  if (filter) await checkFields(p, filter.fields, filter.events, errors);
   const limit = config.webhooks.maxInFlightLimit;
   if (maxInFlight !== undefined && maxInFlight > limit) errors.push({ path: '/maxInFlight', message: `must be at most ${limit} (this service's maximum)` });
   if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
@@ -128,6 +151,7 @@ async function checkTarget(p: Principal, url: string | undefined, boards: string
 }
 
 const unique = <T>(list: T[]) => [...new Set(list)];
+const actorOf = (p: Principal) => ({ id: p.user.id, name: p.user.fullName });
 
 export interface DeliveryLogQuery {
   status?: DeliveryStatus | null;
@@ -162,7 +186,8 @@ export const webhookService = {
     requireManageRole(p);
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
-    await checkTarget(p, data.url, boards, data.maxInFlight);
+    const fields = unique(data.fields ?? []);
+    await checkTarget(p, data.url, boards, data.maxInFlight, { fields, events: data.events });
     const secret = generateWebhookSecret();
     const subscription = await webhookRepository.create({
       workspaceId: p.workspace.id,
@@ -173,6 +198,7 @@ export const webhookService = {
       url: data.url,
       events: unique(data.events),
       boardIds: boards,
+      fields,
       description: data.description ?? '',
       ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
       ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
@@ -193,7 +219,10 @@ export const webhookService = {
     const data: UpdateInput = parse(updateWebhookInput, input);
     const current = await find(p, id);
     const boards = data.boards === undefined ? undefined : unique(data.boards);
-    await checkTarget(p, data.url, boards, data.maxInFlight);
+    const fields = data.fields === undefined ? undefined : unique(data.fields);
+    // The filter is checked whenever it or the events change: against the events it will go with.
+    const filter = fields !== undefined || data.events !== undefined ? { fields: fields ?? current.fields, events: data.events ?? current.events } : undefined;
+    await checkTarget(p, data.url, boards, data.maxInFlight, filter);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
@@ -201,6 +230,7 @@ export const webhookService = {
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
+      ...(fields !== undefined ? { fields } : {}),
       ...(data.description !== undefined ? { description: data.description } : {}),
     });
   },
@@ -225,7 +255,7 @@ export const webhookService = {
     const envelope = await webhookRepository.queueTestEvent(s.id, heldCap, {
       type: 'webhook.test',
       workspace: p.workspace,
-      actor: { id: p.user.id, name: p.user.fullName },
+      actor: actorOf(p),
       targetSubscriptionId: s.id,
       data: { subscriptionId: s.id, url: s.url, message: 'A test event sent from the webhook settings.' },
     });
@@ -238,7 +268,7 @@ export const webhookService = {
   /** paused → receiving; the held deliveries then go out in event order. */
   async resume(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await deliveryRepository.resume(s.id))) {
+    if (!(await deliveryRepository.resume(s.id, actorOf(p)))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
     await startRelease(s.id);
@@ -248,7 +278,7 @@ export const webhookService = {
   /** disabled → receiving. Events that occurred while disabled are not delivered later. */
   async enable(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await webhookRepository.enable(s.id))) {
+    if (!(await webhookRepository.enable(s.id, actorOf(p)))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not disabled`);
     }
     return (await webhookRepository.find(p.workspace.id, id))!;

@@ -5,7 +5,7 @@ import { AppError } from '../errors/errors.ts';
 import { config } from '../config.ts';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
-import { DELIVERY_STATUSES, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
+import { DELIVERY_STATUSES, FIELDS_NOTE, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
@@ -36,6 +36,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     url: t.exposeString('url'),
     events: t.exposeStringList('events', { description: EVENTS_NOTE }),
     boards: t.stringList({ description: 'Board ids; empty means every board', resolve: (s) => s.boardIds }),
+    fields: t.exposeStringList('fields', { description: FIELDS_NOTE }),
     description: t.exposeString('description'),
     condition: t.field({ type: SubscriptionConditionEnum, resolve: (s) => s.condition }),
     consecutiveFailures: t.exposeInt('consecutiveFailures', { description: 'Failed attempts in a row; 20 pause the subscription' }),
@@ -135,6 +136,7 @@ const SubscriptionInputFields = {
   url: { description: 'https, port 443 or 8443, a public address' },
   events: { description: `Event types to receive (at least one): ${EVENTS_NOTE}` },
   boards: { description: 'Board ids; empty or absent means every board' },
+  fields: { description: FIELDS_NOTE },
 };
 
 const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscriptionInput', {
@@ -142,6 +144,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     url: t.string({ required: true, ...SubscriptionInputFields.url }),
     events: t.stringList({ required: true, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
+    fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: RATE_NOTE }),
@@ -154,6 +157,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     url: t.string({ required: false, ...SubscriptionInputFields.url }),
     events: t.stringList({ required: false, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
+    fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; null removes it` }),

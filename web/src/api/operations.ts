@@ -88,6 +88,8 @@ export interface WebhookSubscription {
   url: string;
   events: string[];
   boards: string[];
+  /** ticket.updated: only updates changing one of these (field names or custom field ids); empty: all. */
+  fields: string[];
   description: string;
   condition: SubscriptionCondition;
   consecutiveFailures: number;
@@ -98,7 +100,7 @@ export interface WebhookSubscription {
   createdAt: string;
   updatedAt: string;
 }
-const SUBSCRIPTION_FIELDS = 'id url events boards description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil createdAt updatedAt';
+const SUBSCRIPTION_FIELDS = 'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil createdAt updatedAt';
 
 export interface WebhookSubscriptionWithSecret extends WebhookSubscription {
   secret: string;
@@ -111,7 +113,21 @@ export const WEBHOOK_EVENTS = [
   { id: 'ticket.state_changed', label: 'A ticket moves to another state' },
   { id: 'ticket.comment_added', label: 'A comment is added to a ticket' },
 ] as const;
-export const LOG_EVENT_TYPES = [...WEBHOOK_EVENTS.map((e) => e.id), 'webhook.test'];
+/** Operational events: about the workspace's other subscriptions, never the receiving one itself. */
+export const OPERATIONAL_EVENTS = [
+  { id: 'webhook.paused', label: 'Another webhook is paused after 20 failures in a row' },
+  { id: 'webhook.disabled', label: 'Another webhook is disabled (its endpoint answered 410 Gone)' },
+  { id: 'webhook.resumed', label: 'Another webhook is resumed' },
+  { id: 'webhook.enabled', label: 'Another webhook is re-enabled' },
+  { id: 'webhook.delivery_failed', label: 'A delivery to another webhook failed its last attempt' },
+] as const;
+/** The ticket's own fields a ticket.updated filter can name (custom fields go by their id). */
+export const UPDATED_FIELDS = [
+  { id: 'subject', name: 'Subject' },
+  { id: 'description', name: 'Description' },
+  { id: 'priority', name: 'Priority' },
+] as const;
+export const LOG_EVENT_TYPES = [...WEBHOOK_EVENTS.map((e) => e.id), ...OPERATIONAL_EVENTS.map((e) => e.id), 'webhook.test'];
 
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -196,5 +212,7 @@ export interface WebhookRecovery {
 export interface BoardSummary {
   id: string;
   name: string;
+  fields: { id: string; name: string }[];
 }
-export const BOARDS = 'query Boards($first: Int, $after: String) { boards(first: $first, after: $after) { edges { node { id name } } pageInfo { hasNextPage endCursor } } }';
+export const BOARDS =
+  'query Boards($first: Int, $after: String) { boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } } }';

@@ -64,6 +64,12 @@ export function WebhookPage({ id }: { id: string }) {
             <dl className="facts">
               <dt>Events</dt>
               <dd>{s.events.join(', ')}</dd>
+              {s.fields.length > 0 && (
+                <>
+                  <dt>Updates of</dt>
+                  <dd>{s.fields.join(', ')}</dd>
+                </>
+              )}
               <dt>Boards</dt>
               <dd>{s.boards.length ? s.boards.map((b) => boards.data?.find((x) => x.id === b)?.name ?? b).join(', ') : 'Every board'}</dd>
               {s.description && (

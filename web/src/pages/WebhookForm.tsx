@@ -1,5 +1,6 @@
 // Create and edit a webhook subscription: URL (checked by the server with the API's rule, its
-// message shown on the field), events, boards, description, and what the endpoint receives at
+// message shown on the field), events (ticket events and operational ones), the fields whose
+// updates count (with ticket.updated), boards, description, and what the endpoint receives at
 // most (attempts in flight, deliveries per second). Creation shows the secret once.
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +9,9 @@ import { fieldErrorsByName, gql } from '../api/client.ts';
 import {
   BOARDS,
   CREATE_WEBHOOK,
+  OPERATIONAL_EVENTS,
   UPDATE_WEBHOOK,
+  UPDATED_FIELDS,
   WEBHOOK_EVENTS,
   type BoardSummary,
   type Connection,
@@ -56,6 +59,13 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
   const boards = useBoards();
   const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
   const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
+  const [fields, setFields] = useState<string[]>(subscription?.fields ?? []);
+  // The ticket's own fields, then each custom field once (a field id may be on several boards' lists).
+  const fieldChoices = useMemo(() => {
+    const custom = new Map<string, string>();
+    for (const board of boards.data ?? []) for (const f of board.fields) if (!custom.has(f.id)) custom.set(f.id, `${f.name} (${board.name})`);
+    return [...UPDATED_FIELDS, ...[...custom].map(([id, name]) => ({ id, name }))];
+  }, [boards.data]);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<WebhookSubscriptionWithSecret | null>(null);
@@ -101,6 +111,8 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
             description: String(data.get('description') ?? ''),
             events,
             boards: boardIds,
+            // The filter goes with ticket.updated: without it, none.
+            fields: events.includes('ticket.updated') ? fields : [],
             maxInFlight: Number(data.get('maxInFlight') || 10),
             // Empty: no rate bound (null removes one that was set).
             ratePerSecond: rate === '' ? null : Number(rate),
@@ -134,7 +146,7 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
         <CheckboxGroup name="events" isInvalid={!!fieldErrors.events} isRequired value={events} onChange={setEvents} className="field">
           <Label>Events</Label>
           <div className="checkbox-grid">
-            {WEBHOOK_EVENTS.map((event) => (
+            {[...WEBHOOK_EVENTS, ...OPERATIONAL_EVENTS].map((event) => (
               <Checkbox key={event.id} value={event.id} className="checkbox">
                 <span className="checkbox-box" aria-hidden="true" />
                 <span>
@@ -143,8 +155,26 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
               </Checkbox>
             ))}
           </div>
+          <Text slot="description">
+            The <code>webhook.*</code> events tell of the workspace’s other webhooks, never of this one; with boards chosen below, only of webhooks limited to some of those boards.
+          </Text>
           <FieldError>{fieldErrors.events}</FieldError>
         </CheckboxGroup>
+        {events.includes('ticket.updated') && (
+          <CheckboxGroup name="fields" isInvalid={!!fieldErrors.fields} value={fields} onChange={setFields} className="field">
+            <Label>Updates of these fields only</Label>
+            <Text slot="description">For ticket.updated: only updates that change one of the chosen fields. None chosen: every update.</Text>
+            <div className="checkbox-grid">
+              {fieldChoices.map((field) => (
+                <Checkbox key={field.id} value={field.id} className="checkbox">
+                  <span className="checkbox-box" aria-hidden="true" />
+                  <span>{field.name}</span>
+                </Checkbox>
+              ))}
+            </div>
+            <FieldError>{fieldErrors.fields}</FieldError>
+          </CheckboxGroup>
+        )}
         <CheckboxGroup name="boards" isInvalid={!!fieldErrors.boards} value={boardIds} onChange={setBoardIds} className="field">
           <Label>Boards</Label>
           <Text slot="description">Only tickets of the chosen boards. None chosen: every board.</Text>
@@ -183,7 +213,7 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
         </TextField>
         <ErrorAlert
           error={error}
-          fieldLabels={{ url: 'Endpoint URL', events: 'Events', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most' }}
+          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most' }}
         />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>

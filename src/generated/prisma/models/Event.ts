@@ -52,6 +52,7 @@ export type EventMinAggregateOutputType = {
   boardId: string | null
   ticketId: number | null
   targetSubscriptionId: string | null
+  aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
   relayLeaseUntil: Date | null
@@ -68,6 +69,7 @@ export type EventMaxAggregateOutputType = {
   boardId: string | null
   ticketId: number | null
   targetSubscriptionId: string | null
+  aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
   relayLeaseUntil: Date | null
@@ -84,6 +86,7 @@ export type EventCountAggregateOutputType = {
   boardId: number
   ticketId: number
   targetSubscriptionId: number
+  aboutSubscriptionId: number
   payload: number
   occurredAt: number
   relayedAt: number
@@ -119,6 +122,7 @@ export type EventMinAggregateInputType = {
   boardId?: true
   ticketId?: true
   targetSubscriptionId?: true
+  aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
   relayLeaseUntil?: true
@@ -135,6 +139,7 @@ export type EventMaxAggregateInputType = {
   boardId?: true
   ticketId?: true
   targetSubscriptionId?: true
+  aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
   relayLeaseUntil?: true
@@ -151,6 +156,7 @@ export type EventCountAggregateInputType = {
   boardId?: true
   ticketId?: true
   targetSubscriptionId?: true
+  aboutSubscriptionId?: true
   payload?: true
   occurredAt?: true
   relayedAt?: true
@@ -251,10 +257,11 @@ export type EventGroupByOutputType = {
   txid: bigint
   workspaceId: number
   type: string
-  actorId: number
+  actorId: number | null
   boardId: string | null
   ticketId: number | null
   targetSubscriptionId: string | null
+  aboutSubscriptionId: string | null
   payload: runtime.JsonValue
   occurredAt: Date
   relayedAt: Date | null
@@ -291,17 +298,18 @@ export type EventWhereInput = {
   txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
-  actorId?: Prisma.IntFilter<"Event"> | number
+  actorId?: Prisma.IntNullableFilter<"Event"> | number | null
   boardId?: Prisma.StringNullableFilter<"Event"> | string | null
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
-  actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
+  actor?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   deliveries?: Prisma.DeliveryListRelationFilter
 }
 
@@ -311,10 +319,11 @@ export type EventOrderByWithRelationInput = {
   txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
-  actorId?: Prisma.SortOrder
+  actorId?: Prisma.SortOrderInput | Prisma.SortOrder
   boardId?: Prisma.SortOrderInput | Prisma.SortOrder
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -334,17 +343,18 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
-  actorId?: Prisma.IntFilter<"Event"> | number
+  actorId?: Prisma.IntNullableFilter<"Event"> | number | null
   boardId?: Prisma.StringNullableFilter<"Event"> | string | null
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
-  actor?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
+  actor?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   deliveries?: Prisma.DeliveryListRelationFilter
 }, "id" | "seq">
 
@@ -354,10 +364,11 @@ export type EventOrderByWithAggregationInput = {
   txid?: Prisma.SortOrder
   workspaceId?: Prisma.SortOrder
   type?: Prisma.SortOrder
-  actorId?: Prisma.SortOrder
+  actorId?: Prisma.SortOrderInput | Prisma.SortOrder
   boardId?: Prisma.SortOrderInput | Prisma.SortOrder
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -379,10 +390,11 @@ export type EventScalarWhereWithAggregatesInput = {
   txid?: Prisma.BigIntWithAggregatesFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntWithAggregatesFilter<"Event"> | number
   type?: Prisma.StringWithAggregatesFilter<"Event"> | string
-  actorId?: Prisma.IntWithAggregatesFilter<"Event"> | number
+  actorId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   boardId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   ticketId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  aboutSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
@@ -398,13 +410,14 @@ export type EventCreateInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
-  actor: Prisma.UserCreateNestedOneWithoutEventsInput
+  actor?: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
 
@@ -414,10 +427,11 @@ export type EventUncheckedCreateInput = {
   txid?: bigint | number
   workspaceId: number
   type: string
-  actorId: number
+  actorId?: number | null
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -434,13 +448,14 @@ export type EventUpdateInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
-  actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
+  actor?: Prisma.UserUpdateOneWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
 
@@ -450,10 +465,11 @@ export type EventUncheckedUpdateInput = {
   txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  actorId?: Prisma.IntFieldUpdateOperationsInput | number
+  actorId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -468,10 +484,11 @@ export type EventCreateManyInput = {
   txid?: bigint | number
   workspaceId: number
   type: string
-  actorId: number
+  actorId?: number | null
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -487,6 +504,7 @@ export type EventUpdateManyMutationInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -500,10 +518,11 @@ export type EventUncheckedUpdateManyInput = {
   txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  actorId?: Prisma.IntFieldUpdateOperationsInput | number
+  actorId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -531,6 +550,7 @@ export type EventCountOrderByAggregateInput = {
   boardId?: Prisma.SortOrder
   ticketId?: Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrder
+  aboutSubscriptionId?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
@@ -556,6 +576,7 @@ export type EventMaxOrderByAggregateInput = {
   boardId?: Prisma.SortOrder
   ticketId?: Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrder
+  aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
@@ -572,6 +593,7 @@ export type EventMinOrderByAggregateInput = {
   boardId?: Prisma.SortOrder
   ticketId?: Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrder
+  aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
@@ -705,12 +727,13 @@ export type EventCreateWithoutWorkspaceInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
-  actor: Prisma.UserCreateNestedOneWithoutEventsInput
+  actor?: Prisma.UserCreateNestedOneWithoutEventsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutEventInput
 }
 
@@ -719,10 +742,11 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   seq?: bigint | number
   txid?: bigint | number
   type: string
-  actorId: number
+  actorId?: number | null
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -766,10 +790,11 @@ export type EventScalarWhereInput = {
   txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   workspaceId?: Prisma.IntFilter<"Event"> | number
   type?: Prisma.StringFilter<"Event"> | string
-  actorId?: Prisma.IntFilter<"Event"> | number
+  actorId?: Prisma.IntNullableFilter<"Event"> | number | null
   boardId?: Prisma.StringNullableFilter<"Event"> | string | null
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
@@ -785,6 +810,7 @@ export type EventCreateWithoutActorInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -803,6 +829,7 @@ export type EventUncheckedCreateWithoutActorInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -845,13 +872,14 @@ export type EventCreateWithoutDeliveriesInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
-  actor: Prisma.UserCreateNestedOneWithoutEventsInput
+  actor?: Prisma.UserCreateNestedOneWithoutEventsInput
 }
 
 export type EventUncheckedCreateWithoutDeliveriesInput = {
@@ -860,10 +888,11 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   txid?: bigint | number
   workspaceId: number
   type: string
-  actorId: number
+  actorId?: number | null
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -895,13 +924,14 @@ export type EventUpdateWithoutDeliveriesInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
-  actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
+  actor?: Prisma.UserUpdateOneWithoutEventsNestedInput
 }
 
 export type EventUncheckedUpdateWithoutDeliveriesInput = {
@@ -910,10 +940,11 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  actorId?: Prisma.IntFieldUpdateOperationsInput | number
+  actorId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -926,10 +957,11 @@ export type EventCreateManyWorkspaceInput = {
   seq?: bigint | number
   txid?: bigint | number
   type: string
-  actorId: number
+  actorId?: number | null
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -945,12 +977,13 @@ export type EventUpdateWithoutWorkspaceInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  actor?: Prisma.UserUpdateOneRequiredWithoutEventsNestedInput
+  actor?: Prisma.UserUpdateOneWithoutEventsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutEventNestedInput
 }
 
@@ -959,10 +992,11 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  actorId?: Prisma.IntFieldUpdateOperationsInput | number
+  actorId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -976,10 +1010,11 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
-  actorId?: Prisma.IntFieldUpdateOperationsInput | number
+  actorId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -996,6 +1031,7 @@ export type EventCreateManyActorInput = {
   boardId?: string | null
   ticketId?: number | null
   targetSubscriptionId?: string | null
+  aboutSubscriptionId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -1011,6 +1047,7 @@ export type EventUpdateWithoutActorInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1029,6 +1066,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1046,6 +1084,7 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   boardId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1094,13 +1133,14 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   boardId?: boolean
   ticketId?: boolean
   targetSubscriptionId?: boolean
+  aboutSubscriptionId?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
   deliveries?: boolean | Prisma.Event$deliveriesArgs<ExtArgs>
   _count?: boolean | Prisma.EventCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
@@ -1115,13 +1155,14 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   boardId?: boolean
   ticketId?: boolean
   targetSubscriptionId?: boolean
+  aboutSubscriptionId?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
 
 export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1134,13 +1175,14 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   boardId?: boolean
   ticketId?: boolean
   targetSubscriptionId?: boolean
+  aboutSubscriptionId?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
 }, ExtArgs["result"]["event"]>
 
 export type EventSelectScalar = {
@@ -1153,6 +1195,7 @@ export type EventSelectScalar = {
   boardId?: boolean
   ticketId?: boolean
   targetSubscriptionId?: boolean
+  aboutSubscriptionId?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
@@ -1160,27 +1203,27 @@ export type EventSelectScalar = {
   traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
   deliveries?: boolean | Prisma.Event$deliveriesArgs<ExtArgs>
   _count?: boolean | Prisma.EventCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EventIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
 }
 export type EventIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
-  actor?: boolean | Prisma.UserDefaultArgs<ExtArgs>
+  actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
 }
 
 export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Event"
   objects: {
     workspace: Prisma.$WorkspacePayload<ExtArgs>
-    actor: Prisma.$UserPayload<ExtArgs>
+    actor: Prisma.$UserPayload<ExtArgs> | null
     deliveries: Prisma.$DeliveryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -1199,13 +1242,20 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     txid: bigint
     workspaceId: number
     type: string
-    actorId: number
+    /**
+     * Null for an operational event the service itself caused (a pause, a 410, a delivery out of attempts).
+     */
+    actorId: number | null
     boardId: string | null
     ticketId: number | null
     /**
      * For webhook.test: the one subscription it goes to, ignoring filters.
      */
     targetSubscriptionId: string | null
+    /**
+     * For operational events (webhook.paused …): the subscription it is about, which never receives it.
+     */
+    aboutSubscriptionId: string | null
     /**
      * The webhook envelope {id, type, occurredAt, workspace, actor, changes, data}.
      */
@@ -1618,7 +1668,7 @@ readonly fields: EventFieldRefs;
 export interface Prisma__EventClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   workspace<T extends Prisma.WorkspaceDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WorkspaceDefaultArgs<ExtArgs>>): Prisma.Prisma__WorkspaceClient<runtime.Types.Result.GetResult<Prisma.$WorkspacePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
-  actor<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  actor<T extends Prisma.Event$actorArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Event$actorArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   deliveries<T extends Prisma.Event$deliveriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Event$deliveriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1658,6 +1708,7 @@ export interface EventFieldRefs {
   readonly boardId: Prisma.FieldRef<"Event", 'String'>
   readonly ticketId: Prisma.FieldRef<"Event", 'Int'>
   readonly targetSubscriptionId: Prisma.FieldRef<"Event", 'String'>
+  readonly aboutSubscriptionId: Prisma.FieldRef<"Event", 'String'>
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>
@@ -2061,6 +2112,25 @@ export type EventDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Limit how many Events to delete.
    */
   limit?: number
+}
+
+/**
+ * Event.actor
+ */
+export type Event$actorArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the User
+   */
+  select?: Prisma.UserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the User
+   */
+  omit?: Prisma.UserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UserInclude<ExtArgs> | null
+  where?: Prisma.UserWhereInput
 }
 
 /**

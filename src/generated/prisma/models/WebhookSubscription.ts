@@ -111,6 +111,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   description: number
   events: number
   boardIds: number
+  fields: number
   condition: number
   consecutiveFailures: number
   secret: number
@@ -218,6 +219,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   description?: true
   events?: true
   boardIds?: true
+  fields?: true
   condition?: true
   consecutiveFailures?: true
   secret?: true
@@ -334,6 +336,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   description: string
   events: string[]
   boardIds: string[]
+  fields: string[]
   condition: $Enums.SubscriptionCondition
   consecutiveFailures: number
   secret: string
@@ -386,6 +389,7 @@ export type WebhookSubscriptionWhereInput = {
   description?: Prisma.StringFilter<"WebhookSubscription"> | string
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   boardIds?: Prisma.StringNullableListFilter<"WebhookSubscription">
+  fields?: Prisma.StringNullableListFilter<"WebhookSubscription">
   condition?: Prisma.EnumSubscriptionConditionFilter<"WebhookSubscription"> | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFilter<"WebhookSubscription"> | number
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
@@ -421,6 +425,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   description?: Prisma.SortOrder
   events?: Prisma.SortOrder
   boardIds?: Prisma.SortOrder
+  fields?: Prisma.SortOrder
   condition?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
   secret?: Prisma.SortOrder
@@ -459,6 +464,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   description?: Prisma.StringFilter<"WebhookSubscription"> | string
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   boardIds?: Prisma.StringNullableListFilter<"WebhookSubscription">
+  fields?: Prisma.StringNullableListFilter<"WebhookSubscription">
   condition?: Prisma.EnumSubscriptionConditionFilter<"WebhookSubscription"> | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFilter<"WebhookSubscription"> | number
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
@@ -494,6 +500,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   description?: Prisma.SortOrder
   events?: Prisma.SortOrder
   boardIds?: Prisma.SortOrder
+  fields?: Prisma.SortOrder
   condition?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
   secret?: Prisma.SortOrder
@@ -531,6 +538,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   description?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   boardIds?: Prisma.StringNullableListFilter<"WebhookSubscription">
+  fields?: Prisma.StringNullableListFilter<"WebhookSubscription">
   condition?: Prisma.EnumSubscriptionConditionWithAggregatesFilter<"WebhookSubscription"> | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
   secret?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
@@ -557,6 +565,7 @@ export type WebhookSubscriptionCreateInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -592,6 +601,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -621,6 +631,7 @@ export type WebhookSubscriptionUpdateInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -656,6 +667,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -688,6 +700,7 @@ export type WebhookSubscriptionCreateManyInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -714,6 +727,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -743,6 +757,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -782,6 +797,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   description?: Prisma.SortOrder
   events?: Prisma.SortOrder
   boardIds?: Prisma.SortOrder
+  fields?: Prisma.SortOrder
   condition?: Prisma.SortOrder
   consecutiveFailures?: Prisma.SortOrder
   secret?: Prisma.SortOrder
@@ -1017,12 +1033,21 @@ export type WebhookSubscriptionCreateboardIdsInput = {
   set: string[]
 }
 
+export type WebhookSubscriptionCreatefieldsInput = {
+  set: string[]
+}
+
 export type WebhookSubscriptionUpdateeventsInput = {
   set?: string[]
   push?: string | string[]
 }
 
 export type WebhookSubscriptionUpdateboardIdsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type WebhookSubscriptionUpdatefieldsInput = {
   set?: string[]
   push?: string | string[]
 }
@@ -1087,6 +1112,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1120,6 +1146,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1181,6 +1208,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   description?: Prisma.StringFilter<"WebhookSubscription"> | string
   events?: Prisma.StringNullableListFilter<"WebhookSubscription">
   boardIds?: Prisma.StringNullableListFilter<"WebhookSubscription">
+  fields?: Prisma.StringNullableListFilter<"WebhookSubscription">
   condition?: Prisma.EnumSubscriptionConditionFilter<"WebhookSubscription"> | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFilter<"WebhookSubscription"> | number
   secret?: Prisma.StringFilter<"WebhookSubscription"> | string
@@ -1207,6 +1235,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1240,6 +1269,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1295,6 +1325,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1328,6 +1359,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1383,6 +1415,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1417,6 +1450,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1461,6 +1495,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1495,6 +1530,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1523,6 +1559,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1557,6 +1594,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1601,6 +1639,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1635,6 +1674,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1663,6 +1703,7 @@ export type WebhookSubscriptionCreateWithoutSlotsInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1697,6 +1738,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutSlotsInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1741,6 +1783,7 @@ export type WebhookSubscriptionUpdateWithoutSlotsInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1775,6 +1818,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutSlotsInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1805,6 +1849,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1831,6 +1876,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1864,6 +1910,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1895,6 +1942,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1923,6 +1971,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -1949,6 +1998,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1982,6 +2032,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2013,6 +2064,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2041,6 +2093,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   description?: string
   events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
   condition?: $Enums.SubscriptionCondition
   consecutiveFailures?: number
   secret: string
@@ -2067,6 +2120,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2100,6 +2154,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2131,6 +2186,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
   boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
+  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
   condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
   consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
   secret?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2209,6 +2265,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   description?: boolean
   events?: boolean
   boardIds?: boolean
+  fields?: boolean
   condition?: boolean
   consecutiveFailures?: boolean
   secret?: boolean
@@ -2245,6 +2302,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   description?: boolean
   events?: boolean
   boardIds?: boolean
+  fields?: boolean
   condition?: boolean
   consecutiveFailures?: boolean
   secret?: boolean
@@ -2277,6 +2335,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   description?: boolean
   events?: boolean
   boardIds?: boolean
+  fields?: boolean
   condition?: boolean
   consecutiveFailures?: boolean
   secret?: boolean
@@ -2309,6 +2368,7 @@ export type WebhookSubscriptionSelectScalar = {
   description?: boolean
   events?: boolean
   boardIds?: boolean
+  fields?: boolean
   condition?: boolean
   consecutiveFailures?: boolean
   secret?: boolean
@@ -2329,7 +2389,7 @@ export type WebhookSubscriptionSelectScalar = {
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "boundSuccesses" | "boundLoweredAt" | "retryAfterUntil" | "rateNextAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "boundSuccesses" | "boundLoweredAt" | "retryAfterUntil" | "rateNextAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2378,6 +2438,10 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Board filter; empty means every board.
      */
     boardIds: string[]
+    /**
+     * ticket.updated filter: field names or custom field ids; only updates changing one of them. Empty: every update.
+     */
+    fields: string[]
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
@@ -2860,6 +2924,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly description: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly events: Prisma.FieldRef<"WebhookSubscription", 'String[]'>
   readonly boardIds: Prisma.FieldRef<"WebhookSubscription", 'String[]'>
+  readonly fields: Prisma.FieldRef<"WebhookSubscription", 'String[]'>
   readonly condition: Prisma.FieldRef<"WebhookSubscription", 'SubscriptionCondition'>
   readonly consecutiveFailures: Prisma.FieldRef<"WebhookSubscription", 'Int'>
   readonly secret: Prisma.FieldRef<"WebhookSubscription", 'String'>
