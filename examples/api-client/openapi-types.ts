@@ -3384,7 +3384,7 @@ export interface operations {
                             events: string[];
                             /** @description Board ids; empty means every board */
                             boards: string[];
-                            /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                            /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                             fields: string[];
                             description: string;
                             /** @enum {string} */
@@ -3496,7 +3496,7 @@ export interface operations {
                     events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
-                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                     fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
@@ -3525,7 +3525,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */
@@ -3682,7 +3682,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */
@@ -3905,7 +3905,7 @@ export interface operations {
                     events?: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
                     boards?: string[];
-                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                    /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                     fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
@@ -3934,7 +3934,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */
@@ -4101,7 +4101,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */
@@ -4339,7 +4339,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */
@@ -4470,7 +4470,7 @@ export interface operations {
                         events: string[];
                         /** @description Board ids; empty means every board */
                         boards: string[];
-                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+                        /** @description Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
                         fields: string[];
                         description: string;
                         /** @enum {string} */

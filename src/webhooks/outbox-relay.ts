@@ -14,6 +14,7 @@ import { startEventDelivery, releaseHeldDeliveries } from '../../workflows/deliv
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 import { inStoredTrace } from '../tracing/tracing.ts';
+import { fieldFilterName } from './webhook.service.ts';
 
 export interface RelayOptions {
   client: Client;
@@ -76,7 +77,7 @@ export function matchingSubscriptions(event: ClaimedEvent, subscriptions: Subscr
       const boards = aboutBoards.get(about) ?? [];
       return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
     }
-    if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(f))) return false;
+    if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
     return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
   });
 }

@@ -25,9 +25,13 @@ export const MAX_BOARDS = 100;
 export const MAX_FIELDS = 50;
 /** The fields of a ticket that `ticket.updated` reports by name; custom fields go by their id. */
 export const TICKET_UPDATED_FIELDS = ['subject', 'description', 'priority'] as const;
+/** How `changes` names a custom field: `fields.<id>`. A filter names it by its id (either form is accepted). */
+const CUSTOM_FIELD_PREFIX = 'fields.';
+/** A field as a field filter names it: a custom field by its id. */
+export const fieldFilterName = (field: string) => (field.startsWith(CUSTOM_FIELD_PREFIX) ? field.slice(CUSTOM_FIELD_PREFIX.length) : field);
 export const FIELDS_NOTE =
   `Only for \`ticket.updated\`: receive only the updates whose \`changes\` name one of these fields (${TICKET_UPDATED_FIELDS.map((f) => `\`${f}\``).join(', ')}, ` +
-  `or the id of a custom field of the workspace's boards); empty or absent: every update. At most ${MAX_FIELDS}. Other event types are not affected, and ` +
+  `or the id of a custom field of the workspace's boards, which \`changes\` names \`fields.<id>\`: either form, saved as the id); empty or absent: every update. At most ${MAX_FIELDS}. Other event types are not affected, and ` +
   'test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`.';
 /** The most any deployment allows (WEBHOOK_MAX_IN_FLIGHT_LIMIT's own maximum); the operator's limit applies below it. */
 const MAX_IN_FLIGHT_CEILING = 1000;
@@ -151,6 +155,7 @@ async function checkTarget(p: Principal, url: string | undefined, boards: string
 }
 
 const unique = <T>(list: T[]) => [...new Set(list)];
+const filterFields = (fields: string[] | undefined) => fields && unique(fields.map(fieldFilterName));
 const actorOf = (p: Principal) => ({ id: p.user.id, name: p.user.fullName });
 
 export interface DeliveryLogQuery {
@@ -186,7 +191,7 @@ export const webhookService = {
     requireManageRole(p);
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
-    const fields = unique(data.fields ?? []);
+    const fields = filterFields(data.fields) ?? [];
     await checkTarget(p, data.url, boards, data.maxInFlight, { fields, events: data.events });
     const secret = generateWebhookSecret();
     const subscription = await webhookRepository.create({
@@ -219,7 +224,7 @@ export const webhookService = {
     const data: UpdateInput = parse(updateWebhookInput, input);
     const current = await find(p, id);
     const boards = data.boards === undefined ? undefined : unique(data.boards);
-    const fields = data.fields === undefined ? undefined : unique(data.fields);
+    const fields = filterFields(data.fields);
     // The filter is checked whenever it or the events change: against the events it will go with.
     const filter = fields !== undefined || data.events !== undefined ? { fields: fields ?? current.fields, events: data.events ?? current.events } : undefined;
     await checkTarget(p, data.url, boards, data.maxInFlight, filter);
