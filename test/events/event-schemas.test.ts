@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { signatureHeaders } from '../../src/webhooks/signing.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 
 const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -40,8 +41,31 @@ async function produceEveryEventType() {
   expect(sub.status, sub.text).toBe(201);
   const test = await api('POST', `/webhooks/${sub.body.id}/test`, { key });
   expect(test.status, test.text).toBeLessThan(300);
+  await produceOperationalEvents(ws, key, sub.body.id);
   const rows = await prisma.event.findMany({ where: { workspaceId: ws.workspace.id }, orderBy: { seq: 'asc' } });
   return { key, secret: sub.body.secret as string, rows };
+}
+
+/**
+ * The operational events, from the transitions that write them: the last scheduled attempt of a
+ * delivery fails as the 20th failure in a row (webhook.paused and webhook.delivery_failed), a
+ * resume, a 410 (webhook.disabled) and a re-enable through the API.
+ */
+async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTestWorkspace>>, key: string, subscriptionId: string) {
+  const ticketEvent = await prisma.event.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, type: 'ticket.created' } });
+  const delivery = await deliveryRepository.create(ticketEvent.id, subscriptionId);
+  await prisma.webhookSubscription.update({ where: { id: subscriptionId }, data: { consecutiveFailures: 19 } });
+  const attempt = (n: number, outcome: 'failed' | 'gone', httpStatus: number) =>
+    deliveryRepository.recordAttempt({
+      deliveryId: delivery.id, subscriptionId, eventId: ticketEvent.id, eventType: ticketEvent.type, attempt: n, trigger: 'scheduled', outcome,
+      lastScheduled: n === 7, httpStatus, durationMs: 12, responseExcerpt: '', error: null, payload: '{}', attemptedAt: new Date(), nextAttemptAt: null,
+      workflowId: 'event:x', waited: null,
+    });
+  expect((await attempt(7, 'failed', 503)).paused).not.toBeNull();
+  expect(await deliveryRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
+  expect((await attempt(6, 'gone', 410)).disabled).toBe(true);
+  const enabled = await api('POST', `/webhooks/${subscriptionId}/enable`, { key });
+  expect(enabled.status, enabled.text).toBe(200);
 }
 
 const produced = produceEveryEventType();
