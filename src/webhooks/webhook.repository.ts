@@ -364,7 +364,8 @@ export const webhookRepository = {
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent",
-        CASE WHEN "type" = 'ticket.updated' THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
+        CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
+             THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
   },
 
   /**

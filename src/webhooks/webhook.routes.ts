@@ -23,6 +23,11 @@ const BOUNDS_NOTE =
   'Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. ' +
   'A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. ' +
   'Retry delays carry ±10% jitter.';
+const OPERATIONAL_NOTE =
+  'The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the ' +
+  'workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. ' +
+  '`webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. ' +
+  '`fields` narrows `ticket.updated` to the updates that changed one of the named fields.';
 const SCOPE_NOTE = 'Needs the scope `webhooks:manage` (and a role that may manage webhooks).';
 const ROLE_NOTE =
   'A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees.';
@@ -73,7 +78,7 @@ export const webhookRoutes = defineRoutes([
     description:
       `${SCOPE_NOTE} The answer holds the signing \`secret\` (\`whsec_…\`), shown here and after a rotation only. ` +
       'URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. ' +
-      `\`boards\` empty or absent means every board. At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE} ${BOUNDS_NOTE}`,
+      `\`boards\` empty or absent means every board. ${OPERATIONAL_NOTE} At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE} ${BOUNDS_NOTE}`,
     operation: /* GraphQL */ `
       mutation createWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
         createWebhookSubscription(input: $input) { ${SUBSCRIPTION_SELECTION} secret }

@@ -377,10 +377,22 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
     await dialog.waitFor(WAIT);
     expect(await dialog.getByLabel('Endpoint URL').inputValue()).toBe(`${stack.receiver.origin}${hookPath}`);
+    // The field filter is offered once ticket.updated is chosen: the ticket's fields and the boards' custom fields.
+    const fieldFilter = dialog.getByRole('group', { name: 'Updates of these fields only' });
+    expect(await fieldFilter.count()).toBe(0);
     await tick(dialog, /ticket\.updated/);
+    await tick(fieldFilter, /^Priority$/);
+    await tick(fieldFilter, /^Product \(Support\)$/);
+    // The operational events are offered beside the ticket events.
+    await tick(dialog, /webhook\.delivery_failed/);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.locator('.facts dd').getByText('ticket.created, ticket.updated').waitFor(WAIT);
+    await page.locator('.facts dd').getByText('ticket.created, ticket.updated, webhook.delivery_failed').waitFor(WAIT);
+    const boards = await stack.rest('GET', '/boards', restKey);
+    const product = boards.body.data.find((b: { name: string }) => b.name === 'Support').fields.find((f: { name: string }) => f.name === 'Product').id;
+    const saved = await stack.rest('GET', `/webhooks/${subscriptionId}`, restKey);
+    expect(saved.body).toMatchObject({ events: ['ticket.created', 'ticket.updated', 'webhook.delivery_failed'], fields: ['priority', product] });
+    await page.locator('.facts dd').getByText(`priority, ${product}`).waitFor(WAIT);
 
     await page.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete this webhook?' });
