@@ -5412,7 +5412,7 @@ export interface operations {
                                 name: string;
                             };
                             changes: {
-                                /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                                /** @description `subject`, `description`, `priority`, or `fields.<id>` for a custom field */
                                 field: string;
                                 /** @description Any JSON value */
                                 oldValue: unknown;
@@ -5722,7 +5722,7 @@ export interface operations {
                         name: string;
                     };
                     changes: {
-                        /** @description `subject`, `description`, `priority`, or the id of a custom field */
+                        /** @description `subject`, `description`, `priority`, or `fields.<id>` for a custom field */
                         field: string;
                         /** @description Any JSON value */
                         oldValue: unknown;

@@ -47,7 +47,7 @@ true satisfies Same<z.infer<typeof ticketSchema>, TicketRepresentation>;
 true satisfies Same<z.infer<typeof commentSchema>, CommentRepresentation>;
 
 const fieldChange = z.object({
-  field: z.string().describe('`subject`, `description`, `priority`, or the id of a custom field'),
+  field: z.string().describe('`subject`, `description`, `priority`, or `fields.<id>` for a custom field'),
   oldValue: jsonValue,
   newValue: jsonValue,
 });
