@@ -6,6 +6,7 @@ import { prisma } from '../db/db.ts';
 /** Why an attempt did not go out yet; the workflow waits, holding no worker slot. */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
 
+/** `until`: the time given (Retry-After, the rate), or for the bound when to look again. */
 export type AcquireResult = { outcome: 'acquired' } | { outcome: WaitReason; until: Date | null };
 
 /** How an attempt's answer moves the subscription's bound (AIMD). */
@@ -18,6 +19,11 @@ export interface BoundSettings {
   leaseMs: number;
   /** How long a waiting delivery keeps its place without looking again. */
   waitLeaseMs: number;
+  /**
+   * When the head of the queue looks again should no hand-over come; a delivery `n` places back
+   * waits (1 + n / bound) times as long, at most half its place's lease.
+   */
+  lookAgainMs: number;
 }
 
 export interface AcquireInput {
@@ -36,7 +42,7 @@ export const deliveryBoundsRepository = {
   async acquire(input: AcquireInput, settings: BoundSettings): Promise<AcquireResult> {
     const [row] = await prisma.$queryRaw<{ outcome: string; until: Date | null }[]>`
       SELECT "outcome", "until" FROM "acquire_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${input.seq}::bigint, ${input.workflowId},
-        ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved})`;
+        ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved}, ${settings.lookAgainMs}::int)`;
     if (!row || row.outcome === 'acquired') return { outcome: 'acquired' };
     return { outcome: row.outcome as WaitReason, until: row.until };
   },

@@ -75,20 +75,24 @@ export interface AttemptResult {
   httpStatus?: number | null;
   /** The receiver's Retry-After (429/503), in ms from the attempt. */
   retryAfterMs?: number | null;
-  /** `waiting`: why, and until when (epoch ms; none for the in-flight bound, which hands over a slot). */
+  /** `waiting`: why, and until when (epoch ms; for the in-flight bound, which hands a slot over by signal, when to look again). */
   wait?: { reason: WaitReason; untilMs: number | null };
 }
 
 /** A held slot outlives a worker that died mid-attempt this long (an attempt takes at most ~10 s). */
 const SLOT_LEASE_MS = 60_000;
-/** A waiting delivery keeps its place this long; it looks again every SLOT_RECHECK of workflows.ts. */
-const WAIT_LEASE_MS = 120_000;
+/**
+ * A waiting delivery keeps its place this long; it looks again (should no release hand it a slot)
+ * after LOOK_AGAIN_MS at the head of the queue, further back later (delivery-bounds.repository.ts).
+ */
+const WAIT_LEASE_MS = 30 * 60_000;
+const LOOK_AGAIN_MS = 45_000;
 
 export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   const sender = createWebhookSender({ allowPrivateTargets: deps.allowPrivateTargets, ca: deps.tls?.ca, timeoutMs: deps.timeoutMs });
   const clock = deps.clock ?? (() => new Date());
   const mailer = deps.mailer === undefined ? configuredMailer() : (deps.mailer ?? undefined);
-  const bounds: BoundSettings = { limit: config.webhooks.maxInFlightLimit, leaseMs: SLOT_LEASE_MS, waitLeaseMs: WAIT_LEASE_MS, ...deps.bounds };
+  const bounds: BoundSettings = { limit: config.webhooks.maxInFlightLimit, leaseMs: SLOT_LEASE_MS, waitLeaseMs: WAIT_LEASE_MS, lookAgainMs: LOOK_AGAIN_MS, ...deps.bounds };
 
   /** Frees the slot and tells the waiting deliveries it went to; one whose workflow is gone passes it on. */
   async function release(deliveryId: string, subscriptionId: string, now: Date, signal: BoundSignal, retryAfterUntil: Date | null) {

@@ -45,7 +45,7 @@ const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>(ac
 
 /** A held delivery looks again this often, in case its subscription was deleted or a release missed it. */
 const HELD_RECHECK = '24 hours';
-/** A delivery waiting for a slot looks again this often, should the hand-over signal not come (its slot's holder died). */
+/** A delivery waiting for a slot looks again after this, unless the activity said when: should the hand-over signal not come (its slot's holder died). */
 const SLOT_RECHECK_MS = 45_000;
 /** How long the release waits for one delivery's answer (an attempt takes at most ~10 s, plus any wait for a slot). */
 const RELEASE_ANSWER_TIMEOUT = '5 minutes';
@@ -84,7 +84,7 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
         if (replyTo) releasedBy.set(deliveryId, replyTo);
         const since = Date.now();
         const wait = result.wait!;
-        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), SLOT_RECHECK_MS);
+        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), Math.max(1, (wait.untilMs ?? since + SLOT_RECHECK_MS) - since));
         else await sleep(Math.max(1, (wait.untilMs ?? since) - since));
         if (wait.reason === 'rate') rateReservedAt = wait.untilMs ?? since;
         waited = longer(waited, { reason: wait.reason, ms: Date.now() - since });
