@@ -24,6 +24,7 @@ import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
 import { slotSignal, type AttemptOutcome } from './signals.ts';
+import { awaitHandOver, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND, handOver, isFast, recordAnswer } from './placement.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -65,6 +66,13 @@ export interface SendAttemptInput {
   /** An earlier call answered `rate` and reserved this start time (epoch ms) for the attempt. */
   rateReservedAt?: number;
   waited?: Waited;
+  /**
+   * Run as a local activity (placement.ts): send only to a receiver known to answer fast; for
+   * another, take the slot and answer `remote`, for the workflow to send as a regular activity.
+   */
+  local?: boolean;
+  /** The local activity took the slot (and the rate's start time) for this regular one. */
+  placed?: boolean;
 }
 
 export interface AttemptResult {
@@ -100,6 +108,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     while (granted.length) {
       const next: typeof granted = [];
       for (const g of granted) {
+        if (handOver(g.deliveryId)) continue;
         if (!deps.client) continue;
         try {
           await deps.client.workflow.getHandle(g.workflowId).signal(slotSignal, { deliveryId: g.deliveryId });
@@ -113,7 +122,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   }
 
   return {
-    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReservedAt, waited }: SendAttemptInput): Promise<AttemptResult> {
+    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReservedAt, waited, local, placed }: SendAttemptInput): Promise<AttemptResult> {
       const manual = attempt === undefined;
       const delivery = await deliveryRepository.findForAttempt(deliveryId, attempt ?? null);
       if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
@@ -155,16 +164,22 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const now = attemptedAt;
         // The workflow's timer may fire a little before the reserved time by this clock.
         if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
-        const slot = await deliveryBoundsRepository.acquire(
-          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined },
+        const fast = isFast(subscription.id);
+        let slot = await deliveryBoundsRepository.acquire(
+          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined || placed === true },
           bounds,
         );
+        if (slot.outcome === 'in_flight_bound' && local && fast && (await awaitHandOver(subscription.id, deliveryId, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND * subscription.maxInFlight))) {
+          slot = { outcome: 'acquired' };
+        }
         if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };
+        if (local && !fast) return { outcome: 'remote' };
       }
 
       const body = deliveryBody(event.payload);
       const headers = signatureHeaders({ id: event.id, body, timestamp: new Date(), secrets: activeSecrets(subscription, attemptedAt) });
       const result = await sender.send(subscription.url, headers, body);
+      recordAnswer(subscription.id, result.durationMs);
 
       const status = result.httpStatus;
       const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
