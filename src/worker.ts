@@ -1,6 +1,5 @@
 // The Temporal worker of this service: one task queue, every workflow domain.
 import { Client } from '@temporalio/client';
-import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { supervise } from './supervise.ts';
@@ -11,7 +10,6 @@ import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
-import { logger } from './logger.ts';
 
 /**
  * A delivery's attempt is a regular activity: while its receiver takes its time (up to 10 s) it
@@ -46,17 +44,11 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
   if (!runtimeInstalled) {
     // The SDK logs every poller start at info level; keep the console for what matters. Its own
     // worker metrics have their own Prometheus listener, set before any NativeConnection exists.
-    // A process that made its Runtime already (a test file's, quiet too) keeps it.
     const bindAddress = config.temporal.metricsAddress;
-    try {
-      Runtime.install({
-        logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'),
-        ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof IllegalStateError)) throw err;
-      if (bindAddress) logger.warn({ bindAddress }, 'the Temporal runtime existed already: no worker metrics on TEMPORAL_METRICS_ADDRESS');
-    }
+    Runtime.install({
+      logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'),
+      ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
+    });
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });

@@ -8,15 +8,20 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
 import { loadConfig } from '../../src/config.ts';
-import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
 import { serveApp } from '../support/http.ts';
-import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
+import { startTestDevServer, uniqueId } from '../support/temporal.ts';
 import { supportBoard } from '../tickets/helpers.ts';
-import { RECEIVER_PORT, type TestCa } from '../webhooks/receiver.ts';
+import { createTestCa, RECEIVER_PORT, type TestCa } from '../webhooks/receiver.ts';
 import { runExample, type ExampleProcess } from './support.ts';
 
 loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
@@ -30,7 +35,15 @@ let subscription: { id: string; secret: string };
 let receiver: ExampleProcess;
 let receiverOrigin: string;
 
-const call = (method: string, pathname: string, body?: unknown) => api(method, pathname, { origin, key: apiKey, body });
+async function call(method: string, pathname: string, body?: unknown) {
+  const res = await fetch(`${origin}/public/v1${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
 
 /** Starts the example on the first loopback address whose port 8443 is free (other test files use it too). */
 async function startExampleReceiver(secret: string) {
@@ -110,15 +123,32 @@ async function createTicketAndAwaitProcessing() {
 }
 
 beforeAll(async () => {
-  // The stack's own test receiver stays unused: the example is the receiver here, with the stack's CA.
-  const stack = await startDevServerDeliveryStack({ relay: true });
-  stops.push(() => stack.stop());
-  tls = stack.tls;
+  tls = createTestCa();
+  const temporal = await startTestDevServer();
+  stops.push(() => temporal.teardown());
+  // Migrated (and the workspace made) before the relay looks at the outbox.
   const ws = await createTestWorkspace('Examples');
   apiKey = (await ws.key()).value;
   const s = supportBoard(ws);
   ticketBody = { boardId: s.board.id, subject: 'Printer on fire', requesterEmail: 'customer@example.com', fields: [{ fieldId: s.product, value: 'Web' }] };
 
+  const taskQueue = uniqueId('example-deliveries');
+  const { client } = useTemporal(temporal.address, taskQueue);
+  stops.push(closeTemporal);
+  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+  stops.push(() => relay.stop());
+  const worker = await createWorker({
+    connection: temporal.nativeConnection,
+    namespace: temporal.namespace,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
+    activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }),
+  });
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+  });
   const app = await serveApp();
   stops.push(() => app.close());
   origin = app.origin;

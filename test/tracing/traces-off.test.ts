@@ -1,34 +1,59 @@
 // Traces off (no OTEL_EXPORTER_OTLP_ENDPOINT, the default): nothing is installed, no trace
 // context is written or sent, and deliveries go out as before through the same worker (whose
 // workflow interceptors then step aside). Also the variables' parsing.
-import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, parseConfig } from '../../src/config.ts';
-import { prisma } from '../../src/db/db.ts';
-import { startTracing } from '../../src/tracing/tracing.ts';
-import { temporalClientInterceptors, temporalWorkerOptions } from '../../src/tracing/temporal.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
-import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
-import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { ticketBody } from '../tickets/helpers.ts';
-import type { Receiver } from '../webhooks/receiver.ts';
+import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { freePort } from '../support/http.ts';
 
-loadConfig({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const { startTracing } = await import('../../src/tracing/tracing.ts');
+const { temporalClientInterceptors, temporalWorkerOptions } = await import('../../src/tracing/temporal.ts');
+const { parseConfig } = await import('../../src/config.ts');
+const { api, createTestWorkspace, ensureMigrated } = await import('../support/fixtures.ts');
+const { ticketBody } = await import('../tickets/helpers.ts');
+const { prisma } = await import('../../src/db/db.ts');
+const { eventWorkflowId } = await import('../../workflows/delivery/ids.ts');
 
 /** Where the OpenTelemetry API keeps whatever is installed (tracer provider, context manager, propagator). */
 const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')];
 
+const stops: (() => Promise<unknown>)[] = [];
 let receiver: Receiver;
-let temporalClient: Client;
-let stop: (() => Promise<void>) | undefined;
+let temporalClient: import('@temporalio/client').Client;
+
 
 beforeAll(async () => {
+  const { startDevServer } = await import('../../src/temporal/dev-server.ts');
+  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
+  const { startWorker } = await import('../../src/worker.ts');
+  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
+
   expect(await startTracing()).toBeUndefined();
-  ({ receiver, client: temporalClient, stop } = await startDevServerDeliveryStack({ serviceWorker: true, relay: true }));
+  await ensureMigrated();
+  const tls = createTestCa();
+  receiver = await startReceiver(tls);
   receiver.respond('/hook', { status: 204 });
+  stops.push(() => receiver.close());
+  const dev = await startDevServer({ port: await freePort() });
+  stops.push(() => dev.stop());
+  const { client, taskQueue } = useTemporal(dev.address);
+  temporalClient = client;
+  stops.push(closeTemporal);
+  const worker = await startWorker(dev.address, { allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
+  stops.push(async () => {
+    worker.worker.shutdown();
+    await worker.running;
+    await worker.connection.close();
+  });
+  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+  stops.push(() => relay.stop());
 }, 240_000);
 
-afterAll(() => stop?.(), 60_000);
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop().catch(() => undefined);
+}, 60_000);
 
 describe('traces off', () => {
   it('install nothing, and deliveries carry no trace context', { timeout: 120_000 }, async () => {

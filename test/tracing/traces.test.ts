@@ -2,18 +2,23 @@
 // webhook delivery make one trace, exported over OTLP/HTTP to a receiver on loopback. The
 // service's own worker (src/worker.ts, which bundles the workflows with their interceptors), the
 // outbox relay and a Temporal dev server deliver it to an HTTPS receiver.
+//
+// The configuration is read once, when src/config.ts is first imported: the variables are set
+// here and the service is imported after them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { prisma } from '../../src/db/db.ts';
-import { startTracing } from '../../src/tracing/tracing.ts';
-import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
-import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { ticketBody } from '../tickets/helpers.ts';
-import type { Receiver } from '../webhooks/receiver.ts';
+import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
+import { freePort } from '../support/http.ts';
 
 const otlp = await startOtlpReceiver();
-loadConfig({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_SERVICE_NAME: 'traces-test', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.endpoint;
+process.env.OTEL_SERVICE_NAME = 'traces-test';
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+
+const { startTracing } = await import('../../src/tracing/tracing.ts');
+const { api, createTestWorkspace } = await import('../support/fixtures.ts');
+const { ticketBody } = await import('../tickets/helpers.ts');
+const { prisma } = await import('../../src/db/db.ts');
 
 const SERVER = 2;
 const stops: (() => Promise<unknown>)[] = [];
@@ -47,16 +52,34 @@ function chainOf(span: ReceivedSpan, spans: ReceivedSpan[]): string[] {
 }
 
 beforeAll(async () => {
+  const { startDevServer } = await import('../../src/temporal/dev-server.ts');
+  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
+  const { startWorker } = await import('../../src/worker.ts');
+  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
+
   traces = (await startTracing())!;
   expect(traces).toBeDefined();
   stops.push(() => otlp.close(), () => traces.shutdown());
 
-  const stack = await startDevServerDeliveryStack({ serviceWorker: true, relay: true });
-  stops.push(() => stack.stop());
-  receiver = stack.receiver;
+  const tls = createTestCa();
+  receiver = await startReceiver(tls);
   receiver.respond('/hook', { status: 204 });
+  stops.push(() => receiver.close());
   ws = await createTestWorkspace('Traces');
   key = (await ws.key()).value;
+
+  const dev = await startDevServer({ port: await freePort() });
+  stops.push(() => dev.stop());
+  const { client, taskQueue } = useTemporal(dev.address);
+  stops.push(closeTemporal);
+  const worker = await startWorker(dev.address, { allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
+  stops.push(async () => {
+    worker.worker.shutdown();
+    await worker.running;
+    await worker.connection.close();
+  });
+  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+  stops.push(() => relay.stop());
 }, 240_000);
 
 afterAll(async () => {

@@ -2,12 +2,15 @@
 // activities against a real HTTPS receiver on 127.0.0.1:8443 (its own CA) and the database.
 // Times are workflow times: the activities log with the test server's clock.
 import dns from 'node:dns';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
-import { createDeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
+import type { Worker } from '@temporalio/worker';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
@@ -17,35 +20,57 @@ import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
 import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { uniqueId } from '../support/temporal.ts';
-import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
 import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, eventually, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
-import type { Receiver, TestCa } from './receiver.ts';
+import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 
 describe('webhook delivery workflow (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
   let tls: TestCa;
-  let taskQueue: string;
-  let stop: (() => Promise<void>) | undefined;
+  let worker: Worker;
+  let running: Promise<void>;
+  const taskQueue = uniqueId('deliveries');
   const mails: { to: { address: string }[]; subject: string }[] = [];
 
   beforeAll(async () => {
+    tls = createTestCa();
+    receiver = await startReceiver(tls);
+    env = await createDeliveryTimeSkippingEnv();
     const json = nodemailer.createTransport({ jsonTransport: true });
-    const mailer: DeliveryActivityDeps['mailer'] = {
-      from: 'Ticketing <no-reply@example.test>',
-      transport: {
-        async sendMail(message) {
-          const info = await json.sendMail(message);
-          mails.push(JSON.parse(info.message as string));
-          return info;
+    worker = await createWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowsPath,
+      activities: createDeliveryActivities({
+        allowPrivateTargets: true,
+        tls: { ca: tls.ca },
+        clock: async () => new Date(await env.currentTimeMs()),
+        client: env.client,
+        mailer: {
+          from: 'Ticketing <no-reply@example.test>',
+          transport: {
+            async sendMail(message) {
+              const info = await json.sendMail(message);
+              mails.push(JSON.parse(info.message as string));
+              return info;
+            },
+          },
         },
-      },
-    };
-    ({ env, receiver, tls, taskQueue, stop } = await startTimeSkippingDeliveryStack({ activities: { mailer } }));
+      }),
+    });
+    running = worker.run();
   }, 120_000);
 
-  afterAll(() => stop?.(), 60_000);
+  afterAll(async () => {
+    worker?.shutdown();
+    await running?.catch(() => undefined);
+    await env?.teardown();
+    await receiver?.close();
+  }, 60_000);
 
   const start = (ref: DeliveryRef) => startDelivery(env.client, taskQueue, ref);
   const resultOf = (ref: DeliveryRef) => deliveryResult(env.client, ref);
