@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -6,7 +7,14 @@ const require = createRequire(import.meta.url);
 export default defineConfig({
   // Node resolves `graphql` to its CommonJS build (as Pothos and Yoga load it); Vite would pick
   // the .mjs one, and two graphql realms refuse each other's schema.
-  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
+  // `// @vitest-environment postgres` at the top of a file that needs PostgreSQL itself names
+  // test/support/postgres-environment.ts (vitest looks environments up as vitest-environment-<name>).
+  resolve: {
+    alias: [
+      { find: /^graphql$/, replacement: require.resolve('graphql') },
+      { find: /^vitest-environment-postgres$/, replacement: fileURLToPath(new URL('test/support/postgres-environment.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

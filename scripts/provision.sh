@@ -14,7 +14,9 @@
 #            (test/clients)                                      `go mod download`), into .tools/go
 #          chromium (test/ui), redis-server (test/limits),     the OS's packages
 #          docker-compose (test/cluster: `config` only, no engine),
-#          promtool (test/metrics: the alerting rules; Debian's `prometheus`)
+#          promtool (test/metrics: the alerting rules; Debian's `prometheus`),
+#          PostgreSQL (the throwaway server of the files that need one when DATABASE_URL is unset:
+#            scripts/throwaway-postgres.ts; Debian's `postgresql`)
 #          Go itself is not installed here (Debian's is too old for oapi-codegen): the sentence
 #          below names it when `go` is missing.
 #
@@ -94,6 +96,8 @@ go_tools_ready() {
 }
 
 promtool_path() { command -v promtool || true; }
+# Where scripts/throwaway-postgres.ts looks for Debian's PostgreSQL.
+postgres_path() { compgen -G '/usr/lib/postgresql/*/bin/initdb' | head -1 || true; }
 chromium_path() { if [[ -n "${CHROMIUM_PATH:-}" ]]; then echo "$CHROMIUM_PATH"; else command -v chromium || true; fi; }
 redis_path() { command -v redis-server || true; }
 compose_path() { command -v docker-compose || true; }
@@ -177,6 +181,8 @@ install_go_tools() {
   rm -f "$go_dir/.versions"
   go_env go install "$OAPI_CODEGEN" >&2 &&
     (cd "$go_client_module" && go_env go mod download) >&2 &&
+    # Compiled once into GOCACHE: a test run then compiles only the client it generates.
+    (cd "$go_client_module" && go_env go build github.com/oapi-codegen/runtime github.com/oapi-codegen/runtime/types) >&2 &&
     "$oapi_codegen" -version >&2 &&
     go_stamp >"$go_dir/.versions"
 }
@@ -233,6 +239,7 @@ main() {
     [[ -n "$(redis_path)" ]] || packages+=(redis-server)
     [[ -n "$(compose_path)" ]] || packages+=(docker-compose)
     [[ -n "$(promtool_path)" ]] || packages+=(prometheus)
+    [[ -n "${DATABASE_URL:-}" || -n "$(postgres_path)" ]] || packages+=(postgresql)
   fi
   if { $want_temporal || $want_schemathesis || $want_python_client; } && ! pip_works; then packages+=(python3-pip); fi
 
@@ -243,6 +250,7 @@ main() {
         redis-server) [[ -n "$(redis_path)" ]] || missing_packages+=(redis-server) ;;
         docker-compose) [[ -n "$(compose_path)" ]] || missing_packages+=(docker-compose) ;;
         prometheus) [[ -n "$(promtool_path)" ]] || missing_packages+=(prometheus) ;;
+        postgresql) [[ -n "$(postgres_path)" ]] || missing_packages+=(postgresql) ;;
         python3-pip) pip_works || missing_packages+=(python3-pip) ;;
       esac
     done

@@ -5,11 +5,11 @@
 //
 //   npx tsx scripts/throwaway-postgres.ts start [database]   prints DATABASE_URL=… and PGDIR=…
 //   npx tsx scripts/throwaway-postgres.ts stop <PGDIR>       stops it and removes the folder
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { aptInstall } from './apt.ts';
 import { freePort } from './free-port.ts';
 
@@ -62,8 +62,12 @@ export interface ThrowawayPostgres {
   stop(): void;
 }
 
-/** A new cluster on a free port with trust auth (no fsync: nothing in it is worth keeping) and an empty `database`. */
-export async function startThrowawayPostgres({ database = 'ticketing_test' } = {}): Promise<ThrowawayPostgres> {
+/**
+ * A new cluster on a free port with trust auth (no fsync: nothing in it is worth keeping) and an
+ * empty `database`. With `ownerPid`, a detached watcher stops it once that process is gone, also
+ * when it was killed before it could call `stop()` (an interrupted test run).
+ */
+export async function startThrowawayPostgres({ database = 'ticketing_test', ownerPid }: { database?: string; ownerPid?: number } = {}): Promise<ThrowawayPostgres> {
   const bin = ensurePostgres();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'throwaway-pg-'));
   const stop = () => stopThrowawayPostgres(dir);
@@ -76,6 +80,7 @@ export async function startThrowawayPostgres({ database = 'ticketing_test' } = {
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: 30_000,
     });
+    if (ownerPid !== undefined) watchOwner(ownerPid, dir);
     return { url: `postgresql://postgres@127.0.0.1:${port}/${database}`, dir, stop };
   } catch (err) {
     stop();
@@ -93,6 +98,31 @@ export function stopThrowawayPostgres(dir: string): void {
   }
 }
 
+/** Runs `throwaway-postgres.ts watch <pid> <dir>` on its own, outliving the process that started it. */
+function watchOwner(pid: number, dir: string): void {
+  const self = fileURLToPath(import.meta.url);
+  const watcher = spawn(process.execPath, ['--import', 'tsx', self, 'watch', String(pid), dir], {
+    cwd: path.dirname(self),
+    detached: true,
+    stdio: 'ignore',
+  });
+  watcher.unref();
+}
+
+/** Stops the cluster in `dir` once process `pid` has ended; ends by itself when the folder is gone (stopped already). */
+async function watch(pid: number, dir: string): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (existsSync(dir) && alive()) await new Promise((r) => setTimeout(r, 1000));
+  if (existsSync(dir)) stopThrowawayPostgres(dir);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [command, arg] = process.argv.slice(2);
   if (command === 'start') {
@@ -100,6 +130,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.log(`DATABASE_URL=${pg.url}\nPGDIR=${pg.dir}`);
   } else if (command === 'stop' && arg) {
     stopThrowawayPostgres(arg);
+  } else if (command === 'watch' && arg && process.argv[4]) {
+    await watch(Number(arg), process.argv[4]);
   } else {
     console.error('usage: throwaway-postgres.ts start [database] | stop <PGDIR>');
     process.exit(2);

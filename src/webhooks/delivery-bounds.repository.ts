@@ -6,6 +6,7 @@ import { prisma } from '../db/db.ts';
 /** Why an attempt did not go out yet; the workflow waits, holding no worker slot. */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
 
+/** `until`: the time given (Retry-After, the rate), or for the bound when to look again. */
 export type AcquireResult = { outcome: 'acquired' } | { outcome: WaitReason; until: Date | null };
 
 /** How an attempt's answer moves the subscription's bound (AIMD). */
@@ -18,6 +19,11 @@ export interface BoundSettings {
   leaseMs: number;
   /** How long a waiting delivery keeps its place without looking again. */
   waitLeaseMs: number;
+  /**
+   * When the head of the queue looks again should no hand-over come; a delivery `n` places back
+   * waits (1 + n / bound) times as long, at most half its place's lease.
+   */
+  lookAgainMs: number;
 }
 
 export interface AcquireInput {
@@ -28,6 +34,19 @@ export interface AcquireInput {
   now: Date;
   /** The start time was reserved by an earlier call that answered `rate`. */
   rateReserved: boolean;
+  /** The scheduled attempt's number and its delay should it fail: kept while it waits, for an attempt made on its behalf. */
+  attempt: number;
+  retryDelayMs: number | null;
+}
+
+/** A waiting delivery a release handed a slot to; `stolen`: its attempt is the releaser's to send. */
+export interface GrantedSlot {
+  deliveryId: string;
+  workflowId: string;
+  stolen: boolean;
+  attempt: number | null;
+  retryDelayMs: number | null;
+  since: Date;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -36,19 +55,28 @@ export const deliveryBoundsRepository = {
   async acquire(input: AcquireInput, settings: BoundSettings): Promise<AcquireResult> {
     const [row] = await prisma.$queryRaw<{ outcome: string; until: Date | null }[]>`
       SELECT "outcome", "until" FROM "acquire_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${input.seq}::bigint, ${input.workflowId},
-        ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved})`;
+        ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved}, ${settings.lookAgainMs}::int, ${input.attempt}::int, ${input.retryDelayMs}::int)`;
     if (!row || row.outcome === 'acquired') return { outcome: 'acquired' };
     return { outcome: row.outcome as WaitReason, until: row.until };
   },
 
-  /** Frees the delivery's slot; returns the waiting deliveries it was handed to (their workflows are to be told). */
+  /**
+   * Frees the delivery's slot; returns the waiting deliveries it was handed to (their workflows
+   * are to be told). With `steal`, the oldest of them may come back `stolen`: its attempt is the
+   * caller's to send (the functions of migration delivery_slot_hand_over).
+   */
   release(
-    input: { deliveryId: string; subscriptionId: string; now: Date; signal: BoundSignal; retryAfterUntil: Date | null },
+    input: { deliveryId: string; subscriptionId: string; now: Date; signal: BoundSignal; retryAfterUntil: Date | null; steal?: boolean },
     settings: BoundSettings,
-  ): Promise<{ deliveryId: string; workflowId: string }[]> {
+  ): Promise<GrantedSlot[]> {
     return prisma.$queryRaw`
-      SELECT "deliveryId", "workflowId" FROM "release_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${iso(input.now)}::timestamp(3),
-        ${settings.leaseMs}::int, ${settings.limit}::int, ${input.signal}, ${iso(input.retryAfterUntil)}::timestamp(3))`;
+      SELECT "deliveryId", "workflowId", "stolen", "attempt", "retryDelayMs", "since" FROM "release_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${iso(input.now)}::timestamp(3),
+        ${settings.leaseMs}::int, ${settings.limit}::int, ${input.signal}, ${iso(input.retryAfterUntil)}::timestamp(3), ${input.steal === true})`;
+  },
+
+  /** A slot taken for an attempt on another's behalf that will not be made after all: its own delivery's again. */
+  async unsteal(deliveryId: string): Promise<void> {
+    await prisma.deliverySlot.updateMany({ where: { deliveryId, state: 'running' }, data: { state: 'held' } });
   },
 
   /** A delivery that will not attempt again (cancelled, held) gives up its place. */

@@ -54,6 +54,7 @@ export interface AttemptContext {
     secret: string;
     previousSecret: string | null;
     secretRotatedAt: Date | null;
+    maxInFlight: number;
   };
   /** The scheduled attempt asked for, when it was already recorded. */
   attempts: { id: string; status: DeliveryStatus; httpStatus: number | null }[];
@@ -74,6 +75,7 @@ interface AttemptContextRow {
   secret: string;
   previousSecret: string | null;
   secretRotatedAt: Date | null;
+  maxInFlight: number;
   attemptId: string | null;
   attemptStatus: DeliveryStatus | null;
   attemptHttpStatus: number | null;
@@ -97,7 +99,7 @@ export const deliveryRepository = {
     const [row] = await prisma.$queryRaw<AttemptContextRow[]>`
       SELECT d."id", d."status"::text AS "status",
              e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
-             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt",
+             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight",
              a."id" AS "attemptId", a."status"::text AS "attemptStatus", a."httpStatus" AS "attemptHttpStatus"
       FROM "Delivery" d
       JOIN "Event" e ON e."id" = d."eventId"
@@ -122,6 +124,7 @@ export const deliveryRepository = {
         secret: openSecret(row.secret),
         previousSecret: row.previousSecret === null ? null : openSecret(row.previousSecret),
         secretRotatedAt: row.secretRotatedAt,
+        maxInFlight: row.maxInFlight,
       },
       attempts: row.attemptId === null ? [] : [{ id: row.attemptId, status: row.attemptStatus!, httpStatus: row.attemptHttpStatus }],
     };

@@ -1,3 +1,4 @@
+// @vitest-environment postgres
 // A revocation or sign-out made through one instance is refused at once by another (a second
 // Node process on the same PostgreSQL database), although that one had the key and the session
 // cached. This process never authenticates anything, so the only listener is the other one's.
@@ -33,7 +34,7 @@ async function startSecondInstance(): Promise<{ origin: string; child: ChildProc
   return { origin: `http://127.0.0.1:${port}`, child };
 }
 
-describe.runIf(process.env.DATABASE_URL)('revocation across instances (PostgreSQL)', () => {
+describe('revocation across instances (PostgreSQL)', () => {
   let second: Awaited<ReturnType<typeof startSecondInstance>>;
   let admin: pg.Client;
   let ws: Awaited<ReturnType<typeof createTestWorkspace>>;

@@ -2,11 +2,14 @@
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
 // promtool, chromium, redis-server) and hands the paths to the test processes through the
 // environment (support/tools.ts reads them); then names this run's per-file databases (setup.ts)
-// and drops them at the end.
+// and drops them at the end. Without DATABASE_URL it starts a throwaway PostgreSQL for the files
+// that need one (support/postgres-environment.ts), stopped at the end or, when the run is
+// interrupted, by the helper's watcher once this process is gone.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
+import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
 
 function provision() {
   const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
@@ -19,10 +22,16 @@ function provision() {
   }
 }
 
-export default function setup() {
+export default async function setup() {
   provision();
   const base = process.env.DATABASE_URL;
-  if (!base) return;
+  if (!base) {
+    // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
+    if (!postgresBinDir()) return;
+    const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
+    process.env.TEST_POSTGRES_URL = throwaway.url;
+    return () => throwaway.stop();
+  }
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;
   process.env.TEST_RUN_DB_PREFIX = prefix;
   return async () => {

@@ -59,7 +59,7 @@ describe('Retry-After', () => {
 });
 
 describe('the in-flight bound (AIMD)', () => {
-  const settings = { limit: 50, leaseMs: 60_000, waitLeaseMs: 120_000 };
+  const settings = { limit: 50, leaseMs: 60_000, waitLeaseMs: 600_000, lookAgainMs: 45_000 };
 
   it('halves on 429/503 (at most once a second, never below 1) and rises by one per bound’s worth of 2xx answers', async () => {
     const ws = await createTestWorkspace();
@@ -70,7 +70,7 @@ describe('the in-flight bound (AIMD)', () => {
     const attempt = async (signal: 'success' | 'overload' | 'none', stepMs = 2_000) => {
       t += stepMs;
       const now = new Date(t);
-      expect(await deliveryBoundsRepository.acquire({ deliveryId: ref.deliveryId, subscriptionId: sub.id, seq, workflowId: 'wf', now, rateReserved: false }, settings)).toEqual({ outcome: 'acquired' });
+      expect(await deliveryBoundsRepository.acquire({ deliveryId: ref.deliveryId, subscriptionId: sub.id, seq, workflowId: 'wf', now, rateReserved: false, attempt: 1, retryDelayMs: null }, settings)).toEqual({ outcome: 'acquired' });
       await deliveryBoundsRepository.release({ deliveryId: ref.deliveryId, subscriptionId: sub.id, now, signal, retryAfterUntil: null }, settings);
       return (await subscriptionRow(sub.id)).inFlightBound;
     };
@@ -100,22 +100,76 @@ describe('the in-flight bound (AIMD)', () => {
     const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
     const now = new Date();
     const acquire = (i: number) =>
-      deliveryBoundsRepository.acquire({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false }, settings);
+      deliveryBoundsRepository.acquire({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 1, retryDelayMs: null }, settings);
     // The newest two come first and take both slots; the older two wait.
     expect(await acquire(3)).toEqual({ outcome: 'acquired' });
     expect(await acquire(2)).toEqual({ outcome: 'acquired' });
-    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: null });
-    expect(await acquire(0)).toEqual({ outcome: 'in_flight_bound', until: null });
+    const lookAgain = new Date(now.getTime() + settings.lookAgainMs);
+    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
+    expect(await acquire(0)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
     // A freed slot goes to the oldest event's delivery, whatever order they asked in.
     const granted = await deliveryBoundsRepository.release({ deliveryId: refs[3]!.deliveryId, subscriptionId: sub.id, now, signal: 'success', retryAfterUntil: null }, settings);
-    expect(granted).toEqual([{ deliveryId: refs[0]!.deliveryId, workflowId: 'wf-0' }]);
+    expect(granted).toEqual([expect.objectContaining({ deliveryId: refs[0]!.deliveryId, workflowId: 'wf-0', stolen: false })]);
     expect(await acquire(0)).toEqual({ outcome: 'acquired' });
     // The other still waits: two are held.
-    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: null });
+    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
     // A held slot of a worker that died comes free once its lease is over.
     const later = new Date(now.getTime() + settings.leaseMs + 1_000);
     expect(
-      await deliveryBoundsRepository.acquire({ deliveryId: refs[1]!.deliveryId, subscriptionId: sub.id, seq: seqs[1]!, workflowId: 'wf-1', now: later, rateReserved: false }, settings),
+      await deliveryBoundsRepository.acquire({ deliveryId: refs[1]!.deliveryId, subscriptionId: sub.id, seq: seqs[1]!, workflowId: 'wf-1', now: later, rateReserved: false, attempt: 1, retryDelayMs: null }, settings),
     ).toEqual({ outcome: 'acquired' });
+  });
+
+  it('has the head of a long queue look again soon and those further back later, so that waiting deliveries do not poll in step', async () => {
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://queue.example.com/', maxInFlight: 2 });
+    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
+    for (let i = 0; i < 10; i++) refs.push(await createDelivery(ws, sub.id));
+    const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
+    const now = new Date();
+    // A place is kept 5 min: no one waits more than 2.5 min before looking again.
+    const short = { ...settings, waitLeaseMs: 300_000 };
+    const acquire = (i: number) =>
+      deliveryBoundsRepository.acquire({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 1, retryDelayMs: null }, short);
+    expect(await acquire(0)).toEqual({ outcome: 'acquired' });
+    expect(await acquire(1)).toEqual({ outcome: 'acquired' });
+    const after = async (i: number) => {
+      const r = await acquire(i);
+      expect(r.outcome).toBe('in_flight_bound');
+      return r.outcome === 'acquired' ? NaN : (r.until!.getTime() - now.getTime()) / 1000;
+    };
+    // Places 0 to 7 in the queue, a bound's worth (2) per step of 45 s, at most half the lease.
+    const looks: number[] = [];
+    for (let i = 2; i < 10; i++) looks.push(await after(i));
+    expect(looks).toEqual([45, 45, 90, 90, 135, 135, 150, 150]);
+  });
+
+  it('lets a release take the oldest waiting delivery\'s attempt to send it on its behalf, the slot still counted, its own delivery not sending meanwhile', async () => {
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://steal.example.com/', maxInFlight: 1 });
+    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
+    for (let i = 0; i < 3; i++) refs.push(await createDelivery(ws, sub.id));
+    const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
+    const now = new Date();
+    const acquire = (i: number) =>
+      deliveryBoundsRepository.acquire(
+        { deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 2, retryDelayMs: 330_000 },
+        settings,
+      );
+    const release = (i: number, steal: boolean) =>
+      deliveryBoundsRepository.release({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, now, signal: 'success', retryAfterUntil: null, steal }, settings);
+    expect(await acquire(0)).toEqual({ outcome: 'acquired' });
+    expect((await acquire(1)).outcome).toBe('in_flight_bound');
+    expect((await acquire(2)).outcome).toBe('in_flight_bound');
+    // The oldest waiting one's attempt is the releaser's, with the number and delay it stored.
+    const [taken, ...rest] = await release(0, true);
+    expect(rest).toEqual([]);
+    expect(taken).toEqual(expect.objectContaining({ deliveryId: refs[1]!.deliveryId, workflowId: 'wf-1', stolen: true, attempt: 2, retryDelayMs: 330_000 }));
+    // While it runs, its own delivery does not send (it looks again when the lease ends), and it fills the bound.
+    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: new Date(now.getTime() + settings.leaseMs) });
+    expect((await acquire(2)).outcome).toBe('in_flight_bound');
+    // Without steal, the next one is handed the slot to send itself.
+    expect(await release(1, false)).toEqual([expect.objectContaining({ deliveryId: refs[2]!.deliveryId, stolen: false })]);
+    expect(await acquire(2)).toEqual({ outcome: 'acquired' });
   });
 });

@@ -4,9 +4,10 @@ import { defineSignal } from '@temporalio/workflow';
 
 /**
  * What an attempt came to: `held`, `cancelled` and `waiting` mean nothing was sent (`waiting`:
- * the subscription's bound; try again after `wait`).
+ * the subscription's bound; try again after `wait`); `remote`: the local activity took the slot
+ * for a receiver not known to be fast, and the attempt is to be sent as a regular activity.
  */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting';
+export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting' | 'remote';
 
 /** To a held delivery of the event: attempt now, then answer `replyTo` with the outcome. */
 export const releaseSignal = defineSignal<[{ replyTo: string; deliveryId: string }]>('release');

@@ -3,10 +3,12 @@
 //
 // One workflow per event (`event:<eventId>`): it delivers the event to each subscription it
 // matched, each delivery on its own schedule (seven attempts, jittered delays), with its own hold
-// and release and its subscription's bounds. Attempts are regular activities: a slow receiver's
-// attempt holds an activity slot of the worker for as long as it takes, never a workflow-task
-// slot, and an attempt beyond its subscription's bound returns at once (`waiting`) while the
-// workflow waits durably for a slot, the rate or a Retry-After, holding nothing.
+// and release and its subscription's bounds. An attempt to a receiver that answers fast runs in
+// the workflow task (a local activity); to any other receiver it is a regular activity, so a slow
+// receiver's attempt holds an activity slot of the worker for as long as it takes, never a
+// workflow-task slot (placement.ts). An attempt beyond its subscription's bound returns
+// `waiting` (a fast receiver's after a brief wait for a slot in the worker) and the workflow
+// waits durably for a slot, the rate or a Retry-After, holding nothing.
 //
 // Held deliveries and event order: while a subscription is paused, an attempt that falls due
 // sends nothing and reports `held`, and that delivery waits for a `release` signal naming it.
@@ -21,6 +23,7 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   workflowInfo,
@@ -42,10 +45,16 @@ const activityOptions: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
 };
 const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>(activityOptions);
+// An attempt is first tried inside the workflow task (activities/placement.ts): sent there to a
+// receiver known to answer fast, else only its slot taken and the attempt sent as a regular activity.
+const { sendAttempt: attemptInTask } = proxyLocalActivities<DeliveryActivities>({
+  startToCloseTimeout: activityOptions.startToCloseTimeout,
+  retry: activityOptions.retry,
+});
 
 /** A held delivery looks again this often, in case its subscription was deleted or a release missed it. */
 const HELD_RECHECK = '24 hours';
-/** A delivery waiting for a slot looks again this often, should the hand-over signal not come (its slot's holder died). */
+/** A delivery waiting for a slot looks again after this, unless the activity said when: should the hand-over signal not come (its slot's holder died). */
 const SLOT_RECHECK_MS = 45_000;
 /** How long the release waits for one delivery's answer (an attempt takes at most ~10 s, plus any wait for a slot). */
 const RELEASE_ANSWER_TIMEOUT = '5 minutes';
@@ -77,14 +86,16 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
       const replyTo = releasedBy.get(deliveryId);
       releasedBy.delete(deliveryId);
       granted.delete(deliveryId);
-      const result = await sendAttempt({ deliveryId, attempt, retryDelayMs: jittered, rateReservedAt, waited });
+      const input = { deliveryId, attempt, retryDelayMs: jittered, rateReservedAt, waited };
+      let result = await attemptInTask({ ...input, local: true });
+      if (result.outcome === 'remote') result = await sendAttempt({ ...input, placed: true });
 
       if (result.outcome === 'waiting') {
         // Not an attempt: the release that asked for it is answered after the real one.
         if (replyTo) releasedBy.set(deliveryId, replyTo);
         const since = Date.now();
         const wait = result.wait!;
-        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), SLOT_RECHECK_MS);
+        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), Math.max(1, (wait.untilMs ?? since + SLOT_RECHECK_MS) - since));
         else await sleep(Math.max(1, (wait.untilMs ?? since) - since));
         if (wait.reason === 'rate') rateReservedAt = wait.untilMs ?? since;
         waited = longer(waited, { reason: wait.reason, ms: Date.now() - since });
@@ -99,7 +110,7 @@ export async function deliverEventWorkflow(input: EventDeliveries): Promise<Even
         await condition(() => releasedBy.has(deliveryId), HELD_RECHECK);
         continue;
       }
-      if (result.outcome !== 'failed') return { status: result.outcome, attempt };
+      if (result.outcome === 'succeeded' || result.outcome === 'cancelled') return { status: result.outcome, attempt };
       if (attempt >= MAX_ATTEMPTS || jittered === undefined) return { status: 'failed', attempt };
       const { delayMs, retryAfterMs } = retryDelay(attempt, jittered, result.retryAfterMs);
       await sleep(delayMs);

@@ -2326,7 +2326,9 @@ export const DeliverySlotScalarFieldEnum = {
   workflowId: 'workflowId',
   state: 'state',
   leaseUntil: 'leaseUntil',
-  since: 'since'
+  since: 'since',
+  attempt: 'attempt',
+  retryDelayMs: 'retryDelayMs'
 } as const
 
 export type DeliverySlotScalarFieldEnum = (typeof DeliverySlotScalarFieldEnum)[keyof typeof DeliverySlotScalarFieldEnum]

@@ -30,10 +30,14 @@ export type AggregateDeliverySlot = {
 
 export type DeliverySlotAvgAggregateOutputType = {
   seq: number | null
+  attempt: number | null
+  retryDelayMs: number | null
 }
 
 export type DeliverySlotSumAggregateOutputType = {
   seq: bigint | null
+  attempt: number | null
+  retryDelayMs: number | null
 }
 
 export type DeliverySlotMinAggregateOutputType = {
@@ -44,6 +48,8 @@ export type DeliverySlotMinAggregateOutputType = {
   state: string | null
   leaseUntil: Date | null
   since: Date | null
+  attempt: number | null
+  retryDelayMs: number | null
 }
 
 export type DeliverySlotMaxAggregateOutputType = {
@@ -54,6 +60,8 @@ export type DeliverySlotMaxAggregateOutputType = {
   state: string | null
   leaseUntil: Date | null
   since: Date | null
+  attempt: number | null
+  retryDelayMs: number | null
 }
 
 export type DeliverySlotCountAggregateOutputType = {
@@ -64,16 +72,22 @@ export type DeliverySlotCountAggregateOutputType = {
   state: number
   leaseUntil: number
   since: number
+  attempt: number
+  retryDelayMs: number
   _all: number
 }
 
 
 export type DeliverySlotAvgAggregateInputType = {
   seq?: true
+  attempt?: true
+  retryDelayMs?: true
 }
 
 export type DeliverySlotSumAggregateInputType = {
   seq?: true
+  attempt?: true
+  retryDelayMs?: true
 }
 
 export type DeliverySlotMinAggregateInputType = {
@@ -84,6 +98,8 @@ export type DeliverySlotMinAggregateInputType = {
   state?: true
   leaseUntil?: true
   since?: true
+  attempt?: true
+  retryDelayMs?: true
 }
 
 export type DeliverySlotMaxAggregateInputType = {
@@ -94,6 +110,8 @@ export type DeliverySlotMaxAggregateInputType = {
   state?: true
   leaseUntil?: true
   since?: true
+  attempt?: true
+  retryDelayMs?: true
 }
 
 export type DeliverySlotCountAggregateInputType = {
@@ -104,6 +122,8 @@ export type DeliverySlotCountAggregateInputType = {
   state?: true
   leaseUntil?: true
   since?: true
+  attempt?: true
+  retryDelayMs?: true
   _all?: true
 }
 
@@ -201,6 +221,8 @@ export type DeliverySlotGroupByOutputType = {
   state: string
   leaseUntil: Date
   since: Date
+  attempt: number | null
+  retryDelayMs: number | null
   _count: DeliverySlotCountAggregateOutputType | null
   _avg: DeliverySlotAvgAggregateOutputType | null
   _sum: DeliverySlotSumAggregateOutputType | null
@@ -234,6 +256,8 @@ export type DeliverySlotWhereInput = {
   state?: Prisma.StringFilter<"DeliverySlot"> | string
   leaseUntil?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
   since?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
+  attempt?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
+  retryDelayMs?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
 }
@@ -246,6 +270,8 @@ export type DeliverySlotOrderByWithRelationInput = {
   state?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   since?: Prisma.SortOrder
+  attempt?: Prisma.SortOrderInput | Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrderInput | Prisma.SortOrder
   delivery?: Prisma.DeliveryOrderByWithRelationInput
   subscription?: Prisma.WebhookSubscriptionOrderByWithRelationInput
 }
@@ -261,6 +287,8 @@ export type DeliverySlotWhereUniqueInput = Prisma.AtLeast<{
   state?: Prisma.StringFilter<"DeliverySlot"> | string
   leaseUntil?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
   since?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
+  attempt?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
+  retryDelayMs?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
 }, "deliveryId">
@@ -273,6 +301,8 @@ export type DeliverySlotOrderByWithAggregationInput = {
   state?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   since?: Prisma.SortOrder
+  attempt?: Prisma.SortOrderInput | Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DeliverySlotCountOrderByAggregateInput
   _avg?: Prisma.DeliverySlotAvgOrderByAggregateInput
   _max?: Prisma.DeliverySlotMaxOrderByAggregateInput
@@ -291,6 +321,8 @@ export type DeliverySlotScalarWhereWithAggregatesInput = {
   state?: Prisma.StringWithAggregatesFilter<"DeliverySlot"> | string
   leaseUntil?: Prisma.DateTimeWithAggregatesFilter<"DeliverySlot"> | Date | string
   since?: Prisma.DateTimeWithAggregatesFilter<"DeliverySlot"> | Date | string
+  attempt?: Prisma.IntNullableWithAggregatesFilter<"DeliverySlot"> | number | null
+  retryDelayMs?: Prisma.IntNullableWithAggregatesFilter<"DeliverySlot"> | number | null
 }
 
 export type DeliverySlotCreateInput = {
@@ -299,6 +331,8 @@ export type DeliverySlotCreateInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutSlotInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutSlotsInput
 }
@@ -311,6 +345,8 @@ export type DeliverySlotUncheckedCreateInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
 }
 
 export type DeliverySlotUpdateInput = {
@@ -319,6 +355,8 @@ export type DeliverySlotUpdateInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutSlotNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutSlotsNestedInput
 }
@@ -331,6 +369,8 @@ export type DeliverySlotUncheckedUpdateInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliverySlotCreateManyInput = {
@@ -341,6 +381,8 @@ export type DeliverySlotCreateManyInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
 }
 
 export type DeliverySlotUpdateManyMutationInput = {
@@ -349,6 +391,8 @@ export type DeliverySlotUpdateManyMutationInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliverySlotUncheckedUpdateManyInput = {
@@ -359,6 +403,8 @@ export type DeliverySlotUncheckedUpdateManyInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliverySlotListRelationFilter = {
@@ -384,10 +430,14 @@ export type DeliverySlotCountOrderByAggregateInput = {
   state?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   since?: Prisma.SortOrder
+  attempt?: Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrder
 }
 
 export type DeliverySlotAvgOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  attempt?: Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrder
 }
 
 export type DeliverySlotMaxOrderByAggregateInput = {
@@ -398,6 +448,8 @@ export type DeliverySlotMaxOrderByAggregateInput = {
   state?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   since?: Prisma.SortOrder
+  attempt?: Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrder
 }
 
 export type DeliverySlotMinOrderByAggregateInput = {
@@ -408,10 +460,14 @@ export type DeliverySlotMinOrderByAggregateInput = {
   state?: Prisma.SortOrder
   leaseUntil?: Prisma.SortOrder
   since?: Prisma.SortOrder
+  attempt?: Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrder
 }
 
 export type DeliverySlotSumOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  attempt?: Prisma.SortOrder
+  retryDelayMs?: Prisma.SortOrder
 }
 
 export type DeliverySlotCreateNestedManyWithoutSubscriptionInput = {
@@ -494,6 +550,8 @@ export type DeliverySlotCreateWithoutSubscriptionInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutSlotInput
 }
 
@@ -504,6 +562,8 @@ export type DeliverySlotUncheckedCreateWithoutSubscriptionInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
 }
 
 export type DeliverySlotCreateOrConnectWithoutSubscriptionInput = {
@@ -543,6 +603,8 @@ export type DeliverySlotScalarWhereInput = {
   state?: Prisma.StringFilter<"DeliverySlot"> | string
   leaseUntil?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
   since?: Prisma.DateTimeFilter<"DeliverySlot"> | Date | string
+  attempt?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
+  retryDelayMs?: Prisma.IntNullableFilter<"DeliverySlot"> | number | null
 }
 
 export type DeliverySlotCreateWithoutDeliveryInput = {
@@ -551,6 +613,8 @@ export type DeliverySlotCreateWithoutDeliveryInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutSlotsInput
 }
 
@@ -561,6 +625,8 @@ export type DeliverySlotUncheckedCreateWithoutDeliveryInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
 }
 
 export type DeliverySlotCreateOrConnectWithoutDeliveryInput = {
@@ -585,6 +651,8 @@ export type DeliverySlotUpdateWithoutDeliveryInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutSlotsNestedInput
 }
 
@@ -595,6 +663,8 @@ export type DeliverySlotUncheckedUpdateWithoutDeliveryInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliverySlotCreateManySubscriptionInput = {
@@ -604,6 +674,8 @@ export type DeliverySlotCreateManySubscriptionInput = {
   state: string
   leaseUntil: Date | string
   since: Date | string
+  attempt?: number | null
+  retryDelayMs?: number | null
 }
 
 export type DeliverySlotUpdateWithoutSubscriptionInput = {
@@ -612,6 +684,8 @@ export type DeliverySlotUpdateWithoutSubscriptionInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutSlotNestedInput
 }
 
@@ -622,6 +696,8 @@ export type DeliverySlotUncheckedUpdateWithoutSubscriptionInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type DeliverySlotUncheckedUpdateManyWithoutSubscriptionInput = {
@@ -631,6 +707,8 @@ export type DeliverySlotUncheckedUpdateManyWithoutSubscriptionInput = {
   state?: Prisma.StringFieldUpdateOperationsInput | string
   leaseUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   since?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  attempt?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  retryDelayMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 
@@ -643,6 +721,8 @@ export type DeliverySlotSelect<ExtArgs extends runtime.Types.Extensions.Internal
   state?: boolean
   leaseUntil?: boolean
   since?: boolean
+  attempt?: boolean
+  retryDelayMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliverySlot"]>
@@ -655,6 +735,8 @@ export type DeliverySlotSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   state?: boolean
   leaseUntil?: boolean
   since?: boolean
+  attempt?: boolean
+  retryDelayMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliverySlot"]>
@@ -667,6 +749,8 @@ export type DeliverySlotSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   state?: boolean
   leaseUntil?: boolean
   since?: boolean
+  attempt?: boolean
+  retryDelayMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["deliverySlot"]>
@@ -679,9 +763,11 @@ export type DeliverySlotSelectScalar = {
   state?: boolean
   leaseUntil?: boolean
   since?: boolean
+  attempt?: boolean
+  retryDelayMs?: boolean
 }
 
-export type DeliverySlotOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"deliveryId" | "subscriptionId" | "seq" | "workflowId" | "state" | "leaseUntil" | "since", ExtArgs["result"]["deliverySlot"]>
+export type DeliverySlotOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"deliveryId" | "subscriptionId" | "seq" | "workflowId" | "state" | "leaseUntil" | "since" | "attempt" | "retryDelayMs", ExtArgs["result"]["deliverySlot"]>
 export type DeliverySlotInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -710,11 +796,17 @@ export type $DeliverySlotPayload<ExtArgs extends runtime.Types.Extensions.Intern
     seq: bigint
     workflowId: string
     /**
-     * held | waiting (for a slot) | rate (sleeping until its reserved start)
+     * held | waiting (for a slot) | rate (sleeping until its reserved start) | running (its attempt
+     * sent on its behalf by the attempt that freed the slot)
      */
     state: string
     leaseUntil: Date
     since: Date
+    /**
+     * The waiting attempt's number and its (jittered) delay should it fail, for an attempt made on its behalf.
+     */
+    attempt: number | null
+    retryDelayMs: number | null
   }, ExtArgs["result"]["deliverySlot"]>
   composites: {}
 }
@@ -1147,6 +1239,8 @@ export interface DeliverySlotFieldRefs {
   readonly state: Prisma.FieldRef<"DeliverySlot", 'String'>
   readonly leaseUntil: Prisma.FieldRef<"DeliverySlot", 'DateTime'>
   readonly since: Prisma.FieldRef<"DeliverySlot", 'DateTime'>
+  readonly attempt: Prisma.FieldRef<"DeliverySlot", 'Int'>
+  readonly retryDelayMs: Prisma.FieldRef<"DeliverySlot", 'Int'>
 }
     
 

@@ -1,0 +1,223 @@
+// Clients generated from the document the service serves, as integrators generate them: Python by
+// openapi-python-client, Go by oapi-codegen (both provisioned into .tools by scripts/provision.sh,
+// pinned). Each must generate with no warning, then drive a short flow against the service's HTTP
+// app on a loopback port (python/flow.py, go/main.go): GET /me, boards, a ticket sent twice with
+// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log. Every answer
+// must parse into the generated model of its status; the flows print fields read from the models,
+// and this file compares them with what the service stored and answers.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prisma } from '../../src/db/db.ts';
+import { API_SCOPES } from '../../src/access/principal.ts';
+import { serveApp } from '../examples/support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { provisioned } from '../support/tools.ts';
+import { supportBoard, type Ws } from '../tickets/helpers.ts';
+import { createDelivery } from '../webhooks/fixtures.ts';
+
+const run = promisify(execFile);
+const here = import.meta.dirname;
+/**
+ * A guard against a hang: generation, a first Go build (about 20 s of CPU) and the flows took up
+ * to 110 s each on our shared cores while a benchmark ran.
+ */
+const SLOW = { timeout: 300_000 };
+
+let app: Awaited<ReturnType<typeof serveApp>>;
+let baseUrl: string;
+let workDir: string;
+let documentPath: string;
+
+beforeAll(async () => {
+  app = await serveApp();
+  baseUrl = `${app.origin}/public/v1`;
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-clients-'));
+  const served = await fetch(`${baseUrl}/openapi.json`);
+  expect(served.status).toBe(200);
+  documentPath = path.join(workDir, 'openapi.json');
+  fs.writeFileSync(documentPath, await served.text());
+});
+afterAll(async () => {
+  await app?.close();
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Runs a program (without blocking: the service answers from this process); a failure shows its output. */
+async function output(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(file, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, maxBuffer: 16 * 1024 * 1024 });
+  } catch (err) {
+    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
+    throw new Error(`${path.basename(file)} ${args.join(' ')} failed: ${(err as Error).message}\n${stdout}${stderr}`);
+  }
+}
+
+interface FlowRunner {
+  /** `main`, or `deliveries <subscription id>`: the flow's JSON. */
+  (...args: string[]): Promise<any>;
+}
+
+async function workspaceWithKey() {
+  const ws = await createTestWorkspace('Generated client');
+  const key = await ws.key({ name: `client-${ws.workspace.id}` });
+  return { ws, key };
+}
+
+/**
+ * The flow's main part, checked against the service: `client` names the ticket and the
+ * subscription (`From Python`, https://93.184.216.34/python).
+ */
+async function checkMainFlow(flow: FlowRunner, client: 'Python' | 'Go') {
+  const { ws, key } = await workspaceWithKey();
+  const support = supportBoard(ws);
+  const started = Date.now();
+  const out = await flow('main', key.value);
+
+  expect(out.me).toEqual({ workspace: ws.workspace.name, key: key.record.name, scopes: [...API_SCOPES] });
+  expect(out.boards.map((b: { name: string }) => b.name).sort()).toEqual(['Billing', 'Support']);
+  expect(out.boards.find((b: { name: string }) => b.name === 'Support')).toEqual({
+    id: support.board.id,
+    name: 'Support',
+    fields: ['Product', 'Order number', 'Affected users'],
+  });
+
+  const stored = await prisma.ticket.findUniqueOrThrow({ where: { id: out.ticket.id } });
+  expect(stored.subject).toBe(`From ${client}`);
+  expect(out.ticket).toMatchObject({ subject: `From ${client}`, boardId: support.board.id, channel: 'api', version: 1, fields: [{ fieldId: support.product, value: 'Web' }] });
+  expect(Math.abs(Date.parse(out.ticket.createdAt) - stored.createdAt.getTime())).toBeLessThan(1000);
+  expect(Date.parse(out.ticket.createdAt)).toBeGreaterThanOrEqual(started - 1000);
+  // The repeat with the same Idempotency-Key is the first answer again, marked as replayed.
+  expect(out.ticket.replayed).not.toBe('true');
+  expect(out.repeat).toEqual({ id: out.ticket.id, replayed: 'true' });
+  expect(out.refused).toEqual({ status: 422, code: 'validation_failed', paths: ['/boardId'] });
+
+  // Three tickets, newest first, two to a page.
+  expect(new Set(out.created).size).toBe(3);
+  expect(await prisma.ticket.count({ where: { workspaceId: ws.workspace.id } })).toBe(3);
+  expect(out.pages).toEqual([[out.created[2], out.created[1]], [out.created[0]]]);
+
+  const subscription = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: out.subscription.id } });
+  expect(subscription.workspaceId).toBe(ws.workspace.id);
+  expect(out.subscription).toMatchObject({ url: `https://93.184.216.34/${client.toLowerCase()}`, events: ['ticket.created'], condition: 'receiving' });
+  expect(out.subscription.secret).toMatch(/^whsec_/);
+  expect(Date.parse(out.subscription.createdAt)).toBe(subscription.createdAt.getTime());
+  return { ws, key: key.value, subscriptionId: out.subscription.id as string };
+}
+
+/** Two deliveries written as the relay and the worker write them: one waiting, one with a failed attempt that waited. */
+async function checkDeliveries(flow: FlowRunner, setup: Awaited<ReturnType<typeof checkMainFlow>>) {
+  const { ws, key, subscriptionId } = setup;
+  const attempted = await createDelivery(ws, subscriptionId);
+  await prisma.deliveryAttempt.create({
+    data: {
+      id: `att_${attempted.deliveryId.slice(4)}`,
+      deliveryId: attempted.deliveryId,
+      subscriptionId,
+      eventId: attempted.eventId,
+      eventType: attempted.eventType,
+      attempt: 1,
+      trigger: 'scheduled',
+      status: 'failed',
+      httpStatus: 503,
+      payload: '{}',
+      workflowId: `event:${attempted.eventId}`,
+      attemptedAt: new Date(Date.now() - 60_000),
+      waitedReason: 'retry_after',
+      waitedMs: 30_000,
+    },
+  });
+  await prisma.delivery.update({ where: { id: attempted.deliveryId }, data: { attemptCount: 1, nextAttemptAt: new Date(Date.now() + 60_000) } });
+  const waiting = await createDelivery(ws, subscriptionId);
+
+  const out = await flow('deliveries', key, subscriptionId);
+  // One entry a page, as the service lists them (newest first).
+  const listed = await api('GET', `/webhooks/${subscriptionId}/deliveries`, { key });
+  expect(listed.status).toBe(200);
+  expect(listed.body.data).toHaveLength(2);
+  // Times as instants: each client prints them in its own ISO 8601 form.
+  const instant = (t: string | null) => (t === null ? null : Date.parse(t));
+  expect(out.pages.flat().map((e: any) => ({ ...e, attemptedAt: instant(e.attemptedAt) }))).toEqual(
+    listed.body.data.map((e: any) => ({
+      id: e.id,
+      deliveryId: e.deliveryId,
+      eventType: e.eventType,
+      attempt: e.attempt,
+      status: e.status,
+      httpStatus: e.httpStatus,
+      attemptedAt: instant(e.attemptedAt),
+      waited: e.waited,
+    })),
+  );
+  expect(out.pages.every((page: unknown[]) => page.length <= 1)).toBe(true);
+  expect(out.pages.flat().map((e: any) => [e.deliveryId, e.status, e.httpStatus, e.waited])).toEqual([
+    [waiting.deliveryId, 'pending', null, null],
+    [attempted.deliveryId, 'failed', 503, { reason: 'retry_after', ms: 30_000 }],
+  ]);
+}
+
+describe('openapi-python-client', () => {
+  let flow: FlowRunner;
+  let generated: { stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    const tools = provisioned('OPENAPI_PYTHON_CLIENT_DIR');
+    // The generator runs ruff (from the same folder) on what it wrote.
+    const env = { PYTHONPATH: tools, PATH: `${path.join(tools, 'bin')}${path.delimiter}${process.env.PATH}` };
+    const target = path.join(workDir, 'python', 'ticketing_client');
+    generated = await output('python3', [path.join(tools, 'bin', 'openapi-python-client'), 'generate', '--path', documentPath, '--output-path', target, '--meta', 'none'], { env });
+    flow = async (...args) => {
+      const [command, key, ...rest] = args;
+      const env = { PYTHONPATH: [path.dirname(target), tools].join(path.delimiter), TICKETING_API_URL: baseUrl, TICKETING_API_KEY: key };
+      return JSON.parse((await output('python3', [path.join(here, 'python', 'flow.py'), command, ...rest], { env })).stdout);
+    };
+  }, SLOW.timeout);
+
+  it('generates from the served document with no warning', () => {
+    expect(generated.stderr).toBe('');
+    expect(generated.stdout.trim()).toMatch(/^Generating \S+ticketing_client$/);
+  });
+
+  it('drives the flow; every answer parses into the generated models', SLOW, async () => {
+    await checkDeliveries(flow, await checkMainFlow(flow, 'Python'));
+  });
+});
+
+describe('oapi-codegen', () => {
+  let flow: FlowRunner;
+  let generated: { stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    const tools = provisioned('GO_TOOLS_DIR');
+    const go = provisioned('GO_PATH');
+    // The module cache and build cache that provisioning filled: no network (GOPROXY=off), and
+    // only the generated package compiles afresh.
+    const env = {
+      GOMODCACHE: path.join(tools, 'mod'),
+      GOCACHE: path.join(tools, 'cache'),
+      GOFLAGS: '-modcacherw -buildvcs=false',
+      GOTOOLCHAIN: 'local',
+      GOPROXY: 'off',
+    };
+    const module = path.join(workDir, 'go');
+    fs.mkdirSync(path.join(module, 'ticketing'), { recursive: true });
+    for (const file of ['go.mod', 'go.sum', 'main.go']) fs.copyFileSync(path.join(here, 'go', file), path.join(module, file));
+    generated = await output(path.join(tools, 'bin', 'oapi-codegen'), ['-generate', 'types,client', '-package', 'ticketing', '-o', path.join(module, 'ticketing', 'client.gen.go'), documentPath]);
+    await output(go, ['build', '-o', 'flow', '.'], { cwd: module, env });
+    flow = async (...args) => {
+      const [command, key, ...rest] = args;
+      return JSON.parse((await output(path.join(module, 'flow'), [command, ...rest], { env: { TICKETING_API_URL: baseUrl, TICKETING_API_KEY: key } })).stdout);
+    };
+  }, SLOW.timeout);
+
+  it('generates from the served document with no warning', () => {
+    expect(generated).toEqual({ stdout: '', stderr: '' });
+  });
+
+  it('drives the flow; every answer parses into the generated types', SLOW, async () => {
+    await checkDeliveries(flow, await checkMainFlow(flow, 'Go'));
+  });
+});

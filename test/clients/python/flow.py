@@ -1,0 +1,162 @@
+"""A short integrator's flow through the Python client that openapi-python-client generated from the
+served document (package `ticketing_client` on PYTHONPATH). Every answer must parse into the
+generated model of its status: the flow prints fields read from those models, as one JSON object,
+and test/clients/clients.test.ts checks them against the service.
+
+    python3 flow.py main                  GET /me, boards, a ticket sent twice with one
+                                          Idempotency-Key, a refused ticket, paging, a subscription
+    python3 flow.py deliveries <id>       the subscription's delivery log, page by page
+
+TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
+"""
+
+import json
+import os
+import sys
+import uuid
+
+from ticketing_client import AuthenticatedClient
+from ticketing_client.api.boards import list_boards
+from ticketing_client.api.identity import get_me
+from ticketing_client.api.tickets import create_ticket, list_tickets
+from ticketing_client.api.webhooks import create_webhook_subscription, list_webhook_deliveries
+from ticketing_client.models import (
+    CreateTicketBody,
+    CreateTicketBodyFieldsItem,
+    CreateWebhookSubscriptionBody,
+    CreateWebhookSubscriptionBodyEventsItem,
+    CreateWebhookSubscriptionResponse201,
+    GetMeResponse200,
+    ListBoardsResponse200,
+    ListTicketsResponse200,
+    ListWebhookDeliveriesResponse200,
+    ProblemValidationFailedOrIdempotencyKeyReused,
+    Ticket,
+)
+from ticketing_client.types import UNSET
+
+
+def parsed(response, model):
+    """The answer as `model`; anything else (another status, or nothing parsed) stops the flow."""
+    if not isinstance(response.parsed, model):
+        raise SystemExit(
+            f"expected {model.__name__}, got {type(response.parsed).__name__} "
+            f"(HTTP {response.status_code}): {response.content[:500]!r}"
+        )
+    return response.parsed
+
+
+def main_flow(client):
+    me = parsed(get_me.sync_detailed(client=client), GetMeResponse200)
+    boards = parsed(list_boards.sync_detailed(client=client), ListBoardsResponse200)
+    support = next(b for b in boards.data if b.name == "Support")
+    product = next(f for f in support.fields if f.name == "Product")
+
+    def new_ticket(subject):
+        return CreateTicketBody(
+            board_id=support.id,
+            subject=subject,
+            requester_email="customer@example.com",
+            fields=[CreateTicketBodyFieldsItem(field_id=product.id, value=product.options[0])],
+        )
+
+    key = f"python-{uuid.uuid4()}"
+    first = create_ticket.sync_detailed(client=client, body=new_ticket("From Python"), idempotency_key=key)
+    again = create_ticket.sync_detailed(client=client, body=new_ticket("From Python"), idempotency_key=key)
+    refused = create_ticket.sync_detailed(
+        client=client,
+        body=CreateTicketBody(board_id="brd_none", subject="Nowhere", requester_email="customer@example.com"),
+    )
+    problem = parsed(refused, ProblemValidationFailedOrIdempotencyKeyReused)
+    ticket = parsed(first, Ticket)
+    more = [parsed(create_ticket.sync_detailed(client=client, body=new_ticket(f"Page {i}")), Ticket) for i in (1, 2)]
+
+    pages, cursor = [], UNSET
+    while True:
+        page = parsed(list_tickets.sync_detailed(client=client, limit=2, cursor=cursor), ListTicketsResponse200)
+        pages.append([t.id for t in page.data])
+        if page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+
+    subscription = parsed(
+        create_webhook_subscription.sync_detailed(
+            client=client,
+            body=CreateWebhookSubscriptionBody(
+                url="https://93.184.216.34/python",
+                events=[CreateWebhookSubscriptionBodyEventsItem.TICKET_CREATED],
+                description="From Python",
+            ),
+        ),
+        CreateWebhookSubscriptionResponse201,
+    )
+    return {
+        "me": {"workspace": me.workspace.name, "key": me.api_key.name, "scopes": me.api_key.scopes},
+        "boards": [{"id": b.id, "name": b.name, "fields": [f.name for f in b.fields]} for b in boards.data],
+        "ticket": {
+            "id": ticket.id,
+            "subject": ticket.subject,
+            "boardId": ticket.board_id,
+            "channel": ticket.channel.value,
+            "version": ticket.version,
+            "fields": [{"fieldId": f.field_id, "value": f.value} for f in ticket.fields],
+            "createdAt": ticket.created_at.isoformat(),
+            "replayed": first.headers.get("Idempotent-Replayed"),
+        },
+        "repeat": {"id": parsed(again, Ticket).id, "replayed": again.headers.get("Idempotent-Replayed")},
+        "refused": {"status": problem.status, "code": problem.code.value, "paths": [e.path for e in problem.errors or []]},
+        "created": [ticket.id] + [t.id for t in more],
+        "pages": pages,
+        "subscription": {
+            "id": subscription.id,
+            "url": subscription.url,
+            "events": subscription.events,
+            "condition": subscription.condition.value,
+            "secret": subscription.secret,
+            "createdAt": subscription.created_at.isoformat(),
+        },
+    }
+
+
+def deliveries_flow(client, subscription_id):
+    pages, cursor = [], UNSET
+    while True:
+        page = parsed(
+            list_webhook_deliveries.sync_detailed(subscription_id, client=client, limit=1, cursor=cursor),
+            ListWebhookDeliveriesResponse200,
+        )
+        pages.append(
+            [
+                {
+                    "id": e.id,
+                    "deliveryId": e.delivery_id,
+                    "eventType": e.event_type,
+                    "attempt": e.attempt,
+                    "status": e.status.value,
+                    "httpStatus": e.http_status,
+                    "attemptedAt": e.attempted_at.isoformat() if e.attempted_at else None,
+                    "waited": {"reason": e.waited.reason.value, "ms": e.waited.ms} if e.waited else None,
+                }
+                for e in page.data
+            ]
+        )
+        if page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+    return {"pages": pages}
+
+
+if __name__ == "__main__":
+    client = AuthenticatedClient(
+        base_url=os.environ["TICKETING_API_URL"],
+        token=os.environ["TICKETING_API_KEY"],
+        raise_on_unexpected_status=True,
+    )
+    with client:
+        if sys.argv[1:2] == ["main"]:
+            result = main_flow(client)
+        elif sys.argv[1:2] == ["deliveries"] and len(sys.argv) == 3:
+            result = deliveries_flow(client, sys.argv[2])
+        else:
+            raise SystemExit(__doc__)
+    print(json.dumps(result))
