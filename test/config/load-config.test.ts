@@ -8,7 +8,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 // Entry points act when imported (they start the service, run a command, claim the data directory).
 const ENTRY_POINTS = new Set(['src/main.ts', 'src/cli.ts', 'src/admin/claim-data-dir.ts']);
 
-it('importing every module of src/ and workflows/ reads no configuration', async () => {
+it('importing every module of src/ and workflows/ reads no configuration', { timeout: 180_000 }, async () => {
   const files = ['src', 'workflows']
     .flatMap((dir) => fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f.split(path.sep).join('/')}`))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('src/generated/') && !ENTRY_POINTS.has(f));
