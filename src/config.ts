@@ -1,7 +1,10 @@
 // The one place that reads process.env. Every variable is in the README's configuration table (test/docs/links.test.ts checks).
+// Parsed once, on first use: nothing reads it when a module is imported, so a test can hand in its
+// own environment with loadConfig(env) before starting the service.
 import { z } from 'zod';
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
+import { onFirstUse } from './lazy.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -170,4 +173,17 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-export const config = parseConfig();
+let loaded: Config | undefined;
+
+/**
+ * Makes `env` this process's configuration. Only before anything has read `config` (which parses
+ * process.env on its first use otherwise): a second configuration in one process would leave
+ * modules disagreeing about it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (loaded) throw new Error('the configuration was already read: call loadConfig(env) before anything uses it');
+  return (loaded = parseConfig(env));
+}
+
+/** The configuration: what loadConfig(env) parsed, else process.env's, parsed on its first use. */
+export const config: Config = onFirstUse(() => loaded ?? loadConfig());

@@ -10,14 +10,13 @@ import { config } from '../config.ts';
 
 const CSRF_HEADER = 'X-CSRF-Token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const publicOrigin = new URL(config.http.publicBaseUrl).origin;
 
 export const isSafeMethod = (method: string) => SAFE_METHODS.has(method.toUpperCase());
 
 /** Browsers send Origin on every cross-origin request and on every POST. */
 export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get('origin');
-  if (origin === null || origin === publicOrigin || origin === new URL(request.url).origin) return;
+  if (origin === null || origin === new URL(config.http.publicBaseUrl).origin || origin === new URL(request.url).origin) return;
   throw new AppError('csrf_failed', `Requests from ${origin.slice(0, 200)} are refused; other sites must use an API key`);
 }
 

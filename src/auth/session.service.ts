@@ -27,18 +27,19 @@ const TOUCH_INTERVAL_MS = 60_000;
 const MAX_ACCOUNTS_PER_EMAIL = 10;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-const secureCookie = new URL(config.http.publicBaseUrl).protocol === 'https:';
+const secureCookie = () => new URL(config.http.publicBaseUrl).protocol === 'https:';
 /** Over https the `__Host-` prefix makes browsers insist on Secure, Path=/ and no Domain. */
-const SESSION_COOKIE = secureCookie ? '__Host-session' : 'session';
+const sessionCookieName = () => (secureCookie() ? '__Host-session' : 'session');
 
 function sessionCookie(value: string, maxAgeSeconds: number): string {
-  return serialize(SESSION_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'Lax', secure: secureCookie, maxAge: maxAgeSeconds });
+  return serialize(sessionCookieName(), value, { path: '/', httpOnly: true, sameSite: 'Lax', secure: secureCookie(), maxAge: maxAgeSeconds });
 }
 
 /** The session cookie's value, when the request carries one. */
 export function sessionTokenOf(headers: Headers): string | undefined {
   const header = headers.get('cookie');
-  return header === null ? undefined : parse(header, SESSION_COOKIE)[SESSION_COOKIE];
+  const name = sessionCookieName();
+  return header === null ? undefined : parse(header, name)[name];
 }
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');

@@ -1,10 +1,12 @@
 // The process's database. Only repositories (the *.repository.ts files) import `prisma`.
 import { config } from '../config.ts';
-import { openDatabase } from './database.ts';
+import { onFirstUse } from '../lazy.ts';
+import { openDatabase, type Database } from './database.ts';
 import { applyMigrations, listMigrations } from './migrations.ts';
 
-export const db = openDatabase(config.database);
-export const prisma = db.prisma;
+// Opened on first use, as the configuration says where.
+export const db: Database = onFirstUse(() => openDatabase(config.database));
+export const prisma: Database['prisma'] = onFirstUse(() => db.prisma);
 
 export function migrate(): Promise<string[]> {
   return db.withSession((runner) => applyMigrations(runner));

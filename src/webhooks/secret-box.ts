@@ -11,6 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config, parseSecretKeys, type SecretKey } from '../config.ts';
+import { onFirstUse } from '../lazy.ts';
 
 const PREFIX = 'enc1';
 /** Binds a ciphertext to its use: a value sealed for something else does not open here. */
@@ -100,7 +101,7 @@ class KeyRing {
   }
 }
 
-export const secretKeys = new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir));
+export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir)));
 
 export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`);
 

@@ -1,9 +1,9 @@
 // Behind an https public base URL the session cookie is Secure and carries the __Host- prefix.
-// The configuration is read once per process, so this file sets it before loading the app.
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 
-process.env.PUBLIC_BASE_URL = 'https://tickets.example.test/public/v1';
-const { api, createTestWorkspace } = await import('../support/fixtures.ts');
+loadConfig({ ...process.env, PUBLIC_BASE_URL: 'https://tickets.example.test/public/v1' });
 
 const SIGN_IN = 'mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { id csrfToken } }';
 

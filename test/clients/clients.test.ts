@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { API_SCOPES } from '../../src/access/principal.ts';
-import { serveApp } from '../examples/support.ts';
+import { serveApp } from '../support/http.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { provisioned } from '../support/tools.ts';
 import { supportBoard, type Ws } from '../tickets/helpers.ts';

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createTicket, createTicketingClient, editTicket, eventsSince, listTickets, type NewTicket } from '../../examples/api-client/client.ts';
 import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
 import { supportBoard, type Ws } from '../tickets/helpers.ts';
-import { runExample, serveApp } from './support.ts';
+import { serveApp } from '../support/http.ts';
+import { runExample } from './support.ts';
 
 let app: Awaited<ReturnType<typeof serveApp>>;
 let baseUrl: string;

@@ -10,7 +10,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { supportBoard } from '../tickets/helpers.ts';
-import { runExample, serveApp } from './support.ts';
+import { serveApp } from '../support/http.ts';
+import { runExample } from './support.ts';
 
 interface Received {
   headers: http.IncomingHttpHeaders;

@@ -1,27 +1,9 @@
-// Running the examples as integrators run them: the service's HTTP app on a loopback port, and each
-// example as its own Node process (tsx's loader, as `npx tsx <file>` would) whose output the test reads.
-// Nothing from src/ is imported at the top: a test may set the environment before the service's
-// configuration is first read.
+// Running the examples as integrators run them: each example as its own Node process (tsx's loader,
+// as `npx tsx <file>` would) whose output the test reads; the service is test/support/http.ts's serveApp.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-/** The service's HTTP app (/public/v1, /graphql) on 127.0.0.1 and a free port. */
-export async function serveApp(): Promise<{ origin: string; close(): Promise<void> }> {
-  const { serve } = await import('@hono/node-server');
-  const { createApp } = await import('../../src/http/app.ts');
-  const server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 export interface ExampleProcess {
   /** Everything printed so far (stdout and stderr). */

@@ -2,8 +2,7 @@
 // https://127.0.0.x:8443 with a test CA, receiving real deliveries: the HTTP app on a loopback port,
 // the outbox relay, and a Temporal dev server with a worker running the delivery workflows.
 //
-// Subscriptions to loopback addresses need WEBHOOK_ALLOW_PRIVATE_TARGETS, read once when the
-// service's configuration is first imported: so it is set here and the service is imported after.
+// Subscriptions to loopback addresses need WEBHOOK_ALLOW_PRIVATE_TARGETS: handed in with loadConfig.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -13,10 +12,19 @@ import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
+import { loadConfig } from '../../src/config.ts';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { serveApp } from '../support/http.ts';
+import { startTestDevServer, uniqueId } from '../support/temporal.ts';
+import { supportBoard } from '../tickets/helpers.ts';
 import { createTestCa, RECEIVER_PORT, type TestCa } from '../webhooks/receiver.ts';
-import { runExample, serveApp, type ExampleProcess } from './support.ts';
+import { runExample, type ExampleProcess } from './support.ts';
 
-process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 
 const stops: (() => Promise<unknown>)[] = [];
 let tls: TestCa;
@@ -115,14 +123,6 @@ async function createTicketAndAwaitProcessing() {
 }
 
 beforeAll(async () => {
-  const { startTestDevServer, uniqueId } = await import('../support/temporal.ts');
-  const { createTestWorkspace } = await import('../support/fixtures.ts');
-  const { supportBoard } = await import('../tickets/helpers.ts');
-  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
-  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
-  const { createWorker } = await import('../../workflows/worker.ts');
-  const { createDeliveryActivities } = await import('../../workflows/delivery/activities.ts');
-
   tls = createTestCa();
   const temporal = await startTestDevServer();
   stops.push(() => temporal.teardown());

@@ -1,26 +1,19 @@
 // Rate limits against a real redis-server (Debian's package): two API instances pointed at one
 // REDIS_URL share one limit per key; GraphQL field limits keep their counters there too.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-// REDIS_URL and a small default limit must be in place before src/config.ts is first imported.
-const redisServer = await vi.hoisted(async () => {
-  const { startRedisServer } = await import('./support.ts');
-  const server = await startRedisServer();
-  const previous = { REDIS_URL: process.env.REDIS_URL, DEFAULT_REQUESTS_PER_MINUTE: process.env.DEFAULT_REQUESTS_PER_MINUTE };
-  process.env.REDIS_URL = server.url;
-  process.env.DEFAULT_REQUESTS_PER_MINUTE = '4';
-  return { ...server, previous };
-});
-
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, createKeysMutation, signInAdmin } from './support.ts';
+import { call, createKeysMutation, signInAdmin, startRedisServer } from './support.ts';
 import { createApp } from '../../src/http/app.ts';
-import { config } from '../../src/config.ts';
+import { config, loadConfig } from '../../src/config.ts';
 import { connectRedis, sharedRedis } from '../../src/rate-limit/redis.ts';
 import { createRequestRateLimiter } from '../../src/rate-limit/request-rate-limiter.ts';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
 import { fieldLimits } from '../../src/rate-limit/field-limit.ts';
+
+// The service of this file uses the redis-server, with a small default limit.
+const redisServer = await startRedisServer();
+loadConfig({ ...process.env, REDIS_URL: redisServer.url, DEFAULT_REQUESTS_PER_MINUTE: '4' });
 
 const LIMIT = 4;
 const remainingOf = (res: { headers: Headers }) => Number(/;r=(\d+);/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
@@ -49,10 +42,6 @@ describe('rate limits shared through Redis', () => {
   afterAll(async () => {
     await Promise.all([sharedRedis()?.quit(), secondConnection?.quit()]);
     await redisServer.stop();
-    for (const [name, value] of Object.entries(redisServer.previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   });
 
   it('two instances count one key together', async () => {

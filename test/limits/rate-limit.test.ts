@@ -1,20 +1,15 @@
 // Per-key request limits on REST and GraphQL, in process (decisions.md, "Rate limits").
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-
-// Keys of this file get a small limit (the key's limit comes from its ApiKey row, which takes
-// the configured default when created). Set before src/config.ts is first imported.
-const previousDefault = vi.hoisted(() => {
-  const previous = process.env.DEFAULT_REQUESTS_PER_MINUTE;
-  process.env.DEFAULT_REQUESTS_PER_MINUTE = '4';
-  return previous;
-});
-
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { call } from './support.ts';
 import { createApp } from '../../src/http/app.ts';
 import { prisma } from '../../src/db/db.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const LIMIT = 4;
+// Keys of this file get a small limit (the key's limit comes from its ApiKey row, which takes
+// the configured default when created).
+loadConfig({ ...process.env, DEFAULT_REQUESTS_PER_MINUTE: String(LIMIT) });
 const POLICY = `"default";q=${LIMIT};w=60`;
 const RATE = /^"default";r=(\d+);t=(\d+)$/;
 
@@ -36,11 +31,6 @@ function expectRateLimited(res: Awaited<ReturnType<typeof call>>) {
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
 }
-
-afterAll(() => {
-  if (previousDefault === undefined) delete process.env.DEFAULT_REQUESTS_PER_MINUTE;
-  else process.env.DEFAULT_REQUESTS_PER_MINUTE = previousDefault;
-});
 
 describe('rate limits per API key', () => {
   let ws: Awaited<ReturnType<typeof createTestWorkspace>>;

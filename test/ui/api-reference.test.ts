@@ -1,33 +1,27 @@
 // The API reference at /public/v1/docs in Debian's Chromium: Scalar renders the operations and
 // the webhooks from our own server alone (no request leaves loopback), without a console error
 // (a CSP refusal is one).
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
-import { serve } from '@hono/node-server';
 import { CHROMIUM_ARGS, screenshot } from './harness.ts';
 import { provisioned } from '../support/tools.ts';
-import { createApp } from '../../src/http/app.ts';
+import { serveApp } from '../support/http.ts';
 
 const WAIT = { timeout: 60_000 };
 
-let server: ReturnType<typeof serve>;
+let app: Awaited<ReturnType<typeof serveApp>>;
 let origin: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await serveApp();
+  origin = app.origin;
   browser = await chromium.launch({ executablePath: provisioned('CHROMIUM_PATH'), args: CHROMIUM_ARGS, headless: true });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await app?.close();
 });
 
 describe('the API reference in Chromium', { timeout: 120_000 }, () => {

@@ -2,6 +2,9 @@
 // on its canvas (uPlot under the page's CSP), and its numbers are on the page as text.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { prisma } from '../../src/db/db.ts';
+import { newId } from '../../src/ids.ts';
+import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
 import { PASSWORD, screenshot, startUiStack, type UiStack } from './harness.ts';
 
 const WAIT = { timeout: 30_000 };
@@ -30,10 +33,6 @@ async function facts(p: Page): Promise<Record<string, string>> {
 describe('delivery statistics in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     stack = await startUiStack();
-    // Modules of the service only after the stack set its environment (harness.ts).
-    const { prisma } = await import('../../src/db/db.ts');
-    const { newId } = await import('../../src/ids.ts');
-    const { createDelivery, createSubscription } = await import('../webhooks/fixtures.ts');
     // Seeded attempts: the subscription does not listen to the event's type, so the relay sends nothing of its own.
     const subscription = await createSubscription(stack.workspace, { url: 'https://hooks.example.com/stats', events: ['ticket.created'] });
     subscriptionId = subscription.id;

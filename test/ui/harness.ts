@@ -3,18 +3,28 @@
 // running the delivery workflows, an HTTPS webhook receiver on :8443 with its own CA, and
 // the OS's Chromium (scripts/provision.sh) driven by playwright-core (never a downloaded browser).
 //
-// The service reads its configuration once, when src/config.ts is first imported; webhooks to
-// the loopback receiver need WEBHOOK_ALLOW_PRIVATE_TARGETS, so it is set here and every module
-// of the service is imported after it (dynamic imports below; nothing static from src/).
+// Webhooks to the loopback receiver need WEBHOOK_ALLOW_PRIVATE_TARGETS: the harness hands the
+// service that configuration (loadConfig) before anything reads it.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { prisma } from '../../src/db/db.ts';
+import { hashPassword } from '../../src/auth/password.ts';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { createRecoverActivities } from '../../workflows/recover/activities.ts';
+import { ensureWebBuild } from '../../web/build.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { serveApp } from '../support/http.ts';
+import { startTestDevServer, uniqueId } from '../support/temporal.ts';
 import { provisioned } from '../support/tools.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
-process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -25,7 +35,7 @@ export interface UiStack {
   origin: string;
   receiver: Receiver;
   browser: Browser;
-  workspace: Awaited<ReturnType<typeof import('../support/fixtures.ts').createTestWorkspace>>;
+  workspace: Awaited<ReturnType<typeof createTestWorkspace>>;
   /** A person of the workspace who can sign in (the admin exists already). */
   addPerson(input: { role: 'agent' | 'admin'; email: string }): Promise<{ email: string; password: string }>;
   /** A REST call with an API key against the running server. */
@@ -46,27 +56,14 @@ export async function startUiStack(): Promise<UiStack> {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const { ensureWebBuild } = await import('../../web/build.ts');
     await ensureWebBuild({ quiet: true });
 
     const tls = createTestCa();
     const receiver = await startReceiver(tls);
     stops.push(() => receiver.close());
 
-    const { startTestDevServer, uniqueId } = await import('../support/temporal.ts');
     const temporal = await startTestDevServer();
     stops.push(() => temporal.teardown());
-
-    const { createTestWorkspace } = await import('../support/fixtures.ts');
-    const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
-    const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
-    const { createWorker } = await import('../../workflows/worker.ts');
-    const { createDeliveryActivities } = await import('../../workflows/delivery/activities.ts');
-    const { createRecoverActivities } = await import('../../workflows/recover/activities.ts');
-    const { createApp } = await import('../../src/http/app.ts');
-    const { serve } = await import('@hono/node-server');
-    const { prisma } = await import('../../src/db/db.ts');
-    const { hashPassword } = await import('../../src/auth/password.ts');
 
     // Migrated (and the workspace made) before the relay looks at the outbox.
     const workspace = await createTestWorkspace('UI workspace');
@@ -88,13 +85,9 @@ export async function startUiStack(): Promise<UiStack> {
       await running;
     });
 
-    const server = serve({ fetch: createApp().fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-    stops.push(() => new Promise((resolve) => server.close(resolve)));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const app = await serveApp();
+    stops.push(() => app.close());
+    const origin = app.origin;
 
     const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
     stops.push(() => browser.close());

@@ -1,0 +1,172 @@
+// JSON Schemas of the OpenAPI document: a route's success body derived from its GraphQL selection,
+// its scopes from its field's authScopes, its inputs from their zod schemas, and the representations
+// several operations and the webhooks share (components).
+import { z } from 'zod';
+import {
+  getNamedType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  parse,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type GraphQLObjectType,
+} from 'graphql';
+import { schema } from './schema.ts';
+import { routes } from './routes.ts';
+import type { RouteDef } from '../rest/route.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * A GraphQL `JSON` value: any JSON value, so no `type` (client generators take a list of five
+ * types, `array` without `items`, badly; oapi-codegen refuses it). A `JSON!` is never null.
+ */
+const ANY_JSON: JsonSchema = { description: 'Any JSON value' };
+
+const scalarSchemas: Record<string, JsonSchema> = {
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSON: ANY_JSON,
+};
+
+/** The schema that also admits null: `type` lists gain `null` (OpenAPI 3.1 has no `nullable`). */
+function orNull(s: JsonSchema): JsonSchema {
+  // Untyped admits null already.
+  if (s === ANY_JSON) return s;
+  if (typeof s.type === 'string' || Array.isArray(s.type)) {
+    return { ...s, type: [s.type, 'null'].flat(), ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}) };
+  }
+  return { anyOf: [s, { type: 'null' }] };
+}
+
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
+  if (isNonNullType(type)) return outputSchema(type.ofType, selection);
+  if (isListType(type)) return { type: 'array', items: nullableOf(type.ofType, selection) };
+  if (isScalarType(type)) return scalarSchemas[type.name] ?? {};
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+  if (isObjectType(type)) return objectSchema(type, selection);
+  return {};
+}
+
+function nullableOf(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
+  const inner = outputSchema(type, selection);
+  return isNonNullType(type) ? inner : orNull(inner);
+}
+
+function objectSchema(type: GraphQLObjectType, selection: SelectionSetNode | undefined): JsonSchema {
+  const fields = type.getFields();
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const sel of selection?.selections ?? []) {
+    if (sel.kind !== 'Field' || sel.name.value === '__typename') continue;
+    const field = fields[sel.name.value];
+    const name = sel.alias?.value ?? sel.name.value;
+    properties[name] = { ...nullableOf(field.type, sel.selectionSet), ...(field.description ? { description: field.description } : {}) };
+    required.push(name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** The route's GraphQL root field and its selection. */
+function rootFieldOf(route: RouteDef): { field: GraphQLField<unknown, unknown>; selection: SelectionSetNode | undefined } {
+  const op = parse(route.operation).definitions[0] as OperationDefinitionNode;
+  const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const sel = op.selectionSet.selections[0];
+  if (sel.kind !== 'Field') throw new Error(`route ${route.operationId}: the root selection must be a field`);
+  return { field: rootType.getFields()[sel.name.value], selection: sel.selectionSet };
+}
+
+export const isMutation = (route: RouteDef) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === 'mutation';
+
+/** The JSON schema of a route's success body, derived from its GraphQL selection. */
+export function responseSchema(route: RouteDef): JsonSchema {
+  const { field, selection } = rootFieldOf(route);
+  if (!route.paged) return outputSchema(field.type, selection);
+  const itemSchema = route.itemSchema;
+  // Connection: edges { node { … } } becomes data: [ … ].
+  const edges = selection?.selections.find((s) => s.kind === 'Field' && s.name.value === 'edges');
+  const node = edges?.kind === 'Field' ? edges.selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'node') : undefined;
+  const connection = getNamedType(field.type) as GraphQLObjectType;
+  const edgeType = getNamedType(connection.getFields().edges.type) as GraphQLObjectType;
+  const nodeType = edgeType.getFields().node.type;
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: itemSchema ?? outputSchema(nodeType, node?.kind === 'Field' ? node.selectionSet : undefined) },
+      nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' },
+    },
+    required: ['data', 'nextCursor'],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * The scopes a route needs, as alternatives (any one suffices); `[[]]` means any valid key.
+ * Read from the Pothos `authScopes` of the route's root field, the rule that enforces them, so
+ * the document cannot drift from it. Only static scope maps can be documented.
+ */
+export function scopeAlternatives(route: RouteDef): string[][] {
+  const { field } = rootFieldOf(route);
+  const authScopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes;
+  const fail = (why: string) => new Error(`route ${route.operationId}: the field ${field.name} ${why}; the OpenAPI document states each route's scopes`);
+  if (!authScopes || typeof authScopes !== 'object') throw fail('needs an authScopes object (a function cannot be documented)');
+  const alternatives: string[][] = [];
+  for (const [name, value] of Object.entries(authScopes)) {
+    if (name === 'scope' && typeof value === 'string') alternatives.push([value]);
+    else if (name === 'anyScope' && Array.isArray(value)) alternatives.push(...value.map((s: string) => [s]));
+    else if ((name === 'apiKey' || name === 'authenticated') && value === true) alternatives.push([]);
+    else throw fail(`uses the scope rule \`${name}\`, which the document cannot express`);
+  }
+  return alternatives.some((a) => a.length === 0) ? [[]] : alternatives;
+}
+
+/**
+ * zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. An
+ * integer read from text (decimalInteger, intIdParam) is declared as what it is, `type:
+ * integer`, without the digits pattern of its text form, and with its default.
+ */
+export function toJsonSchema(s: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+      // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
+      if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
+    },
+  }) as JsonSchema;
+  return rest;
+}
+
+/**
+ * Representations shared by several operations and by the webhooks, as components: the success
+ * schema of the named route (its items when paged), derived like every other.
+ */
+const SHARED_REPRESENTATIONS = { Ticket: 'getTicket', Comment: 'addTicketComment' } as const;
+
+let sharedSchemas: { name: string; schema: JsonSchema; text: string }[] | undefined;
+export function representations() {
+  return (sharedSchemas ??= Object.entries(SHARED_REPRESENTATIONS).map(([name, operationId]) => {
+    const schema = responseSchema(routes.find((r) => r.operationId === operationId)!);
+    return { name, schema, text: JSON.stringify(schema) };
+  }));
+}
+
+/** Each subschema equal to a shared representation becomes a `$ref` to its component. */
+export function withComponentRefs(s: JsonSchema): JsonSchema {
+  const shared = representations().find((r) => r.text === JSON.stringify(s));
+  if (shared) return { $ref: `#/components/schemas/${shared.name}` };
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(walk) : v && typeof v === 'object' ? withComponentRefs(v as JsonSchema) : v;
+  return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, walk(v)]));
+}
