@@ -289,12 +289,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         // The workflow's timer may fire a little before the reserved time by this clock.
         if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
         const fast = isFast(subscription.id);
-        let slot = await deliveryBoundsRepository.acquire(
-          { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined || placed === true, attempt: attempt!, retryDelayMs: retryDelayMs ?? null },
-          bounds,
-        );
+        const acquire = () =>
+          deliveryBoundsRepository.acquire(
+            { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined || placed === true, attempt: attempt!, retryDelayMs: retryDelayMs ?? null },
+            bounds,
+          );
+        let slot = await acquire();
+        // Handed a slot in the worker: take it as its own (the rate, if any, is judged then, as for a slot handed over by signal).
         if (slot.outcome === 'in_flight_bound' && local && fast && (await awaitHandOver(subscription.id, deliveryId, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND * subscription.maxInFlight))) {
-          slot = { outcome: 'acquired' };
+          slot = await acquire();
         }
         if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };
         if (local && !fast) return { outcome: 'remote' };
