@@ -24,7 +24,7 @@ import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
 import { slotSignal, type AttemptOutcome } from './signals.ts';
-import { awaitHandOver, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND, handOver, isFast, recordAnswer } from './placement.ts';
+import { awaitHandOver, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND, handOver, isFast, recordAnswer, waitsHere } from './placement.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -120,9 +120,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     while (granted.length) {
       const next: GrantedSlot[] = [];
       for (const g of granted) {
-        // Waiting in this worker: it sends itself, at once.
-        if (handOver(g.deliveryId)) continue;
-        if (g.stolen) {
+        // Waiting in this worker: it sends itself, at once (a slot taken for it becomes its own
+        // first, since its acquire would not send under a `running` slot).
+        if (g.stolen && waitsHere(g.deliveryId)) {
+          await deliveryBoundsRepository.unsteal(g.deliveryId);
+          if (handOver(g.deliveryId) || (await tell(g))) continue;
+        } else if (handOver(g.deliveryId)) continue;
+        else if (g.stolen) {
           stolen = g;
           continue;
         }

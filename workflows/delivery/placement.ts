@@ -72,6 +72,11 @@ export async function awaitHandOver(subscriptionId: string, deliveryId: string, 
   }
 }
 
+/** Is this delivery waiting in this process for a slot? */
+export function waitsHere(deliveryId: string): boolean {
+  return waiters.has(deliveryId);
+}
+
 /** Gives a freed slot to a delivery waiting in this process; false when none is (signal it instead). */
 export function handOver(deliveryId: string): boolean {
   const wake = waiters.get(deliveryId);
