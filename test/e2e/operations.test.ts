@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onFreePorts } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
@@ -22,15 +22,10 @@ let receiver: Receiver;
 let httpPort: number;
 let apiKey: string;
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${output.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polling for the service: 60 s unless said, every 200 ms. */
+const polling = (timeout = 60_000) => ({ timeout, interval: 200 });
+/** The message of a failed wait for `what`: what the service printed last. */
+const waitingFor = (what: string) => `waiting for ${what}\n${output.slice(-4000)}`;
 
 async function call(method: string, p: string, body?: unknown) {
   const res = await fetch(`http://127.0.0.1:${httpPort}/public/v1${p}`, {
@@ -93,7 +88,8 @@ beforeAll(async () => {
     service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     service.stdout!.on('data', (d) => (output += d));
     service.stderr!.on('data', (d) => (output += d));
-    await eventually('the banner', () => output.includes('Database:') || (service.exitCode !== null && Promise.reject(new Error(output))), 150_000);
+    await vi.waitFor(() => expect(output.includes('Database:') || service.exitCode !== null, waitingFor('the banner')).toBe(true), polling(150_000));
+    if (!output.includes('Database:')) throw new Error(output); // exited first
   });
   apiKey = /API key \(shown once, every scope\): (\S+)/.exec(output)![1]!;
   const support = (await call('GET', '/boards')).body.data.find((b: { name: string }) => b.name === 'Support');
@@ -121,8 +117,8 @@ describe('operations of `npm start` on its own Temporal dev server', () => {
       created.push(res.body.id);
     };
     for (let i = 0; i < 5; i++) await createTicket();
-    await eventually('the first deliveries', () => receiver.received('/hooks/ops').length >= 5);
-    await eventually('readiness', async () => (await fetch(`http://127.0.0.1:${httpPort}/readyz`)).status === 200);
+    await vi.waitFor(() => expect(receiver.received('/hooks/ops').length, waitingFor('the first deliveries')).toBeGreaterThanOrEqual(5), polling());
+    await vi.waitFor(async () => expect((await fetch(`http://127.0.0.1:${httpPort}/readyz`)).status, waitingFor('readiness')).toBe(200), polling());
 
     const [killed] = devServerChildren(service.pid!);
     expect(killed).toBeDefined();
@@ -133,10 +129,11 @@ describe('operations of `npm start` on its own Temporal dev server', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const received = await eventually('every delivery', () => {
+    const received = await vi.waitFor(() => {
       const ids = receiver.received('/hooks/ops').map((r) => JSON.parse(r.body).data.id as number);
-      return ids.length >= created.length ? ids : undefined;
-    }, 120_000);
+      expect(ids.length, waitingFor('every delivery')).toBeGreaterThanOrEqual(created.length);
+      return ids;
+    }, polling(120_000));
     expect(new Set(received)).toEqual(new Set(created));
     expect(received).toHaveLength(25);
     const [restarted] = devServerChildren(service.pid!);
@@ -144,10 +141,11 @@ describe('operations of `npm start` on its own Temporal dev server', () => {
     expect(restarted).not.toBe(killed);
     expect(output).toContain('Temporal dev server restarted');
 
-    const ready = await eventually('readiness again', async () => {
+    const ready = await vi.waitFor(async () => {
       const res = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
-      return res.status === 200 ? res.json() : undefined;
-    });
+      expect(res.status, waitingFor('readiness again')).toBe(200);
+      return res.json();
+    }, polling());
     expect(ready).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', temporal: 'ok', worker: 'ok' } });
     // Late doubles would show by now: the relay polls every second at most.
     await new Promise((r) => setTimeout(r, 2_000));
@@ -168,10 +166,10 @@ describe('operations of `npm start` on its own Temporal dev server', () => {
     );
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     service.kill('SIGTERM');
-    await eventually('new connections refused', async () => !(await acceptsConnections(httpPort)));
+    await vi.waitFor(async () => expect(await acceptsConnections(httpPort), waitingFor('new connections refused')).toBe(false), polling());
 
     socket.write(body.slice(10));
-    await eventually('the answer', () => /\r\n\r\n\{.*\}$/s.test(answer));
+    await vi.waitFor(() => expect(answer, waitingFor('the answer')).toMatch(/\r\n\r\n\{.*\}$/s), polling());
     expect(answer).toMatch(/^HTTP\/1\.1 201 /);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).subject).toBe('Ops');
     await ended;

@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { getFreePort, startTestDevServer, type TestDevServer } from '../support/temporal.ts';
@@ -125,15 +125,8 @@ async function call(method: string, p: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** How long (30 s unless said) and how often to poll while waiting for `what`. */
+const waiting = (what: string, timeout = 30_000) => ({ message: `waiting for ${what}`, timeout, interval: 200 });
 
 const deliveriesTo = (hook: string) => receiver.received(hook);
 
@@ -197,7 +190,8 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const sub = await subscribe('/hooks/main', ['ticket.created', 'ticket.state_changed']);
     const ticket = await createTicket('Checkout fails');
 
-    const created = await eventually('ticket.created', () => deliveriesTo('/hooks/main')[0]);
+    await expect.poll(() => deliveriesTo('/hooks/main').length, waiting('ticket.created')).toBeGreaterThan(0);
+    const created = deliveriesTo('/hooks/main')[0]!;
     const envelope = verified(created, sub.secret);
     expect(created.headers['content-type']).toBe('application/json');
     expect(created.headers['user-agent']).toBe('Service-Webhooks/1.0');
@@ -216,7 +210,8 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
 
     const patched = await call('PATCH', `/tickets/${ticket.id}`, { state: 'In progress' });
     expect(patched.status).toBe(200);
-    const changed = await eventually('ticket.state_changed', () => deliveriesTo('/hooks/main')[1]);
+    await expect.poll(() => deliveriesTo('/hooks/main').length, waiting('ticket.state_changed')).toBeGreaterThan(1);
+    const changed = deliveriesTo('/hooks/main')[1]!;
     const change = verified(changed, sub.secret);
     expect(change).toMatchObject({
       type: 'ticket.state_changed',
@@ -226,10 +221,11 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(changed.headers['webhook-id']).not.toBe(created.headers['webhook-id']);
 
     // The log has both, succeeded, each with its workflow id.
-    const log = await eventually('the log', async () => {
+    const log = await vi.waitFor(async () => {
       const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
-      return r.body.data.length === 2 ? r.body.data : undefined;
-    });
+      expect(r.body.data, 'the log').toHaveLength(2);
+      return r.body.data;
+    }, waiting('the log'));
     expect(log.map((e: { eventType: string }) => e.eventType)).toEqual(['ticket.state_changed', 'ticket.created']);
     expect(log[1]).toMatchObject({ eventId: envelope.id, attempt: 1, trigger: 'scheduled', httpStatus: 204, workflowId: `event:${envelope.id}` });
     expect(JSON.parse(created.body)).toEqual(log[1].payload);
@@ -241,7 +237,8 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const rotated = await call('POST', `/webhooks/${sub.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
     await createTicket('After rotation');
-    const req = await eventually('a delivery', () => deliveriesTo('/hooks/rotated')[0]);
+    await expect.poll(() => deliveriesTo('/hooks/rotated').length, waiting('a delivery')).toBeGreaterThan(0);
+    const req = deliveriesTo('/hooks/rotated')[0]!;
 
     const signatures = req.headers['webhook-signature']!.split(' ');
     expect(signatures).toHaveLength(2);
@@ -261,14 +258,16 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     await subscribe('/hooks/bystander', ['ticket.comment_added']);
     const test = await call('POST', `/webhooks/${sub.id}/test`);
     expect(test.status).toBe(202);
-    const req = await eventually('webhook.test', () => deliveriesTo('/hooks/test')[0]);
+    await expect.poll(() => deliveriesTo('/hooks/test').length, waiting('webhook.test')).toBeGreaterThan(0);
+    const req = deliveriesTo('/hooks/test')[0]!;
     const envelope = verified(req, sub.secret);
     expect(envelope).toMatchObject({ id: test.body.eventId, type: 'webhook.test', data: { subscriptionId: sub.id } });
 
-    const [entry] = (await eventually('the test attempt', async () => {
+    const [entry] = (await vi.waitFor(async () => {
       const r = await call('GET', `/webhooks/${sub.id}/deliveries`);
-      return r.body.data[0]?.status === 'succeeded' ? r.body.data : undefined;
-    })) as { deliveryId: string; trigger: string }[];
+      expect(r.body.data[0]?.status, 'the test attempt').toBe('succeeded');
+      return r.body.data;
+    }, waiting('the test attempt'))) as { deliveryId: string; trigger: string }[];
     expect(entry!.trigger).toBe('test');
 
     const resent = await call('POST', `/webhooks/${sub.id}/deliveries/${entry!.deliveryId}/resend`);
@@ -287,11 +286,13 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     receiver.respond('/hooks/flaky', () => (++calls === 1 ? { status: 503, body: 'try later' } : { status: 200 }));
     const sub = await subscribe('/hooks/flaky', ['ticket.created']);
     await createTicket('Retry me');
-    const first = await eventually('the first attempt', () => deliveriesTo('/hooks/flaky')[0]);
-    const failed = await eventually('the failed attempt in the log', async () => {
+    await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the first attempt')).toBeGreaterThan(0);
+    const first = deliveriesTo('/hooks/flaky')[0]!;
+    const failed = await vi.waitFor(async () => {
       const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=failed`);
+      expect(r.body.data[0], 'the failed attempt in the log').toBeDefined();
       return r.body.data[0];
-    });
+    }, waiting('the failed attempt in the log'));
     expect(failed).toMatchObject({ attempt: 1, httpStatus: 503, responseExcerpt: 'try later' });
     const nextAt = new Date(failed.nextAttemptAt).getTime();
     // One minute, ±10% jitter.
@@ -302,15 +303,17 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     if (!split) deployment = await deploy();
     else deployment.worker = await startService('worker', { temporalAddress: dev.address });
 
-    const second = await eventually('the retry', () => deliveriesTo('/hooks/flaky')[1], 120_000);
+    await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the retry', 120_000)).toBeGreaterThan(1);
+    const second = deliveriesTo('/hooks/flaky')[1]!;
     expect(Date.now()).toBeGreaterThanOrEqual(nextAt);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
     verified(second, sub.secret);
-    const ok = await eventually('the retry in the log', async () => {
+    const ok = await vi.waitFor(async () => {
       const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
+      expect(r.body.data[0], 'the retry in the log').toBeDefined();
       return r.body.data[0];
-    });
+    }, waiting('the retry in the log'));
     expect(ok).toMatchObject({ attempt: 2, trigger: 'scheduled', httpStatus: 200 });
     expect(deliveriesTo('/hooks/flaky')).toHaveLength(2);
   });
@@ -322,7 +325,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const subs = await Promise.all(hooks.map((h) => subscribe(h, ['ticket.created'])));
     const tickets: number[] = [];
     for (let i = 0; i < 12; i++) tickets.push((await createTicket(`Fan-out ${i}`)).id);
-    await eventually('the first deliveries', () => hooks.some((h) => deliveriesTo(h).length > 0) || undefined);
+    await expect.poll(() => hooks.some((h) => deliveriesTo(h).length > 0), waiting('the first deliveries')).toBe(true);
     // Every process relays and (one of them) runs the worker: all die at once.
     await deployment.worker.kill('SIGKILL');
     await deployment.api.kill('SIGKILL');
@@ -330,7 +333,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
 
     for (const [i, h] of hooks.entries()) {
       const ticketIds = () => new Set(deliveriesTo(h).map((r) => verified(r, subs[i]!.secret).data.id as number));
-      await eventually(`every event at ${h}`, () => (ticketIds().size === tickets.length ? true : undefined), 180_000);
+      await expect.poll(() => ticketIds().size, waiting(`every event at ${h}`, 180_000)).toBe(tickets.length);
       expect([...ticketIds()].sort()).toEqual([...tickets].sort());
       // A duplicate (an attempt cut short by the kill) is the same delivery: same webhook-id, same body.
       const byId = new Map<string, Set<string>>();
@@ -356,7 +359,8 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(deliveriesTo('/hooks/after-crash')).toHaveLength(0);
 
     deployment = await deploy();
-    const req = await eventually('the delivery', () => deliveriesTo('/hooks/after-crash')[0], 120_000);
+    await expect.poll(() => deliveriesTo('/hooks/after-crash').length, waiting('the delivery', 120_000)).toBeGreaterThan(0);
+    const req = deliveriesTo('/hooks/after-crash')[0]!;
     expect(verified(req, sub.secret)).toMatchObject({ type: 'ticket.created', data: { id: ticket.id } });
     await new Promise((r) => setTimeout(r, 1_000));
     expect(deliveriesTo('/hooks/after-crash')).toHaveLength(1);

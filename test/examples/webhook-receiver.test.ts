@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
 import { loadConfig } from '../../src/config.ts';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
@@ -100,24 +100,16 @@ function signedTestEvent(secret = subscription.secret) {
 
 const processedLines = (eventId: string) => receiver.output().split('\n').filter((l) => l === `processed ticket.created ${eventId}`);
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** Creates a ticket and waits for the example to have processed its ticket.created delivery. */
 async function createTicketAndAwaitProcessing() {
   const ticket = await call('POST', '/tickets', ticketBody);
   expect(ticket.status).toBe(201);
-  const entry = await eventually('the delivery in the log', async () => {
+  const entry = await vi.waitFor(async () => {
     const log = await call('GET', `/webhooks/${subscription.id}/deliveries?status=succeeded`);
-    return log.body.data.find((e: { payload: { data: { id: number } } }) => e.payload.data.id === ticket.body.id);
-  });
+    const found = log.body.data.find((e: { payload: { data: { id: number } } }) => e.payload.data.id === ticket.body.id);
+    expect(found, 'waiting for the delivery in the log').toBeDefined();
+    return found;
+  }, { timeout: 30_000, interval: 200 });
   await receiver.waitFor(new RegExp(`^processed ticket\\.created ${entry.eventId}$`, 'm'));
   return entry as { eventId: string; deliveryId: string; httpStatus: number };
 }

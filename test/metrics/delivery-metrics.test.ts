@@ -2,7 +2,7 @@
 // on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
@@ -13,7 +13,7 @@ import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts'
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { createDelivery, createSubscription, deliveryResult, eventually, startDelivery } from '../webhooks/fixtures.ts';
+import { createDelivery, createSubscription, deliveryResult, startDelivery } from '../webhooks/fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { sample, samples } from './scrape.ts';
 
@@ -103,7 +103,11 @@ describe('delivery metrics', () => {
     const before = await scrape();
     // Its later attempts are held until a resume: the workflow does not end, so watch the metric.
     await startDelivery(env.client, taskQueue, ref);
-    const after = await eventually(scrape, (m) => moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }) === 1, 'the pause');
+    const after = await vi.waitFor(async () => {
+      const m = await scrape();
+      expect(moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }), 'the pause').toBe(1);
+      return m;
+    }, 20_000);
     expect(moved(before, after, 'webhook_delivery_attempts_total', { outcome: 'failed', trigger: 'scheduled' })).toBe(1);
   });
 });

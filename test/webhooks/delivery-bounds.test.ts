@@ -3,7 +3,7 @@
 // real activities against a real HTTPS receiver and the database. No timing assertions: what is
 // checked is what the receiver saw at once, the order of things, and the log.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createWorker } from '../../workflows/worker.ts';
@@ -17,7 +17,7 @@ import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { prisma } from '../../src/db/db.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { attemptsOf, createDelivery, createEvent, createSubscription, deliveryResult, deliveryRow, eventually, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { attemptsOf, createDelivery, createEvent, createSubscription, deliveryResult, deliveryRow, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
@@ -101,11 +101,11 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', { tim
     // A relay that retries starts nothing new.
     expect(await startEventDelivery(env.client, taskQueue, input)).toBe(workflowId);
 
-    await eventually(() => deliveryRow(deliveries[1]!.deliveryId), (d) => d.status === 'held', 'the paused subscription’s delivery held');
-    await eventually(() => deliveryRow(deliveries[0]!.deliveryId), (d) => d.status === 'succeeded', 'the first subscription’s delivery');
-    await eventually(() => deliveryRow(deliveries[2]!.deliveryId), (d) => d.attemptCount === 1, 'the failed first attempt');
+    await expect.poll(async () => (await deliveryRow(deliveries[1]!.deliveryId)).status, { timeout: 20_000, message: 'the paused subscription’s delivery held' }).toBe('held');
+    await expect.poll(async () => (await deliveryRow(deliveries[0]!.deliveryId)).status, { timeout: 20_000, message: 'the first subscription’s delivery' }).toBe('succeeded');
+    await expect.poll(async () => (await deliveryRow(deliveries[2]!.deliveryId)).attemptCount, { timeout: 20_000, message: 'the failed first attempt' }).toBe(1);
     await env.sleep('2 minutes');
-    await eventually(() => deliveryRow(deliveries[2]!.deliveryId), (d) => d.status === 'succeeded', 'the retry, on its own schedule');
+    await expect.poll(async () => (await deliveryRow(deliveries[2]!.deliveryId)).status, { timeout: 20_000, message: 'the retry, on its own schedule' }).toBe('succeeded');
     expect(receiver.received(paused.path)).toHaveLength(0);
 
     // Resuming the paused subscription releases its delivery in the event's workflow.
@@ -167,8 +167,8 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', { tim
     const stuck: DeliveryRef[] = [];
     for (let i = 0; i < 2 * ACTIVITY_SLOTS; i++) stuck.push(await createDelivery(ws, saturated.id));
     await Promise.all(stuck.map((r) => startDelivery(env.client, taskQueue, r)));
-    await eventually(async () => receiver.received(slow.path).length, (n) => n === 2, 'the bound’s worth of hanging requests');
-    await eventually(() => prisma.deliverySlot.count({ where: { subscriptionId: saturated.id, state: 'waiting' } }), (n) => n === stuck.length - 2, 'the others waiting');
+    await expect.poll(() => receiver.received(slow.path).length, { timeout: 20_000, message: 'the bound’s worth of hanging requests' }).toBe(2);
+    await expect.poll(() => prisma.deliverySlot.count({ where: { subscriptionId: saturated.id, state: 'waiting' } }), { timeout: 20_000, message: 'the others waiting' }).toBe(stuck.length - 2);
 
     try {
       for (let i = 0; i < 3; i++) {
@@ -194,9 +194,13 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', { tim
     const sub = await createSubscription(ws, { url, maxInFlight: 10 });
     const first = await createDelivery(ws, sub.id);
     await startDelivery(env.client, taskQueue, first);
-    await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the 503');
+    await expect.poll(async () => (await deliveryRow(first.deliveryId)).attemptCount, { timeout: 20_000, message: 'the 503' }).toBe(1);
     // The slot is released (with what the answer says) just after the attempt is recorded.
-    const row = await eventually(() => subscriptionRow(sub.id), (r) => r.retryAfterUntil !== null, 'the Retry-After recorded');
+    const row = await vi.waitFor(async () => {
+      const r = await subscriptionRow(sub.id);
+      expect(r.retryAfterUntil, 'the Retry-After recorded').not.toBeNull();
+      return r;
+    }, 20_000);
     const [failed] = await attemptsOf(first.deliveryId);
     expect(ms(failed!.nextAttemptAt) - ms(failed!.attemptedAt)).toBe(3_600_000);
     expect(ms(row.retryAfterUntil)).toBe(ms(failed!.attemptedAt) + 3_600_000);
@@ -253,8 +257,13 @@ describe('per-event workflow and per-subscription bounds (time-skipping)', { tim
     };
     const first = await createDelivery(ws, sub.id);
     await startDelivery(env.client, taskQueue, first);
-    await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the 429');
-    expect((await eventually(() => subscriptionRow(sub.id), (r) => r.inFlightBound !== null, 'the lowered bound')).inFlightBound).toBe(2);
+    await expect.poll(async () => (await deliveryRow(first.deliveryId)).attemptCount, { timeout: 20_000, message: 'the 429' }).toBe(1);
+    const lowered = await vi.waitFor(async () => {
+      const r = await subscriptionRow(sub.id);
+      expect(r.inFlightBound, 'the lowered bound').not.toBeNull();
+      return r;
+    }, 20_000);
+    expect(lowered.inFlightBound).toBe(2);
     expect(await deliveryResult(env.client, first)).toEqual({ status: 'succeeded', attempt: 2 });
     // Two 2xx at bound 2 raise it to 3; three more at 3 bring it back to the setting.
     expect(await deliver()).toEqual({ status: 'succeeded', attempt: 1 });

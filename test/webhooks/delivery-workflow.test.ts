@@ -3,7 +3,7 @@
 // Times are workflow times: the activities log with the test server's clock.
 import dns from 'node:dns';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
@@ -21,7 +21,7 @@ import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
 import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, eventually, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
@@ -202,7 +202,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
 
     // The first fails once and waits for its retry…
     await start(first);
-    await eventually(() => deliveryRow(first.deliveryId), (d) => d.attemptCount === 1, 'the first attempt');
+    await expect.poll(async () => (await deliveryRow(first.deliveryId)).attemptCount, { timeout: 20_000, message: 'the first attempt' }).toBe(1);
     // …the second is answered 410.
     await start(second);
     expect(await resultOf(second)).toEqual({ status: 'cancelled', attempt: 1 });
@@ -239,11 +239,15 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const third = await createDelivery(ws, sub.id);
     await start(third);
     await env.sleep('12 hours');
-    const paused = await eventually(() => subscriptionRow(sub.id), (s) => s.condition === 'paused', 'the pause');
+    const paused = await vi.waitFor(async () => {
+      const s = await subscriptionRow(sub.id);
+      expect(s.condition, 'the pause').toBe('paused');
+      return s;
+    }, 20_000);
     expect(paused).toMatchObject({ consecutiveFailures: 20, conditionReason: 'failures' });
     expect(paused.pausedAt).not.toBeNull();
     await env.sleep('27 hours');
-    await eventually(() => deliveryRow(third.deliveryId), (d) => d.status === 'held', 'the third delivery held');
+    await expect.poll(async () => (await deliveryRow(third.deliveryId)).status, { timeout: 20_000, message: 'the third delivery held' }).toBe('held');
     expect(await deliveryRow(third.deliveryId)).toMatchObject({ attemptCount: 6, nextAttemptAt: null });
 
     // Every active administrator is notified, in the app and by e-mail.
@@ -262,7 +266,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     await start(fifth);
     await start(fourth);
     for (const ref of [fourth, fifth]) {
-      await eventually(() => deliveryRow(ref.deliveryId), (d) => d.status === 'held', 'a new delivery held');
+      await expect.poll(async () => (await deliveryRow(ref.deliveryId)).status, { timeout: 20_000, message: 'a new delivery held' }).toBe('held');
     }
     const sentBeforeResume = receiver.received(path).length;
     expect(sentBeforeResume).toBe(20);

@@ -65,17 +65,6 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
     },
   });
 
-/** Polls until `check` holds (for state that a running worker produces without a result to await). */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Starts the workflow of the delivery's event, for that one delivery (as the relay would for an event matching one subscription). */
 export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
   return startEventDelivery(client, taskQueue, {

@@ -14,7 +14,7 @@ import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, eventually, startDelivery, updateSubscription } from './fixtures.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
 
@@ -147,7 +147,7 @@ describe('recovery workflow (time-skipping)', () => {
     const sub = await createSubscription(ws, { url });
     const ref = await createDelivery(ws, sub.id);
     await startDelivery(env.client, taskQueue, ref);
-    await eventually(() => deliveryRow(ref.deliveryId), (d) => d.attemptCount === 1, 'the first attempt');
+    await expect.poll(async () => (await deliveryRow(ref.deliveryId)).attemptCount, { timeout: 20_000, message: 'the first attempt' }).toBe(1);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'pending' });
 
     healthy = true;
