@@ -9,6 +9,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { api } from '../support/fixtures.ts';
 import { onFreePorts } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
@@ -20,6 +21,7 @@ let service: ChildProcess;
 let output = '';
 let receiver: Receiver;
 let httpPort: number;
+let origin: string;
 let apiKey: string;
 
 /** Polling for the service: 60 s unless said, every 200 ms. */
@@ -27,15 +29,6 @@ const polling = (timeout = 60_000) => ({ timeout, interval: 200 });
 /** The message of a failed wait for `what`: what the service printed last. */
 const waitingFor = (what: string) => `waiting for ${what}\n${output.slice(-4000)}`;
 
-async function call(method: string, p: string, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${httpPort}/public/v1${p}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /** The running Temporal dev servers whose parent is `pid` (read from /proc). */
 function devServerChildren(pid: number): number[] {
@@ -70,6 +63,7 @@ beforeAll(async () => {
   // Fresh ports again if one was taken meanwhile (onFreePorts).
   await onFreePorts(async (ports) => {
     httpPort = ports.http;
+    origin = `http://127.0.0.1:${ports.http}`;
     output = '';
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -92,7 +86,7 @@ beforeAll(async () => {
     if (!output.includes('Database:')) throw new Error(output); // exited first
   });
   apiKey = /API key \(shown once, every scope\): (\S+)/.exec(output)![1]!;
-  const support = (await call('GET', '/boards')).body.data.find((b: { name: string }) => b.name === 'Support');
+  const support = (await api('GET', '/boards', { origin, key: apiKey })).body.data.find((b: { name: string }) => b.name === 'Support');
   const product = support.fields.find((f: { name: string }) => f.name === 'Product').id;
   ticketBody = () => ({ boardId: support.id, subject: 'Ops', description: 'x', requesterEmail: 'c@example.com', fields: [{ fieldId: product, value: 'Web' }] });
 }, 240_000);
@@ -109,10 +103,10 @@ afterAll(async () => {
 describe('operations of `npm start` on its own Temporal dev server', () => {
   it('the dev server killed mid-traffic is restarted; every event is delivered once, without restarting the service', { timeout: 240_000 }, async () => {
     receiver.respond('/hooks/ops', { status: 204 });
-    expect((await call('POST', '/webhooks', { url: `${receiver.origin}/hooks/ops`, events: ['ticket.created'] })).status).toBe(201);
+    expect((await api('POST', '/webhooks', { origin, key: apiKey, body: { url: `${receiver.origin}/hooks/ops`, events: ['ticket.created'] } })).status).toBe(201);
     const created: number[] = [];
     const createTicket = async () => {
-      const res = await call('POST', '/tickets', ticketBody());
+      const res = await api('POST', '/tickets', { origin, key: apiKey, body: ticketBody() });
       expect(res.status).toBe(201);
       created.push(res.body.id);
     };

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
+import { api } from '../support/fixtures.ts';
 import { getFreePort, startTestDevServer, type TestDevServer } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
@@ -103,7 +104,7 @@ let httpPort: number;
 let dev: TestDevServer;
 let receiver: Receiver;
 let apiKey: string;
-let base: string;
+let origin: string;
 
 async function deploy(temporalAddress = dev.address): Promise<Deployment> {
   if (!split) {
@@ -115,15 +116,6 @@ async function deploy(temporalAddress = dev.address): Promise<Deployment> {
   return { api, worker };
 }
 
-async function call(method: string, p: string, body?: unknown) {
-  const res = await fetch(`${base}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /** How long (30 s unless said) and how often to poll while waiting for `what`. */
 const waiting = (what: string, timeout = 30_000) => ({ message: `waiting for ${what}`, timeout, interval: 200 });
@@ -144,20 +136,21 @@ function verified(req: ReceivedRequest, secret: string) {
 let board: { id: string; productField: string };
 
 async function createTicket(subject: string) {
-  const res = await call('POST', '/tickets', {
+  const body = {
     boardId: board.id,
     subject,
     description: 'From the end-to-end test',
     requesterEmail: 'customer@example.com',
     priority: 'high',
     fields: [{ fieldId: board.productField, value: 'Web' }],
-  });
+  };
+  const res = await api('POST', '/tickets', { origin, key: apiKey, body });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 async function subscribe(hook: string, events: string[]) {
-  const res = await call('POST', '/webhooks', { url: `${receiver.origin}${hook}`, events });
+  const res = await api('POST', '/webhooks', { origin, key: apiKey, body: { url: `${receiver.origin}${hook}`, events } });
   expect(res.status).toBe(201);
   return res.body as { id: string; secret: string };
 }
@@ -170,10 +163,10 @@ beforeAll(async () => {
   receiver = await startReceiver(tls);
   dev = await startTestDevServer();
   httpPort = await getFreePort();
-  base = `http://127.0.0.1:${httpPort}/public/v1`;
+  origin = `http://127.0.0.1:${httpPort}`;
   deployment = await deploy();
   apiKey = /API key \(shown once, every scope\): (\S+)/.exec(deployment.api.output())![1]!;
-  const boards = await call('GET', '/boards');
+  const boards = await api('GET', '/boards', { origin, key: apiKey });
   const support = boards.body.data.find((b: { name: string }) => b.name === 'Support');
   board = { id: support.id, productField: support.fields.find((f: { name: string }) => f.name === 'Product').id };
 }, 240_000);
@@ -197,7 +190,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(created.headers['user-agent']).toBe('Service-Webhooks/1.0');
     expect(created.headers['webhook-id']).toBe(envelope.id);
     expect(Math.abs(Number(created.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
-    const me = (await call('GET', '/me')).body;
+    const me = (await api('GET', '/me', { origin, key: apiKey })).body;
     expect(envelope).toMatchObject({
       type: 'ticket.created',
       workspace: expect.stringMatching(/^http/),
@@ -208,7 +201,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(envelope.id).toMatch(/^evt_/);
     expect(new Date(envelope.occurredAt).toISOString()).toBe(envelope.occurredAt);
 
-    const patched = await call('PATCH', `/tickets/${ticket.id}`, { state: 'In progress' });
+    const patched = await api('PATCH', `/tickets/${ticket.id}`, { origin, key: apiKey, body: { state: 'In progress' } });
     expect(patched.status).toBe(200);
     await expect.poll(() => deliveriesTo('/hooks/main').length, waiting('ticket.state_changed')).toBeGreaterThan(1);
     const changed = deliveriesTo('/hooks/main')[1]!;
@@ -222,7 +215,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
 
     // The log has both, succeeded, each with its workflow id.
     const log = await vi.waitFor(async () => {
-      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
+      const r = await api('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`, { origin, key: apiKey });
       expect(r.body.data, 'the log').toHaveLength(2);
       return r.body.data;
     }, waiting('the log'));
@@ -234,7 +227,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
   it('after a rotation, each of the two signatures verifies with its own secret, new first', { timeout: 60_000 }, async () => {
     receiver.respond('/hooks/rotated', { status: 200 });
     const sub = await subscribe('/hooks/rotated', ['ticket.created']);
-    const rotated = await call('POST', `/webhooks/${sub.id}/rotate-secret`);
+    const rotated = await api('POST', `/webhooks/${sub.id}/rotate-secret`, { origin, key: apiKey });
     expect(rotated.status).toBe(200);
     await createTicket('After rotation');
     await expect.poll(() => deliveriesTo('/hooks/rotated').length, waiting('a delivery')).toBeGreaterThan(0);
@@ -256,7 +249,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     receiver.respond('/hooks/bystander', { status: 200 });
     const sub = await subscribe('/hooks/test', ['ticket.comment_added']);
     await subscribe('/hooks/bystander', ['ticket.comment_added']);
-    const test = await call('POST', `/webhooks/${sub.id}/test`);
+    const test = await api('POST', `/webhooks/${sub.id}/test`, { origin, key: apiKey });
     expect(test.status).toBe(202);
     await expect.poll(() => deliveriesTo('/hooks/test').length, waiting('webhook.test')).toBeGreaterThan(0);
     const req = deliveriesTo('/hooks/test')[0]!;
@@ -264,13 +257,13 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(envelope).toMatchObject({ id: test.body.eventId, type: 'webhook.test', data: { subscriptionId: sub.id } });
 
     const [entry] = (await vi.waitFor(async () => {
-      const r = await call('GET', `/webhooks/${sub.id}/deliveries`);
+      const r = await api('GET', `/webhooks/${sub.id}/deliveries`, { origin, key: apiKey });
       expect(r.body.data[0]?.status, 'the test attempt').toBe('succeeded');
       return r.body.data;
     }, waiting('the test attempt'))) as { deliveryId: string; trigger: string }[];
     expect(entry!.trigger).toBe('test');
 
-    const resent = await call('POST', `/webhooks/${sub.id}/deliveries/${entry!.deliveryId}/resend`);
+    const resent = await api('POST', `/webhooks/${sub.id}/deliveries/${entry!.deliveryId}/resend`, { origin, key: apiKey });
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ deliveryId: entry!.deliveryId, trigger: 'manual', status: 'succeeded', httpStatus: 200, attempt: 2 });
     const again = deliveriesTo('/hooks/test');
@@ -289,7 +282,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the first attempt')).toBeGreaterThan(0);
     const first = deliveriesTo('/hooks/flaky')[0]!;
     const failed = await vi.waitFor(async () => {
-      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=failed`);
+      const r = await api('GET', `/webhooks/${sub.id}/deliveries?status=failed`, { origin, key: apiKey });
       expect(r.body.data[0], 'the failed attempt in the log').toBeDefined();
       return r.body.data[0];
     }, waiting('the failed attempt in the log'));
@@ -310,7 +303,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(second.body).toBe(first.body);
     verified(second, sub.secret);
     const ok = await vi.waitFor(async () => {
-      const r = await call('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`);
+      const r = await api('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`, { origin, key: apiKey });
       expect(r.body.data[0], 'the retry in the log').toBeDefined();
       return r.body.data[0];
     }, waiting('the retry in the log'));

@@ -17,7 +17,7 @@ import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { serveApp } from '../support/http.ts';
 import { startTestDevServer, uniqueId } from '../support/temporal.ts';
 import { supportBoard } from '../tickets/helpers.ts';
@@ -35,15 +35,6 @@ let subscription: { id: string; secret: string };
 let receiver: ExampleProcess;
 let receiverOrigin: string;
 
-async function call(method: string, pathname: string, body?: unknown) {
-  const res = await fetch(`${origin}/public/v1${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /** Starts the example on the first loopback address whose port 8443 is free (other test files use it too). */
 async function startExampleReceiver(secret: string) {
@@ -102,10 +93,10 @@ const processedLines = (eventId: string) => receiver.output().split('\n').filter
 
 /** Creates a ticket and waits for the example to have processed its ticket.created delivery. */
 async function createTicketAndAwaitProcessing() {
-  const ticket = await call('POST', '/tickets', ticketBody);
+  const ticket = await api('POST', '/tickets', { origin, key: apiKey, body: ticketBody });
   expect(ticket.status).toBe(201);
   const entry = await vi.waitFor(async () => {
-    const log = await call('GET', `/webhooks/${subscription.id}/deliveries?status=succeeded`);
+    const log = await api('GET', `/webhooks/${subscription.id}/deliveries?status=succeeded`, { origin, key: apiKey });
     const found = log.body.data.find((e: { payload: { data: { id: number } } }) => e.payload.data.id === ticket.body.id);
     expect(found, 'waiting for the delivery in the log').toBeDefined();
     return found;
@@ -148,12 +139,12 @@ beforeAll(async () => {
   // The secret comes with the subscription, and the example needs it to start; the address it
   // gets is known only then, so the URL is corrected afterwards when it is not the first one.
   const firstUrl = `https://127.0.0.1:${RECEIVER_PORT}/webhooks`;
-  const created = await call('POST', '/webhooks', { url: firstUrl, events: ['ticket.created'] });
+  const created = await api('POST', '/webhooks', { origin, key: apiKey, body: { url: firstUrl, events: ['ticket.created'] } });
   expect(created.status).toBe(201);
   subscription = created.body;
   ({ example: receiver, origin: receiverOrigin } = await startExampleReceiver(subscription.secret));
   if (`${receiverOrigin}/webhooks` !== firstUrl) {
-    expect((await call('PATCH', `/webhooks/${subscription.id}`, { url: `${receiverOrigin}/webhooks` })).status).toBe(200);
+    expect((await api('PATCH', `/webhooks/${subscription.id}`, { origin, key: apiKey, body: { url: `${receiverOrigin}/webhooks` } })).status).toBe(200);
   }
 }, 180_000);
 
@@ -204,7 +195,7 @@ describe('examples/webhook-receiver', () => {
 
   it('acknowledges a re-send (same webhook-id) without processing it again', { timeout: 60_000 }, async () => {
     const entry = await createTicketAndAwaitProcessing();
-    const resent = await call('POST', `/webhooks/${subscription.id}/deliveries/${entry.deliveryId}/resend`);
+    const resent = await api('POST', `/webhooks/${subscription.id}/deliveries/${entry.deliveryId}/resend`, { origin, key: apiKey });
     expect(resent.status).toBe(200);
     expect(resent.body).toMatchObject({ eventId: entry.eventId, trigger: 'manual', status: 'succeeded', httpStatus: 204 });
     await receiver.waitFor(new RegExp(`^duplicate ${entry.eventId}: acknowledged, not processed again$`, 'm'));

@@ -1,8 +1,8 @@
 // Per-field limits in GraphQL (graphql-rate-limit through withFieldLimit), counted per caller:
 // aliases in one request count one by one.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, createKeysMutation, signInAdmin } from './support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { createKeysMutation, signInAdmin } from './support.ts';
 import { createApp } from '../../src/http/app.ts';
 import { fieldLimits } from '../../src/rate-limit/field-limit.ts';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
@@ -21,12 +21,12 @@ describe('GraphQL field limit on createApiKey', () => {
     // In documents of at most GRAPHQL_LIMITS.mutationFields fields each.
     for (let done = 0; done < max; done += GRAPHQL_LIMITS.mutationFields) {
       const size = Math.min(GRAPHQL_LIMITS.mutationFields, max - done);
-      const batch = await call(app, 'POST', '/graphql', { headers: session, body: createKeysMutation(size, ws.roles.agent.id) });
+      const batch = await api('POST', '/graphql', { app, headers: session, body: createKeysMutation(size, ws.roles.agent.id) });
       expect(batch.body.errors).toBeUndefined();
       expect(Object.keys(batch.body.data)).toHaveLength(size);
     }
 
-    const over = await call(app, 'POST', '/graphql', { headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
+    const over = await api('POST', '/graphql', { app, headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
     expect(over.body.data).toBeNull();
     expect(over.body.errors).toHaveLength(1);
     expect(over.body.errors[0]).toMatchObject({
@@ -39,7 +39,7 @@ describe('GraphQL field limit on createApiKey', () => {
   it('counts each caller on its own', async () => {
     const other = await createTestWorkspace('Field limits, other');
     const otherSession = await signInAdmin(app, other.admin.email!);
-    const res = await call(app, 'POST', '/graphql', { headers: otherSession, body: createKeysMutation(1, other.roles.agent.id) });
+    const res = await api('POST', '/graphql', { app, headers: otherSession, body: createKeysMutation(1, other.roles.agent.id) });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.k0.apiKey.id).toEqual(expect.any(Number));
   });

@@ -24,8 +24,8 @@ import { routes } from '../../src/api/routes.ts';
 import { MAX_PAGE_SIZE } from '../../src/paging/paging.ts';
 import { ticketService } from '../../src/tickets/ticket.service.ts';
 import * as ui from '../../web/src/api/operations.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, signInAdmin } from './support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { signInAdmin } from './support.ts';
 
 const times = (n: number, part: (i: number) => string) => Array.from({ length: n }, (_, i) => part(i)).join(' ');
 const TICKET_PAGE = 'tickets(first: 100) { edges { node { description } } }';
@@ -39,7 +39,7 @@ describe('hostile GraphQL documents', () => {
   });
 
   async function expectRefused(body: { query: string; variables?: Record<string, unknown> }, rule: RegExp, withKey = false) {
-    const res = await call(app, 'POST', '/graphql', { key: withKey ? key : undefined, body });
+    const res = await api('POST', '/graphql', { app, key: withKey ? key : undefined, body });
     expect(res.status, res.text).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(rule), extensions: { code: 'query_too_complex', status: 400 } })]);
@@ -91,10 +91,10 @@ describe('hostile GraphQL documents', () => {
   });
 
   it('still answers afterwards: a full page of tickets, and the root type name', async () => {
-    const page = await call(app, 'POST', '/graphql', { key, body: { query: `{ ${TICKET_PAGE} }` } });
+    const page = await api('POST', '/graphql', { app, key, body: { query: `{ ${TICKET_PAGE} }` } });
     expect(page.status, page.text).toBe(200);
     expect(page.body).toEqual({ data: { tickets: { edges: expect.any(Array) } } });
-    const typename = await call(app, 'POST', '/graphql', { body: { query: '{ __typename }' } });
+    const typename = await api('POST', '/graphql', { app, body: { query: '{ __typename }' } });
     expect(typename.body).toEqual({ data: { __typename: 'Query' } });
   });
 });
@@ -113,19 +113,19 @@ describe('introspection and suggestions', () => {
 
   it('refuses anonymous introspection in production with 401 unauthenticated, and allows __typename', async () => {
     for (const query of [introspection.query, '{ __type(name: "Query") { name } }']) {
-      const res = await call(production, 'POST', '/graphql', { body: { query } });
+      const res = await api('POST', '/graphql', { app: production, body: { query } });
       expect(res.status, res.text).toBe(401);
       expect(res.body.data).toBeUndefined();
       expect(res.body.errors[0]).toMatchObject({ message: 'Introspection needs a signed-in session or an API key', extensions: { code: 'unauthenticated', status: 401 } });
     }
-    expect((await call(production, 'POST', '/graphql', { body: { query: '{ __typename }' } })).body).toEqual({ data: { __typename: 'Query' } });
+    expect((await api('POST', '/graphql', { app: production, body: { query: '{ __typename }' } })).body).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('answers GraphiQL’s introspection query to an API key and a session in production, and to anyone elsewhere', async () => {
     for (const res of [
-      await call(production, 'POST', '/graphql', { key, body: introspection }),
-      await call(production, 'POST', '/graphql', { headers: session, body: introspection }),
-      await call(development, 'POST', '/graphql', { body: introspection }),
+      await api('POST', '/graphql', { app: production, key, body: introspection }),
+      await api('POST', '/graphql', { app: production, headers: session, body: introspection }),
+      await api('POST', '/graphql', { app: development, body: introspection }),
     ]) {
       expect(res.status, res.text).toBe(200);
       expect(res.body.errors).toBeUndefined();
@@ -140,7 +140,7 @@ describe('introspection and suggestions', () => {
     ];
     for (const { query, guess } of misspelt) {
       const message = async (app: typeof production, opts: { key?: string }) =>
-        (await call(app, 'POST', '/graphql', { ...opts, body: { query } })).body.errors[0].message as string;
+        (await api('POST', '/graphql', { app, ...opts, body: { query } })).body.errors[0].message as string;
       const anonymous = await message(production, {});
       expect(anonymous).toMatch(/does not exist|Cannot query field/);
       expect(anonymous).not.toContain('Did you mean');

@@ -2,7 +2,6 @@
 // control), then end to end through the REST handler on an idempotent route.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
-import { call } from './support.ts';
 import { prisma } from '../../src/db/db.ts';
 import { AppError } from '../../src/errors/errors.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -231,7 +230,7 @@ describe('Idempotency-Key through the REST handler', () => {
     routes: [...routes, { ...createArticle, operationId: 'createArticleIdempotently', path: '/test/kb/articles', idempotent: true }],
   });
   const post = (key: string, body: unknown, idempotencyKey?: string) =>
-    call(app, 'POST', '/test/kb/articles', { key, body, headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey } });
+    api('POST', '/test/kb/articles', { app, key, body, headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey } });
   const articlesTitled = (workspaceId: number, title: string) => prisma.knowledgeBaseArticle.count({ where: { workspaceId, title } });
 
   let ws: Workspace;

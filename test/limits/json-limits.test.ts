@@ -5,9 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.ts';
 import { assertJsonDepth, MAX_JSON_DEPTH } from '../../src/validation/request-body.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { ticketBody } from '../tickets/helpers.ts';
-import { call } from './support.ts';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 /** The body of the finding: 400,000 arrays within each other, 800 KB (under the 1 MiB limit). */
@@ -47,7 +46,7 @@ describe('JSON bodies on REST', () => {
   });
 
   it('still creates a ticket afterwards', async () => {
-    const res = await call(app, 'POST', '/tickets', { key, body: ticketBody(ws) });
+    const res = await api('POST', '/tickets', { app, key, body: ticketBody(ws) });
     expect(res.status, res.text).toBe(201);
   });
 });

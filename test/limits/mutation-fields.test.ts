@@ -7,9 +7,8 @@ import { parse } from 'graphql';
 import { prisma } from '../../src/db/db.ts';
 import { createApp } from '../../src/http/app.ts';
 import { GRAPHQL_LIMITS, mutationFieldCount } from '../../src/graphql/limits.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createSubscription } from '../webhooks/fixtures.ts';
-import { call } from './support.ts';
 
 const max = GRAPHQL_LIMITS.mutationFields;
 const testEvents = (n: number, id: string) => ({
@@ -35,7 +34,7 @@ describe('mutation fields per document', () => {
 
   it(`refuses a document with more than ${max} mutation fields: 400 too_many_mutations, nothing runs`, async () => {
     const key = await ws.key({ scopes: ['webhooks:manage'] });
-    const res = await call(app, 'POST', '/graphql', { key: key.value, body: testEvents(12, subId) });
+    const res = await api('POST', '/graphql', { app, key: key.value, body: testEvents(12, subId) });
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
     expect(res.body.errors).toHaveLength(1);
@@ -48,11 +47,11 @@ describe('mutation fields per document', () => {
     const key = await ws.key({ scopes: ['webhooks:manage'] });
     await prisma.apiKey.update({ where: { id: key.record.id }, data: { requestsPerMinute: max + 1 } });
     const before = await queued();
-    const first = await call(app, 'POST', '/graphql', { key: key.value, body: testEvents(max, subId) });
+    const first = await api('POST', '/graphql', { app, key: key.value, body: testEvents(max, subId) });
     expect(first.body.errors).toBeUndefined();
     expect(Object.keys(first.body.data)).toHaveLength(max);
     // The key had max + 1 requests; the first document took max of them, so one more field fits, two do not.
-    const second = await call(app, 'POST', '/graphql', { key: key.value, body: testEvents(2, subId) });
+    const second = await api('POST', '/graphql', { app, key: key.value, body: testEvents(2, subId) });
     expect(second.status).toBe(429);
     expect(second.body.errors[0].extensions.code).toBe('rate_limited');
     expect(second.headers.get('retry-after')).toMatch(/^\d+$/);

@@ -2,8 +2,8 @@
 // REDIS_URL share one limit per key; GraphQL field limits keep their counters there too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, createKeysMutation, signInAdmin, startRedisServer } from './support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { createKeysMutation, signInAdmin, startRedisServer } from './support.ts';
 import { createApp } from '../../src/http/app.ts';
 import { config, loadConfig } from '../../src/config.ts';
 import { connectRedis, sharedRedis } from '../../src/rate-limit/redis.ts';
@@ -48,14 +48,14 @@ describe('rate limits shared through Redis', () => {
     const key = await ws.key();
     const remaining: number[] = [];
     for (const app of [first, second, first, second]) {
-      const res = await call(app, 'GET', '/me', { key: key.value });
+      const res = await api('GET', '/me', { app, key: key.value });
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-policy')).toBe(`"default";q=${LIMIT};w=60`);
       remaining.push(remainingOf(res));
     }
     expect(remaining).toEqual([3, 2, 1, 0]);
     for (const app of [first, second]) {
-      const res = await call(app, 'GET', '/me', { key: key.value });
+      const res = await api('GET', '/me', { app, key: key.value });
       expect(res.status).toBe(429);
       expect(res.body.code).toBe('rate_limited');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -66,7 +66,7 @@ describe('rate limits shared through Redis', () => {
   it('a burst of twice the limit spread over both instances lets exactly the limit through', async () => {
     const key = await ws.key();
     const answers = await Promise.all(
-      Array.from({ length: 2 * LIMIT }, (_, i) => call(i % 2 ? second : first, 'GET', '/me', { key: key.value })),
+      Array.from({ length: 2 * LIMIT }, (_, i) => api('GET', '/me', { app: i % 2 ? second : first, key: key.value })),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(LIMIT);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(LIMIT);
@@ -75,12 +75,12 @@ describe('rate limits shared through Redis', () => {
   it('GraphQL calls with the key share the count with REST across instances', async () => {
     const key = await ws.key();
     const query = { query: '{ me { apiKey { id } } }' };
-    expect((await call(first, 'POST', '/graphql', { key: key.value, body: query })).status).toBe(200);
-    expect((await call(second, 'GET', '/me', { key: key.value })).status).toBe(200);
-    expect((await call(second, 'POST', '/graphql', { key: key.value, body: query })).status).toBe(200);
-    const last = await call(first, 'GET', '/me', { key: key.value });
+    expect((await api('POST', '/graphql', { app: first, key: key.value, body: query })).status).toBe(200);
+    expect((await api('GET', '/me', { app: second, key: key.value })).status).toBe(200);
+    expect((await api('POST', '/graphql', { app: second, key: key.value, body: query })).status).toBe(200);
+    const last = await api('GET', '/me', { app: first, key: key.value });
     expect(remainingOf(last)).toBe(0);
-    const limited = await call(second, 'POST', '/graphql', { key: key.value, body: query });
+    const limited = await api('POST', '/graphql', { app: second, key: key.value, body: query });
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0].extensions.code).toBe('rate_limited');
   });
@@ -90,12 +90,12 @@ describe('rate limits shared through Redis', () => {
     const max = fieldLimits.createApiKey.max;
     // In documents of at most GRAPHQL_LIMITS.mutationFields fields each.
     for (let done = 0; done < max; done += GRAPHQL_LIMITS.mutationFields) {
-      const batch = await call(first, 'POST', '/graphql', { headers: session, body: createKeysMutation(Math.min(GRAPHQL_LIMITS.mutationFields, max - done), ws.roles.agent.id) });
+      const batch = await api('POST', '/graphql', { app: first, headers: session, body: createKeysMutation(Math.min(GRAPHQL_LIMITS.mutationFields, max - done), ws.roles.agent.id) });
       expect(batch.body.errors).toBeUndefined();
     }
     const stored = JSON.parse((await secondConnection.get(`redis-store-id::user:${ws.admin.id}:createApiKey`)) ?? '[]');
     expect(stored).toHaveLength(max);
-    const over = await call(second, 'POST', '/graphql', { headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
+    const over = await api('POST', '/graphql', { app: second, headers: session, body: createKeysMutation(1, ws.roles.agent.id) });
     expect(over.body.errors[0].extensions.code).toBe('rate_limited');
   });
 });

@@ -1,7 +1,6 @@
 // Per-key request limits on REST and GraphQL, in process (decisions.md, "Rate limits").
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call } from './support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createApp } from '../../src/http/app.ts';
 import { prisma } from '../../src/db/db.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -22,7 +21,7 @@ function remainingOf(res: { headers: Headers }) {
   return Number(m![1]);
 }
 
-function expectRateLimited(res: Awaited<ReturnType<typeof call>>) {
+function expectRateLimited(res: Awaited<ReturnType<typeof api>>) {
   expect(res.status).toBe(429);
   expect(res.headers.get('ratelimit-policy')).toBe(POLICY);
   expect(remainingOf(res)).toBe(0);
@@ -42,33 +41,33 @@ describe('rate limits per API key', () => {
 
   it("takes the limit from the key's requestsPerMinute", async () => {
     const key = await ws.key();
-    const me = await call(app, 'GET', '/me', { key: key.value });
+    const me = await api('GET', '/me', { app, key: key.value });
     expect(me.body.limits.requestsPerMinute).toBe(LIMIT);
   });
 
   it('puts RateLimit-Policy and RateLimit on success and on every error, counting each call', async () => {
     const key = await ws.key({ scopes: ['users:read'] });
-    const ok = await call(app, 'GET', '/me', { key: key.value });
+    const ok = await api('GET', '/me', { app, key: key.value });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(ok)).toBe(3);
 
-    const noSuchRecord = await call(app, 'GET', '/users/0', { key: key.value });
+    const noSuchRecord = await api('GET', '/users/0', { app, key: key.value });
     expect(noSuchRecord.status).toBe(404);
     expect(noSuchRecord.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(noSuchRecord)).toBe(2);
 
-    const noScope = await call(app, 'GET', '/boards', { key: key.value });
+    const noScope = await api('GET', '/boards', { app, key: key.value });
     expect(noScope.status).toBe(403);
     expect(noScope.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(noScope)).toBe(1);
 
-    const wrongMethod = await call(app, 'DELETE', '/me', { key: key.value });
+    const wrongMethod = await api('DELETE', '/me', { app, key: key.value });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(wrongMethod)).toBe(0);
 
-    const limited = await call(app, 'GET', '/nowhere', { key: key.value });
+    const limited = await api('GET', '/nowhere', { app, key: key.value });
     expectRateLimited(limited);
     expect(limited.headers.get('content-type')).toBe('application/problem+json');
     expect(limited.body).toMatchObject({ status: 429, code: 'rate_limited', requestId: limited.headers.get('x-request-id') });
@@ -76,7 +75,7 @@ describe('rate limits per API key', () => {
 
   it('a burst of twice the limit lets exactly the limit through', async () => {
     const key = await ws.key();
-    const answers = await Promise.all(Array.from({ length: 2 * LIMIT }, () => call(app, 'GET', '/me', { key: key.value })));
+    const answers = await Promise.all(Array.from({ length: 2 * LIMIT }, () => api('GET', '/me', { app, key: key.value })));
     const passed = answers.filter((a) => a.status === 200);
     expect(passed).toHaveLength(LIMIT);
     expect(passed.map(remainingOf).sort()).toEqual([0, 1, 2, 3]);
@@ -89,9 +88,9 @@ describe('rate limits per API key', () => {
   it('counts each key on its own', async () => {
     const busy = await ws.key();
     const quiet = await ws.key();
-    for (let i = 0; i < LIMIT; i++) expect((await call(app, 'GET', '/me', { key: busy.value })).status).toBe(200);
-    expectRateLimited(await call(app, 'GET', '/me', { key: busy.value }));
-    const other = await call(app, 'GET', '/me', { key: quiet.value });
+    for (let i = 0; i < LIMIT; i++) expect((await api('GET', '/me', { app, key: busy.value })).status).toBe(200);
+    expectRateLimited(await api('GET', '/me', { app, key: busy.value }));
+    const other = await api('GET', '/me', { app, key: quiet.value });
     expect(other.status).toBe(200);
     expect(remainingOf(other)).toBe(LIMIT - 1);
   });
@@ -99,24 +98,24 @@ describe('rate limits per API key', () => {
   it('applies the same limit to GraphQL calls made with the key, with the same headers', async () => {
     const key = await ws.key();
     const query = { query: '{ me { apiKey { id } } }' };
-    expect((await call(app, 'GET', '/me', { key: key.value })).status).toBe(200);
-    expect((await call(app, 'GET', '/me', { key: key.value })).status).toBe(200);
+    expect((await api('GET', '/me', { app, key: key.value })).status).toBe(200);
+    expect((await api('GET', '/me', { app, key: key.value })).status).toBe(200);
 
-    const gql = await call(app, 'POST', '/graphql', { key: key.value, body: query });
+    const gql = await api('POST', '/graphql', { app, key: key.value, body: query });
     expect(gql.status).toBe(200);
     expect(gql.body.data.me.apiKey.id).toBe(key.record.id);
     expect(gql.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(gql)).toBe(1);
 
-    const invalid = await call(app, 'POST', '/graphql', { key: key.value, body: { query: '{ nope }' } });
+    const invalid = await api('POST', '/graphql', { app, key: key.value, body: { query: '{ nope }' } });
     expect(invalid.body.errors[0].message).toMatch(/nope/);
     expect(invalid.headers.get('ratelimit-policy')).toBe(POLICY);
     expect(remainingOf(invalid)).toBe(0);
 
-    const limited = await call(app, 'POST', '/graphql', { key: key.value, body: query });
+    const limited = await api('POST', '/graphql', { app, key: key.value, body: query });
     expectRateLimited(limited);
     expect(limited.body.errors[0].extensions).toMatchObject({ code: 'rate_limited', status: 429 });
-    expectRateLimited(await call(app, 'GET', '/me', { key: key.value }));
+    expectRateLimited(await api('GET', '/me', { app, key: key.value }));
   });
 
   it('counts each mutation field in GraphQL as a request, so aliases cannot multiply the request allowance', async () => {
@@ -125,7 +124,7 @@ describe('rate limits per API key', () => {
     const product = support.fields.find((f) => f.name === 'Product')!;
     const input = `{ boardId: "${support.id}", subject: "Alias ${key.record.id}", requesterEmail: "ana@example.test", fields: [{ fieldId: "${product.id}", value: "Web" }] }`;
     const aliases = Array.from({ length: LIMIT + 1 }, (_, i) => `t${i}: createTicket(input: ${input}) { id }`);
-    const res = await call(app, 'POST', '/graphql', { key: key.value, body: { query: `mutation { ${aliases.join(' ')} }` } });
+    const res = await api('POST', '/graphql', { app, key: key.value, body: { query: `mutation { ${aliases.join(' ')} }` } });
     expectRateLimited(res);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].extensions.code).toBe('rate_limited');
@@ -133,7 +132,7 @@ describe('rate limits per API key', () => {
   });
 
   it('does not count requests without a valid key (there is no key to count against)', async () => {
-    const res = await call(app, 'GET', '/me', { key: 'svc_AAAAAAAAAA_' + 'A'.repeat(43) });
+    const res = await api('GET', '/me', { app, key: 'svc_AAAAAAAAAA_' + 'A'.repeat(43) });
     expect(res.status).toBe(401);
     expect(res.headers.get('ratelimit')).toBeNull();
   });
@@ -141,8 +140,8 @@ describe('rate limits per API key', () => {
   it('keeps separate counts in separate app instances without Redis', async () => {
     const key = await ws.key();
     const other = createApp();
-    for (let i = 0; i < LIMIT; i++) expect((await call(app, 'GET', '/me', { key: key.value })).status).toBe(200);
-    expectRateLimited(await call(app, 'GET', '/me', { key: key.value }));
-    expect((await call(other, 'GET', '/me', { key: key.value })).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++) expect((await api('GET', '/me', { app, key: key.value })).status).toBe(200);
+    expectRateLimited(await api('GET', '/me', { app, key: key.value }));
+    expect((await api('GET', '/me', { app: other, key: key.value })).status).toBe(200);
   });
 });

@@ -5,8 +5,8 @@ import { createApp } from '../../src/http/app.ts';
 import { createRequestRateLimiter } from '../../src/rate-limit/request-rate-limiter.ts';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
 import { REPORT_DAY_COST } from '../../src/graphql/complexity.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, signInAdmin } from './support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { signInAdmin } from './support.ts';
 
 const LIMIT = 3;
 const query = { query: '{ workspace { name } }' };
@@ -23,11 +23,11 @@ describe('per-person request limit of sessions', () => {
     const first = await signInAdmin(app, ws.admin.email!);
     const second = await signInAdmin(app, ws.admin.email!);
     const answers = [];
-    for (let i = 0; i < LIMIT; i++) answers.push(await call(app, 'POST', '/graphql', { headers: i % 2 ? second : first, body: query }));
+    for (let i = 0; i < LIMIT; i++) answers.push(await api('POST', '/graphql', { app, headers: i % 2 ? second : first, body: query }));
     for (const a of answers) expect(a.body.errors).toBeUndefined();
     expect(answers[0]!.headers.get('ratelimit-policy')).toBe(`"default";q=${LIMIT};w=60`);
 
-    const over = await call(app, 'POST', '/graphql', { headers: second, body: query });
+    const over = await api('POST', '/graphql', { app, headers: second, body: query });
     expect(over.status).toBe(429);
     expect(over.body.errors[0].extensions.code).toBe('rate_limited');
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -35,7 +35,7 @@ describe('per-person request limit of sessions', () => {
     // Another person is counted on their own.
     const other = await createTestWorkspace('Session limit, other');
     const otherSession = await signInAdmin(app, other.admin.email!);
-    expect((await call(app, 'POST', '/graphql', { headers: otherSession, body: query })).body.errors).toBeUndefined();
+    expect((await api('POST', '/graphql', { app, headers: otherSession, body: query })).body.errors).toBeUndefined();
   });
 });
 
@@ -47,11 +47,11 @@ describe('ticketActivityReport priced by its window', () => {
     const ws = await createTestWorkspace('Report cost');
     const key = (await ws.key({ scopes: ['tickets:read'] })).value;
     const to = new Date();
-    const year = await call(createApp(), 'POST', '/graphql', { key, body: { query: report, variables: { from: new Date(to.getTime() - 366 * DAY), to } } });
+    const year = await api('POST', '/graphql', { app: createApp(), key, body: { query: report, variables: { from: new Date(to.getTime() - 366 * DAY), to } } });
     expect(year.body.errors).toBeUndefined();
     expect(year.body.data.ticketActivityReport).toEqual([]);
 
-    const history = await call(createApp(), 'POST', '/graphql', { key, body: { query: report, variables: { from: '2000-01-01T00:00:00Z', to } } });
+    const history = await api('POST', '/graphql', { app: createApp(), key, body: { query: report, variables: { from: '2000-01-01T00:00:00Z', to } } });
     expect(history.status).toBe(400);
     expect(history.body.errors[0].extensions.code).toBe('query_too_complex');
     expect(history.body.errors[0].message).toContain(`at most ${GRAPHQL_LIMITS.cost}`);

@@ -1,32 +1,11 @@
-// Helpers of the limits tests: calling a given app instance in-process, and a real redis-server.
+// Helpers of the limits tests: a real redis-server, signing in, many mutations in one request.
 import { spawn } from 'node:child_process';
 import type { createApp } from '../../src/http/app.ts';
 import { provisioned } from '../support/tools.ts';
 import { freePort } from '../support/http.ts';
+import { api } from '../support/fixtures.ts';
 
 type App = ReturnType<typeof createApp>;
-
-/** Like fixtures' `api()`, against the app given (several apps can share one store). */
-export async function call(app: App, method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let body: string | undefined;
-  if (opts.body !== undefined) {
-    body = JSON.stringify(opts.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  const url = `http://localhost${path.startsWith('/graphql') ? '' : '/public/v1'}${path}`;
-  const res = await app.fetch(new Request(url, { method, headers, body }));
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, body: json, text };
-}
-
 
 /** A throwaway redis-server (the OS's package, provisioned by scripts/provision.sh) on a free loopback port, no persistence. */
 export async function startRedisServer(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -58,9 +37,7 @@ export async function startRedisServer(): Promise<{ url: string; stop(): Promise
 
 /** Signs the workspace's administrator in through GraphQL: the headers its later POSTs need. */
 export async function signInAdmin(app: App, email: string, password = 'correct horse battery staple') {
-  const res = await call(app, 'POST', '/graphql', {
-    body: { query: 'mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { csrfToken } }', variables: { email, password } },
-  });
+  const res = await api('POST', '/graphql', { app, body: { query: 'mutation($email: String!, $password: String!) { signIn(email: $email, password: $password) { csrfToken } }', variables: { email, password } } });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
   if (res.status !== 200 || !cookie || !res.body.data) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   return { cookie, 'x-csrf-token': res.body.data.signIn.csrfToken as string };

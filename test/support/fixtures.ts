@@ -6,6 +6,8 @@ import { apiKeyService, type CreateKeyInput } from '../../src/api-keys/api-key.s
 import { API_SCOPES } from '../../src/access/principal.ts';
 import { createApp } from '../../src/http/app.ts';
 
+type App = ReturnType<typeof createApp>;
+
 let migrated: Promise<unknown> | undefined;
 export const ensureMigrated = () => (migrated ??= migrate());
 
@@ -34,10 +36,19 @@ export async function createTestWorkspace(name = 'Test workspace') {
   };
 }
 
-let app: ReturnType<typeof createApp> | undefined;
-/** Calls the HTTP app in-process (no port): `api('GET', '/me', { key })`. */
-export async function api(method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit } = {}) {
-  app ??= createApp();
+let defaultApp: App | undefined;
+
+/**
+ * Calls the service: `api('GET', '/me', { key })`. In-process (no port) on its HTTP app, made once
+ * per file, or on the `app` given (several apps can share one store); over the network when
+ * `origin` names a running server (`http://127.0.0.1:<port>`).
+ */
+export async function api(
+  method: string,
+  path: string,
+  opts: { app?: App; origin?: string; key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: BodyInit } = {},
+) {
+  const send = (req: Request) => (opts.origin ? fetch(req) : (opts.app ?? (defaultApp ??= createApp())).fetch(req));
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   let body: BodyInit | undefined = opts.rawBody;
@@ -45,7 +56,7 @@ export async function api(method: string, path: string, opts: { key?: string; bo
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await app.fetch(new Request(`http://localhost${path.startsWith('/graphql') ? '' : '/public/v1'}${path}`, { method, headers, body }));
+  const res = await send(new Request(`${opts.origin ?? 'http://localhost'}${path.startsWith('/graphql') ? '' : '/public/v1'}${path}`, { method, headers, body }));
   const text = await res.text();
   let json: any;
   try {

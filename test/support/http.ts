@@ -1,5 +1,5 @@
-// HTTP helpers of the test kit: the service's app in-process (`api`, `request`) or on a loopback
-// port (`serveApp`), and free ports.
+// HTTP helpers of the test kit: the service's app on a loopback port (`serveApp`), and free ports.
+// Requests go through `api()` (fixtures.ts): in-process, on another app, or to an origin.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../src/http/app.ts';

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../src/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { prisma } from '../../src/db/db.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { call, signInAdmin } from '../limits/support.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { signInAdmin } from '../limits/support.ts';
 import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
 
@@ -27,11 +27,11 @@ describe('live subscriptions per workspace', () => {
   });
 
   it(`caps a workspace at ${max} live subscriptions for people and keys alike: 422 subscription_limit_reached`, async () => {
-    const first = await call(app, 'POST', '/graphql', { headers: session, body: { query: createMutation, variables: { input: body } } });
+    const first = await api('POST', '/graphql', { app, headers: session, body: { query: createMutation, variables: { input: body } } });
     expect(first.body.errors).toBeUndefined();
     // The last place: parallel requests of a person cannot together pass the cap.
     const racing = await Promise.all(
-      Array.from({ length: 4 }, () => call(app, 'POST', '/graphql', { headers: session, body: { query: createMutation, variables: { input: body } } })),
+      Array.from({ length: 4 }, () => api('POST', '/graphql', { app, headers: session, body: { query: createMutation, variables: { input: body } } })),
     );
     expect(racing.filter((r) => !r.body.errors)).toHaveLength(1);
     const refused = racing.filter((r) => r.body.errors);
@@ -42,16 +42,16 @@ describe('live subscriptions per workspace', () => {
 
     // A key under its own limit is refused the same way, through REST.
     const key = await ws.key({ scopes: ['webhooks:manage'] });
-    const byKey = await call(app, 'POST', '/webhooks', { key: key.value, body });
+    const byKey = await api('POST', '/webhooks', { app, key: key.value, body });
     expect(byKey.status).toBe(422);
     expect(byKey.body.code).toBe('subscription_limit_reached');
 
     // Deleting one makes room again; other workspaces are not affected.
     const one = await prisma.webhookSubscription.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, deletedAt: null } });
-    expect((await call(app, 'DELETE', `/webhooks/${one.id}`, { key: key.value })).status).toBe(204);
-    expect((await call(app, 'POST', '/webhooks', { key: key.value, body })).status).toBe(201);
+    expect((await api('DELETE', `/webhooks/${one.id}`, { app, key: key.value })).status).toBe(204);
+    expect((await api('POST', '/webhooks', { app, key: key.value, body })).status).toBe(201);
     const other = await createTestWorkspace('Subscription cap, other');
-    expect((await call(app, 'POST', '/webhooks', { key: (await other.key({ scopes: ['webhooks:manage'] })).value, body })).status).toBe(201);
+    expect((await api('POST', '/webhooks', { app, key: (await other.key({ scopes: ['webhooks:manage'] })).value, body })).status).toBe(201);
   });
 });
 
@@ -78,7 +78,7 @@ describe('held deliveries per paused subscription', () => {
     const sub = await createSubscription(ws, { url: 'https://93.184.216.34/held', condition: 'paused', pausedAt: new Date() });
     await holdDeliveries(sub.id, cap - 2);
     // Parallel requests cannot together pass the cap: the test events on their way count.
-    const results = await Promise.all(Array.from({ length: 4 }, () => call(app, 'POST', `/webhooks/${sub.id}/test`, { key })));
+    const results = await Promise.all(Array.from({ length: 4 }, () => api('POST', `/webhooks/${sub.id}/test`, { app, key })));
     expect(results.filter((r) => r.status === 202)).toHaveLength(2);
     const refused = results.filter((r) => r.status === 422);
     expect(refused).toHaveLength(2);
@@ -86,12 +86,12 @@ describe('held deliveries per paused subscription', () => {
     expect(await prisma.event.count({ where: { targetSubscriptionId: sub.id } })).toBe(2);
 
     // GraphQL refuses the same way.
-    const gql = await call(app, 'POST', '/graphql', { key, body: { query: 'mutation($id: String!) { sendWebhookTest(id: $id) { eventId } }', variables: { id: sub.id } } });
+    const gql = await api('POST', '/graphql', { app, key, body: { query: 'mutation($id: String!) { sendWebhookTest(id: $id) { eventId } }', variables: { id: sub.id } } });
     expect(gql.body.errors[0].extensions.code).toBe('held_delivery_limit_reached');
 
     // A receiving subscription is not affected (its deliveries go out, nothing is held).
     const receiving = await createSubscription(ws, { url: 'https://93.184.216.34/receiving' });
-    expect((await call(app, 'POST', `/webhooks/${receiving.id}/test`, { key })).status).toBe(202);
+    expect((await api('POST', `/webhooks/${receiving.id}/test`, { app, key })).status).toBe(202);
   });
 
   it('skips a paused subscription at its cap when relaying other events (documented: not kept, not sent on resume)', async () => {
