@@ -8,18 +8,13 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WebhookEvent } from '../../examples/webhook-receiver/receiver.ts';
 import { loadConfig } from '../../src/config.ts';
-import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { serveApp } from '../support/http.ts';
-import { startTestDevServer, uniqueId } from '../support/temporal.ts';
+import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
 import { supportBoard } from '../tickets/helpers.ts';
 import { createTestCa, RECEIVER_PORT, type TestCa } from '../webhooks/receiver.ts';
 import { runExample, type ExampleProcess } from './support.ts';
@@ -107,31 +102,14 @@ async function createTicketAndAwaitProcessing() {
 
 beforeAll(async () => {
   tls = createTestCa();
-  const temporal = await startTestDevServer();
-  stops.push(() => temporal.teardown());
-  // Migrated (and the workspace made) before the relay looks at the outbox.
+  // The example is the receiver: the deliveries trust its CA.
+  const deliveries = await startDevServerDeliveryStack({ queue: 'example-deliveries', tls });
+  stops.push(() => deliveries.stop());
   const ws = await createTestWorkspace('Examples');
   apiKey = (await ws.key()).value;
   const s = supportBoard(ws);
   ticketBody = { boardId: s.board.id, subject: 'Printer on fire', requesterEmail: 'customer@example.com', fields: [{ fieldId: s.product, value: 'Web' }] };
 
-  const taskQueue = uniqueId('example-deliveries');
-  const { client } = useTemporal(temporal.address, taskQueue);
-  stops.push(closeTemporal);
-  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
-  stops.push(() => relay.stop());
-  const worker = await createWorker({
-    connection: temporal.nativeConnection,
-    namespace: temporal.namespace,
-    taskQueue,
-    workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)),
-    activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }),
-  });
-  const running = worker.run();
-  stops.push(async () => {
-    worker.shutdown();
-    await running;
-  });
   const app = await serveApp();
   stops.push(() => app.close());
   origin = app.origin;

@@ -1,51 +1,36 @@
 // Deliveries made by a real worker (time-skipping server, the real activities, an HTTPS receiver
 // on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { uniqueId } from '../support/temporal.ts';
 import { createDelivery, createSubscription, deliveryResult, startDelivery } from '../webhooks/fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { sample, samples } from './scrape.ts';
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 const routes = metricsRoutes();
 const scrape = async () => samples(await (await routes.fetch(new Request('http://localhost/metrics'))).text());
 
 describe('delivery metrics', () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
-  let worker: Worker;
-  let running: Promise<void>;
-  const taskQueue = uniqueId('metrics-deliveries');
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createDeliveryTimeSkippingEnv();
-    worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath,
-      activities: createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, clock: async () => new Date(await env.currentTimeMs()), mailer: null }),
-    });
-    running = worker.run();
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'metrics-deliveries', tls, activities: () => ({ mailer: null }) }));
   }, 120_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await env?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

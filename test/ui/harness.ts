@@ -1,6 +1,7 @@
 // The whole service for browser tests, for real: the HTTP app on a loopback port (the settings
-// UI built by Vite, /graphql, /public/v1), the outbox relay, a Temporal dev server with a worker
-// running the delivery workflows, an HTTPS webhook receiver on :8443 with its own CA, and
+// UI built by Vite, /graphql, /public/v1), the delivery stack (test/support/delivery-stack.ts: the
+// outbox relay, a Temporal dev server with a worker running the delivery and recovery workflows),
+// an HTTPS webhook receiver on :8443 with its own CA, and
 // the OS's Chromium (scripts/provision.sh) driven by playwright-core (never a downloaded browser).
 //
 // Webhooks to the loopback receiver need WEBHOOK_ALLOW_PRIVATE_TARGETS: the harness hands the
@@ -12,15 +13,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
 import { hashPassword } from '../../src/auth/password.ts';
-import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import { ensureWebBuild } from '../../web/build.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { serveApp } from '../support/http.ts';
-import { startTestDevServer, uniqueId } from '../support/temporal.ts';
+import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
 import { provisioned } from '../support/tools.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
@@ -62,28 +58,9 @@ export async function startUiStack(): Promise<UiStack> {
     const receiver = await startReceiver(tls);
     stops.push(() => receiver.close());
 
-    const temporal = await startTestDevServer();
-    stops.push(() => temporal.teardown());
-
-    // Migrated (and the workspace made) before the relay looks at the outbox.
+    const deliveries = await startDevServerDeliveryStack({ queue: 'ui-deliveries', tls, recover: true });
+    stops.push(() => deliveries.stop());
     const workspace = await createTestWorkspace('UI workspace');
-    const taskQueue = uniqueId('ui-deliveries');
-    const { client } = useTemporal(temporal.address, taskQueue);
-    stops.push(closeTemporal);
-    const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
-    stops.push(() => relay.stop());
-    const worker = await createWorker({
-      connection: temporal.nativeConnection,
-      namespace: temporal.namespace,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-      activities: { ...createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca } }), ...createRecoverActivities() },
-    });
-    const running = worker.run();
-    stops.push(async () => {
-      worker.shutdown();
-      await running;
-    });
 
     const app = await serveApp();
     stops.push(() => app.close());
@@ -115,15 +92,7 @@ export async function startUiStack(): Promise<UiStack> {
         });
         return { email, password: PASSWORD };
       },
-      async rest(method, pathname, key, body) {
-        const res = await fetch(`${origin}/public/v1${pathname}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await res.text();
-        return { status: res.status, body: text ? JSON.parse(text) : undefined };
-      },
+      rest: (method, pathname, key, body) => api(method, pathname, { origin, key, body }),
       async newPage(width = 1280) {
         const context = await browser.newContext({ viewport: { width, height: width > 800 ? 900 : 844 }, baseURL: origin });
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });

@@ -1,0 +1,119 @@
+// The webhook delivery stack of the tests, built in one call and stopped in reverse: a Temporal
+// server, a worker running the delivery workflows with the real activities against the database
+// and, on a dev server, the outbox relay that starts the deliveries of new events as the service
+// does. The receivers are the test's (test/webhooks/receiver.ts); the activities trust the CA
+// given and allow loopback targets, and anything else they get (a clock, a client, a mailer,
+// timeouts) the test says.
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { NativeConnection } from '@temporalio/worker';
+import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
+import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createWorker } from '../../workflows/worker.ts';
+import { createDeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
+import { createRecoverActivities } from '../../workflows/recover/activities.ts';
+import type { TestCa } from '../webhooks/receiver.ts';
+import { ensureMigrated } from './fixtures.ts';
+import { createDeliveryTimeSkippingEnv, startTestDevServer, uniqueId, type TestDevServer } from './temporal.ts';
+
+export interface DeliveryStackOptions<Server> {
+  /** The task queue's name before its unique suffix. */
+  queue: string;
+  /** The CA of the receivers' certificates. */
+  tls: TestCa;
+  /** What else the delivery activities get (the CA given, loopback targets and, time-skipping, its clock come with the stack). */
+  activities?: (server: Server) => DeliveryActivityDeps;
+  /** Also the recovery workflow and its activities (workflows/index.ts). */
+  recover?: boolean;
+  /** The worker's activity slots (the SDK's default otherwise). */
+  activitySlots?: number;
+}
+
+interface DeliveryStack {
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+type Stop = () => Promise<unknown>;
+
+/** Runs `start`, which pushes how to stop what it started; when it fails, stops that and rethrows. */
+async function build<T>(start: (stops: Stop[]) => Promise<T>): Promise<T & { stop(): Promise<void> }> {
+  const stops: Stop[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    return { ...(await start(stops)), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function runWorker<Server>(
+  stops: Stop[],
+  temporal: { connection: NativeConnection; namespace: string },
+  taskQueue: string,
+  activities: DeliveryActivityDeps,
+  { recover, activitySlots }: DeliveryStackOptions<Server>,
+) {
+  const worker = await createWorker({
+    connection: temporal.connection,
+    namespace: temporal.namespace,
+    taskQueue,
+    workflowsPath: fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../workflows/delivery/workflows.ts', import.meta.url)),
+    ...(activitySlots ? { maxConcurrentActivityTaskExecutions: activitySlots } : {}),
+    activities: { ...createDeliveryActivities(activities), ...(recover ? createRecoverActivities() : {}) },
+  });
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+  });
+}
+
+/**
+ * On the time-skipping server (timers fire as soon as nothing else is pending); the activities
+ * log with its clock. Tests start the deliveries themselves (fixtures' `startDelivery`).
+ */
+export function startTimeSkippingDeliveryStack(
+  options: DeliveryStackOptions<TestWorkflowEnvironment>,
+): Promise<DeliveryStack & { env: TestWorkflowEnvironment }> {
+  return build(async (stops) => {
+    const env = await createDeliveryTimeSkippingEnv();
+    stops.push(() => env.teardown());
+    const taskQueue = uniqueId(options.queue);
+    const activities = {
+      allowPrivateTargets: true,
+      tls: { ca: options.tls.ca },
+      clock: async () => new Date(await env.currentTimeMs()),
+      ...options.activities?.(env),
+    };
+    await runWorker(stops, { connection: env.nativeConnection, namespace: env.namespace ?? 'default' }, taskQueue, activities, options);
+    return { env, taskQueue };
+  });
+}
+
+/**
+ * On a Temporal dev server, which is the service's Temporal for the test file (`useTemporal`), so
+ * the API's re-sends and recoveries start workflows there; the outbox relay starts the deliveries
+ * of new events.
+ */
+export function startDevServerDeliveryStack(
+  options: DeliveryStackOptions<TestDevServer>,
+): Promise<DeliveryStack & { temporal: TestDevServer; client: Client }> {
+  return build(async (stops) => {
+    const temporal = await startTestDevServer();
+    stops.push(() => temporal.teardown());
+    await ensureMigrated(); // before the relay looks at the outbox
+    const taskQueue = uniqueId(options.queue);
+    const { client } = useTemporal(temporal.address, taskQueue);
+    stops.push(closeTemporal);
+    const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
+    stops.push(() => relay.stop());
+    const activities = { allowPrivateTargets: true, tls: { ca: options.tls.ca }, ...options.activities?.(temporal) };
+    await runWorker(stops, { connection: temporal.nativeConnection, namespace: temporal.namespace }, taskQueue, activities, options);
+    return { temporal, client, taskQueue };
+  });
+}
