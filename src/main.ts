@@ -14,7 +14,7 @@ import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { secretRepository } from './webhooks/secret.repository.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
-import { startSupervisedDevServer } from './temporal/dev-server.ts';
+import { startSupervisedDevServer } from './temporal/dev-server-supervised.ts';
 import { superviseWorker } from './worker.ts';
 import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/outbox-relay.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { startSupervisedDevServer } from '../../src/temporal/dev-server.ts';
+import { startSupervisedDevServer } from '../../src/temporal/dev-server-supervised.ts';
 import { createHelloActivities } from './hello/activities.ts';
 import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
