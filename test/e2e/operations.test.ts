@@ -29,7 +29,6 @@ const polling = (timeout = 60_000) => ({ timeout, interval: 200 });
 /** The message of a failed wait for `what`: what the service printed last. */
 const waitingFor = (what: string) => `waiting for ${what}\n${output.slice(-4000)}`;
 
-
 /** The running Temporal dev servers whose parent is `pid` (read from /proc). */
 function devServerChildren(pid: number): number[] {
   return fs

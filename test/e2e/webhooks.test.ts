@@ -116,7 +116,6 @@ async function deploy(temporalAddress = dev.address): Promise<Deployment> {
   return { api, worker };
 }
 
-
 /** How long (30 s unless said) and how often to poll while waiting for `what`. */
 const waiting = (what: string, timeout = 30_000) => ({ message: `waiting for ${what}`, timeout, interval: 200 });
 

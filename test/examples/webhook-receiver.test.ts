@@ -30,7 +30,6 @@ let subscription: { id: string; secret: string };
 let receiver: ExampleProcess;
 let receiverOrigin: string;
 
-
 /** Starts the example on the first loopback address whose port 8443 is free (other test files use it too). */
 async function startExampleReceiver(secret: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'example-receiver-'));
