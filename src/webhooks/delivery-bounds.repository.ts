@@ -3,6 +3,9 @@
 // lock on the subscription's row, one call per attempt each way.
 import { prisma } from '../db/db.ts';
 
+/** A held slot outlives a worker that died mid-attempt this long (an attempt takes at most ~10 s). */
+export const SLOT_LEASE_MS = 60_000;
+
 /** Why an attempt did not go out yet; the workflow waits, holding no worker slot. */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
 
