@@ -15,7 +15,7 @@ import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 import { inStoredTrace } from '../tracing/tracing.ts';
 import { fieldFilterName } from './webhook.service.ts';
-import { ADMIT_POLL_MS, type AdmissionSettings } from './relay-admission.ts';
+import { ADMIT_POLL_MS, onAdmissionMayOpen, type AdmissionSettings } from './relay-admission.ts';
 import { SLOT_LEASE_MS } from './delivery-bounds.repository.ts';
 import { config } from '../config.ts';
 
@@ -184,6 +184,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = options.lanes ?? 2;
   let lastSweep = 0;
+  /** Events wait for admission: a delivery of this process that decides wakes the relay. */
+  let holdingBack = false;
   const relay = supervise({
     async run() {
       // Every lane ends before the next round (or the back-off), whatever became of the others.
@@ -191,7 +193,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
       // Held back by admission: look again shortly, as deliveries in the engine decide.
-      if (await waiting()) setTimeout(() => relay.wake(), ADMIT_POLL_MS).unref();
+      holdingBack = await waiting();
+      if (holdingBack) setTimeout(() => relay.wake(), ADMIT_POLL_MS).unref();
       if (Date.now() - lastSweep >= sweepMs) {
         lastSweep = Date.now();
         await sweepHeld();
@@ -206,12 +209,16 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   // Events committed during a round may have been claimed before their commit: another round
   // follows at once. While the relay backs off, notifications wait for the back-off.
   const unlisten = options.listen?.(() => relay.wake());
+  const unsubscribe = onAdmissionMayOpen(() => {
+    if (holdingBack) relay.wake();
+  });
   // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
   // (the listener retries on its own) leaves it at that.
   unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
   return {
     async stop() {
+      unsubscribe();
       await relay.stop();
       await (await unlisten?.catch(() => undefined))?.();
     },

@@ -14,7 +14,10 @@
 // The share is the sum of the workspace's subscriptions' in-flight bounds (at least
 // MIN_ADMISSION): as many as its receivers take at once, so a subscription's bound is full and a
 // little queue waits behind it, no more. Events beyond it stay in the outbox until deliveries
-// decide; the relay looks again every ADMIT_POLL_MS meanwhile.
+// decide. Meanwhile a relay looks again whenever a delivery of its own process takes a slot,
+// begins to wait or frees a slot (admissionMayOpen, called by delivery-bounds.repository.ts), and
+// every ADMIT_POLL_MS for deliveries of other processes. A workspace is given room only once a
+// quarter of its share is free, so that the relay starts its events in batches, not one by one.
 //
 // Not counted, so that one subscription's trouble does not hold back its workspace's other
 // subscriptions: deliveries waiting for a SLOW receiver's slots (one of its slots held longer than
@@ -35,8 +38,21 @@ export const MAX_ADMISSION = 500;
 export const SLOW_SLOT_MS = 2_000;
 /** An undecided delivery older than this no longer counts. */
 export const UNDECIDED_WINDOW_MS = 30_000;
-/** While a workspace's events wait for admission, the relay looks again this often. */
-export const ADMIT_POLL_MS = 20;
+/** While a workspace's events wait for admission, the relay looks again this often (at the latest). */
+export const ADMIT_POLL_MS = 100;
+
+const listeners = new Set<() => void>();
+
+/** A delivery of this process took a slot, began to wait or freed a slot: room may have opened. */
+export function admissionMayOpen(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Calls `listener` on each admissionMayOpen() of this process; returns the unsubscribe. */
+export function onAdmissionMayOpen(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
 
 export interface AdmissionSettings {
   /** The in-flight bounds' ceiling (WEBHOOK_MAX_IN_FLIGHT_LIMIT). */
@@ -55,11 +71,13 @@ export function admissionRoom(settings: AdmissionSettings): Prisma.Sql {
   return Prisma.sql`
     SELECT h."workspaceId",
            CASE WHEN s.subs = 0 THEN NULL
-                ELSE GREATEST(0, CEIL((LEAST(${MAX_ADMISSION}::int, GREATEST(${MIN_ADMISSION}::int, s.bounds)) - s.engaged)::numeric / s.subs))::int END AS events
+                WHEN s.cap - s.engaged < CEIL(s.cap / 4.0) THEN 0
+                ELSE CEIL((s.cap - s.engaged)::numeric / s.subs)::int END AS events
       FROM heads h
      CROSS JOIN LATERAL (
        SELECT count(*)::int AS subs,
-              COALESCE(sum(LEAST(${settings.limit}::int, w."maxInFlight", COALESCE(w."inFlightBound", w."maxInFlight"))), 0)::int AS bounds,
+              LEAST(${MAX_ADMISSION}::int, GREATEST(${MIN_ADMISSION}::int,
+                COALESCE(sum(LEAST(${settings.limit}::int, w."maxInFlight", COALESCE(w."inFlightBound", w."maxInFlight"))), 0)))::int AS cap,
               COALESCE(sum(
                 (SELECT count(*) FROM "Delivery" d
                   WHERE d."subscriptionId" = w."id" AND d."status" = 'pending'

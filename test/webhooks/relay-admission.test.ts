@@ -1,8 +1,9 @@
 // Admission (src/webhooks/relay-admission.ts): the relay claims a workspace's events only while its
 // deliveries in the engine (undecided, or waiting for a fast receiver's slot) leave room within the
-// sum of its subscriptions' bounds; the rest wait in the outbox. Another workspace is not held back,
-// and one subscription's slow receiver, rate, Retry-After or retries do not close the door for its
-// workspace. The database's part of the relay only (no Temporal).
+// sum of its subscriptions' bounds, in batches of at least a quarter of it; the rest wait in the
+// outbox. Another workspace is not held back, and one subscription's slow receiver, rate,
+// Retry-After or retries do not close the door for its workspace. The database's part of the
+// relay only (no Temporal).
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
@@ -67,7 +68,7 @@ describe('relay admission', () => {
     const first = await claim();
     expect(of(a, first)).toHaveLength(MIN_ADMISSION);
     expect(of(b, first)).toHaveLength(1);
-    await relay(of(a, first), [subA.id]);
+    const deliveriesA = await relay(of(a, first), [subA.id]);
     await relay(of(b, first), [subB.id]);
 
     // A's ten deliveries are undecided: no room until they decide. B's next event goes at once.
@@ -76,6 +77,13 @@ describe('relay admission', () => {
     expect(of(a, second)).toHaveLength(0);
     expect(of(b, second)).toHaveLength(1);
     expect(await webhookRepository.hasUnclaimed()).toBe(true);
+
+    // Room opens in batches: two of A's ten took their slots, too little (under a quarter of its
+    // share); a third, and three events go.
+    await slots(deliveriesA.slice(0, 2), 'held');
+    expect(of(a, await claim())).toHaveLength(0);
+    await slots(deliveriesA.slice(2, 3), 'held');
+    expect(of(a, await claim())).toHaveLength(3);
   });
 
   it('divides the room by the subscriptions an event goes to, and sums their bounds', async () => {
