@@ -2,6 +2,10 @@
 // the AIMD bound. The rules run in PostgreSQL (functions of migration delivery_bounds) under a
 // lock on the subscription's row, one call per attempt each way.
 import { prisma } from '../db/db.ts';
+import { admissionMayOpen } from './relay-admission.ts';
+
+/** A held slot outlives a worker that died mid-attempt this long (an attempt takes at most ~10 s). */
+export const SLOT_LEASE_MS = 60_000;
 
 /** Why an attempt did not go out yet; the workflow waits, holding no worker slot. */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
@@ -56,6 +60,7 @@ export const deliveryBoundsRepository = {
     const [row] = await prisma.$queryRaw<{ outcome: string; until: Date | null }[]>`
       SELECT "outcome", "until" FROM "acquire_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${input.seq}::bigint, ${input.workflowId},
         ${iso(input.now)}::timestamp(3), ${settings.leaseMs}::int, ${settings.waitLeaseMs}::int, ${settings.limit}::int, ${input.rateReserved}, ${settings.lookAgainMs}::int, ${input.attempt}::int, ${input.retryDelayMs}::int)`;
+    admissionMayOpen();
     if (!row || row.outcome === 'acquired') return { outcome: 'acquired' };
     return { outcome: row.outcome as WaitReason, until: row.until };
   },
@@ -65,13 +70,15 @@ export const deliveryBoundsRepository = {
    * are to be told). With `steal`, the oldest of them may come back `stolen`: its attempt is the
    * caller's to send (the functions of migration delivery_slot_hand_over).
    */
-  release(
+  async release(
     input: { deliveryId: string; subscriptionId: string; now: Date; signal: BoundSignal; retryAfterUntil: Date | null; steal?: boolean },
     settings: BoundSettings,
   ): Promise<GrantedSlot[]> {
-    return prisma.$queryRaw`
+    const granted = await prisma.$queryRaw<GrantedSlot[]>`
       SELECT "deliveryId", "workflowId", "stolen", "attempt", "retryDelayMs", "since" FROM "release_delivery_slot"(${input.deliveryId}, ${input.subscriptionId}, ${iso(input.now)}::timestamp(3),
         ${settings.leaseMs}::int, ${settings.limit}::int, ${input.signal}, ${iso(input.retryAfterUntil)}::timestamp(3), ${input.steal === true})`;
+    admissionMayOpen();
+    return granted;
   },
 
   /** A slot taken for an attempt on another's behalf that will not be made after all: its own delivery's again. */

@@ -15,6 +15,9 @@ import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 import { inStoredTrace } from '../tracing/tracing.ts';
 import { fieldFilterName } from './webhook.service.ts';
+import { ADMIT_POLL_MS, onAdmissionMayOpen, type AdmissionSettings } from './relay-admission.ts';
+import { SLOT_LEASE_MS } from './delivery-bounds.repository.ts';
+import { config } from '../config.ts';
 
 export interface RelayOptions {
   client: Client;
@@ -41,6 +44,12 @@ export interface RelayOptions {
    * undefined (the worker is reconnecting), `client` starts them the plain way.
    */
   eagerClient?: () => Client | undefined;
+  /**
+   * Admission (relay-admission.ts): a workspace's events are started only while its deliveries in
+   * the engine leave room; the rest wait in the outbox. `false` starts everything at once (tests of
+   * the relay's other rules). Default: on, with the configured bound ceiling and slot lease.
+   */
+  admission?: AdmissionSettings | false;
   /** How often to look for resumed subscriptions whose held deliveries were not released. */
   sweepMs?: number;
   /**
@@ -98,10 +107,11 @@ export function createOutboxRelay(options: RelayOptions) {
   const batchSize = options.batchSize ?? 200;
   const leaseMs = options.leaseMs ?? 15_000;
   const concurrency = options.concurrency ?? 48;
+  const admission = options.admission === false ? undefined : (options.admission ?? { limit: config.webhooks.maxInFlightLimit, slotLeaseMs: SLOT_LEASE_MS });
 
   /** One batch: returns how many events were taken (0 when the outbox is empty). */
   async function relayBatch(): Promise<number> {
-    const events = await webhookRepository.claimEvents(batchSize, leaseMs);
+    const events = await webhookRepository.claimEvents(batchSize, leaseMs, admission);
     if (!events.length) return 0;
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
     const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
@@ -155,7 +165,10 @@ export function createOutboxRelay(options: RelayOptions) {
     }
   }
 
-  return { drain, sweepHeld };
+  /** Events wait that no relay holds: admission kept them back (or they came during the round). */
+  const waiting = () => (admission ? webhookRepository.hasUnclaimed() : Promise.resolve(false));
+
+  return { drain, sweepHeld, waiting };
 }
 
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
@@ -166,17 +179,22 @@ export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
  * `pollMs` at most), backing off while it cannot relay.
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
-  const { drain, sweepHeld } = createOutboxRelay(options);
+  const { drain, sweepHeld, waiting } = createOutboxRelay(options);
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = options.lanes ?? 2;
   let lastSweep = 0;
+  /** Events wait for admission: a delivery of this process that decides wakes the relay. */
+  let holdingBack = false;
   const relay = supervise({
     async run() {
       // Every lane ends before the next round (or the back-off), whatever became of the others.
       const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
       const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
+      // Held back by admission: look again shortly, as deliveries in the engine decide.
+      holdingBack = await waiting();
+      if (holdingBack) setTimeout(() => relay.wake(), ADMIT_POLL_MS).unref();
       if (Date.now() - lastSweep >= sweepMs) {
         lastSweep = Date.now();
         await sweepHeld();
@@ -191,12 +209,16 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   // Events committed during a round may have been claimed before their commit: another round
   // follows at once. While the relay backs off, notifications wait for the back-off.
   const unlisten = options.listen?.(() => relay.wake());
+  const unsubscribe = onAdmissionMayOpen(() => {
+    if (holdingBack) relay.wake();
+  });
   // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
   // (the listener retries on its own) leaves it at that.
   unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
   return {
     async stop() {
+      unsubscribe();
       await relay.stop();
       await (await unlisten?.catch(() => undefined))?.();
     },

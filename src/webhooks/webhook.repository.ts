@@ -9,6 +9,7 @@ import { sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
+import { admissionRoom, type AdmissionSettings } from './relay-admission.ts';
 
 const live = { deletedAt: null } as const;
 
@@ -327,8 +328,12 @@ export const webhookRepository = {
    * and one whose relay died is taken again once its lease runs out (nothing lost or doubled,
    * as before). Past MAX_BACKLOG_WORKSPACES workspaces with a backlog at once, those with the
    * lowest ids are served first until the backlogs shrink.
+   *
+   * With `admission`, a workspace gets no more than the room its deliveries in the engine leave
+   * (relay-admission.ts); its other events wait in the outbox.
    */
-  claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+  claimEvents(limit: number, leaseMs: number, admission?: AdmissionSettings): Promise<ClaimedEvent[]> {
+    const room = admission ? admissionRoom(admission) : Prisma.sql`SELECT h."workspaceId", NULL::int AS events FROM heads h`;
     return prisma.$queryRaw<ClaimedEvent[]>`
       WITH RECURSIVE backlog("workspaceId", depth) AS (
         (SELECT "workspaceId", 1 FROM "Event" WHERE "relayedAt" IS NULL ORDER BY "relayedAt", "workspaceId" LIMIT 1)
@@ -347,13 +352,15 @@ export const webhookRepository = {
          ORDER BY h."seq" LIMIT ${limit}
       ),
       share AS (SELECT LEAST(2 * ${limit}::int, CEIL(8.0 * ${limit}::int / GREATEST(count(*), 1)))::int AS n FROM heads),
+      room AS (${room}),
       candidates AS (
         SELECT c."id", c.turn, h."headSeq" FROM heads h
+         JOIN room r ON r."workspaceId" = h."workspaceId"
          CROSS JOIN LATERAL (
            SELECT e."id", row_number() OVER (ORDER BY e."seq") AS turn FROM (
              SELECT e."id", e."seq" FROM "Event" e
               WHERE e."relayedAt" IS NULL AND e."workspaceId" = h."workspaceId" AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
-              ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT (SELECT n FROM share)) e) c
+              ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT LEAST((SELECT n FROM share), r.events)) e) c
       )
       UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
        WHERE "id" IN (
@@ -409,6 +416,13 @@ export const webhookRepository = {
 
   markRelayed(eventIds: string[], at: Date) {
     return prisma.event.updateMany({ where: { id: { in: eventIds } }, data: { relayedAt: at, relayLeaseUntil: null } });
+  },
+
+  /** Does an event wait that no relay holds (one held back by admission, say)? */
+  async hasUnclaimed(): Promise<boolean> {
+    const [row] = await prisma.$queryRaw<{ waiting: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM "Event" WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())) AS "waiting"`;
+    return row?.waiting === true;
   },
 
   releaseLease(eventIds: string[]) {

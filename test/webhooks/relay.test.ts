@@ -138,7 +138,8 @@ describe('outbox relay', () => {
     const sub = await createSubscription(own, { url: 'https://k.example.com/', events: ['ticket.created'] });
     const events = await Promise.all(Array.from({ length: 90 }, () => createEvent(own, 'ticket.created')));
     const ids = events.map((e) => e.id);
-    const running = startOutboxRelay({ client: dev.client, taskQueue, batchSize: 10, concurrency: 4, lanes: 2, pollMs: 20 });
+    // No worker runs here, so no delivery would ever decide: admission (relay-admission.test.ts) off.
+    const running = startOutboxRelay({ client: dev.client, taskQueue, batchSize: 10, concurrency: 4, lanes: 2, pollMs: 20, admission: false });
     try {
       await expect
         .poll(() => prisma.event.count({ where: { id: { in: ids }, relayedAt: null } }), { timeout: 60_000, interval: 200 })

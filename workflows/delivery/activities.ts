@@ -14,7 +14,7 @@ import { activityInfo, ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext } from '../../src/webhooks/delivery.repository.ts';
-import { deliveryBoundsRepository, type BoundSettings, type BoundSignal, type GrantedSlot, type WaitReason } from '../../src/webhooks/delivery-bounds.repository.ts';
+import { deliveryBoundsRepository, SLOT_LEASE_MS, type BoundSettings, type BoundSignal, type GrantedSlot, type WaitReason } from '../../src/webhooks/delivery-bounds.repository.ts';
 import { parseRetryAfter } from '../../src/webhooks/retry-after.ts';
 import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../src/webhooks/paused-notice.ts';
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
@@ -87,8 +87,6 @@ export interface AttemptResult {
   wait?: { reason: WaitReason; untilMs: number | null };
 }
 
-/** A held slot outlives a worker that died mid-attempt this long (an attempt takes at most ~10 s). */
-const SLOT_LEASE_MS = 60_000;
 /**
  * A waiting delivery keeps its place this long; it looks again (should no release hand it a slot)
  * after LOOK_AGAIN_MS at the head of the queue, further back later (delivery-bounds.repository.ts).
