@@ -37,6 +37,12 @@ export const rateLimitRefusals = new Counter({
   registers: [registry],
 });
 
+export const outboxRelayedEvents = new Counter({
+  name: 'outbox_relayed_events_total',
+  help: 'Events handed to Temporal by this process\'s relay (their workflow started, or none needed)',
+  registers: [registry],
+});
+
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts sent, by outcome (succeeded, failed, gone) and trigger (scheduled, manual, test)',

@@ -18,6 +18,7 @@ import { fieldFilterName } from './webhook.service.ts';
 import { ADMIT_POLL_MS, onAdmissionMayOpen, type AdmissionSettings } from './relay-admission.ts';
 import { SLOT_LEASE_MS } from './delivery-bounds.repository.ts';
 import { config } from '../config.ts';
+import { outboxRelayedEvents } from '../metrics/metrics.ts';
 
 export interface RelayOptions {
   client: Client;
@@ -140,7 +141,10 @@ export function createOutboxRelay(options: RelayOptions) {
       }
     });
     const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
-    if (done.length) await webhookRepository.markRelayed(done, new Date());
+    if (done.length) {
+      await webhookRepository.markRelayed(done, new Date());
+      outboxRelayedEvents.inc(done.length);
+    }
     if (failed.size) {
       await webhookRepository.releaseLease([...failed]);
       const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;

@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
 import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { outboxRelayedEvents } from '../../src/metrics/metrics.ts';
 import { EventIdKey, SubscriptionIdsKey } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
@@ -49,8 +50,11 @@ describe('outbox relay', () => {
     const onSupportEvent = await createEvent(ws, 'ticket.created');
     await prisma.event.update({ where: { id: onSupportEvent.id }, data: { boardId: support!.id } });
 
+    const relayedBefore = (await outboxRelayedEvents.get()).values[0]?.value ?? 0;
     const r = relay();
     await r.drain();
+    // Counted for operators (outbox_relayed_events_total): at least these two (other files' events may wait too).
+    expect(((await outboxRelayedEvents.get()).values[0]?.value ?? 0) - relayedBefore).toBeGreaterThanOrEqual(2);
     const expectTargets = async (eventId: string, ids: string[]) =>
       expect((await deliveriesOf(eventId)).map((d) => d.subscriptionId).sort()).toEqual([...ids].sort());
     await expectTargets(onBilling.id, [all.id, paused.id]);
