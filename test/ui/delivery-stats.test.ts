@@ -2,9 +2,7 @@
 // on its canvas (uPlot under the page's CSP), and its numbers are on the page as text.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { prisma } from '../../src/db/db.ts';
-import { newId } from '../../src/ids.ts';
-import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
+import { createSubscription, seedAttempts } from '../webhooks/fixtures.ts';
 import { PASSWORD, screenshot, startUiStack, type UiStack } from './harness.ts';
 
 const WAIT = { timeout: 30_000 };
@@ -36,31 +34,14 @@ describe('delivery statistics in Chromium', { timeout: 90_000 }, () => {
     // Seeded attempts: the subscription does not listen to the event's type, so the relay sends nothing of its own.
     const subscription = await createSubscription(stack.workspace, { url: 'https://hooks.example.com/stats', events: ['ticket.created'] });
     subscriptionId = subscription.id;
-    const ref = await createDelivery(stack.workspace, subscriptionId, 'ticket.comment_added');
     const now = Date.now();
-    const outcomes: ['succeeded' | 'failed', number][] = [
-      ['succeeded', 100],
-      ['failed', 200],
-      ['succeeded', 300],
-      ['succeeded', 400],
-    ];
-    await prisma.deliveryAttempt.createMany({
-      data: outcomes.map(([status, durationMs], i) => ({
-        id: newId('att'),
-        deliveryId: ref.deliveryId,
-        subscriptionId,
-        eventId: ref.eventId,
-        eventType: ref.eventType,
-        attempt: i + 1,
-        trigger: 'scheduled' as const,
-        status,
-        httpStatus: status === 'succeeded' ? 200 : 500,
-        durationMs,
-        payload: '{}',
-        attemptedAt: new Date(now - (4 - i) * 60_000),
-        workflowId: `delivery:${ref.eventId}:${subscriptionId}`,
-      })),
-    });
+    // Four attempts, one a minute until a minute ago.
+    await seedAttempts(stack.workspace, subscriptionId, [
+      [new Date(now - 4 * 60_000), 'succeeded', 100],
+      [new Date(now - 3 * 60_000), 'failed', 200],
+      [new Date(now - 2 * 60_000), 'succeeded', 300],
+      [new Date(now - 1 * 60_000), 'succeeded', 400],
+    ], 'ticket.comment_added');
     ({ page } = await stack.newPage(1280));
     await signIn(page);
   }, 240_000);

@@ -2,37 +2,14 @@
 // and buckets for attempts seeded at the edges of the UTC buckets, under a fixed clock.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
-import { newId } from '../../src/ids.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createDelivery, createSubscription } from './fixtures.ts';
+import { createSubscription, seedAttempts } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
 const NOW = new Date('2026-11-20T10:30:00.000Z');
 const HOOK = 'https://hooks.example.com/stats';
-
-/** Attempts of one delivery of the subscription, at the given times, outcomes and durations. */
-async function seedAttempts(ws: Workspace, subscriptionId: string, attempts: [string, 'succeeded' | 'failed', number][]) {
-  const ref = await createDelivery(ws, subscriptionId);
-  await prisma.deliveryAttempt.createMany({
-    data: attempts.map(([at, status, durationMs], i) => ({
-      id: newId('att'),
-      deliveryId: ref.deliveryId,
-      subscriptionId,
-      eventId: ref.eventId,
-      eventType: ref.eventType,
-      attempt: i + 1,
-      trigger: 'scheduled' as const,
-      status,
-      httpStatus: status === 'succeeded' ? 200 : 500,
-      durationMs,
-      payload: '{}',
-      attemptedAt: new Date(at),
-      workflowId: `delivery:${ref.eventId}:${subscriptionId}`,
-    })),
-  });
-}
 
 const zeros = (n: number) => Array.from({ length: n }, () => ({ attempts: 0, succeeded: 0, failed: 0 }));
 const counts = (series: { attempts: number; succeeded: number; failed: number }[]) => series.map(({ attempts, succeeded, failed }) => ({ attempts, succeeded, failed }));

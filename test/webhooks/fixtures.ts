@@ -47,6 +47,29 @@ export async function createDelivery(ws: Workspace, subscriptionId: string, type
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 
+/** Attempts of one new delivery (of an event of `type`) to the subscription: at the given times, with the given outcomes and durations. */
+export async function seedAttempts(ws: Workspace, subscriptionId: string, attempts: [Date | string, 'succeeded' | 'failed', number][], type?: EventType) {
+  const ref = await createDelivery(ws, subscriptionId, type);
+  await prisma.deliveryAttempt.createMany({
+    data: attempts.map(([at, status, durationMs], i) => ({
+      id: newId('att'),
+      deliveryId: ref.deliveryId,
+      subscriptionId,
+      eventId: ref.eventId,
+      eventType: ref.eventType,
+      attempt: i + 1,
+      trigger: 'scheduled' as const,
+      status,
+      httpStatus: status === 'succeeded' ? 200 : 500,
+      durationMs,
+      payload: '{}',
+      attemptedAt: new Date(at),
+      workflowId: `delivery:${ref.eventId}:${subscriptionId}`,
+    })),
+  });
+  return ref;
+}
+
 export const attemptsOf = (deliveryId: string) => prisma.deliveryAttempt.findMany({ where: { deliveryId }, orderBy: [{ attempt: 'asc' }, { attemptedAt: 'asc' }] });
 export const deliveryRow = (deliveryId: string) => prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
 export const updateSubscription = (id: string, data: Prisma.WebhookSubscriptionUpdateInput) => prisma.webhookSubscription.update({ where: { id }, data });
