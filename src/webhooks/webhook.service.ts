@@ -312,13 +312,16 @@ export const webhookService = {
     }
     const { client, taskQueue } = temporal();
     const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
-    const resent = resendDelivery(client, taskQueue, ref, requestId).catch((err: unknown) => {
+    // Past the wait the answer is given: the wait for the attempt's result stops with it.
+    const stopWaiting = new AbortController();
+    const resent = resendDelivery(client, taskQueue, ref, requestId, stopWaiting.signal).catch((err: unknown) => {
       logger.warn({ err, deliveryId: delivery.id }, 're-send could not run');
       throw new AppError('service_unavailable', 'The re-send could not run now; try again shortly');
     });
     let timer: NodeJS.Timeout | undefined;
     const waited = await Promise.race([resent, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]).finally(() => clearTimeout(timer));
     if (waited === null) {
+      stopWaiting.abort();
       resent.catch(() => undefined);
       const now = new Date();
       return {
@@ -328,8 +331,8 @@ export const webhookService = {
       };
     }
     const { result } = waited;
-    const attempt = result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
-    if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result.outcome === 'held' ? 'paused' : 'not receiving'}`);
+    const attempt = result?.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
+    if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
     return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };
   },
 };

@@ -7,6 +7,7 @@ import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { webhookService } from '../../src/webhooks/webhook.service.ts';
 import { routes } from '../../src/api/routes.ts';
 import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
+import { resendDelivery } from '../../workflows/delivery/client.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
@@ -39,4 +40,20 @@ describe('re-send without a result in time', () => {
     expect(route.statusOf?.(entry)).toBe(202);
     expect(route.statusOf?.({ ...entry, status: 'failed' })).toBeUndefined();
   }, 120_000);
+
+  it('stops waiting for the result when told, before or after the start, and the re-send goes on', async () => {
+    const ws = await createTestWorkspace('Resend stop waiting');
+    const sub = await createSubscription(ws, { url: 'https://hooks.example.com/slow' });
+    const ref = await createDelivery(ws, sub.id);
+    const taskQueue = uniqueId('no-worker');
+
+    // Without a worker the result never comes: only the signal can end these calls.
+    const during = await resendDelivery(dev.client, taskQueue, ref, 'stop-during', AbortSignal.timeout(200));
+    expect(during).toEqual({ workflowId: resendWorkflowId(ref.deliveryId, 'stop-during'), result: null });
+    const before = await resendDelivery(dev.client, taskQueue, ref, 'stop-before', AbortSignal.abort());
+    expect(before).toEqual({ workflowId: resendWorkflowId(ref.deliveryId, 'stop-before'), result: null });
+    for (const { workflowId } of [during, before]) {
+      expect((await dev.client.workflow.getHandle(workflowId).describe()).status.name).toBe('RUNNING');
+    }
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 // Starting delivery workflows from the API, the relay and tests (a Temporal Client, no worker).
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, isGrpcCancelledError, type Client } from '@temporalio/client';
 import { eventWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
 import { deliverySearchAttributes, eventSearchAttributes, releaseSearchAttributes, type DeliveryRef, type EventDeliveries } from './search-attributes.ts';
 import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
@@ -51,8 +51,12 @@ export async function releaseHeldDeliveries(client: Client, taskQueue: string, s
   return workflowId;
 }
 
-/** One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result. */
-export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string) {
+/**
+ * One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result.
+ * `stopWaiting` ends the wait for that result (the result is then null), never the start: a caller
+ * that answers before the attempt ends does not keep a long poll open on the connection.
+ */
+export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string, stopWaiting?: AbortSignal) {
   const workflowId = resendWorkflowId(ref.deliveryId, requestId);
   try {
     await client.workflow.start(resendDeliveryWorkflow, {
@@ -67,5 +71,14 @@ export async function resendDelivery(client: Client, taskQueue: string, ref: Del
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-  return { workflowId, result: await client.workflow.getHandle<typeof resendDeliveryWorkflow>(workflowId).result() };
+  const handle = client.workflow.getHandle<typeof resendDeliveryWorkflow>(workflowId);
+  if (!stopWaiting) return { workflowId, result: await handle.result() };
+  // The SDK cancels a call when its signal fires, not when it had fired before the call.
+  if (stopWaiting.aborted) return { workflowId, result: null };
+  try {
+    return { workflowId, result: await client.withAbortSignal(stopWaiting, () => handle.result()) };
+  } catch (err) {
+    if (stopWaiting.aborted && isGrpcCancelledError(err)) return { workflowId, result: null };
+    throw err;
+  }
 }
