@@ -116,11 +116,11 @@ type ListedKey = Prisma.ApiKeyGetPayload<{ include: typeof withRole }>;
 
 async function listAllKeys(workspaceId: number): Promise<ListedKey[]> {
   const keys: ListedKey[] = [];
-  for (let cursor: { id: number } | undefined; ; ) {
-    const page = (await apiKeyService.list(workspaceId, { include: withRole, take: PAGE, ...(cursor && { cursor, skip: 1 }) })) as ListedKey[];
-    keys.push(...page);
-    if (page.length < PAGE) return keys;
-    cursor = { id: page[page.length - 1].id };
+  for (let after: string | null = null; ; ) {
+    const page = await apiKeyService.list(workspaceId, { first: PAGE, after }, { include: withRole });
+    keys.push(...page.edges.map((e) => e.node as ListedKey));
+    if (!page.pageInfo.hasNextPage) return keys;
+    after = page.pageInfo.endCursor ?? null;
   }
 }
 

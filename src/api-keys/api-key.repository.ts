@@ -2,6 +2,7 @@ import { prisma } from '../db/db.ts';
 import { roleInclude } from '../auth/role-access.ts';
 import { INVALIDATION_CHANNEL, invalidationPayload } from '../auth/invalidation.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { KeysetPage } from '../paging/page-by-key.ts';
 
 const keyInclude = {
   workspace: true,
@@ -59,8 +60,8 @@ export const apiKeyRepository = {
   },
 
   /** `query`: the connection's paging and selection, from plugin-prisma. */
-  list(workspaceId: number, query: Pick<Prisma.ApiKeyFindManyArgs, 'include' | 'select' | 'cursor' | 'take' | 'skip'>) {
-    return prisma.apiKey.findMany({ ...query, where: { workspaceId }, orderBy: { id: 'desc' } });
+  list(workspaceId: number, page: KeysetPage, query: Pick<Prisma.ApiKeyFindManyArgs, 'include' | 'select'>) {
+    return prisma.apiKey.findMany({ ...query, where: { AND: [{ workspaceId }, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
   /** Every API instance hears of the revocation when it commits (auth/invalidation.ts). */

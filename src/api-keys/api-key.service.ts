@@ -9,7 +9,7 @@ import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../access/principal.ts';
 import { toRoleAccess } from '../auth/role-access.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from '../auth/invalidation.ts';
-import { checkCursor } from '../paging/cursor.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
@@ -38,7 +38,7 @@ const createKeyInput = z
   .strict();
 export type CreateKeyInput = z.input<typeof createKeyInput>;
 
-type ListQuery = Parameters<typeof apiKeyRepository.list>[1];
+type Selection = Parameters<typeof apiKeyRepository.list>[2];
 type KeyRow = NonNullable<Awaited<ReturnType<typeof apiKeyRepository.findByPrefix>>>;
 
 function toPrincipal(row: KeyRow): ApiKeyPrincipal {
@@ -132,8 +132,9 @@ export const apiKeyService = {
     return { value, principal: toPrincipal(row), record: row };
   },
 
-  list(workspaceId: number, query: ListQuery) {
-    return apiKeyRepository.list(workspaceId, checkCursor(query, 'int'));
+  /** Newest first (by id), revoked ones included. */
+  list(workspaceId: number, args: ConnectionArgs, query: Selection) {
+    return pageById(args, true, (page) => apiKeyRepository.list(workspaceId, page, query));
   },
 
   async revoke(workspaceId: number, id: number) {

@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
 import type { ApiKeyPrincipal } from '../access/principal.ts';
 import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { apiKeyService } from './api-key.service.ts';
 import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
 
@@ -139,13 +139,10 @@ builder.prismaObjectField(ApiKey, 'role', (t) =>
 );
 
 builder.queryField('apiKeys', (t) =>
-  t.prismaConnection({
-    type: 'ApiKey',
-    cursor: 'id',
-    defaultSize: DEFAULT_PAGE_SIZE,
-    maxSize: MAX_PAGE_SIZE,
+  t.connection({
+    type: ApiKey,
     description: "The workspace's API keys, newest first, revoked ones included (administrators; never the key values)",
     authScopes: keyManagers,
-    resolve: (query, _root, _args, ctx) => apiKeyService.list(ctx.principal!.workspace.id, query),
+    resolve: (_root, args, ctx, info) => apiKeyService.list(ctx.principal!.workspace.id, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
   }),
 );

@@ -1,9 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { visibleBoardFilter, type RoleAccess } from '../access/principal.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-
-/** Cursor paging of the board list: an id to start from, the size (one extra row) and the direction (negative take: backwards). */
-export type BoardPage = Pick<Prisma.BoardFindManyArgs, 'cursor' | 'take' | 'skip'>;
+import type { KeysetPage } from '../paging/page-by-key.ts';
 
 /** A board with its fields and states, in board order: what tickets are checked against and what every board answer shows. */
 export const boardRulesInclude = {
@@ -14,9 +12,14 @@ export const boardRulesInclude = {
 export type BoardWithRules = Prisma.BoardGetPayload<{ include: typeof boardRulesInclude }>;
 
 export const boardRepository = {
-  /** Boards the role sees, oldest first (ids are time-sortable). */
-  listVisible(workspaceId: number, role: RoleAccess, page: BoardPage): Promise<BoardWithRules[]> {
-    return prisma.board.findMany({ ...page, include: boardRulesInclude, where: { workspaceId, ...visibleBoardFilter(role) }, orderBy: { id: 'asc' } });
+  /** A page of the boards the role sees (ids are time-sortable: ascending is oldest first). */
+  listVisible(workspaceId: number, role: RoleAccess, page: KeysetPage<string>): Promise<BoardWithRules[]> {
+    return prisma.board.findMany({
+      include: boardRulesInclude,
+      where: { AND: [{ workspaceId, ...visibleBoardFilter(role) }, page.where] },
+      orderBy: page.orderBy,
+      take: page.take,
+    });
   },
 
   findWithRules(workspaceId: number, id: string): Promise<BoardWithRules | null> {

@@ -1,41 +1,13 @@
 // Reading boards: the role decides which boards exist for the caller; any other board is "not
 // found", never "forbidden".
-import { getConnectionPageSize, PothosValidationError, validateConnectionArguments } from '@pothos/core';
 import { AppError } from '../errors/errors.ts';
 import { canSeeBoard, type Principal } from '../access/principal.ts';
-import { checkCursor } from '../paging/cursor.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
-import { boardRepository, type BoardPage, type BoardWithRules } from './board.repository.ts';
+import { pageByKey, type ConnectionArgs } from '../paging/page-by-key.ts';
+import { stringId } from '../paging/page-keys.ts';
+import { boardRepository, type BoardWithRules } from './board.repository.ts';
 
-interface BoardConnectionArgs {
-  first?: number | null;
-  last?: number | null;
-  after?: string | null;
-  before?: string | null;
-}
-
-interface BoardEdge {
-  cursor: string;
-  node: BoardWithRules;
-}
-
-/**
- * The Prisma query of a page, with Pothos's connection argument rules. A board's cursor is its
- * id; the signature every cursor carries (paging/cursor.ts) is what makes it trustworthy. Every
- * board answer shows the same fields and states, so the rows are loaded with them and resolved as
- * they are, with no per-request query planning.
- */
-function pageOf(args: BoardConnectionArgs): BoardPage {
-  const { before, after, first, last } = args;
-  validateConnectionArguments(args);
-  if (before && after) throw new PothosValidationError('Arguments "before" and "after" are not supported at the same time');
-  if (before != null && first != null) throw new PothosValidationError('Arguments "before" and "first" are not supported at the same time');
-  if (after != null && last != null) throw new PothosValidationError('Arguments "after" and "last" are not supported at the same time');
-  const cursor = before ?? after;
-  const { limit } = getConnectionPageSize({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE });
-  const take = before != null || last != null ? -limit : limit;
-  return cursor == null ? { take, skip: 0 } : { cursor: { id: cursor }, take, skip: 1 };
-}
+/** Board ids: `brd_` and a ULID. */
+const boardIds = stringId(/^brd_[0-9A-Z]{26}$/);
 
 /**
  * Board definitions (fields, states, priorities) change rarely and are read by every ticket
@@ -48,24 +20,14 @@ const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 
 export const boardService = {
-  /** The boards the role sees as a relay connection, oldest first. */
-  async list(principal: Principal, args: BoardConnectionArgs) {
-    const page = checkCursor(pageOf(args), 'string');
-    const take = page.take!;
-    const rows = await boardRepository.listVisible(principal.workspace.id, principal.role, page);
-    const full = rows.length === Math.abs(take);
-    const backward = args.before != null || args.last != null;
-    const nodes = full ? rows.slice(take < 0 ? 1 : 0, take < 0 ? rows.length : -1) : rows;
-    const edges: BoardEdge[] = nodes.map((node) => ({ cursor: node.id, node }));
-    return {
-      edges,
-      pageInfo: {
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-        hasPreviousPage: args.after != null ? true : backward ? full : false,
-        hasNextPage: args.before != null ? true : args.last != null ? false : full,
-      },
-    };
+  /**
+   * The boards the role sees as a relay connection, oldest first. Every board answer shows the
+   * same fields and states, so the rows are loaded with them and resolved as they are, with no
+   * per-request query planning.
+   */
+  list(principal: Principal, args: ConnectionArgs) {
+    const { workspace, role } = principal;
+    return pageByKey(args, { key: boardIds, keyOf: (b: BoardWithRules) => b.id, newestFirst: false, load: (page) => boardRepository.listVisible(workspace.id, role, page) });
   },
 
   async get(principal: Principal, id: string): Promise<BoardWithRules> {

@@ -1,6 +1,6 @@
 import { prisma } from '../db/db.ts';
 import { Prisma, type ArticleStatus } from '../generated/prisma/client.ts';
-import type { KeysetPage } from '../paging/page-by-id.ts';
+import type { KeysetPage } from '../paging/page-by-key.ts';
 import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 
 type ArticleSelection = Pick<Prisma.KnowledgeBaseArticleFindManyArgs, 'include' | 'select'>;

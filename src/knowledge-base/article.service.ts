@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
 import { text } from '../validation/text.ts';
-import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { articleRepository } from './article.repository.ts';
 

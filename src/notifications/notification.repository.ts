@@ -1,7 +1,8 @@
 import { prisma } from '../db/db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { KeysetPage } from '../paging/page-by-key.ts';
 
-type NotificationQuery = Pick<Prisma.NotificationFindManyArgs, 'include' | 'select' | 'cursor' | 'take' | 'skip'>;
+type NotificationQuery = Pick<Prisma.NotificationFindManyArgs, 'include' | 'select'>;
 
 export interface NewNotification {
   kind: string;
@@ -28,13 +29,14 @@ export const notificationRepository = {
     return prisma.notification.createManyAndReturn({ data: userIds.map((userId) => ({ workspaceId, userId, ...n })) });
   },
 
-  /** Newest first; `boards`: the boards the reader sees (null: all), see visibleTo. */
-  list(userId: number, unreadOnly: boolean, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
-    return prisma.notification.findMany({ ...query, where: { userId, ...(unreadOnly ? { readAt: null } : {}), ...visibleTo(boards) }, orderBy: { id: 'desc' } });
+  /** A page of the user's notices; `boards`: the boards the reader sees (null: all), see visibleTo. */
+  list(userId: number, unreadOnly: boolean, page: KeysetPage, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
+    const where = { userId, ...(unreadOnly ? { readAt: null } : {}), ...visibleTo(boards) };
+    return prisma.notification.findMany({ ...query, where: { AND: [where, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
   /** Marks it read (keeping the first reading time); null when it is not this user's or not visible to it. */
-  async markRead(userId: number, id: number, at: Date, query: Pick<NotificationQuery, 'include' | 'select'>, boards: ReadonlySet<string> | null = null) {
+  async markRead(userId: number, id: number, at: Date, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
     await prisma.notification.updateMany({ where: { id, userId, readAt: null, ...visibleTo(boards) }, data: { readAt: at } });
     return prisma.notification.findFirst({ ...query, where: { id, userId, ...visibleTo(boards) } });
   },

@@ -2,7 +2,7 @@
 // key (which is how a key reads the notices addressed to it).
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
-import { checkCursor } from '../paging/cursor.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { notificationRepository, type NewNotification } from './notification.repository.ts';
 
 /** The boards whose ticket notices the caller may read; null: every board. */
@@ -16,8 +16,9 @@ export const notificationService = {
     return notificationRepository.createMany(workspaceId, userIds, notice);
   },
 
-  list(principal: Principal, unreadOnly: boolean, query: Parameters<typeof notificationRepository.list>[2]) {
-    return notificationRepository.list(principal.user.id, unreadOnly, checkCursor(query, 'int'), readerBoards(principal));
+  /** Newest first (by id). */
+  list(principal: Principal, unreadOnly: boolean, args: ConnectionArgs, query: Parameters<typeof notificationRepository.list>[3]) {
+    return pageById(args, true, (page) => notificationRepository.list(principal.user.id, unreadOnly, page, query, readerBoards(principal)));
   },
 
   async markRead(principal: Principal, id: number, query: Parameters<typeof notificationRepository.markRead>[3]) {

@@ -1,6 +1,6 @@
 // GraphQL: the caller's in-app notifications (a person's, or an API key's service account's).
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { notificationService } from './notification.service.ts';
 
 export const Notification = builder.prismaObject('Notification', {
@@ -18,15 +18,13 @@ export const Notification = builder.prismaObject('Notification', {
 });
 
 builder.queryField('notifications', (t) =>
-  t.prismaConnection({
-    type: 'Notification',
-    cursor: 'id',
-    defaultSize: DEFAULT_PAGE_SIZE,
-    maxSize: MAX_PAGE_SIZE,
+  t.connection({
+    type: Notification,
     description: 'The caller’s notifications, newest first (for an API key: its service account’s)',
     authScopes: { authenticated: true },
     args: { unreadOnly: t.arg.boolean({ required: false, defaultValue: false }) },
-    resolve: (query, _root, { unreadOnly }, ctx) => notificationService.list(ctx.principal!, unreadOnly ?? false, query),
+    resolve: (_root, { unreadOnly, ...args }, ctx, info) =>
+      notificationService.list(ctx.principal!, unreadOnly ?? false, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
   }),
 );
 

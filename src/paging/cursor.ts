@@ -48,20 +48,6 @@ export function openCursor(k: Buffer, list: string, cursor: string): string | nu
 export const invalidCursor = (path: string) =>
   new AppError('validation_failed', 'The paging arguments are not valid', { errors: [{ path, message: 'is not a cursor of this list' }] });
 
-const MAX_INT = 2 ** 31 - 1;
-
-/** Prisma-connection resolvers pass their query through here before using its cursor (a second line behind the signature). */
-export function checkCursor<Q extends { cursor?: unknown }>(query: Q, idType: 'int' | 'string'): Q {
-  if (query.cursor === undefined) return query;
-  const cursor = query.cursor as Record<string, unknown>;
-  const id = cursor.id;
-  const valid =
-    Object.keys(cursor).length === 1 &&
-    (idType === 'int' ? Number.isInteger(id) && (id as number) >= 0 && (id as number) <= MAX_INT : typeof id === 'string' && id.length <= 200);
-  if (!valid) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
-  return query;
-}
-
 /**
  * The error to report for a resolver's failure: Pothos's argument errors become 422. Only its
  * messages about the caller's arguments (`Argument "first" must be …`) are passed on; others

@@ -1,11 +1,11 @@
-// The SQL end of a keyset page (page-by-id.ts): the id range, order and size of a page, and the
+// The SQL end of a keyset page (page-by-key.ts): the id range, order and size of a page, and the
 // sizing statement's rows, read on the driver directly.
 import { db } from '../db/db.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import type { KeysetPage, SizedRow } from './page-by-id.ts';
+import type { KeysetPage, SizedRow } from './page-by-key.ts';
 
 /**
- * The end of a page-sizing statement (page-by-id.ts `PageBudget`): the page's id range, order and
+ * The end of a page-sizing statement (page-by-key.ts `PageBudget`): the page's id range, order and
  * size (one extra row, which tells whether more follow).
  */
 export function keysetSql(page: KeysetPage): Prisma.Sql {

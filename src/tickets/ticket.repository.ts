@@ -7,7 +7,7 @@ import { eventInsertSql } from '../events/event.outbox.ts';
 import { boardRulesInclude } from '../boards/board.repository.ts';
 import { commentInclude, historyInclude, ticketInclude, toActor, type FieldValue, type HistoryAction, type TicketRepresentation } from './ticket.representation.ts';
 import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
-import type { KeysetPage } from '../paging/page-by-id.ts';
+import type { KeysetPage } from '../paging/page-by-key.ts';
 
 export type Tx = Prisma.TransactionClient;
 

@@ -18,7 +18,7 @@ import {
   ticketListFilter,
   updateTicketInput,
 } from './ticket.inputs.ts';
-import { pageById, type ConnectionArgs } from '../paging/page-by-id.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { applyFields, fieldChanges } from './ticket.fields.ts';
 import {

@@ -1,14 +1,15 @@
 // Reading the people of a workspace, the service accounts of its API keys, and its roles.
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
-import { checkCursor } from '../paging/cursor.ts';
+import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { userRepository } from './user.repository.ts';
 
-type ListQuery = Parameters<typeof userRepository.list>[1];
+type Selection = Parameters<typeof userRepository.list>[2];
 
 export const userService = {
-  list(principal: Principal, query: ListQuery) {
-    return userRepository.list(principal.workspace.id, checkCursor(query, 'int'));
+  /** In creation order (by id). */
+  list(principal: Principal, args: ConnectionArgs, query: Selection) {
+    return pageById(args, false, (page) => userRepository.list(principal.workspace.id, page, query));
   },
 
   async get(principal: Principal, id: number, query: Parameters<typeof userRepository.find>[2]) {

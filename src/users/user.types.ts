@@ -1,7 +1,7 @@
 // GraphQL types of users (people and the service accounts of API keys), and the queries that
 // read them (`users`, `user`).
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { userService } from './user.service.ts';
 
 export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });
@@ -30,14 +30,11 @@ export const UserRef = builder.prismaObject('User', {
 });
 
 builder.queryField('users', (t) =>
-  t.prismaConnection({
-    type: 'User',
-    cursor: 'id',
-    defaultSize: DEFAULT_PAGE_SIZE,
-    maxSize: MAX_PAGE_SIZE,
+  t.connection({
+    type: User,
     description: 'People and API-key service accounts of the workspace, in creation order',
     authScopes: { scope: 'users:read' },
-    resolve: (query, _root, _args, ctx) => userService.list(ctx.principal!, query),
+    resolve: (_root, args, ctx, info) => userService.list(ctx.principal!, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
   }),
 );
 

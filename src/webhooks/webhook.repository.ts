@@ -10,6 +10,7 @@ import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { admissionRoom, type AdmissionSettings } from './relay-admission.ts';
+import type { TimeAndId } from '../paging/page-keys.ts';
 
 const live = { deletedAt: null } as const;
 
@@ -59,7 +60,7 @@ export interface DeliveryLogFilter {
   since?: Date | null;
   until?: Date | null;
   /** Keyset position: entries strictly older than this one. */
-  after?: { sortAt: Date; id: string } | null;
+  after?: TimeAndId | null;
   /** The boards the caller sees; null for every board (see eventVisible). */
   boardIds?: string[] | null;
 }
@@ -110,7 +111,7 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   }
   if (filter.since) where.push(Prisma.sql`a."attemptedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`a."attemptedAt" < ${filter.until}`);
-  if (filter.after) where.push(Prisma.sql`(a."attemptedAt", a."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.after) where.push(Prisma.sql`(a."attemptedAt", a."id") < (${filter.after.at}, ${filter.after.id})`);
   if (filter.boardIds) where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Event" e WHERE e."id" = a."eventId" AND ${eventVisible(filter.boardIds)})`);
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
@@ -130,7 +131,7 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
   if (filter.eventId) where.push(Prisma.sql`d."eventId" = ${filter.eventId}`);
   if (filter.since) where.push(Prisma.sql`d."updatedAt" >= ${filter.since}`);
   if (filter.until) where.push(Prisma.sql`d."updatedAt" < ${filter.until}`);
-  if (filter.after) where.push(Prisma.sql`(d."updatedAt", d."id") < (${filter.after.sortAt}, ${filter.after.id})`);
+  if (filter.after) where.push(Prisma.sql`(d."updatedAt", d."id") < (${filter.after.at}, ${filter.after.id})`);
   if (filter.boardIds) where.push(eventVisible(filter.boardIds));
   return Prisma.sql`(
     SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",

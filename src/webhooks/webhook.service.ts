@@ -15,6 +15,8 @@ import { text } from '../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from './url-policy.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { webhookRepository, type DeliveryLogRow } from './webhook.repository.ts';
+import { pageByKey, pageInMemory, type ConnectionArgs } from '../paging/page-by-key.ts';
+import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
@@ -164,24 +166,25 @@ export interface DeliveryLogQuery {
   eventId?: string | null;
   since?: Date | null;
   until?: Date | null;
-  first?: number | null;
-  after?: string | null;
 }
 
-export const encodeLogCursor = (row: Pick<DeliveryLogRow, 'sortAt' | 'id'>) => Buffer.from(`${row.sortAt.toISOString()}|${row.id}`).toString('base64url');
-
-function decodeLogCursor(cursor: string): { sortAt: Date; id: string } | null {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|((?:att|dlv)_[0-9A-Z]{26})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!m) return null;
-  const sortAt = new Date(m[1]!);
-  const decoded = { sortAt, id: m[2]! };
-  return !Number.isNaN(sortAt.getTime()) && encodeLogCursor(decoded) === cursor ? decoded : null;
-}
+/** The delivery log's order: newest first by `sortAt`, then by id (an attempt's or a waiting delivery's). */
+const logKeys = timeAndId(/^(?:att|dlv)_[0-9A-Z]{26}$/);
+const subscriptionIds = stringId(/^wh_[0-9A-Z]{26}$/);
 
 export const webhookService = {
-  async list(p: Principal) {
-    requireManageRole(p);
-    return (await webhookRepository.listForWorkspace(p.workspace.id)).filter((s) => visibleTo(p, s));
+  /** Newest first (ids are time-sortable); the role's view is decided in code, so the short list is paged in memory. */
+  list(p: Principal, args: ConnectionArgs) {
+    return pageByKey(args, {
+      key: subscriptionIds,
+      keyOf: (s: WebhookSubscription) => s.id,
+      newestFirst: true,
+      load: async (page) => {
+        requireManageRole(p);
+        const visible = (await webhookRepository.listForWorkspace(p.workspace.id)).filter((s) => visibleTo(p, s));
+        return pageInMemory(visible, page, subscriptionIds, (s) => s.id);
+      },
+    });
   },
 
   get: find,
@@ -289,13 +292,18 @@ export const webhookService = {
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
 
-  async deliveries(p: Principal, id: string, q: DeliveryLogQuery) {
-    const s = await find(p, id);
-    const size = q.first ?? 50;
-    const after = q.after ? decodeLogCursor(q.after) : null;
-    if (q.after && !after) throw new AppError('validation_failed', 'The paging arguments are not valid: the cursor was not issued by this list');
-    const rows = await webhookRepository.deliveryLog(s.id, { ...q, after, boardIds: visibleBoards(p) }, size + 1);
-    return { rows: rows.slice(0, size), hasNextPage: rows.length > size };
+  /** The delivery log as a relay connection, forward only (the arguments are checked before the subscription is looked up). */
+  deliveries(p: Principal, id: string, q: DeliveryLogQuery, args: ConnectionArgs) {
+    if (args.last != null || args.before != null) throw new AppError('validation_failed', 'The delivery log pages forward only: use first and after');
+    return pageByKey(args, {
+      key: logKeys,
+      keyOf: (row: DeliveryLogRow) => ({ at: row.sortAt, id: row.id }),
+      newestFirst: true,
+      load: async (page) => {
+        const s = await find(p, id);
+        return webhookRepository.deliveryLog(s.id, { ...q, after: page.where.id?.lt ?? null, boardIds: visibleBoards(p) }, page.take);
+      },
+    });
   },
 
   /**

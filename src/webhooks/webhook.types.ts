@@ -1,11 +1,9 @@
 // GraphQL types, queries and mutations of webhook subscriptions and their delivery log.
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { builder } from '../graphql/builder.ts';
 import { AppError } from '../errors/errors.ts';
 import { config } from '../config.ts';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
-import { DELIVERY_STATUSES, FIELDS_NOTE, SUBSCRIBABLE_EVENTS, encodeLogCursor, webhookService } from './webhook.service.ts';
+import { DELIVERY_STATUSES, FIELDS_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
@@ -178,7 +176,7 @@ builder.queryFields((t) => ({
       type: WebhookSubscription,
       description: 'The workspace’s webhook subscriptions, newest first',
       authScopes: MANAGE,
-      resolve: async (_root, args, ctx) => resolveArrayConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE }, await webhookService.list(ctx.principal!)),
+      resolve: (_root, args, ctx) => webhookService.list(ctx.principal!, args),
     },
     { name: 'WebhookSubscriptionConnection' },
     { name: 'WebhookSubscriptionEdge' },
@@ -204,18 +202,8 @@ builder.queryFields((t) => ({
         since: t.arg({ type: 'DateTime', description: 'At or after this time' }),
         until: t.arg({ type: 'DateTime', description: 'Before this time' }),
       },
-      resolve: async (_root, { subscriptionId, first, after, last, before, ...filter }, ctx) => {
-        if (last != null || before != null) throw new AppError('validation_failed', 'The delivery log pages forward only: use first and after');
-        if (first != null && (first < 1 || first > MAX_PAGE_SIZE)) {
-          throw new AppError('validation_failed', `The paging arguments are not valid: first must be 1 to ${MAX_PAGE_SIZE}`);
-        }
-        const { rows, hasNextPage } = await webhookService.deliveries(ctx.principal!, subscriptionId, { ...filter, first: first ?? DEFAULT_PAGE_SIZE, after });
-        const edges = rows.map((node) => ({ node, cursor: encodeLogCursor(node) }));
-        return {
-          edges,
-          pageInfo: { hasNextPage, hasPreviousPage: false, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
-        };
-      },
+      resolve: (_root, { subscriptionId, first, after, last, before, ...filter }, ctx) =>
+        webhookService.deliveries(ctx.principal!, subscriptionId, filter, { first, after, last, before }),
     },
     { name: 'WebhookDeliveryAttemptConnection' },
     { name: 'WebhookDeliveryAttemptEdge' },
