@@ -62,7 +62,7 @@ const argsSchemas = new WeakMap<object, z.ZodType<ConnectionArgs>>();
 function argsSchema(key: PageKey<unknown>): z.ZodType<ConnectionArgs> {
   let schema = argsSchemas.get(key);
   if (!schema) {
-    const cursorArg = z.string().max(MAX_CURSOR_LENGTH).refine((c) => decodeKey(key, c) !== null, 'is not a cursor of this list').nullish();
+    const cursorArg = z.string().max(MAX_CURSOR_LENGTH, { abort: true }).refine((c) => decodeKey(key, c) !== null, 'is not a cursor of this list').nullish();
     schema = z
       .object({ first: sizeArg, last: sizeArg, after: cursorArg, before: cursorArg })
       .refine((a) => a.first == null || a.last == null, { message: 'first and last cannot be combined', path: ['last'] });
