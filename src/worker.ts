@@ -1,5 +1,6 @@
 // The Temporal worker of this service: one task queue, every workflow domain.
 import { Client } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { supervise } from './supervise.ts';
@@ -45,10 +46,15 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     // The SDK logs every poller start at info level; keep the console for what matters. Its own
     // worker metrics have their own Prometheus listener, set before any NativeConnection exists.
     const bindAddress = config.temporal.metricsAddress;
-    Runtime.install({
-      logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'),
-      ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
-    });
+    try {
+      Runtime.install({
+        logger: new DefaultLogger(config.logLevel === 'debug' ? 'DEBUG' : 'WARN'),
+        ...(bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {}),
+      });
+    } catch (err) {
+      // One Runtime per process: one set up before this (a test kit's, an embedding program's) is kept.
+      if (!(err instanceof IllegalStateError)) throw err;
+    }
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });

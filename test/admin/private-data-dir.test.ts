@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../../src/config.ts';
 import type { DevServer } from '../../src/temporal/dev-server.ts';
-import { getFreePort } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 
 function walk(dir: string, out: { file: string; mode: number; dir: boolean }[] = []) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -49,7 +49,7 @@ describe('DATA_DIR of the embedded default', () => {
     const { migrate } = await import('../../src/db/db.ts');
     await migrate();
     const { startDevServer } = await import('../../src/temporal/dev-server.ts');
-    dev = await startDevServer({ port: await getFreePort(), dbFile: path.join(config.dataDir, 'temporal.sqlite') });
+    dev = await startDevServer({ port: await freePort(), dbFile: path.join(config.dataDir, 'temporal.sqlite') });
 
     expect(fs.statSync(config.dataDir).mode & 0o777).toBe(0o700);
     const entries = walk(config.dataDir);

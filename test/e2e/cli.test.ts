@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getFreePort } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 import { embeddedEnv, killStarted, npm, npmStart } from './npm-commands.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-cli-'));
@@ -33,7 +33,7 @@ async function listed(id: number): Promise<string[] | undefined> {
 
 describe('npm run cli beside npm start on the embedded database', () => {
   it('creates, lists and revokes keys through the running service; they take effect at once and survive restarts', { timeout: 600_000 }, async () => {
-    const ports = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
+    const ports = { http: await freePort(), temporal: await freePort(), ui: await freePort() };
     const me = async (key: string) => (await fetch(`http://127.0.0.1:${ports.http}/public/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status;
     async function create(name: string) {
       const { code, stdout, stderr } = await cli('keys', 'create', '--name', name, '--role', 'Agent', '--scopes', 'tickets:read,boards:read');
@@ -63,7 +63,7 @@ describe('npm run cli beside npm start on the embedded database', () => {
     expect(migrate.stdout).toMatch(/^database is up to date \(the running service, pid \d+, applied the migrations at start-up\)/);
 
     // A second service on the same data directory refuses, naming the first.
-    const otherPorts = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
+    const otherPorts = { http: await freePort(), temporal: await freePort(), ui: await freePort() };
     const second = await npm(['start'], embeddedEnv(dataDir, otherPorts));
     expect(second.code).not.toBe(0);
     expect(second.stderr).toMatch(new RegExp(`The embedded database in ${dataDir} is in use by \`npm start\` \\(pid \\d+\\); it serves one process at a time\\. Stop it first`));

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getFreePort } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 import { killStarted, npmStart, type Ports } from './npm-commands.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-start-'));
@@ -16,7 +16,7 @@ afterAll(killStarted);
 
 describe('npm start on embedded defaults', () => {
   it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 360_000 }, async () => {
-    const ports = { http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() };
+    const ports = { http: await freePort(), temporal: await freePort(), ui: await freePort() };
     const first = await start(ports);
     // The banner comes once every readiness check passes: the worker's first connection included.
     const ready = await fetch(`http://127.0.0.1:${ports.http}/readyz`);

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { api } from '../support/fixtures.ts';
-import { getFreePort, startTestDevServer, type TestDevServer } from '../support/temporal.ts';
+import { startTestDevServer, type TestDevServer } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 
@@ -161,7 +162,7 @@ beforeAll(async () => {
   fs.writeFileSync(caFile, tls.ca);
   receiver = await startReceiver(tls);
   dev = await startTestDevServer();
-  httpPort = await getFreePort();
+  httpPort = await freePort();
   origin = `http://127.0.0.1:${httpPort}`;
   deployment = await deploy();
   apiKey = /API key \(shown once, every scope\): (\S+)/.exec(deployment.api.output())![1]!;
@@ -343,7 +344,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     // in the outbox.
     await deployment.api.kill('SIGTERM');
     await deployment.worker.kill('SIGTERM');
-    const nowhere = `127.0.0.1:${await getFreePort()}`;
+    const nowhere = `127.0.0.1:${await freePort()}`;
     const crippled = await startService(split ? 'api' : 'all', { temporalAddress: nowhere, port: httpPort, answering: true });
     const ticket = await createTicket('Committed, then the API died');
     await new Promise((r) => setTimeout(r, 1_000));

@@ -1,15 +1,18 @@
 // The webhook delivery stack of the tests, built in one call and stopped in reverse: a Temporal
 // server, a worker running the delivery workflows with the real activities against the database
 // and, on a dev server, the outbox relay that starts the deliveries of new events as the service
-// does. The receivers are the test's (test/webhooks/receiver.ts); the activities trust the CA
-// given and allow loopback targets, and anything else they get (a clock, a client, a mailer,
-// timeouts) the test says.
+// does. The worker is the test's own (its task queue, slots and activity dependencies) or the
+// service's (src/worker.ts: its prebuilt bundle, workflow interceptors and task queue). The
+// receivers are the test's (test/webhooks/receiver.ts); the activities trust the CA given and
+// allow loopback targets, and anything else they get (a clock, a client, a mailer, timeouts) the
+// test says.
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection } from '@temporalio/worker';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { startWorker } from '../../src/worker.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
@@ -28,6 +31,8 @@ export interface DeliveryStackOptions<Server> {
   recover?: boolean;
   /** The worker's activity slots (the SDK's default otherwise). */
   activitySlots?: number;
+  /** On a dev server: the outbox relay too (default true); without it the test starts what it needs. */
+  relay?: boolean;
 }
 
 interface DeliveryStack {
@@ -96,24 +101,49 @@ export function startTimeSkippingDeliveryStack(
 }
 
 /**
- * On a Temporal dev server, which is the service's Temporal for the test file (`useTemporal`), so
- * the API's re-sends and recoveries start workflows there; the outbox relay starts the deliveries
- * of new events.
+ * A dev server that is the service's Temporal for the test file (`useTemporal`), so the API's
+ * re-sends and recoveries start workflows there, and (unless `relay` is false) the outbox relay
+ * that starts the deliveries of new events on `taskQueue`.
  */
+async function onDevServer(stops: Stop[], taskQueue: string | undefined, relay = true) {
+  const temporal = await startTestDevServer();
+  stops.push(() => temporal.teardown());
+  await ensureMigrated(); // before the relay looks at the outbox
+  const { client, taskQueue: queue } = useTemporal(temporal.address, taskQueue);
+  stops.push(closeTemporal);
+  if (relay) {
+    const running = startOutboxRelay({ client, taskQueue: queue, pollMs: 100 });
+    stops.push(() => running.stop());
+  }
+  return { temporal, client, taskQueue: queue };
+}
+
+/** On a Temporal dev server (`onDevServer`), with the test's own worker. */
 export function startDevServerDeliveryStack(
   options: DeliveryStackOptions<TestDevServer>,
 ): Promise<DeliveryStack & { temporal: TestDevServer; client: Client }> {
   return build(async (stops) => {
-    const temporal = await startTestDevServer();
-    stops.push(() => temporal.teardown());
-    await ensureMigrated(); // before the relay looks at the outbox
-    const taskQueue = uniqueId(options.queue);
-    const { client } = useTemporal(temporal.address, taskQueue);
-    stops.push(closeTemporal);
-    const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
-    stops.push(() => relay.stop());
-    const activities = { allowPrivateTargets: true, tls: { ca: options.tls.ca }, ...options.activities?.(temporal) };
-    await runWorker(stops, { connection: temporal.nativeConnection, namespace: temporal.namespace }, taskQueue, activities, options);
-    return { temporal, client, taskQueue };
+    const stack = await onDevServer(stops, uniqueId(options.queue), options.relay);
+    const activities = { allowPrivateTargets: true, tls: { ca: options.tls.ca }, ...options.activities?.(stack.temporal) };
+    await runWorker(stops, { connection: stack.temporal.nativeConnection, namespace: stack.temporal.namespace }, stack.taskQueue, activities, options);
+    return stack;
+  });
+}
+
+/**
+ * On a Temporal dev server (`onDevServer`), with the service's own worker (src/worker.ts) on the
+ * configured task queue, sending without a mailer: what the service runs, for tests of what that
+ * worker adds (its bundle's workflow interceptors).
+ */
+export function startServiceDeliveryStack(options: { tls: TestCa }): Promise<DeliveryStack & { temporal: TestDevServer; client: Client }> {
+  return build(async (stops) => {
+    const stack = await onDevServer(stops, undefined);
+    const worker = await startWorker(stack.temporal.address, { allowPrivateTargets: true, tls: { ca: options.tls.ca }, mailer: null });
+    stops.push(async () => {
+      worker.worker.shutdown();
+      await worker.running;
+      await worker.connection.close();
+    });
+    return stack;
   });
 }

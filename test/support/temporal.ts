@@ -1,7 +1,6 @@
 // Temporal servers for tests, on the binaries scripts/provision.sh provided (global-setup.ts
 // sets TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH), never the SDK's download.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { provisioned } from './tools.ts';
+import { freePort } from '../../scripts/free-port.ts';
 
 export const helloWorkflowsPath = fileURLToPath(new URL('../temporal/hello/workflows.ts', import.meta.url));
 
@@ -19,18 +19,6 @@ try {
   Runtime.install({ logger: new DefaultLogger('WARN') });
 } catch {
   // already installed or instantiated in this process
-}
-
-export function getFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface ServicePorts {
@@ -43,14 +31,14 @@ export interface ServicePorts {
 const portTaken = (output: string) => /EADDRINUSE|already in use/i.test(output);
 
 /**
- * Starts something on free ports (HTTP, Temporal, Temporal Web). A port that `getFreePort` handed
+ * Starts something on free ports (HTTP, Temporal, Temporal Web). A port that `freePort` handed
  * out can be taken by another test file's process before ours binds it (a Temporal dev server
  * opens more ports than it is given), so when `start` rejects with an error whose message says a
  * port was taken, it is tried again on fresh ports, up to three times; any other error rejects.
  * Given `ports`, the first try uses them and a retry writes the fresh ones into that object.
  */
 export async function onFreePorts<T>(start: (ports: ServicePorts) => Promise<T>, ports?: ServicePorts): Promise<T> {
-  const fresh = async () => ({ http: await getFreePort(), temporal: await getFreePort(), ui: await getFreePort() });
+  const fresh = async () => ({ http: await freePort(), temporal: await freePort(), ui: await freePort() });
   const current = ports ?? (await fresh());
   for (let attempt = 1; ; attempt++) {
     try {
@@ -85,7 +73,7 @@ export async function startTestDevServer(): Promise<TestDevServer> {
   // A free port can be taken between probing and binding: retry with another.
   for (let attempt = 1; !server; attempt++) {
     try {
-      server = await startDevServer({ executable, dbFile, port: await getFreePort() });
+      server = await startDevServer({ executable, dbFile, port: await freePort() });
     } catch (err) {
       if (attempt >= 3) {
         rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,8 @@ import { startSupervisedDevServer } from '../../src/temporal/dev-server-supervis
 import { createHelloActivities } from './hello/activities.ts';
 import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
-import { getFreePort, helloWorkflowsPath, uniqueId } from '../support/temporal.ts';
+import { helloWorkflowsPath, uniqueId } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'temporal-supervised-'));
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -27,7 +28,7 @@ describe('supervised dev server', () => {
     const record = (_fields: object, message: string) => void logged.push(message);
     const server = await startSupervisedDevServer({
       dbFile: path.join(dir, 'temporal.sqlite'),
-      port: await getFreePort(),
+      port: await freePort(),
       log: { info: record, warn: record },
     });
     cleanups.push(() => server.stop());

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
-import { getFreePort, uniqueId } from '../support/temporal.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 
 const devServerModule = fileURLToPath(new URL('../../src/temporal/dev-server.ts', import.meta.url));
 const tsxLoader = fileURLToPath(new URL('../../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
@@ -61,8 +62,8 @@ describe('startDevServer', () => {
 
   it('keeps workflows across a restart on the same SQLite file', { timeout: 90_000 }, async () => {
     const dbFile = path.join(dir, 'restart', 'temporal.sqlite');
-    const port = await getFreePort();
-    const uiPort = await getFreePort();
+    const port = await freePort();
+    const uiPort = await freePort();
     const workflowId = uniqueId('survivor');
 
     const first = await startDevServer({ dbFile, port, uiPort });
@@ -100,7 +101,7 @@ describe('startDevServer', () => {
   });
 
   it('refuses a port that is already taken instead of probing the other server', { timeout: 60_000 }, async () => {
-    const first = await startDevServer({ port: await getFreePort() });
+    const first = await startDevServer({ port: await freePort() });
     running.push(first);
     const busyPort = Number(first.address.split(':')[1]);
     await expect(startDevServer({ port: busyPort })).rejects.toThrow(/already in use/);
@@ -109,7 +110,7 @@ describe('startDevServer', () => {
   it('reports a server that exits during startup, with its log', { timeout: 60_000 }, async () => {
     // An invalid pragma makes the CLI exit at once.
     const start = startDevServer({
-      port: await getFreePort(),
+      port: await freePort(),
       dbFile: path.join(dir, 'bad', 'temporal.sqlite'),
       searchAttributes: { Broken: 'NoSuchType' as 'Keyword' },
     });
@@ -118,7 +119,7 @@ describe('startDevServer', () => {
   });
 
   it('does not leave the server running when its parent is killed', { timeout: 60_000 }, async () => {
-    const port = await getFreePort();
+    const port = await freePort();
     const script = path.join(dir, 'parent.mts');
     writeFileSync(
       script,

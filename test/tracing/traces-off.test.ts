@@ -3,7 +3,6 @@
 // workflow interceptors then step aside). Also the variables' parsing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { freePort } from '../support/http.ts';
 
 delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
@@ -11,10 +10,11 @@ process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
 const { startTracing } = await import('../../src/tracing/tracing.ts');
 const { temporalClientInterceptors, temporalWorkerOptions } = await import('../../src/tracing/temporal.ts');
 const { parseConfig } = await import('../../src/config.ts');
-const { api, createTestWorkspace, ensureMigrated } = await import('../support/fixtures.ts');
+const { api, createTestWorkspace } = await import('../support/fixtures.ts');
 const { ticketBody } = await import('../tickets/helpers.ts');
 const { prisma } = await import('../../src/db/db.ts');
 const { eventWorkflowId } = await import('../../workflows/delivery/ids.ts');
+const { startServiceDeliveryStack } = await import('../support/delivery-stack.ts');
 
 /** Where the OpenTelemetry API keeps whatever is installed (tracer provider, context manager, propagator). */
 const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')];
@@ -25,30 +25,14 @@ let temporalClient: import('@temporalio/client').Client;
 
 
 beforeAll(async () => {
-  const { startDevServer } = await import('../../src/temporal/dev-server.ts');
-  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
-  const { startWorker } = await import('../../src/worker.ts');
-  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
-
   expect(await startTracing()).toBeUndefined();
-  await ensureMigrated();
   const tls = createTestCa();
   receiver = await startReceiver(tls);
   receiver.respond('/hook', { status: 204 });
   stops.push(() => receiver.close());
-  const dev = await startDevServer({ port: await freePort() });
-  stops.push(() => dev.stop());
-  const { client, taskQueue } = useTemporal(dev.address);
-  temporalClient = client;
-  stops.push(closeTemporal);
-  const worker = await startWorker(dev.address, { allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
-  stops.push(async () => {
-    worker.worker.shutdown();
-    await worker.running;
-    await worker.connection.close();
-  });
-  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
-  stops.push(() => relay.stop());
+  const stack = await startServiceDeliveryStack({ tls });
+  temporalClient = stack.client;
+  stops.push(() => stack.stop());
 }, 240_000);
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
 // Traces on (OTEL_EXPORTER_OTLP_ENDPOINT set): a ticket created through the REST API and its
 // webhook delivery make one trace, exported over OTLP/HTTP to a receiver on loopback. The
 // service's own worker (src/worker.ts, which bundles the workflows with their interceptors), the
-// outbox relay and a Temporal dev server deliver it to an HTTPS receiver.
+// outbox relay and a Temporal dev server (the test kit's service delivery stack) deliver it to an
+// HTTPS receiver.
 //
 // The configuration is read once, when src/config.ts is first imported: the variables are set
 // here and the service is imported after them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
-import { freePort } from '../support/http.ts';
 
 const otlp = await startOtlpReceiver();
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.endpoint;
@@ -19,6 +19,7 @@ const { startTracing } = await import('../../src/tracing/tracing.ts');
 const { api, createTestWorkspace } = await import('../support/fixtures.ts');
 const { ticketBody } = await import('../tickets/helpers.ts');
 const { prisma } = await import('../../src/db/db.ts');
+const { startServiceDeliveryStack } = await import('../support/delivery-stack.ts');
 
 const SERVER = 2;
 const stops: (() => Promise<unknown>)[] = [];
@@ -52,11 +53,6 @@ function chainOf(span: ReceivedSpan, spans: ReceivedSpan[]): string[] {
 }
 
 beforeAll(async () => {
-  const { startDevServer } = await import('../../src/temporal/dev-server.ts');
-  const { useTemporal, closeTemporal } = await import('../../src/temporal/client.ts');
-  const { startWorker } = await import('../../src/worker.ts');
-  const { startOutboxRelay } = await import('../../src/webhooks/outbox-relay.ts');
-
   traces = (await startTracing())!;
   expect(traces).toBeDefined();
   stops.push(() => otlp.close(), () => traces.shutdown());
@@ -68,18 +64,8 @@ beforeAll(async () => {
   ws = await createTestWorkspace('Traces');
   key = (await ws.key()).value;
 
-  const dev = await startDevServer({ port: await freePort() });
-  stops.push(() => dev.stop());
-  const { client, taskQueue } = useTemporal(dev.address);
-  stops.push(closeTemporal);
-  const worker = await startWorker(dev.address, { allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
-  stops.push(async () => {
-    worker.worker.shutdown();
-    await worker.running;
-    await worker.connection.close();
-  });
-  const relay = startOutboxRelay({ client, taskQueue, pollMs: 100 });
-  stops.push(() => relay.stop());
+  const stack = await startServiceDeliveryStack({ tls });
+  stops.push(() => stack.stop());
 }, 240_000);
 
 afterAll(async () => {

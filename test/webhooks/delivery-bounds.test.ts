@@ -2,12 +2,8 @@
 // a real worker (only 4 activity slots, so that a saturated subscription would show) running the
 // real activities against a real HTTPS receiver and the database. No timing assertions: what is
 // checked is what the receiver saw at once, the order of things, and the log.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { releaseHeldDeliveries, startEventDelivery } from '../../workflows/delivery/client.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
@@ -16,46 +12,32 @@ import type { deliverEventWorkflow } from '../../workflows/delivery/workflows.ts
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { prisma } from '../../src/db/db.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { attemptsOf, createDelivery, createEvent, createSubscription, deliveryResult, deliveryRow, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 const ACTIVITY_SLOTS = 4;
 
 describe('per-event workflow and per-subscription bounds (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
-  let worker: Worker;
-  let running: Promise<void>;
-  const taskQueue = uniqueId('bounds');
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createDeliveryTimeSkippingEnv();
-    worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath,
-      maxConcurrentActivityTaskExecutions: ACTIVITY_SLOTS,
-      activities: createDeliveryActivities({
-        allowPrivateTargets: true,
-        tls: { ca: tls.ca },
-        clock: async () => new Date(await env.currentTimeMs()),
-        client: env.client,
-        mailer: null,
-        timeoutMs: 60_000,
-      }),
-    });
-    running = worker.run();
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({
+      queue: 'bounds',
+      tls,
+      activitySlots: ACTIVITY_SLOTS,
+      activities: (server) => ({ client: server.client, mailer: null, timeoutMs: 60_000 }),
+    }));
   }, 120_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await env?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

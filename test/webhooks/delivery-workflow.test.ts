@@ -2,14 +2,11 @@
 // activities against a real HTTPS receiver on 127.0.0.1:8443 (its own CA) and the database.
 // Times are workflow times: the activities log with the test server's clock.
 import dns from 'node:dns';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
@@ -20,36 +17,28 @@ import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
 import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
-
-const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 
 describe('webhook delivery workflow (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
   let tls: TestCa;
-  let worker: Worker;
-  let running: Promise<void>;
-  const taskQueue = uniqueId('deliveries');
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
   const mails: { to: { address: string }[]; subject: string }[] = [];
 
   beforeAll(async () => {
     tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createDeliveryTimeSkippingEnv();
     const json = nodemailer.createTransport({ jsonTransport: true });
-    worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath,
-      activities: createDeliveryActivities({
-        allowPrivateTargets: true,
-        tls: { ca: tls.ca },
-        clock: async () => new Date(await env.currentTimeMs()),
-        client: env.client,
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({
+      queue: 'deliveries',
+      tls,
+      activities: (server) => ({
+        client: server.client,
         mailer: {
           from: 'Ticketing <no-reply@example.test>',
           transport: {
@@ -61,14 +50,11 @@ describe('webhook delivery workflow (time-skipping)', () => {
           },
         },
       }),
-    });
-    running = worker.run();
+    }));
   }, 120_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await env?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

@@ -4,15 +4,11 @@
 // listen to it and never to the one it is about; a failed delivery of an operational event is not
 // reported again (the loop rule); board-limited subscriptions hear only of subscriptions within
 // their boards; the events feed leaves them out.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
@@ -20,46 +16,29 @@ import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { writeConditionEvent } from '../../src/webhooks/operational-events.ts';
 import { OPERATIONAL_EVENT_TYPES } from '../../src/events/event.envelope.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 import { createDelivery, createSubscription, deliveryResult, startDelivery, subscriptionRow } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url));
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
 describe('operational events (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
   let tls: TestCa;
-  let worker: Worker;
-  let running: Promise<void>;
-  const taskQueue = uniqueId('operational');
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createDeliveryTimeSkippingEnv();
-    worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath,
-      activities: createDeliveryActivities({
-        allowPrivateTargets: true,
-        tls: { ca: tls.ca },
-        clock: async () => new Date(await env.currentTimeMs()),
-        client: env.client,
-        mailer: null,
-      }),
-    });
-    running = worker.run();
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'operational', tls, activities: (server) => ({ client: server.client, mailer: null }) }));
   }, 120_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await env?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

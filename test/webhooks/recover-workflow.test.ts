@@ -1,54 +1,35 @@
 // The recovery workflow on the time-skipping test server, with a real worker running the real
 // delivery and recovery activities against a real HTTPS receiver and the database.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';
 import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDeliveryTimeSkippingEnv, uniqueId } from '../support/temporal.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 const MINUTE = 60_000;
 
 describe('recovery workflow (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
   let receiver: Receiver;
-  let worker: Worker;
-  let running: Promise<void>;
-  const taskQueue = uniqueId('recover');
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    env = await createDeliveryTimeSkippingEnv();
-    worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace ?? 'default',
-      taskQueue,
-      workflowsPath,
-      activities: {
-        ...createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, clock: async () => new Date(await env.currentTimeMs()), mailer: null, timeoutMs: 30_000 }),
-        ...createRecoverActivities(),
-      },
-    });
-    running = worker.run();
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'recover', tls, recover: true, activities: () => ({ mailer: null, timeoutMs: 30_000 }) }));
   }, 120_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await env?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

@@ -1,18 +1,13 @@
 // Recovery through the REST facade and GraphQL, with a real Temporal dev server and worker, the
 // database and an HTTPS receiver: what is answered, what is re-sent, and what is refused.
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Worker } from '@temporalio/worker';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import type { recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
 import { createSubscription, deliveryRow, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from './receiver.ts';
@@ -23,8 +18,7 @@ const DAY = 24 * 60 * MINUTE;
 
 describe('recovering failed deliveries (REST and GraphQL)', () => {
   let dev: TestDevServer;
-  let worker: Worker;
-  let running: Promise<void>;
+  let stop: (() => Promise<void>) | undefined;
   let receiver: Receiver;
   let ws: Workspace;
   let key: string;
@@ -32,26 +26,14 @@ describe('recovering failed deliveries (REST and GraphQL)', () => {
   beforeAll(async () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
-    dev = await startTestDevServer();
-    const taskQueue = uniqueId('recover-api');
-    worker = await createWorker({
-      connection: dev.nativeConnection,
-      namespace: dev.namespace,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-      activities: { ...createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null }), ...createRecoverActivities() },
-    });
-    running = worker.run();
-    useTemporal(dev.address, taskQueue);
+    // Without the relay: the events here come with their deliveries and attempts, which a relay would start again.
+    ({ temporal: dev, stop } = await startDevServerDeliveryStack({ queue: 'recover-api', tls, recover: true, relay: false, activities: () => ({ mailer: null }) }));
     ws = await createTestWorkspace();
     key = (await ws.key({ scopes: ['webhooks:manage'] })).value;
   }, 180_000);
 
   afterAll(async () => {
-    worker?.shutdown();
-    await running?.catch(() => undefined);
-    await closeTemporal();
-    await dev?.teardown();
+    await stop?.();
     await receiver?.close();
   }, 60_000);
 

@@ -10,7 +10,8 @@ import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
 import { outboxRelayedEvents } from '../../src/metrics/metrics.ts';
 import { EventIdKey, SubscriptionIdsKey } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { getFreePort, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { freePort } from '../support/http.ts';
 import { createEvent, createSubscription } from './fixtures.ts';
 import { createTicket } from '../tickets/helpers.ts';
 
@@ -109,7 +110,7 @@ describe('outbox relay', () => {
     const own = await createTestWorkspace();
     const sub = await createSubscription(own, { url: 'https://i.example.com/', events: ['ticket.created'] });
     const event = await createEvent(own, 'ticket.created');
-    const nowhere = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await getFreePort()}`, connectTimeout: 500 }) });
+    const nowhere = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 }) });
     await expect(relay(nowhere).drain()).rejects.toThrow();
     const kept = await prisma.event.findUniqueOrThrow({ where: { id: event.id } });
     expect(kept.relayedAt).toBeNull();
@@ -126,7 +127,7 @@ describe('outbox relay', () => {
     const sub = await createSubscription(own, { url: 'https://j.example.com/', events: ['ticket.created'] });
     const event = await createEvent(own, 'ticket.created');
     // A worker's client that cannot reach the server: used while it is there, so nothing starts.
-    let workerClient: Client | undefined = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await getFreePort()}`, connectTimeout: 500 }) });
+    let workerClient: Client | undefined = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 }) });
     const r = createOutboxRelay({ client: dev.client, taskQueue, eagerClient: () => workerClient });
     await expect(r.drain()).rejects.toThrow();
     expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).toBeNull();
