@@ -36,7 +36,6 @@ export interface FeedPage {
 }
 
 export interface SizedFeedRow extends FeedPosition {
-  id: string;
   bytes: number;
 }
 
@@ -61,18 +60,20 @@ export const eventFeedRepository = {
       ? Prisma.sql`AND ("txid", "seq") ${Prisma.raw(page.ascending ? '>' : '<')} (${page.from.txid}::bigint, ${page.from.seq}::bigint)`
       : Prisma.empty;
     const statement = Prisma.sql`
-      SELECT "id", "txid"::text AS txid, "seq"::text AS seq, octet_length("payload"::text) AS bytes FROM "Event"
+      SELECT "txid"::text AS txid, "seq"::text AS seq, octet_length("payload"::text) AS bytes FROM "Event"
       WHERE ${feedWhere(s)} ${from}
       ORDER BY "txid" ${dir}, "seq" ${dir} LIMIT ${page.take}::int`;
-    const rows = await db.read<{ id: string; txid: string; seq: string; bytes: number | string | null }>(statement.text, statement.values);
-    return rows.map((r) => ({ id: r.id, txid: r.txid, seq: r.seq, bytes: Number(r.bytes ?? 0) }));
+    const rows = await db.read<{ txid: string; seq: string; bytes: number | string | null }>(statement.text, statement.values);
+    return rows.map((r) => ({ txid: r.txid, seq: r.seq, bytes: Number(r.bytes ?? 0) }));
   },
 
-  /** The stored envelopes of these events (any order). */
-  async payloads(ids: string[]): Promise<Map<string, Record<string, unknown>>> {
-    if (!ids.length) return new Map();
-    const rows = await db.read<{ id: string; payload: Record<string, unknown> }>(`SELECT "id", "payload" FROM "Event" WHERE "id" = ANY($1::text[])`, [ids]);
-    return new Map(rows.map((r) => [r.id, r.payload]));
+  /** The stored envelopes of the events at these places, by `seq` (unique; any order). */
+  async payloads(places: FeedPosition[]): Promise<Map<string, Record<string, unknown>>> {
+    if (!places.length) return new Map();
+    const rows = await db.read<{ seq: string; payload: Record<string, unknown> }>(`SELECT "seq"::text AS seq, "payload" FROM "Event" WHERE "seq" = ANY($1::bigint[])`, [
+      places.map((p) => p.seq),
+    ]);
+    return new Map(rows.map((r) => [r.seq, r.payload]));
   },
 
   /** Where an event of the caller's feed is (its workspace, a ticket event of a board it sees); null for any other id. */

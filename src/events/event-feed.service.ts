@@ -1,12 +1,14 @@
 // The events feed (GET /events): the workspace's ticket events of the last 30 days, each entry the
 // envelope webhooks deliver. Newest first, or with `afterEvent` oldest first from that event on
 // (catch-up), where the page always has a next cursor: the place to poll from later. Order and
-// visibility: event-feed.repository.ts. Pages are cut by the page byte budget like every list.
+// visibility: event-feed.repository.ts. Paged like every list (paging/page-by-key.ts), with the byte budget.
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { visibleBoardFilter, type Principal } from '../access/principal.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
-import { pageMemory, ROW_OVERHEAD_BYTES, rowsWithinBudget, type PageHold } from '../paging/page-budget.ts';
+import type { PageHold } from '../paging/page-budget.ts';
+import { pageByKey } from '../paging/page-by-key.ts';
+import { decodeKey, encodeKey, type PageKey } from '../paging/page-keys.ts';
 import { EVENT_TYPES, inEnvelopeOrder } from './event.envelope.ts';
 import { eventFeedRepository, type FeedPosition, type FeedSelection } from './event-feed.repository.ts';
 
@@ -24,14 +26,24 @@ export const FEED_EVENT_TYPES = EVENT_TYPES.filter((t) => t.startsWith('ticket.'
 
 export const EVENT_ID = /^evt_[0-9A-Za-z]{1,64}$/;
 
-/** The feed's own cursor (signed on the way out by graphql/input-rules.ts): direction and place. */
-const CURSOR = /^([ad]):(0|[1-9][0-9]{0,18}):(0|[1-9][0-9]{0,18})$/;
+/** The feed's key: a place, (txid, seq), bigints in decimal. */
+const PLACE = /^([ad]):(0|[1-9][0-9]{0,18}):(0|[1-9][0-9]{0,18})$/;
+const byNumber = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
-const encode = (ascending: boolean, p: FeedPosition) => `${ascending ? 'a' : 'd'}:${p.txid}:${p.seq}`;
+/** A cursor also says which way it pages (`a`: catch-up, oldest first; `d`: newest first), so each direction has its own kind of key. */
+const placeKey = (direction: 'a' | 'd'): PageKey<FeedPosition> => ({
+  format: (p) => `${direction}:${p.txid}:${p.seq}`,
+  parse(text) {
+    const m = PLACE.exec(text);
+    return m?.[1] === direction ? { txid: m[2]!, seq: m[3]! } : null;
+  },
+  compare: (a, b) => byNumber(a.txid, b.txid) || byNumber(a.seq, b.seq),
+});
+const ascendingPlaces = placeKey('a');
+const descendingPlaces = placeKey('d');
 
-function decode(cursor: string): { ascending: boolean; from: FeedPosition } | null {
-  const m = CURSOR.exec(cursor);
-  return m ? { ascending: m[1] === 'a', from: { txid: m[2]!, seq: m[3]! } } : null;
+interface FeedRow extends FeedPosition {
+  node: Record<string, unknown>;
 }
 
 const feedFilter = z.object({
@@ -84,43 +96,52 @@ export async function listFeed(
     until: args.until ?? undefined,
   };
 
-  // A cursor carries its direction; `afterEvent` starts a catch-up; neither, the newest page.
+  // A cursor carries its direction; `afterEvent` starts a catch-up (from its place); neither, the newest page.
   let ascending = false;
-  let from: FeedPosition | undefined;
-  if (args.after) {
-    const cursor = decode(args.after);
-    if (!cursor) throw invalid(paths.cursor, 'is not a cursor of this list');
-    ({ ascending, from } = cursor);
+  let after = args.after ?? undefined;
+  if (after) {
+    ascending = decodeKey(ascendingPlaces, after) !== null;
+    if (!ascending && decodeKey(descendingPlaces, after) === null) throw invalid(paths.cursor, 'is not a cursor of this list');
   } else if (args.afterEvent) {
     const position = await eventFeedRepository.positionOf(selection, args.afterEvent);
     if (!position) throw invalid(paths.afterEvent, `is not an event of this feed (the last ${FEED_DAYS} days' ticket events the key sees)`);
     ascending = true;
-    from = position;
+    after = encodeKey(ascendingPlaces, position);
   }
 
-  const size = args.first ?? DEFAULT_PAGE_SIZE;
-  // One row more than the page tells whether more follow.
-  const sized = await eventFeedRepository.sizes(selection, { from, ascending, take: size + 1 });
-  const sizes = sized.slice(0, size).map((r) => r.bytes);
-  const fit = rowsWithinBudget(sizes);
-  const kept = sized.slice(0, fit);
-  await pageMemory.reserve(hold, sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
-  const payloads = await eventFeedRepository.payloads(kept.map((r) => r.id));
-  // A row the retention purged between the two statements is simply not in this page.
-  const edges = kept.flatMap((r) => {
-    const payload = payloads.get(r.id);
-    return payload ? [{ cursor: encode(ascending, r), node: inEnvelopeOrder(payload) }] : [];
-  });
-  const last = kept.at(-1);
-  // Catch-up never ends: its next cursor is where to poll from, also when nothing is new yet.
-  const end = last ?? from;
+  const connection = await pageByKey<FeedRow, FeedPosition>(
+    { first: args.first, after },
+    {
+      key: ascending ? ascendingPlaces : descendingPlaces,
+      keyOf: (row) => row,
+      newestFirst: !ascending,
+      budget: {
+        hold,
+        sizes: async (page) => {
+          const from = page.where.id?.lt ?? page.where.id?.gt;
+          return (await eventFeedRepository.sizes(selection, { from, ascending, take: page.take })).map((r) => ({ id: r, bytes: r.bytes }));
+        },
+      },
+      load: async (page) => {
+        const places = page.where.id?.in ?? [];
+        const payloads = await eventFeedRepository.payloads(places);
+        // A row the retention purged between the two statements is simply not in this page.
+        return places.flatMap((p) => {
+          const payload = payloads.get(p.seq);
+          return payload ? [{ txid: p.txid, seq: p.seq, node: inEnvelopeOrder(payload) }] : [];
+        });
+      },
+    },
+  );
+  const edges = connection.edges.map((e) => ({ cursor: e!.cursor, node: e!.node.node }));
   return {
     edges,
     pageInfo: {
-      hasNextPage: ascending || kept.length < sized.length,
+      // Catch-up never ends: its next cursor is where to poll from, also when nothing is new yet (then the cursor it was given).
+      hasNextPage: ascending || connection.pageInfo.hasNextPage,
       hasPreviousPage: false,
       startCursor: edges[0]?.cursor ?? null,
-      endCursor: end ? encode(ascending, end) : null,
+      endCursor: connection.pageInfo.endCursor || null,
     },
   };
 }
