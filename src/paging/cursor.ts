@@ -1,7 +1,7 @@
 // Paging cursors. Every cursor a list gives out is signed (HMAC-SHA-256 with a secret the service
 // generates once and keeps in its database, so every instance shares it) and bound to that list.
 // A cursor that was forged, altered, or issued by another list is refused as the caller's
-// mistake (422) before anything decodes it, whoever's code (ours or Pothos's) would decode it.
+// mistake (422) before anything decodes it (page-keys.ts decodes what passes).
 import crypto from 'node:crypto';
 import { PothosValidationError } from '@pothos/core';
 import { AppError } from '../errors/errors.ts';

@@ -175,12 +175,12 @@ const subscriptionIds = stringId(/^wh_[0-9A-Z]{26}$/);
 export const webhookService = {
   /** Newest first (ids are time-sortable); the role's view is decided in code, so the short list is paged in memory. */
   list(p: Principal, args: ConnectionArgs) {
+    requireManageRole(p);
     return pageByKey(args, {
       key: subscriptionIds,
       keyOf: (s: WebhookSubscription) => s.id,
       newestFirst: true,
       load: async (page) => {
-        requireManageRole(p);
         const visible = (await webhookRepository.listForWorkspace(p.workspace.id)).filter((s) => visibleTo(p, s));
         return pageInMemory(visible, page, subscriptionIds, (s) => s.id);
       },
