@@ -1,10 +1,10 @@
 // GraphQL: the calling key's identity (`me`, GET /public/v1/me).
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
 import type { ApiKeyPrincipal } from '../access/principal.ts';
 import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { apiKeyService } from './api-key.service.ts';
 import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
 
