@@ -12,7 +12,7 @@
 #          openapi-python-client and ruff (test/clients)       PyPI, into .tools/openapi-python-client
 #          oapi-codegen and the generated Go client's modules  the Go module proxy (`go install`,
 #            (test/clients)                                      `go mod download`), into .tools/go
-#          chromium (test/ui), redis-server (test/limits),     the OS's packages
+#          chromium (test/ui), redis-server (test/rate-limit), the OS's packages
 #          docker-compose (test/cluster: `config` only, no engine),
 #          promtool (test/metrics: the alerting rules; Debian's `prometheus`),
 #          PostgreSQL (the throwaway server of the files that need one when DATABASE_URL is unset:

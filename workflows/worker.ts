@@ -1,7 +1,7 @@
 // Builds a Worker the same way for every workflow domain.
 import { Worker, type NativeConnection, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
 
-export interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'> {
+interface CreateWorkerOptions extends Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowsPath' | 'workflowBundle'> {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;

@@ -9,7 +9,7 @@ import { logger } from '../logger.ts';
 
 export const INVALIDATION_CHANNEL = 'auth_invalidation';
 
-export type Invalidation = { kind: 'apiKey'; id: number } | { kind: 'session'; id: string };
+type Invalidation = { kind: 'apiKey'; id: number } | { kind: 'session'; id: string };
 
 export const invalidationPayload = (i: Invalidation) => `${i.kind}:${i.id}`;
 

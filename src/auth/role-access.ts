@@ -1,6 +1,6 @@
 import type { RoleAccess } from '../access/principal.ts';
 
-export interface RoleRow {
+interface RoleRow {
   id: number;
   name: string;
   isAdmin: boolean;

@@ -12,7 +12,7 @@ import { rateLimitRefusals } from '../metrics/metrics.ts';
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
 
-export interface SignInThrottle {
+interface SignInThrottle {
   /**
    * Takes one attempt for the e-mail from the address, or throws 429 `rate_limited` with
    * `Retry-After`. Call `succeeded()` once the password proved right: it clears the pair's count.

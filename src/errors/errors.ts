@@ -60,7 +60,7 @@ export class AppError extends Error {
 
 export const problemTypeUri = (code: ErrorCode) => `urn:ticketing:problem:${code.replaceAll('_', '-')}`;
 
-export interface Problem {
+interface Problem {
   type: string;
   title: string;
   status: number;

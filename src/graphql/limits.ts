@@ -1,6 +1,6 @@
 // What a /graphql document may ask for, checked before anything runs (docs/integrators/api-conventions.md, "Limits"). Sized from
 // what is really sent: the settings UI's operations, the REST routes' operations and GraphiQL's
-// introspection query (test/limits/graphql-limits.test.ts runs every one of them through these
+// introspection query (test/graphql/graphql-limits.test.ts runs every one of them through these
 // checks). Refusals are 400 `query_too_complex`, naming the rule.
 import {
   getOperationAST,

@@ -11,7 +11,7 @@ import { Hono } from 'hono';
  * its part has not finished its first start yet (`starting`), any other failure is `failing`.
  */
 export type ReadinessChecks = Record<string, () => Promise<unknown>>;
-export type CheckState = 'ok' | 'starting' | 'failing';
+type CheckState = 'ok' | 'starting' | 'failing';
 
 export class Starting extends Error {}
 
@@ -36,13 +36,13 @@ export async function readiness(checks: ReadinessChecks): Promise<{ status: 'rea
 }
 
 /** How old an answer of /readyz may be: the checks run at most once in this long. */
-export const READINESS_MAX_AGE_MS = 1_000;
+const READINESS_MAX_AGE_MS = 1_000;
 
 /**
  * readiness() shared: a call within READINESS_MAX_AGE_MS of the start of the last run (or while
  * it runs) gets that run's answer. `now` is the clock (tests).
  */
-export function sharedReadiness(checks: ReadinessChecks, now: () => number = performance.now.bind(performance)): () => ReturnType<typeof readiness> {
+function sharedReadiness(checks: ReadinessChecks, now: () => number = performance.now.bind(performance)): () => ReturnType<typeof readiness> {
   let last: { startedAt: number; answer: ReturnType<typeof readiness> } | undefined;
   return () => {
     const t = now();

@@ -16,7 +16,7 @@ export const UI_OPERATION_NAMES = [
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */
-export const declaredName = (operation: string) => /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(operation)?.[1];
+const declaredName = (operation: string) => /^\s*(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(operation)?.[1];
 
 /** Metric labels come from this bounded set alone: the route table's operations (the assembly hands them in) and the settings UI's. */
 export const knownOperationNames = (routeOperations: string[]): ReadonlySet<string> =>

@@ -12,7 +12,7 @@ import ipaddr from 'ipaddr.js';
  */
 export const NO_SOCKET = 'in-process';
 
-export type ClientAddressOf = (c: Context) => string;
+type ClientAddressOf = (c: Context) => string;
 
 export function clientAddressResolver(trustedProxies: readonly string[]): ClientAddressOf {
   const trust = proxyaddr.compile([...trustedProxies]);

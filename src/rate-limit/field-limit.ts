@@ -11,7 +11,7 @@ import type { Principal } from '../access/principal.ts';
 import { sharedRedis } from './redis.ts';
 import { rateLimitRefusals } from '../metrics/metrics.ts';
 
-export interface FieldLimit {
+interface FieldLimit {
   /** Calls allowed per window for one caller. */
   max: number | ((ctx: GraphQLContext) => number);
   windowSeconds: number;

@@ -4,7 +4,7 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 
-export interface LimiterOptions {
+interface LimiterOptions {
   points: number;
   /** Seconds. */
   duration: number;

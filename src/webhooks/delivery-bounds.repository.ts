@@ -11,7 +11,7 @@ export const SLOT_LEASE_MS = 60_000;
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate';
 
 /** `until`: the time given (Retry-After, the rate), or for the bound when to look again. */
-export type AcquireResult = { outcome: 'acquired' } | { outcome: WaitReason; until: Date | null };
+type AcquireResult = { outcome: 'acquired' } | { outcome: WaitReason; until: Date | null };
 
 /** How an attempt's answer moves the subscription's bound (AIMD). */
 export type BoundSignal = 'success' | 'overload' | 'none';
@@ -30,7 +30,7 @@ export interface BoundSettings {
   lookAgainMs: number;
 }
 
-export interface AcquireInput {
+interface AcquireInput {
   deliveryId: string;
   subscriptionId: string;
   seq: bigint;

@@ -13,7 +13,7 @@ export const PAUSE_AFTER_FAILURES = 20;
 /** An administrator is told of one subscription's pause at most once in this time (in-app and e-mail). */
 export const PAUSED_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
-export interface RecordAttemptInput {
+interface RecordAttemptInput {
   deliveryId: string;
   subscriptionId: string;
   eventId: string;

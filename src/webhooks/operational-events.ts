@@ -8,8 +8,8 @@ import { isOperationalEvent } from '../events/event.envelope.ts';
 import { writeEvent } from '../events/event.outbox.ts';
 
 type Tx = Prisma.TransactionClient;
-export type ConditionEventType = Exclude<OperationalEventType, 'webhook.delivery_failed'>;
-export type ConditionReason = 'failures' | 'gone' | 'manual';
+type ConditionEventType = Exclude<OperationalEventType, 'webhook.delivery_failed'>;
+type ConditionReason = 'failures' | 'gone' | 'manual';
 
 /** The subscription as the event shows it, read in the writing transaction (after the change). */
 async function subject(tx: Tx, subscriptionId: string) {
@@ -41,7 +41,7 @@ export async function writeConditionEvent(tx: Tx, type: ConditionEventType, subs
  */
 export const reportsExhaustedDelivery = (eventType: string) => !isOperationalEvent(eventType) && eventType !== ('webhook.test' satisfies EventType);
 
-export interface ExhaustedDelivery {
+interface ExhaustedDelivery {
   subscriptionId: string;
   deliveryId: string;
   eventId: string;

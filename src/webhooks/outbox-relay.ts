@@ -20,7 +20,7 @@ import { SLOT_LEASE_MS } from './delivery-bounds.repository.ts';
 import { config } from '../config.ts';
 import { outboxRelayedEvents } from '../metrics/metrics.ts';
 
-export interface RelayOptions {
+interface RelayOptions {
   client: Client;
   taskQueue: string;
   /**
@@ -77,7 +77,7 @@ interface SubscriptionMatch {
  *   changed fields named; none named: every update).
  * `aboutBoards`: the board filters of the subscriptions the batch's operational events are about.
  */
-export function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
+function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
   const about = event.aboutSubscriptionId;
   return subscriptions.filter((s) => {
     if (s.workspaceId !== event.workspaceId) return false;

@@ -33,7 +33,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 /** A workspace with subscriptions may always have this many deliveries in the engine. */
 export const MIN_ADMISSION = 10;
 /** ... and at most this many, however many subscriptions it has. */
-export const MAX_ADMISSION = 500;
+const MAX_ADMISSION = 500;
 /** A subscription holding a slot longer than this has a slow receiver (its queue is not counted). */
 export const SLOW_SLOT_MS = 2_000;
 /** An undecided delivery older than this no longer counts. */

@@ -17,7 +17,7 @@ const PREFIX = 'enc1';
 /** Binds a ciphertext to its use: a value sealed for something else does not open here. */
 const AAD = Buffer.from('ticketing webhook signing secret');
 
-export class SecretKeyMissing extends Error {}
+class SecretKeyMissing extends Error {}
 
 export const keyFile = (dataDir: string) => path.join(dataDir, 'webhook-secret-keys');
 

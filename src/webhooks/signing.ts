@@ -12,7 +12,7 @@ export function generateWebhookSecret(): string {
   return `whsec_${crypto.randomBytes(32).toString('base64')}`;
 }
 
-export interface SigningSecrets {
+interface SigningSecrets {
   secret: string;
   previousSecret?: string | null;
   secretRotatedAt?: Date | null;

@@ -9,7 +9,7 @@ import { config } from '../config.ts';
 import type { FieldError } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
 
-export interface UrlPolicyOptions {
+interface UrlPolicyOptions {
   /** Lifts the address rule (development and tests only). Defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets?: boolean;
   /** Name resolution; defaults to the system resolver (dns.lookup, as connections use). */
@@ -69,7 +69,7 @@ function allowsPrivateTargets(options: UrlPolicyOptions): boolean {
   return allow;
 }
 
-export type UrlTarget =
+type UrlTarget =
   | { ok: true; url: URL; host: { kind: 'ip'; address: string } | { kind: 'name'; name: string } }
   | { ok: false; message: string };
 

@@ -22,7 +22,7 @@ export interface SenderOptions {
   lookup?: SystemLookup;
 }
 
-export interface SendResult {
+interface SendResult {
   /** The status of the answer; undefined when none came (refused, blocked, timed out…). */
   httpStatus?: number;
   responseExcerpt?: string;

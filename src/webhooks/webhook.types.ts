@@ -12,7 +12,7 @@ const MAX_IN_FLIGHT_NOTE =
 const RATE_NOTE = 'Attempts started per second at most, evenly spaced; null: no rate bound';
 const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
 
-export const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
+const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
   values: {
     receiving: { description: 'Deliveries are sent' },
     paused: { description: 'After 20 consecutive failures: nothing is sent, deliveries are held until resumed' },
@@ -20,7 +20,7 @@ export const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition
   } as const,
 });
 
-export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY_STATUSES });
+const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY_STATUSES });
 
 type SubscriptionWithSecret = SubscriptionRow & { signingSecret: string };
 
@@ -54,7 +54,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
   };
 }
 
-export const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscription').implement({
+const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscription').implement({
   description: 'Where and what the workspace sends as signed webhook deliveries',
   fields: (t) => ({
     ...subscriptionFields(t),

@@ -13,7 +13,7 @@ builder.queryField('workspace', (t) =>
   }),
 );
 
-export const Role = builder.prismaObject('Role', {
+const Role = builder.prismaObject('Role', {
   description: 'What a role may do and which boards it sees; API keys act with a role',
   fields: (t) => ({
     id: t.exposeInt('id'),

@@ -1,6 +1,6 @@
 // The OpenAPI document's `webhooks`, for tests that receive real deliveries: each request's body
 // and Standard Webhooks headers must match the entry of its event type. Read from the checked-in
-// openapi.json (test/openapi/document.test.ts keeps it current), so process-level tests need not
+// openapi.json (test/api/document.test.ts keeps it current), so process-level tests need not
 // import the service.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -86,6 +86,7 @@ export function startTimeSkippingDeliveryStack(
   options: DeliveryStackOptions<TestWorkflowEnvironment>,
 ): Promise<DeliveryStack & { env: TestWorkflowEnvironment }> {
   return build(async (stops) => {
+    await ensureMigrated(); // the activities' database, migrated within the hook's timeout rather than a test's
     const env = await createDeliveryTimeSkippingEnv();
     stops.push(() => env.teardown());
     const taskQueue = uniqueId(options.queue);

@@ -2,19 +2,18 @@
 // context is written or sent, and deliveries go out as before through the same worker (whose
 // workflow interceptors then step aside). Also the variables' parsing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from '../../src/config.ts';
+import { startTracing } from '../../src/tracing/tracing.ts';
+import { temporalClientInterceptors, temporalWorkerOptions } from '../../src/tracing/temporal.ts';
+import { prisma } from '../../src/db/db.ts';
+import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { startServiceDeliveryStack } from '../support/delivery-stack.ts';
+import { ticketBody } from '../tickets/helpers.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
-delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
-
-const { startTracing } = await import('../../src/tracing/tracing.ts');
-const { temporalClientInterceptors, temporalWorkerOptions } = await import('../../src/tracing/temporal.ts');
-const { parseConfig } = await import('../../src/config.ts');
-const { api, createTestWorkspace } = await import('../support/fixtures.ts');
-const { ticketBody } = await import('../tickets/helpers.ts');
-const { prisma } = await import('../../src/db/db.ts');
-const { eventWorkflowId } = await import('../../workflows/delivery/ids.ts');
-const { startServiceDeliveryStack } = await import('../support/delivery-stack.ts');
+// This file's configuration, handed in before anything reads it: no endpoint, whatever the shell has.
+loadConfig({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: undefined, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 
 /** Where the OpenTelemetry API keeps whatever is installed (tracer provider, context manager, propagator). */
 const otelGlobal = () => (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')];

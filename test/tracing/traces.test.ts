@@ -4,22 +4,19 @@
 // outbox relay and a Temporal dev server (the test kit's service delivery stack) deliver it to an
 // HTTPS receiver.
 //
-// The configuration is read once, when src/config.ts is first imported: the variables are set
-// here and the service is imported after them.
+// The configuration is this file's (loadConfig), handed in before anything reads it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startTracing } from '../../src/tracing/tracing.ts';
+import { prisma } from '../../src/db/db.ts';
+import { api, createTestWorkspace } from '../support/fixtures.ts';
+import { startServiceDeliveryStack } from '../support/delivery-stack.ts';
+import { ticketBody } from '../tickets/helpers.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.ts';
 
 const otlp = await startOtlpReceiver();
-process.env.OTEL_EXPORTER_OTLP_ENDPOINT = otlp.endpoint;
-process.env.OTEL_SERVICE_NAME = 'traces-test';
-process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
-
-const { startTracing } = await import('../../src/tracing/tracing.ts');
-const { api, createTestWorkspace } = await import('../support/fixtures.ts');
-const { ticketBody } = await import('../tickets/helpers.ts');
-const { prisma } = await import('../../src/db/db.ts');
-const { startServiceDeliveryStack } = await import('../support/delivery-stack.ts');
+loadConfig({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_SERVICE_NAME: 'traces-test', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 
 const SERVER = 2;
 const stops: (() => Promise<unknown>)[] = [];

@@ -5,7 +5,7 @@ import { config } from '../../src/config.ts';
 import { createApp } from '../../src/http/app.ts';
 import { prisma } from '../../src/db/db.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { signInAdmin } from '../limits/support.ts';
+import { signInAdmin } from '../support/limits.ts';
 import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
 

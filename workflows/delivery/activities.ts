@@ -57,7 +57,7 @@ export interface Waited {
   ms: number;
 }
 
-export interface SendAttemptInput {
+interface SendAttemptInput {
   deliveryId: string;
   /** The scheduled attempt's number (1..7); absent for a manual re-send. */
   attempt?: number;

@@ -2,7 +2,7 @@
 // themselves are the delivery domain's manual attempts (sendAttempt without an attempt number).
 import { recoverRepository, type RecoverCandidate } from '../../src/webhooks/recover.repository.ts';
 
-export interface FailedDeliveriesInput {
+interface FailedDeliveriesInput {
   subscriptionId: string;
   /** ISO 8601; inclusive. */
   since: string;

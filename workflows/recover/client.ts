@@ -5,7 +5,7 @@ import { recoverWorkflowId } from './ids.ts';
 import { recoverFailedDeliveriesWorkflow, type RecoverInput } from './workflows.ts';
 
 /** The boards a recovery is limited to are the caller's, not part of what it reports. */
-export interface Recovery extends Omit<RecoverInput, 'boardIds'> {
+interface Recovery extends Omit<RecoverInput, 'boardIds'> {
   workflowId: string;
   status: 'running' | 'finished';
 }

@@ -25,7 +25,7 @@ import { MAX_PAGE_SIZE } from '../../src/paging/paging.ts';
 import { ticketService } from '../../src/tickets/ticket.service.ts';
 import * as ui from '../../web/src/api/operations.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { signInAdmin } from './support.ts';
+import { signInAdmin } from '../support/limits.ts';
 
 const times = (n: number, part: (i: number) => string) => Array.from({ length: n }, (_, i) => part(i)).join(' ');
 const TICKET_PAGE = 'tickets(first: 100) { edges { node { description } } }';

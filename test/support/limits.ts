@@ -1,4 +1,4 @@
-// Helpers of the limits tests: a real redis-server, signing in, many mutations in one request.
+// Helpers of the limits tests (test/rate-limit, test/graphql, webhooks' caps): a real redis-server, signing in, many mutations in one request.
 import { spawn } from 'node:child_process';
 import type { createApp } from '../../src/http/app.ts';
 import { provisioned } from '../support/tools.ts';

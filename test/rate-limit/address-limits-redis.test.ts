@@ -2,7 +2,7 @@
 // connection, share the anonymous request count and the sign-in throttle.
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer } from './support.ts';
+import { startRedisServer } from '../support/limits.ts';
 import { connectRedis } from '../../src/rate-limit/redis.ts';
 import { createAddressRateLimiter } from '../../src/rate-limit/address-rate-limiter.ts';
 import { createSignInThrottle } from '../../src/auth/sign-in-throttle.ts';

@@ -2,7 +2,7 @@
 // aliases in one request count one by one.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createKeysMutation, signInAdmin } from './support.ts';
+import { createKeysMutation, signInAdmin } from '../support/limits.ts';
 import { createApp } from '../../src/http/app.ts';
 import { fieldLimits } from '../../src/rate-limit/field-limit.ts';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createKeysMutation, signInAdmin, startRedisServer } from './support.ts';
+import { createKeysMutation, signInAdmin, startRedisServer } from '../support/limits.ts';
 import { createApp } from '../../src/http/app.ts';
 import { config, loadConfig } from '../../src/config.ts';
 import { connectRedis, sharedRedis } from '../../src/rate-limit/redis.ts';

@@ -6,7 +6,7 @@ import { createRequestRateLimiter } from '../../src/rate-limit/request-rate-limi
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
 import { REPORT_DAY_COST } from '../../src/graphql/complexity.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { signInAdmin } from './support.ts';
+import { signInAdmin } from '../support/limits.ts';
 
 const LIMIT = 3;
 const query = { query: '{ workspace { name } }' };

@@ -8,7 +8,7 @@
 // 400/413/415/422 for bad bodies and queries, 409, 429) are derived from the document. A route
 // without an entry in CASES fails, naming its operationId.
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '@temporalio/worker';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
@@ -627,16 +627,20 @@ function genericCases(route: RouteDef, base: Call): Case[] {
 // ---- The tests ---------------------------------------------------------------------------------
 
 describe('every route answers as the OpenAPI document says', () => {
+  // The first fixtures pay for the migrations, the schema and the caches (seconds on a busy
+  // machine): in the hook, so that no route's test carries them within its own timeout.
+  beforeAll(() => createFixtures(), 120_000);
+
   it('has cases for every route of the table, and none for routes that are gone', () => {
     const missing = routes.map((r) => r.operationId).filter((id) => !CASES[id]?.some((c) => c.status < 300));
-    expect(missing, `no success case for operationId ${missing.join(', ')}: add cases to CASES in test/openapi/conformance.test.ts`).toEqual([]);
+    expect(missing, `no success case for operationId ${missing.join(', ')}: add cases to CASES in test/api/conformance.test.ts`).toEqual([]);
     expect(Object.keys(CASES).filter((id) => !byOperation.has(id))).toEqual([]);
   });
 
   for (const route of routes) {
     it(`${route.operationId}: ${route.method} ${route.path}`, async () => {
       const own = CASES[route.operationId];
-      if (!own) throw new Error(`no conformance cases for operationId ${route.operationId}: add them to CASES in test/openapi/conformance.test.ts`);
+      if (!own) throw new Error(`no conformance cases for operationId ${route.operationId}: add them to CASES in test/api/conformance.test.ts`);
       const f = await createFixtures();
       const success = own.find((c) => c.status < 300);
       if (!success) throw new Error(`no success case for operationId ${route.operationId}`);
