@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
+import { defineRoutes, pagedOperation } from '../rest/route.ts';
+import { pageQuery, pageVariables } from '../paging/paging.ts';
 
 /** The board representation of every board response (decisions.md). */
 const BOARD_SELECTION = 'id name fields { id name type required options } states { id name category } priorities';
@@ -18,13 +18,7 @@ export const boardRoutes = defineRoutes([
       `${READ_SCOPES_NOTE} Paged like every list: \`{data, nextCursor}\`, oldest board first. ` +
       'Each board carries its custom fields (ids to use in ticket `fields[].fieldId`), its states and its allowed priorities. ' +
       'Boards the role does not see are absent.',
-    operation: /* GraphQL */ `
-      query listBoards($first: Int, $after: String) {
-        boards(first: $first, after: $after) {
-          edges { node { ${BOARD_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listBoards', 'boards', BOARD_SELECTION),
     query: pageQuery,
     variables: ({ query }) => pageVariables(query),
     paged: true,

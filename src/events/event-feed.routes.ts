@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
+import { defineRoutes, pagedOperation } from '../rest/route.ts';
+import { pageQuery, pageVariables } from '../paging/paging.ts';
 import { dateTime, decimalInteger } from '../validation/text.ts';
 import { eventBodySchema } from './event.schemas.ts';
 import { EVENT_ID, FEED_DAYS, FEED_EVENT_TYPES } from './event-feed.service.ts';
@@ -43,13 +43,7 @@ export const eventFeedRoutes = defineRoutes([
       'a second. So the feed only grows at its end: a consumer following it misses nothing and sees nothing twice, however many ' +
       'changes happen at once. An id taken from a webhook delivery may come slightly before events it raced with; deduplicate on `id` ' +
       'when mixing webhooks and the feed. Ticket events carry the ticket’s `version` in `data`: keep the highest you have seen.',
-    operation: /* GraphQL */ `
-      query listEvents($first: Int, $after: String, $type: String, $ticketId: Int, $since: DateTime, $until: DateTime, $afterEvent: String) {
-        events(first: $first, after: $after, type: $type, ticketId: $ticketId, since: $since, until: $until, afterEvent: $afterEvent) {
-          edges { node }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listEvents', 'events', '', { type: '$type: String', ticketId: '$ticketId: Int', since: '$since: DateTime', until: '$until: DateTime', afterEvent: '$afterEvent: String' }),
     query: feedQuery,
     variables: ({ query }) => ({
       ...pageVariables(query),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
+import { defineRoutes, intIdParam, pagedOperation } from '../rest/route.ts';
+import { pageQuery, pageVariables } from '../paging/paging.ts';
 import { ARTICLE_STATUSES, createArticleInput, updateArticleInput } from './article.service.ts';
 
 /** The article representation of every article response. */
@@ -20,13 +20,7 @@ export const articleRoutes = defineRoutes([
     tag: 'Knowledge base',
     summary: 'Knowledge base articles, newest first',
     description: 'Needs the scope `kb:read` or `kb:write`. Paged: `{data, nextCursor}`; `status` filters.',
-    operation: /* GraphQL */ `
-      query listKnowledgeBaseArticles($first: Int, $after: String, $status: ArticleStatus) {
-        knowledgeBaseArticles(first: $first, after: $after, status: $status) {
-          edges { node { ${ARTICLE_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listKnowledgeBaseArticles', 'knowledgeBaseArticles', ARTICLE_SELECTION, { status: '$status: ArticleStatus' }),
     query: pageQuery.extend({ status: z.enum(ARTICLE_STATUSES).optional().describe('Only articles in this status') }),
     variables: ({ query }) => ({ ...pageVariables(query), status: query.status ?? null }),
     paged: true,

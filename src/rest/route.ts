@@ -2,6 +2,7 @@
 // route; the OpenAPI document is generated from the same entries.
 import { z } from 'zod';
 import type { ErrorCode } from '../errors/errors.ts';
+import { PAGE_INFO_SELECTION } from '../paging/paging.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -65,3 +66,19 @@ export const intIdParam = z
   .transform(Number)
   .pipe(z.number().max(2 ** 31 - 1))
   .meta({ type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 });
+
+/**
+ * The GraphQL operation of a paged route: query `name` reads the connection `field` with `first`
+ * and `after` and the arguments in `args` (argument → its variable's declaration, e.g.
+ * `{ ticketId: '$ticketId: Int!' }`), selecting `selection` on each node (none: a scalar node).
+ */
+export function pagedOperation(name: string, field: string, selection: string, args: Record<string, string> = {}): string {
+  const declared = ['$first: Int', '$after: String', ...Object.values(args)].join(', ');
+  const passed = ['first: $first', 'after: $after', ...Object.entries(args).map(([arg, decl]) => `${arg}: ${decl.split(':')[0]}`)].join(', ');
+  return `query ${name}(${declared}) {
+  ${field}(${passed}) {
+    edges { node${selection ? ` { ${selection} }` : ''} }
+    ${PAGE_INFO_SELECTION}
+  }
+}`;
+}

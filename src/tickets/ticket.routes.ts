@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageVariables } from '../paging/paging.ts';
+import { defineRoutes, intIdParam, pagedOperation } from '../rest/route.ts';
+import { pageVariables } from '../paging/paging.ts';
 import { ifMatchVersions } from '../rest/conditional.ts';
 import { commentInput, commentListQuery, createTicketInput, ticketListQuery, updateTicketInput } from './ticket.inputs.ts';
 
@@ -51,13 +51,7 @@ export const ticketRoutes = defineRoutes([
       'Filters combine: `boardId` (a board the role does not see yields an empty list), `state` (a state id, or a state name ' +
       'matching that name on every board) and `updatedSince` (changed at or after; comments count as changes). Tickets of boards ' +
       'the key’s role does not see are absent.',
-    operation: /* GraphQL */ `
-      query listTickets($first: Int, $after: String, $boardId: String, $state: String, $updatedSince: DateTime) {
-        tickets(first: $first, after: $after, boardId: $boardId, state: $state, updatedSince: $updatedSince) {
-          edges { node { ${TICKET_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listTickets', 'tickets', TICKET_SELECTION, { boardId: '$boardId: String', state: '$state: String', updatedSince: '$updatedSince: DateTime' }),
     query: ticketListQuery,
     variables: ({ query }) => ({
       ...pageVariables(query),
@@ -113,13 +107,7 @@ export const ticketRoutes = defineRoutes([
     tag: 'Tickets',
     summary: 'The comments of a ticket, oldest first',
     description: READ_NOTE,
-    operation: /* GraphQL */ `
-      query listTicketComments($ticketId: Int!, $first: Int, $after: String) {
-        ticketComments(ticketId: $ticketId, first: $first, after: $after) {
-          edges { node { ${COMMENT_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listTicketComments', 'ticketComments', COMMENT_SELECTION, { ticketId: '$ticketId: Int!' }),
     params: ticketParams,
     query: commentListQuery,
     variables: ({ params, query }) => ({ ticketId: params.id, ...pageVariables(query) }),
@@ -135,13 +123,7 @@ export const ticketRoutes = defineRoutes([
       `${READ_NOTE} One entry per change: \`created\`, \`updated\` (\`changes\` lists each field with its old and new value), ` +
       '`state_changed` (state names) and `comment_added` (`changes` names the comment’s id). `actor` is the person, or for a change ' +
       'made with an API key that key’s own service account (its `id` is the `serviceUser.id` of `GET /me` for that key), with `channel` `api`.',
-    operation: /* GraphQL */ `
-      query listTicketHistory($ticketId: Int!, $first: Int, $after: String) {
-        ticketHistory(ticketId: $ticketId, first: $first, after: $after) {
-          edges { node { ${HISTORY_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listTicketHistory', 'ticketHistory', HISTORY_SELECTION, { ticketId: '$ticketId: Int!' }),
     params: ticketParams,
     query: commentListQuery,
     variables: ({ params, query }) => ({ ticketId: params.id, ...pageVariables(query) }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, intIdParam } from '../rest/route.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
+import { defineRoutes, intIdParam, pagedOperation } from '../rest/route.ts';
+import { pageQuery, pageVariables } from '../paging/paging.ts';
 
 /** The user representation of every user response. */
 const USER_SELECTION = 'id userName fullName email kind roleId isAdmin createdAt';
@@ -15,13 +15,7 @@ export const userRoutes = defineRoutes([
     description:
       'Needs the scope `users:read`. Paged: `{data, nextCursor}`, in creation order. `kind` is `human` for people and ' +
       '`service` for the service account of an API key (the account a key’s changes are attributed to).',
-    operation: /* GraphQL */ `
-      query listUsers($first: Int, $after: String) {
-        users(first: $first, after: $after) {
-          edges { node { ${USER_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listUsers', 'users', USER_SELECTION),
     query: pageQuery,
     variables: ({ query }) => pageVariables(query),
     paged: true,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineRoutes } from '../rest/route.ts';
+import { defineRoutes, pagedOperation } from '../rest/route.ts';
 import { dateTime } from '../validation/text.ts';
-import { PAGE_INFO_SELECTION, pageQuery, pageVariables } from '../paging/paging.ts';
+import { pageQuery, pageVariables } from '../paging/paging.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
 
@@ -57,13 +57,7 @@ export const webhookRoutes = defineRoutes([
     tag: TAG,
     summary: 'Webhook subscriptions, newest first',
     description: `${SCOPE_NOTE} ${ROLE_NOTE} Paged: \`{data, nextCursor}\`.`,
-    operation: /* GraphQL */ `
-      query listWebhookSubscriptions($first: Int, $after: String) {
-        webhookSubscriptions(first: $first, after: $after) {
-          edges { node { ${SUBSCRIPTION_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listWebhookSubscriptions', 'webhookSubscriptions', SUBSCRIPTION_SELECTION),
     query: pageQuery,
     variables: ({ query }) => pageVariables(query),
     paged: true,
@@ -191,13 +185,7 @@ export const webhookRoutes = defineRoutes([
       `${SCOPE_NOTE} Every attempt (kept 30 days), and each delivery waiting without an attempt to show: \`pending\` before its first attempt, \`held\` while the subscription is paused, \`cancelled\`. ` +
       'Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. ' +
       '`waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.',
-    operation: /* GraphQL */ `
-      query listWebhookDeliveries($id: String!, $first: Int, $after: String, $status: DeliveryStatus, $eventType: String, $eventId: String, $since: DateTime, $until: DateTime) {
-        webhookDeliveries(subscriptionId: $id, first: $first, after: $after, status: $status, eventType: $eventType, eventId: $eventId, since: $since, until: $until) {
-          edges { node { ${ENTRY_SELECTION} } }
-          ${PAGE_INFO_SELECTION}
-        }
-      }`,
+    operation: pagedOperation('listWebhookDeliveries', 'webhookDeliveries', ENTRY_SELECTION, { subscriptionId: '$id: String!', status: '$status: DeliveryStatus', eventType: '$eventType: String', eventId: '$eventId: String', since: '$since: DateTime', until: '$until: DateTime' }),
     params: idParams,
     query: pageQuery.extend({
       status: z.enum(DELIVERY_STATUSES).optional().describe('Only entries in this status'),

@@ -3,7 +3,7 @@
 // attempts appear without a reload.
 import { useState } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { gql } from '../api/client.ts';
 import {
   DELIVERY_STATUSES,
@@ -16,6 +16,7 @@ import {
   type WebhookSubscription,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
+import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { formatDateTime } from '../format.ts';
 import { DeliveryStatsView } from './DeliveryStats.tsx';
@@ -33,27 +34,6 @@ const STATUS_LABELS: Record<DeliveryStatus, { label: string; tone: string }> = {
 };
 
 const TRIGGER_LABELS: Record<string, string> = { scheduled: 'Scheduled', manual: 'Manual resend', test: 'Test' };
-
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: { id: string; name: string }[] }) {
-  return (
-    <Select className="field field-inline" value={value} onChange={(key) => onChange(String(key ?? ALL))}>
-      <Label>{label}</Label>
-      <Button className="select-button">
-        <SelectValue />
-        <span aria-hidden="true">▾</span>
-      </Button>
-      <Popover className="popover">
-        <ListBox items={options} className="listbox">
-          {(o) => (
-            <ListBoxItem id={o.id} className="listbox-item">
-              {o.name}
-            </ListBoxItem>
-          )}
-        </ListBox>
-      </Popover>
-    </Select>
-  );
-}
 
 function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
@@ -86,17 +66,19 @@ export function DeliveriesPanel({ subscription }: { subscription: WebhookSubscri
       <DeliveryStatsView subscriptionId={subscription.id} />
       <p className="hint">Newest first, kept 30 days. The list updates by itself every few seconds.</p>
       <div className="toolbar filters" role="group" aria-label="Filter deliveries">
-        <FilterSelect
+        <ChoiceSelect
+          className="field field-inline"
           label="Status"
           value={status}
           onChange={setStatus}
-          options={[{ id: ALL, name: 'Any status' }, ...DELIVERY_STATUSES.map((s) => ({ id: s, name: STATUS_LABELS[s].label }))]}
+          choices={[{ id: ALL, name: 'Any status' }, ...DELIVERY_STATUSES.map((s) => ({ id: s, name: STATUS_LABELS[s].label }))]}
         />
-        <FilterSelect
+        <ChoiceSelect
+          className="field field-inline"
           label="Event type"
           value={eventType}
           onChange={setEventType}
-          options={[{ id: ALL, name: 'Any event' }, ...LOG_EVENT_TYPES.map((t) => ({ id: t, name: t }))]}
+          choices={[{ id: ALL, name: 'Any event' }, ...LOG_EVENT_TYPES.map((t) => ({ id: t, name: t }))]}
         />
       </div>
       <ErrorAlert error={log.error} prefix="The deliveries could not be loaded." />

@@ -3,10 +3,11 @@
 // failed since then, as manual attempts that appear in the Deliveries panel.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Heading, Input, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Text, TextField } from 'react-aria-components';
+import { Button, Heading, Input, Label, Text, TextField } from 'react-aria-components';
 import { gql } from '../api/client.ts';
 import { RECOVER_DELIVERIES, type WebhookRecovery, type WebhookSubscription } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
+import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { formatDateTime } from '../format.ts';
 
@@ -76,22 +77,7 @@ export function RecoverDeliveriesDialog({ subscription }: { subscription: Webhoo
         Sends again every delivery to <code>{subscription.url}</code> that failed in the period you choose and has not got through since,
         with the same content and <code>webhook-id</code>. Deliveries that succeed this way are not retried any more.
       </p>
-      <Select className="field" value={period} onChange={(key) => setPeriod(String(key ?? '24h'))}>
-        <Label>Failed in</Label>
-        <Button className="select-button">
-          <SelectValue />
-          <span aria-hidden="true">▾</span>
-        </Button>
-        <Popover className="popover">
-          <ListBox items={PERIODS} className="listbox">
-            {(p) => (
-              <ListBoxItem id={p.id} className="listbox-item">
-                {p.name}
-              </ListBoxItem>
-            )}
-          </ListBox>
-        </Popover>
-      </Select>
+      <ChoiceSelect label="Failed in" value={period} onChange={setPeriod} choices={PERIODS} />
       {period === CUSTOM && (
         <TextField className="field" value={custom} onChange={setCustom} isRequired>
           <Label>From</Label>
