@@ -55,7 +55,7 @@ builder.queryField('me', (t) =>
 );
 
 // Settings, Apps, API keys (administrators, through GraphQL).
-export const ApiKey = builder.prismaObject('ApiKey', {
+const ApiKey = builder.prismaObject('ApiKey', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),

@@ -5,7 +5,7 @@ import type { ApiScope } from '../access/principal.ts';
 import { boardService } from './board.service.ts';
 import type { BoardWithRules } from './board.repository.ts';
 
-export const FieldTypeEnum = builder.enumType('FieldType', {
+const FieldTypeEnum = builder.enumType('FieldType', {
   values: ['text', 'number', 'boolean', 'date', 'select', 'multiselect'] as const,
 });
 
@@ -19,7 +19,7 @@ type BoardStateRow = BoardWithRules['states'][number];
 // Plain object types over the rows the service loads with their fields and states (every board
 // answer shows both), not plugin-prisma objects, which planned a Prisma query from the GraphQL
 // selection on every request and checked a loader mapping for each relation of each board.
-export const BoardField = builder.objectRef<BoardFieldRow>('BoardField').implement({
+const BoardField = builder.objectRef<BoardFieldRow>('BoardField').implement({
   description: 'A custom field of a board; tickets carry values as {fieldId, value}',
   fields: (t) => ({
     id: t.exposeString('id'),
@@ -30,7 +30,7 @@ export const BoardField = builder.objectRef<BoardFieldRow>('BoardField').impleme
   }),
 });
 
-export const BoardState = builder.objectRef<BoardStateRow>('BoardState').implement({
+const BoardState = builder.objectRef<BoardStateRow>('BoardState').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),
@@ -38,7 +38,7 @@ export const BoardState = builder.objectRef<BoardStateRow>('BoardState').impleme
   }),
 });
 
-export const Board = builder.objectRef<BoardWithRules>('Board').implement({
+const Board = builder.objectRef<BoardWithRules>('Board').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     name: t.exposeString('name'),

@@ -28,14 +28,14 @@ export interface FeedSelection {
   until?: Date;
 }
 
-export interface FeedPage {
+interface FeedPage {
   /** Exclusive: rows strictly after (ascending) or before (descending) this place. */
   from?: FeedPosition;
   ascending: boolean;
   take: number;
 }
 
-export interface SizedFeedRow extends FeedPosition {
+interface SizedFeedRow extends FeedPosition {
   bytes: number;
 }
 

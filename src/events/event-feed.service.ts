@@ -58,7 +58,7 @@ const feedFilter = z.object({
   before: z.null().optional(),
 });
 
-export interface FeedArgs {
+interface FeedArgs {
   type?: string | null;
   ticketId?: number | null;
   since?: Date | null;
@@ -70,7 +70,7 @@ export interface FeedArgs {
   before?: string | null;
 }
 
-export interface FeedConnection {
+interface FeedConnection {
   edges: { cursor: string; node: Record<string, unknown> }[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }

@@ -5,9 +5,9 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { UserRef } from '../users/user.types.ts';
 import { ARTICLE_STATUSES, articleService } from './article.service.ts';
 
-export const ArticleStatusEnum = builder.enumType('ArticleStatus', { values: ARTICLE_STATUSES });
+const ArticleStatusEnum = builder.enumType('ArticleStatus', { values: ARTICLE_STATUSES });
 
-export const KnowledgeBaseArticle = builder.prismaObject('KnowledgeBaseArticle', {
+const KnowledgeBaseArticle = builder.prismaObject('KnowledgeBaseArticle', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     title: t.exposeString('title'),

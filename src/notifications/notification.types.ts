@@ -3,7 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
 import { notificationService } from './notification.service.ts';
 
-export const Notification = builder.prismaObject('Notification', {
+const Notification = builder.prismaObject('Notification', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     kind: t.exposeString('kind', { description: 'What it is about, e.g. `webhook.paused`, `ticket.created`' }),

@@ -11,7 +11,7 @@ export const MAX_TEXT = 65_536;
 const MAX_FIELD_ENTRIES = 100;
 
 /** Board, field and state ids (`brd_…`, `fld_…`, `st_…`). */
-export const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is not an id');
+const recordId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'is not an id');
 
 const fieldValueInput = z
   .object({
@@ -36,7 +36,7 @@ export const createTicketInput = z
     fields: fieldsInput.default([]).describe('Custom field values; every required field of the board must be present'),
   })
   .strict();
-export type CreateTicketInput = z.output<typeof createTicketInput>;
+type CreateTicketInput = z.output<typeof createTicketInput>;
 
 export const updateTicketInput = z
   .object({
@@ -53,7 +53,7 @@ export const updateTicketInput = z
     when: (payload) => payload.issues.length === 0,
   })
   .meta({ minProperties: 1 });
-export type UpdateTicketInput = z.output<typeof updateTicketInput>;
+type UpdateTicketInput = z.output<typeof updateTicketInput>;
 
 export const commentInput = z
   .object({

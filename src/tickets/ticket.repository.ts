@@ -9,7 +9,7 @@ import { commentInclude, historyInclude, ticketInclude, toActor, type FieldValue
 import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
 
-export type Tx = Prisma.TransactionClient;
+type Tx = Prisma.TransactionClient;
 
 /** Which tickets a caller sees: its workspace, and the boards its role sees (`null`: all). */
 export interface TicketScope {
@@ -23,9 +23,9 @@ const scopeWhere = (scope: TicketScope): Prisma.TicketWhereInput => ({
 });
 
 /** A text around a new ticket's id, which only the inserting statement knows: [before, after]. */
-export type AroundId = readonly [string, string];
+type AroundId = readonly [string, string];
 
-export interface TicketListFilter {
+interface TicketListFilter {
   boardId?: string;
   /** The states a `state` filter (a state's id or name) stands for (stateIdsFor); empty matches nothing. */
   stateIds?: string[];

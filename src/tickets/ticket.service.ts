@@ -35,7 +35,7 @@ import { ticketRepository, type TicketScope } from './ticket.repository.ts';
 const listFilterArgs = ticketListFilter.pick({ boardId: true, state: true });
 
 /** Versions an If-Match may list (RFC 9110 allows a list; no client needs many). */
-export const MAX_IF_VERSIONS = 20;
+const MAX_IF_VERSIONS = 20;
 
 const scopeOf = (p: Principal): TicketScope => ({ workspaceId: p.workspace.id, boardIds: visibleBoardFilter(p.role).id?.in ?? null });
 

@@ -23,14 +23,14 @@ import {
 const READ: { anyScope: ApiScope[] } = { anyScope: ['tickets:read', 'tickets:write'] };
 const WRITE: { scope: ApiScope } = { scope: 'tickets:write' };
 
-export const ChannelEnum = builder.enumType('Channel', {
+const ChannelEnum = builder.enumType('Channel', {
   description: 'How a change reached the workspace: `api` for API keys, `web` for people in the app',
   values: ['api', 'web', 'email', 'system'] as const,
 });
 
 const HistoryActionEnum = builder.enumType('TicketHistoryAction', { values: HISTORY_ACTIONS });
 
-export const Actor = builder.objectRef<EventActor>('Actor').implement({
+const Actor = builder.objectRef<EventActor>('Actor').implement({
   description: 'The account that acted: a person, or the service account of an API key',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -58,7 +58,7 @@ const TicketFieldValue = builder.objectRef<FieldValue>('TicketFieldValue').imple
   }),
 });
 
-export const Ticket = builder.objectRef<TicketRepresentation>('Ticket').implement({
+const Ticket = builder.objectRef<TicketRepresentation>('Ticket').implement({
   description: 'The one ticket representation: every ticket response and the `data` of webhook events',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -79,7 +79,7 @@ export const Ticket = builder.objectRef<TicketRepresentation>('Ticket').implemen
   }),
 });
 
-export const TicketChange = builder.objectRef<FieldChange>('TicketChange').implement({
+const TicketChange = builder.objectRef<FieldChange>('TicketChange').implement({
   description: '`field` is subject, description, priority, state (values are state names), `fields.<fieldId>` or comment',
   fields: (t) => ({
     field: t.exposeString('field'),
@@ -88,7 +88,7 @@ export const TicketChange = builder.objectRef<FieldChange>('TicketChange').imple
   }),
 });
 
-export const Comment = builder.objectRef<CommentRepresentation>('Comment').implement({
+const Comment = builder.objectRef<CommentRepresentation>('Comment').implement({
   fields: (t) => ({
     id: t.exposeInt('id'),
     ticketId: t.exposeInt('ticketId'),

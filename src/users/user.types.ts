@@ -6,7 +6,7 @@ import { userService } from './user.service.ts';
 
 export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });
 
-export const User = builder.prismaObject('User', {
+const User = builder.prismaObject('User', {
   fields: (t) => ({
     id: t.exposeInt('id'),
     userName: t.exposeString('userName'),

@@ -17,7 +17,7 @@ const live = { deletedAt: null } as const;
 /** Workspaces with unrelayed events that one claim looks at (see claimEvents). */
 const MAX_BACKLOG_WORKSPACES = 1_000;
 
-export interface SubscriptionData {
+interface SubscriptionData {
   url: string;
   events: string[];
   boardIds: string[];
@@ -53,7 +53,7 @@ export interface DeliveryLogRow {
   sortAt: Date;
 }
 
-export interface DeliveryLogFilter {
+interface DeliveryLogFilter {
   status?: DeliveryStatus | null;
   eventType?: string | null;
   eventId?: string | null;

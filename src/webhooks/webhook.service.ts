@@ -22,11 +22,11 @@ import { deliveryRepository } from './delivery.repository.ts';
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
-export const MAX_BOARDS = 100;
+const MAX_BOARDS = 100;
 /** The ticket.updated field filter: at most this many names. */
 export const MAX_FIELDS = 50;
 /** The fields of a ticket that `ticket.updated` reports by name; custom fields go by their id. */
-export const TICKET_UPDATED_FIELDS = ['subject', 'description', 'priority'] as const;
+const TICKET_UPDATED_FIELDS = ['subject', 'description', 'priority'] as const;
 /** How `changes` names a custom field: `fields.<id>`. A filter names it by its id (either form is accepted). */
 const CUSTOM_FIELD_PREFIX = 'fields.';
 /** A field as a field filter names it: a custom field by its id. */
@@ -93,7 +93,7 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
 }
 
 /** How long a re-send request waits for its attempt's result before answering that it is still running. */
-export const RESEND_WAIT_MS = 15_000;
+const RESEND_WAIT_MS = 15_000;
 
 const notFound = (id: string) => new AppError('not_found', `No webhook subscription ${id}`);
 
@@ -160,7 +160,7 @@ const unique = <T>(list: T[]) => [...new Set(list)];
 const filterFields = (fields: string[] | undefined) => fields && unique(fields.map(fieldFilterName));
 const actorOf = (p: Principal) => ({ id: p.user.id, name: p.user.fullName });
 
-export interface DeliveryLogQuery {
+interface DeliveryLogQuery {
   status?: DeliveryStatus | null;
   eventType?: string | null;
   eventId?: string | null;
