@@ -5,7 +5,7 @@
 // - on a connection, `after` / `before` must be cursors this list signed; its answer's cursors
 //   are signed on the way out (src/paging/cursor.ts).
 // Applied to the built schema by wrapping each field's resolver, outermost, so nothing (scope
-// checks, Pothos's cursor decoding, services) sees input that breaks a rule.
+// checks, the pager's cursor decoding, services) sees input that breaks a rule.
 import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { AppError } from '../errors/errors.ts';
 import { findInputFault, toFieldError } from '../validation/text.ts';
