@@ -64,7 +64,7 @@ export async function seedAttempts(ws: Workspace, subscriptionId: string, attemp
       durationMs,
       payload: '{}',
       attemptedAt: new Date(at),
-      workflowId: `delivery:${ref.eventId}:${subscriptionId}`,
+      workflowId: eventWorkflowId(ref.eventId),
     })),
   });
   return ref;
