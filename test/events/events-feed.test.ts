@@ -33,6 +33,9 @@ describe('GET /events', () => {
     );
     stored = await prisma.event.findMany({ where: { workspaceId: ws.workspace.id, ticketId: { not: null } }, orderBy: { seq: 'asc' } });
     expect(stored.map((e) => e.type)).toEqual(['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added']);
+    // The feed shows them once every transaction that began before theirs has ended, on the whole
+    // PostgreSQL server (in CI, other test files' too).
+    await expect.poll(async () => (await feed(key.value)).body.data.length, { timeout: 20_000, interval: 200 }).toBe(stored.length);
   });
 
   it('answers the ticket events newest first, each exactly the body a webhook delivery sends; no webhook.test', async () => {
@@ -83,8 +86,11 @@ describe('GET /events', () => {
     const empty = await feed(key.value, `cursor=${encodeURIComponent(res.body.nextCursor)}&ticketId=${ticket.id}`);
     expect(empty.body).toEqual({ data: [], nextCursor: expect.any(String) });
     expect((await api('POST', `/tickets/${ticket.id}/comments`, { key: key.value, body: { body: 'Fixed' } })).status).toBe(201);
-    const next = await feed(key.value, `cursor=${encodeURIComponent(empty.body.nextCursor)}&ticketId=${ticket.id}`);
-    expect(next.body.data.map((e: any) => [e.type, e.data.version])).toEqual([['ticket.comment_added', 4]]);
+    // An event shows once every transaction that began before its own has ended, on the whole
+    // PostgreSQL server (in CI, other test files' too): polled, as a consumer does.
+    const fromEmpty = () => feed(key.value, `cursor=${encodeURIComponent(empty.body.nextCursor)}&ticketId=${ticket.id}`);
+    await expect.poll(async () => (await fromEmpty()).body.data.map((e: any) => [e.type, e.data.version]), { timeout: 20_000, interval: 200 }).toEqual([['ticket.comment_added', 4]]);
+    const next = await fromEmpty();
     // From the last id processed, the same.
     const byId = await feed(key.value, `after=${stored.at(-1)!.id}&ticketId=${ticket.id}`);
     expect(byId.body.data.map((e: any) => e.id)).toEqual(next.body.data.map((e: any) => e.id));
