@@ -2,7 +2,7 @@
 // visibility, and a consumer following the feed under concurrent writes (misses nothing, sees
 // nothing twice). A transaction held open across another's commit, on PostgreSQL:
 // events-feed-horizon.test.ts.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { feed, follow } from './feed.ts';
 import { createTicket, gql, supportBoard, type Ws } from '../tickets/helpers.ts';
@@ -35,7 +35,7 @@ describe('GET /events', () => {
     expect(stored.map((e) => e.type)).toEqual(['ticket.created', 'ticket.updated', 'ticket.state_changed', 'ticket.comment_added']);
     // The feed shows them once every transaction that began before theirs has ended, on the whole
     // PostgreSQL server (in CI, other test files' too).
-    await expect.poll(async () => (await feed(key.value)).body.data.length, { timeout: 20_000, interval: 200 }).toBe(stored.length);
+    await vi.waitFor(async () => expect((await feed(key.value)).body.data).toHaveLength(stored.length), { timeout: 20_000, interval: 200 });
   });
 
   it('answers the ticket events newest first, each exactly the body a webhook delivery sends; no webhook.test', async () => {
