@@ -74,15 +74,12 @@ stops.push(async () => {
   await service.connection.close();
 });
 
-async function deliver({ eager }: Extract<WorkerCommand, { cmd: 'deliver' }>): Promise<void> {
-  // As src/main.ts: the relay has its own client, and starts eagerly through a client on the
-  // worker's native connection (unless --plain-start).
+async function deliver(): Promise<void> {
+  // As src/main.ts: the relay has its own client.
   const client = new Client({ connection: await Connection.connect({ address }), namespace });
-  const eagerClient = eager ? new Client({ connection: service.connection, namespace }) : undefined;
   const relay: OutboxRelay = startOutboxRelay({
     client,
     taskQueue: config.temporal.taskQueue,
-    eagerClient: () => eagerClient,
     listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
   });
   stops.push(async () => {
@@ -96,7 +93,7 @@ process.on('message', (message: WorkerCommand) => {
     try {
       if (message.cmd === 'ceiling') process.send!({ ok: true, report: await ceiling(message) });
       else if (message.cmd === 'deliver') {
-        await deliver(message);
+        await deliver();
         process.send!({ ok: true });
       } else {
         for (const stop of [...stops].reverse()) await stop();

@@ -51,6 +51,7 @@ const schema = z.object({
   }),
   // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
+  WEBHOOK_WORKSPACE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
   // Retention (docs/operators/retention-and-backups.md).
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -157,7 +158,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

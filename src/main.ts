@@ -91,7 +91,6 @@ async function main() {
   const relay = startOutboxRelay({
     client,
     taskQueue,
-    eagerClient: worker?.eagerClient,
     listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
   });
   stops.unshift(() => relay.stop());

@@ -7,7 +7,7 @@ type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 
 /** Search attributes of webhook delivery workflows. */
 export const deliverySearchAttributes = {
   EventId: 'Keyword',
-  SubscriptionIds: 'KeywordList',
+  EventIds: 'KeywordList',
   SubscriptionId: 'Keyword',
   EventType: 'Keyword',
   WorkspaceId: 'Keyword',

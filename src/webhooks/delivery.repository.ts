@@ -4,7 +4,7 @@ import { prisma } from '../db/db.ts';
 import { openSecret } from './secret-box.ts';
 import { newId } from '../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../generated/prisma/client.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 
@@ -34,6 +34,28 @@ interface RecordAttemptInput {
   workflowId: string;
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
   waited: { reason: string; ms: number } | null;
+  /**
+   * A scheduled attempt's claim (workflows/delivery/queue.repository.ts): it is recorded only while
+   * the delivery still carries it, and the claim is cleared with it. null: a manual re-send.
+   */
+  fence: string | null;
+}
+
+/** One 2xx of a delivery run's batch (recordSuccesses). */
+export interface SuccessItem {
+  attemptId: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  trigger: AttemptTrigger;
+  httpStatus: number;
+  durationMs: number;
+  responseExcerpt: string | null;
+  payload: string;
+  attemptedAt: Date;
+  workflowId: string;
+  waited: { reason: string; ms: number } | null;
 }
 
 export interface PausedNotice {
@@ -58,8 +80,6 @@ export interface AttemptContext {
     secretRotatedAt: Date | null;
     maxInFlight: number;
   };
-  /** The scheduled attempt asked for, when it was already recorded. */
-  attempts: { id: string; status: DeliveryStatus; httpStatus: number | null }[];
 }
 
 interface AttemptContextRow {
@@ -78,42 +98,31 @@ interface AttemptContextRow {
   previousSecret: string | null;
   secretRotatedAt: Date | null;
   maxInFlight: number;
-  attemptId: string | null;
-  attemptStatus: DeliveryStatus | null;
-  attemptHttpStatus: number | null;
 }
 
 export const deliveryRepository = {
   /** The delivery of an event to a subscription, created once whatever the number of calls. */
-  create(eventId: string, subscriptionId: string) {
+  async create(eventId: string, subscriptionId: string) {
+    const { seq } = await prisma.event.findUniqueOrThrow({ where: { id: eventId }, select: { seq: true } });
     return prisma.delivery.upsert({
       where: { eventId_subscriptionId: { eventId, subscriptionId } },
-      create: { id: newId('dlv'), eventId, subscriptionId, workflowId: eventWorkflowId(eventId) },
+      create: { id: newId('dlv'), eventId, subscriptionId, seq, workflowId: deliveryRunWorkflowId(subscriptionId) },
       update: {},
     });
   },
 
-  /**
-   * Everything one attempt needs, in ONE statement (it runs for every attempt); `scheduledAttempt`
-   * also finds that attempt if it was already recorded.
-   */
-  async findForAttempt(deliveryId: string, scheduledAttempt: number | null): Promise<AttemptContext | null> {
-    const [row] = await prisma.$queryRaw<AttemptContextRow[]>`
+  /** Everything the attempts of a batch need, in ONE statement (it runs for every batch). */
+  async findForAttempts(deliveryIds: string[]): Promise<AttemptContext[]> {
+    if (!deliveryIds.length) return [];
+    const rows = await prisma.$queryRaw<AttemptContextRow[]>`
       SELECT d."id", d."status"::text AS "status",
              e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
-             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight",
-             a."id" AS "attemptId", a."status"::text AS "attemptStatus", a."httpStatus" AS "attemptHttpStatus"
+             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight"
       FROM "Delivery" d
       JOIN "Event" e ON e."id" = d."eventId"
       JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
-      LEFT JOIN LATERAL (
-        SELECT "id", "status", "httpStatus" FROM "DeliveryAttempt"
-        WHERE "deliveryId" = d."id" AND "attempt" = ${scheduledAttempt}::int AND "trigger" <> 'manual'
-        LIMIT 1
-      ) a ON true
-      WHERE d."id" = ${deliveryId}`;
-    if (!row) return null;
-    return {
+      WHERE d."id" = ANY(${deliveryIds}::text[])`;
+    return rows.map((row) => ({
       id: row.id,
       status: row.status,
       event: { id: row.eventId, seq: BigInt(row.eventSeq), type: row.eventType, payload: row.payload, workspaceId: row.workspaceId },
@@ -128,23 +137,11 @@ export const deliveryRepository = {
         secretRotatedAt: row.secretRotatedAt,
         maxInFlight: row.maxInFlight,
       },
-      attempts: row.attemptId === null ? [] : [{ id: row.attemptId, status: row.attemptStatus!, httpStatus: row.attemptHttpStatus }],
-    };
+    }));
   },
 
-  /**
-   * Marks the delivery held if its subscription is paused, deciding under the subscription's row
-   * lock: a resume either commits first (then this sees `receiving` and the attempt goes out) or
-   * waits for this commit (then the release that follows the resume finds the delivery held).
-   */
-  holdIfPaused(deliveryId: string, subscriptionId: string): Promise<boolean> {
-    return prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ condition: string }[]>`
-        SELECT "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId} FOR UPDATE`;
-      if (row?.condition !== 'paused') return false;
-      await tx.delivery.update({ where: { id: deliveryId }, data: { status: 'held', nextAttemptAt: null } });
-      return true;
-    });
+  async findForAttempt(deliveryId: string): Promise<AttemptContext | null> {
+    return (await deliveryRepository.findForAttempts([deliveryId]))[0] ?? null;
   },
 
   cancel(deliveryId: string) {
@@ -158,9 +155,15 @@ export const deliveryRepository = {
    * with the operational events of those changes (webhook.paused, webhook.disabled, and
    * webhook.delivery_failed when the last scheduled attempt failed).
    */
-  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null; disabled: boolean }> {
-    if (input.outcome === 'succeeded') return { ...(await recordSuccess(input)), paused: null, disabled: false };
+  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null; disabled: boolean } | null> {
+    if (input.outcome === 'succeeded' && input.fence === null) return { ...(await recordSuccess(input)), paused: null, disabled: false };
     return prisma.$transaction(async (tx) => {
+      if (input.fence !== null) {
+        // Fenced: a retry of this batch took the delivery over; what it records stands.
+        const mine = await tx.$executeRaw`
+          UPDATE "Delivery" SET "claim" = NULL, "scheduledAttempts" = ${input.attempt}::int WHERE "id" = ${input.deliveryId} AND "claim" = ${input.fence}`;
+        if (mine === 0) return null;
+      }
       const attempt =
         input.attempt ??
         ((await tx.deliveryAttempt.aggregate({ where: { deliveryId: input.deliveryId }, _max: { attempt: true } }))._max.attempt ?? 0) + 1;
@@ -229,17 +232,47 @@ export const deliveryRepository = {
     });
   },
 
-  markEmailed(notificationIds: number[], at: Date) {
-    return prisma.notification.updateMany({ where: { id: { in: notificationIds } }, data: { emailedAt: at } });
+  /**
+   * The 2xx answers of one batch of a delivery run, in ONE statement: each delivery still carrying
+   * `fence` gets its attempt, `succeeded` and its claim cleared (the others were taken over by a
+   * retry of the batch, which records them); the subscription's failure count is reset if it was
+   * not 0. Returns the deliveries recorded.
+   */
+  async recordSuccesses(subscriptionId: string, fence: string, items: SuccessItem[]): Promise<string[]> {
+    if (!items.length) return [];
+    const now = new Date().toISOString();
+    const col = <K extends keyof SuccessItem>(k: K) => items.map((i) => i[k]);
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      WITH x AS (
+        SELECT * FROM unnest(${col('attemptId')}::text[], ${col('deliveryId')}::text[], ${col('eventId')}::text[], ${col('eventType')}::text[],
+                             ${col('attempt')}::int[], ${col('trigger')}::text[], ${col('httpStatus')}::int[], ${col('durationMs')}::int[],
+                             ${col('responseExcerpt')}::text[], ${col('payload')}::text[], ${items.map((i) => i.attemptedAt.toISOString())}::timestamp(3)[],
+                             ${col('workflowId')}::text[], ${items.map((i) => i.waited?.reason ?? null)}::text[], ${items.map((i) => i.waited?.ms ?? null)}::int[])
+          AS t("attemptId", "deliveryId", "eventId", "eventType", "attempt", "trigger", "httpStatus", "durationMs", "responseExcerpt", "payload",
+               "attemptedAt", "workflowId", "waitedReason", "waitedMs")
+      ), mine AS (
+        UPDATE "Delivery" d SET "attemptCount" = d."attemptCount" + 1, "scheduledAttempts" = x."attempt", "status" = 'succeeded',
+                                "nextAttemptAt" = NULL, "claim" = NULL, "updatedAt" = ${now}::timestamp(3)
+          FROM x WHERE d."id" = x."deliveryId" AND d."claim" = ${fence}
+        RETURNING d."id"
+      ), attempt AS (
+        INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "subscriptionId", "eventId", "eventType", "attempt", "trigger", "status", "httpStatus",
+                                       "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId",
+                                       "waitedReason", "waitedMs")
+        SELECT x."attemptId", x."deliveryId", ${subscriptionId}, x."eventId", x."eventType", x."attempt", x."trigger"::"AttemptTrigger",
+               'succeeded'::"DeliveryStatus", x."httpStatus", x."durationMs", x."responseExcerpt", NULL, x."payload", x."attemptedAt", NULL,
+               x."workflowId", x."waitedReason", x."waitedMs"
+          FROM x JOIN mine ON mine."id" = x."deliveryId"
+      ), health AS (
+        UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0, "updatedAt" = ${now}::timestamp(3)
+         WHERE "id" = ${subscriptionId} AND "consecutiveFailures" > 0 AND EXISTS (SELECT 1 FROM mine)
+      )
+      SELECT "id" FROM mine`;
+    return rows.map((r) => r.id);
   },
 
-  /** The held delivery of a receiving subscription that comes first in event order, if any (its workflow is the event's). */
-  async nextHeld(subscriptionId: string, skip: string[]) {
-    return prisma.delivery.findFirst({
-      where: { subscriptionId, status: 'held', id: { notIn: skip }, subscription: { condition: 'receiving', deletedAt: null } },
-      orderBy: { event: { seq: 'asc' } },
-      select: { id: true, workflowId: true },
-    });
+  markEmailed(notificationIds: number[], at: Date) {
+    return prisma.notification.updateMany({ where: { id: { in: notificationIds } }, data: { emailedAt: at } });
   },
 
   /** paused → receiving, with a fresh failure count, and its webhook.resumed event. False when the subscription was not paused. */
@@ -249,7 +282,11 @@ export const deliveryRepository = {
         where: { id: subscriptionId, condition: 'paused', deletedAt: null },
         data: { condition: 'receiving', consecutiveFailures: 0, pausedAt: null, conditionReason: null },
       });
-      if (count === 1) await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
+      if (count === 1) {
+        await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
+        // The held deliveries are the run's queue again, due now, in event order (their attempts left as they were).
+        await tx.delivery.updateMany({ where: { subscriptionId, status: 'held' }, data: { status: 'pending', nextAttemptAt: null } });
+      }
       return count === 1;
     });
   },

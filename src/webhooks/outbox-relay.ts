@@ -1,23 +1,24 @@
-// The outbox relay: turns committed Event rows into deliveries, one per matching subscription,
-// and starts one workflow per event under the business key `event:<eventId>`, which delivers to
-// each of them.
+// The outbox relay: turns committed Event rows into deliveries, one per matching subscription
+// (the subscription's delivery queue, in event order), and wakes each such subscription's delivery
+// run (signal-with-start `deliveries:<subscriptionId>`: a running run takes the new deliveries in,
+// an idle subscription gets a new run).
 //
-// Why nothing is lost or doubled: an event is marked relayed only after its workflow has
-// started; a relay that dies before that leaves it unrelayed, and the next relay (after the
-// lease) does the same work again, which creates no second delivery (unique (event,
-// subscription)) and starts no second workflow (the id is taken, REJECT_DUPLICATE). Several
+// Why nothing is lost or doubled: an event is marked relayed only after the runs of all its
+// subscriptions were signalled; a relay that dies before that leaves it unrelayed, and the next
+// relay (after the lease) does the same work again, which creates no second delivery (unique
+// (event, subscription)) and at most wakes a run once more (harmless: it finds its queue). The
+// deliveries are written before the signal, so a run that takes the signal finds them. Several
 // relays (API and worker processes) share the work through leases taken with SKIP LOCKED.
 import type { Client } from '@temporalio/client';
 import { logger } from '../logger.ts';
 import { supervise } from '../supervise.ts';
-import { startEventDelivery, releaseHeldDeliveries } from '../../workflows/delivery/client.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { startDeliveryRun } from '../../workflows/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { OVERDUE_AFTER_MS } from '../../workflows/delivery/constants.ts';
+import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from './webhook.repository.ts';
 import { inStoredTrace } from '../tracing/tracing.ts';
 import { fieldFilterName } from './webhook.service.ts';
-import { ADMIT_POLL_MS, onAdmissionMayOpen, type AdmissionSettings } from './relay-admission.ts';
-import { SLOT_LEASE_MS } from './delivery-bounds.repository.ts';
-import { config } from '../config.ts';
 import { outboxRelayedEvents } from '../metrics/metrics.ts';
 
 interface RelayOptions {
@@ -36,26 +37,13 @@ interface RelayOptions {
   batchSize?: number;
   /** How long a relay holds the events it took before another may take them. */
   leaseMs?: number;
-  /** Workflow starts in flight at once, per lane. */
+  /** Runs signalled at once, per lane. */
   concurrency?: number;
-  /**
-   * A client on the NativeConnection of a worker of `taskQueue` in this process, while there is
-   * one: workflows are then started eagerly through it (the server hands their first task
-   * straight to that worker: no task queue dispatch, no poll). Otherwise, or when it returns
-   * undefined (the worker is reconnecting), `client` starts them the plain way.
-   */
-  eagerClient?: () => Client | undefined;
-  /**
-   * Admission (relay-admission.ts): a workspace's events are started only while its deliveries in
-   * the engine leave room; the rest wait in the outbox. `false` starts everything at once (tests of
-   * the relay's other rules). Default: on, with the configured bound ceiling and slot lease.
-   */
-  admission?: AdmissionSettings | false;
-  /** How often to look for resumed subscriptions whose held deliveries were not released. */
+  /** How often to look for subscriptions with overdue deliveries and no run taking them (their runs are started). */
   sweepMs?: number;
   /**
    * Batches relayed at once by `startOutboxRelay`: with two, one batch's events are claimed and
-   * its deliveries written while the other's workflows are starting, so starts never pause.
+   * its deliveries written while the other's runs are signalled, so signals never pause.
    */
   lanes?: number;
 }
@@ -108,35 +96,32 @@ export function createOutboxRelay(options: RelayOptions) {
   const batchSize = options.batchSize ?? 200;
   const leaseMs = options.leaseMs ?? 15_000;
   const concurrency = options.concurrency ?? 48;
-  const admission = options.admission === false ? undefined : (options.admission ?? { limit: config.webhooks.maxInFlightLimit, slotLeaseMs: SLOT_LEASE_MS });
 
   /** One batch: returns how many events were taken (0 when the outbox is empty). */
   async function relayBatch(): Promise<number> {
-    const events = await webhookRepository.claimEvents(batchSize, leaseMs, admission);
+    const events = await webhookRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return 0;
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
     const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
-    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscriptionId: s.id })));
-    const deliveries = await webhookRepository.createDeliveries(pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscriptionId, workflowId: eventWorkflowId(p.event.id) })));
-    const byEvent = new Map<string, { deliveryId: string; subscriptionId: string }[]>();
-    for (const d of deliveries) byEvent.set(d.eventId, [...(byEvent.get(d.eventId) ?? []), { deliveryId: d.id, subscriptionId: d.subscriptionId }]);
-    const eager = options.eagerClient?.();
+    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
+    await webhookRepository.createDeliveries(
+      pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id) })),
+    );
+    // One signal per subscription for the whole batch, naming its events in order.
+    const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
+    for (const { event, subscription } of pairs) {
+      const entry = bySubscription.get(subscription.id) ?? { workspaceId: subscription.workspaceId, events: [] };
+      entry.events.push(event);
+      bySubscription.set(subscription.id, entry);
+    }
     const failed = new Set<string>();
-    const results = await inBatches(events.filter((e) => byEvent.has(e.id)), concurrency, async (event) => {
+    const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
-        // In the trace of the request that wrote the event (traces on): Temporal's client
-        // interceptor takes it from there into the workflow and its attempts.
-        await inStoredTrace(event.traceparent, () =>
-          startEventDelivery(eager ?? client, taskQueue, {
-            eventId: event.id,
-            eventType: event.type,
-            workspaceId: event.workspaceId,
-            // In a stable order: a retried start carries the same input.
-            deliveries: byEvent.get(event.id)!.sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId)),
-          }, { eager: eager !== undefined }),
-        );
+        // In the trace of the request that wrote the first event (traces on): Temporal's client
+        // interceptor takes it from there into the run.
+        await inStoredTrace(joined[0].traceparent, () => startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId }, joined.map((e) => e.id)));
       } catch (err) {
-        failed.add(event.id);
+        for (const e of joined) failed.add(e.id);
         throw err;
       }
     });
@@ -148,15 +133,16 @@ export function createOutboxRelay(options: RelayOptions) {
     if (failed.size) {
       await webhookRepository.releaseLease([...failed]);
       const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
-      throw Object.assign(new Error(`could not start the workflows of ${failed.size} events`), { cause: reason });
+      throw Object.assign(new Error(`could not wake the delivery runs of ${failed.size} events`), { cause: reason });
     }
     return events.length;
   }
 
-  async function sweepHeld() {
-    for (const subscriptionId of await webhookRepository.receivingWithHeld()) {
-      await releaseHeldDeliveries(client, taskQueue, subscriptionId);
-    }
+  /** Starts the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
+  async function sweepOverdue() {
+    const overdue = await queueRepository.overdue(new Date(Date.now() - OVERDUE_AFTER_MS));
+    for (const s of overdue) await startDeliveryRun(client, taskQueue, { subscriptionId: s.id, workspaceId: s.workspaceId });
+    return overdue.length;
   }
 
   /** Relays everything waiting now; resolves with the number of events taken. */
@@ -169,10 +155,7 @@ export function createOutboxRelay(options: RelayOptions) {
     }
   }
 
-  /** Events wait that no relay holds: admission kept them back (or they came during the round). */
-  const waiting = () => (admission ? webhookRepository.hasUnclaimed() : Promise.resolve(false));
-
-  return { drain, sweepHeld, waiting };
+  return { drain, sweepOverdue };
 }
 
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
@@ -183,25 +166,20 @@ export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
  * `pollMs` at most), backing off while it cannot relay.
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
-  const { drain, sweepHeld, waiting } = createOutboxRelay(options);
+  const { drain, sweepOverdue } = createOutboxRelay(options);
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = options.lanes ?? 2;
   let lastSweep = 0;
-  /** Events wait for admission: a delivery of this process that decides wakes the relay. */
-  let holdingBack = false;
   const relay = supervise({
     async run() {
       // Every lane ends before the next round (or the back-off), whatever became of the others.
       const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
       const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
-      // Held back by admission: look again shortly, as deliveries in the engine decide.
-      holdingBack = await waiting();
-      if (holdingBack) setTimeout(() => relay.wake(), ADMIT_POLL_MS).unref();
       if (Date.now() - lastSweep >= sweepMs) {
         lastSweep = Date.now();
-        await sweepHeld();
+        await sweepOverdue();
       }
     },
     idleMs: pollMs,
@@ -213,16 +191,12 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   // Events committed during a round may have been claimed before their commit: another round
   // follows at once. While the relay backs off, notifications wait for the back-off.
   const unlisten = options.listen?.(() => relay.wake());
-  const unsubscribe = onAdmissionMayOpen(() => {
-    if (holdingBack) relay.wake();
-  });
   // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
   // (the listener retries on its own) leaves it at that.
   unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
   return {
     async stop() {
-      unsubscribe();
       await relay.stop();
       await (await unlisten?.catch(() => undefined))?.();
     },

@@ -9,7 +9,6 @@ import { sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
-import { admissionRoom, type AdmissionSettings } from './relay-admission.ts';
 import type { TimeAndId } from '../paging/page-keys.ts';
 
 const live = { deletedAt: null } as const;
@@ -28,7 +27,7 @@ interface SubscriptionData {
 }
 
 /** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
-type SubscriptionUpdate = Partial<SubscriptionData> & { inFlightBound?: null; boundSuccesses?: 0; rateNextAt?: null };
+type SubscriptionUpdate = Partial<SubscriptionData> & { inFlightBound?: null };
 
 /** One line of the delivery log: an attempt, or a delivery not (yet) attempted again (pending, held, cancelled). */
 export interface DeliveryLogRow {
@@ -300,17 +299,6 @@ export const webhookRepository = {
     return prisma.deliveryAttempt.findUnique({ where: { id } });
   },
 
-  /** Subscriptions that are receiving again but still have held deliveries (a release that did not start). */
-  async receivingWithHeld(): Promise<string[]> {
-    const rows = await prisma.delivery.findMany({
-      where: { status: 'held', subscription: { condition: 'receiving', ...live } },
-      distinct: ['subscriptionId'],
-      select: { subscriptionId: true },
-      take: 100,
-    });
-    return rows.map((r) => r.subscriptionId);
-  },
-
   // The outbox relay.
 
   /**
@@ -329,12 +317,8 @@ export const webhookRepository = {
    * and one whose relay died is taken again once its lease runs out (nothing lost or doubled,
    * as before). Past MAX_BACKLOG_WORKSPACES workspaces with a backlog at once, those with the
    * lowest ids are served first until the backlogs shrink.
-   *
-   * With `admission`, a workspace gets no more than the room its deliveries in the engine leave
-   * (relay-admission.ts); its other events wait in the outbox.
    */
-  claimEvents(limit: number, leaseMs: number, admission?: AdmissionSettings): Promise<ClaimedEvent[]> {
-    const room = admission ? admissionRoom(admission) : Prisma.sql`SELECT h."workspaceId", NULL::int AS events FROM heads h`;
+  claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
     return prisma.$queryRaw<ClaimedEvent[]>`
       WITH RECURSIVE backlog("workspaceId", depth) AS (
         (SELECT "workspaceId", 1 FROM "Event" WHERE "relayedAt" IS NULL ORDER BY "relayedAt", "workspaceId" LIMIT 1)
@@ -353,15 +337,13 @@ export const webhookRepository = {
          ORDER BY h."seq" LIMIT ${limit}
       ),
       share AS (SELECT LEAST(2 * ${limit}::int, CEIL(8.0 * ${limit}::int / GREATEST(count(*), 1)))::int AS n FROM heads),
-      room AS (${room}),
       candidates AS (
         SELECT c."id", c.turn, h."headSeq" FROM heads h
-         JOIN room r ON r."workspaceId" = h."workspaceId"
          CROSS JOIN LATERAL (
            SELECT e."id", row_number() OVER (ORDER BY e."seq") AS turn FROM (
              SELECT e."id", e."seq" FROM "Event" e
               WHERE e."relayedAt" IS NULL AND e."workspaceId" = h."workspaceId" AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
-              ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT LEAST((SELECT n FROM share), r.events)) e) c
+              ORDER BY e."relayedAt", e."workspaceId", e."seq" LIMIT (SELECT n FROM share)) e) c
       )
       UPDATE "Event" SET "relayLeaseUntil" = now() + make_interval(secs => ${leaseMs / 1000})
        WHERE "id" IN (
@@ -403,27 +385,13 @@ export const webhookRepository = {
   },
 
   /** The deliveries of (event, subscription) pairs, created once however often this runs. */
-  async createDeliveries(pairs: { eventId: string; subscriptionId: string; workflowId: string }[]) {
-    if (!pairs.length) return [];
+  async createDeliveries(pairs: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }[]): Promise<void> {
+    if (!pairs.length) return;
     await prisma.delivery.createMany({ data: pairs.map((p) => ({ id: newId('dlv'), ...p })), skipDuplicates: true });
-    const key = (r: { eventId: string; subscriptionId: string }) => `${r.eventId} ${r.subscriptionId}`;
-    const wanted = new Set(pairs.map(key));
-    const rows = await prisma.delivery.findMany({
-      where: { eventId: { in: [...new Set(pairs.map((p) => p.eventId))] } },
-      select: { id: true, eventId: true, subscriptionId: true, workflowId: true },
-    });
-    return rows.filter((r) => wanted.has(key(r)));
   },
 
   markRelayed(eventIds: string[], at: Date) {
     return prisma.event.updateMany({ where: { id: { in: eventIds } }, data: { relayedAt: at, relayLeaseUntil: null } });
-  },
-
-  /** Does an event wait that no relay holds (one held back by admission, say)? */
-  async hasUnclaimed(): Promise<boolean> {
-    const [row] = await prisma.$queryRaw<{ waiting: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM "Event" WHERE "relayedAt" IS NULL AND ("relayLeaseUntil" IS NULL OR "relayLeaseUntil" < now())) AS "waiting"`;
-    return row?.waiting === true;
   },
 
   releaseLease(eventIds: string[]) {

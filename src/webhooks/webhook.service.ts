@@ -9,7 +9,7 @@ import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
-import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
+import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
 import { text } from '../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from './url-policy.ts';
@@ -233,8 +233,8 @@ export const webhookService = {
     await checkTarget(p, data.url, boards, data.maxInFlight, filter);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
-      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null, boundSuccesses: 0 } : {}),
-      ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond, rateNextAt: null } : {}),
+      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
+      ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
@@ -279,7 +279,7 @@ export const webhookService = {
     if (!(await deliveryRepository.resume(s.id, actorOf(p)))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
-    await startRelease(s.id);
+    await startRun(s.id, s.workspaceId);
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
 
@@ -345,12 +345,12 @@ export const webhookService = {
   },
 };
 
-/** Starts the release of held deliveries; if Temporal is away, the relay's sweep starts it later. */
-async function startRelease(subscriptionId: string) {
+/** Starts the subscription's delivery run (its held deliveries are its queue again); if Temporal is away, the relay's sweep of overdue deliveries starts it later. */
+async function startRun(subscriptionId: string, workspaceId: number) {
   try {
     const { client, taskQueue } = temporal();
-    await releaseHeldDeliveries(client, taskQueue, subscriptionId);
+    await startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId });
   } catch (err) {
-    logger.warn({ err, subscriptionId }, 'release of held deliveries deferred to the relay');
+    logger.warn({ err, subscriptionId }, 'delivery run after resume deferred to the relay');
   }
 }

@@ -59,11 +59,11 @@ async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTest
     deliveryRepository.recordAttempt({
       deliveryId: delivery.id, subscriptionId, eventId: ticketEvent.id, eventType: ticketEvent.type, attempt: n, trigger: 'scheduled', outcome,
       lastScheduled: n === 7, httpStatus, durationMs: 12, responseExcerpt: '', error: null, payload: '{}', attemptedAt: new Date(), nextAttemptAt: null,
-      workflowId: 'event:x', waited: null,
+      workflowId: 'deliveries:x', waited: null, fence: null,
     });
-  expect((await attempt(7, 'failed', 503)).paused).not.toBeNull();
+  expect((await attempt(7, 'failed', 503))?.paused).not.toBeNull();
   expect(await deliveryRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
-  expect((await attempt(6, 'gone', 410)).disabled).toBe(true);
+  expect((await attempt(6, 'gone', 410))?.disabled).toBe(true);
   const enabled = await api('POST', `/webhooks/${subscriptionId}/enable`, { key });
   expect(enabled.status, enabled.text).toBe(200);
 }

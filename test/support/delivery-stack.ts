@@ -93,6 +93,7 @@ export function startTimeSkippingDeliveryStack(
     const activities = {
       allowPrivateTargets: true,
       tls: { ca: options.tls.ca },
+      taskQueue,
       clock: async () => new Date(await env.currentTimeMs()),
       ...options.activities?.(env),
     };
@@ -125,7 +126,7 @@ export function startDevServerDeliveryStack(
 ): Promise<DeliveryStack & { temporal: TestDevServer; client: Client }> {
   return build(async (stops) => {
     const stack = await onDevServer(stops, uniqueId(options.queue), options.relay);
-    const activities = { allowPrivateTargets: true, tls: { ca: options.tls.ca }, ...options.activities?.(stack.temporal) };
+    const activities = { allowPrivateTargets: true, tls: { ca: options.tls.ca }, taskQueue: stack.taskQueue, ...options.activities?.(stack.temporal) };
     await runWorker(stops, { connection: stack.temporal.nativeConnection, namespace: stack.temporal.namespace }, stack.taskQueue, activities, options);
     return stack;
   });

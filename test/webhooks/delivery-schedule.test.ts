@@ -1,12 +1,9 @@
-// The pure rules of the retry schedule and of Retry-After, and the AIMD bound as the database
-// function applies it (release_delivery_slot, on PGlite or PostgreSQL).
+// The pure rules of the retry schedule, of Retry-After, and of the delivery run's state: the
+// in-flight bound (AIMD) and the rate (GCRA).
 import { describe, expect, it } from 'vitest';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, RETRY_DELAYS_MS, RETRY_JITTER, retryDelay } from '../../workflows/delivery/schedule.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/webhooks/retry-after.ts';
-import { deliveryBoundsRepository } from '../../src/webhooks/delivery-bounds.repository.ts';
-import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDelivery, createSubscription, subscriptionRow } from './fixtures.ts';
-import { prisma } from '../../src/db/db.ts';
+import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate } from '../../workflows/delivery/run-state.ts';
 
 describe('retry delays', () => {
   it('jitter each delay within ±10% of the schedule, across the whole range of draws', () => {
@@ -58,118 +55,65 @@ describe('Retry-After', () => {
   });
 });
 
-describe('the in-flight bound (AIMD)', () => {
-  const settings = { limit: 50, leaseMs: 60_000, waitLeaseMs: 600_000, lookAgainMs: 45_000 };
+describe("the run's in-flight bound (AIMD)", () => {
+  const settings = { maxInFlight: 8, ratePerSecond: null, strict: false };
+  const answers = (succeeded: number, overloaded = false) => ({ succeeded, overloaded, retryAfterUntil: null });
 
-  it('halves on 429/503 (at most once a second, never below 1) and rises by one per bound’s worth of 2xx answers', async () => {
-    const ws = await createTestWorkspace();
-    const sub = await createSubscription(ws, { url: 'https://aimd.example.com/', maxInFlight: 8 });
-    const ref = await createDelivery(ws, sub.id);
-    const seq = (await prisma.event.findUniqueOrThrow({ where: { id: ref.eventId } })).seq;
-    let t = Date.parse('2026-11-26T06:00:00.000Z');
-    const attempt = async (signal: 'success' | 'overload' | 'none', stepMs = 2_000) => {
-      t += stepMs;
-      const now = new Date(t);
-      expect(await deliveryBoundsRepository.acquire({ deliveryId: ref.deliveryId, subscriptionId: sub.id, seq, workflowId: 'wf', now, rateReserved: false, attempt: 1, retryDelayMs: null }, settings)).toEqual({ outcome: 'acquired' });
-      await deliveryBoundsRepository.release({ deliveryId: ref.deliveryId, subscriptionId: sub.id, now, signal, retryAfterUntil: null }, settings);
-      return (await subscriptionRow(sub.id)).inFlightBound;
-    };
-    expect(await attempt('success')).toBeNull();
-    expect(await attempt('overload')).toBe(4);
-    // A second overload within the second is the same congestion: no second halving.
-    expect(await attempt('overload', 100)).toBe(4);
-    expect(await attempt('overload')).toBe(2);
-    expect(await attempt('none')).toBe(2);
-    expect(await attempt('overload')).toBe(1);
-    expect(await attempt('overload')).toBe(1);
-    // Additive increase: one 2xx at bound 1, two at bound 2, …; back to the setting (null) at 8.
-    expect(await attempt('success')).toBe(2);
-    expect(await attempt('success')).toBe(2);
-    expect(await attempt('success')).toBe(3);
-    for (let i = 0; i < 3 + 4 + 5 + 6; i++) await attempt('success');
-    expect(await attempt('success')).toBe(7);
-    for (let i = 0; i < 5; i++) expect(await attempt('success')).toBe(7);
-    expect(await attempt('success')).toBeNull();
+  it('halves once per batch with a 429/503 (never below 1) and rises by one per bound’s worth of 2xx answers, up to maxInFlight', () => {
+    let state = initialRunState();
+    expect(boundInForce(state, settings)).toBe(8);
+    state = afterBatch(state, settings, answers(3, true));
+    expect(boundInForce(state, settings)).toBe(4);
+    for (const expected of [2, 1, 1]) {
+      state = afterBatch(state, settings, answers(0, true));
+      expect(boundInForce(state, settings)).toBe(expected);
+    }
+    // One success at bound 1 raises it to 2; two more to 3; three more to 4 …
+    state = afterBatch(state, settings, answers(1));
+    expect(boundInForce(state, settings)).toBe(2);
+    state = afterBatch(state, settings, answers(1));
+    expect(boundInForce(state, settings)).toBe(2);
+    state = afterBatch(state, settings, answers(1));
+    expect(boundInForce(state, settings)).toBe(3);
+    for (let i = 0; i < 3 + 4 + 5 + 6 + 7; i++) state = afterBatch(state, settings, answers(1));
+    expect(boundInForce(state, settings)).toBe(8);
+    // … and back at maxInFlight the bound is the subscription's again (a later raise of maxInFlight applies at once).
+    expect(state.bound).toBeNull();
+    expect(boundInForce(state, { ...settings, maxInFlight: 20 })).toBe(20);
   });
 
-  it('lets no more than the bound hold slots, and hands a freed slot to the oldest waiting delivery', async () => {
-    const ws = await createTestWorkspace();
-    const sub = await createSubscription(ws, { url: 'https://slots.example.com/', maxInFlight: 2 });
-    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
-    for (let i = 0; i < 4; i++) refs.push(await createDelivery(ws, sub.id));
-    const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
-    const now = new Date();
-    const acquire = (i: number) =>
-      deliveryBoundsRepository.acquire({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 1, retryDelayMs: null }, settings);
-    // The newest two come first and take both slots; the older two wait.
-    expect(await acquire(3)).toEqual({ outcome: 'acquired' });
-    expect(await acquire(2)).toEqual({ outcome: 'acquired' });
-    const lookAgain = new Date(now.getTime() + settings.lookAgainMs);
-    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
-    expect(await acquire(0)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
-    // A freed slot goes to the oldest event's delivery, whatever order they asked in.
-    const granted = await deliveryBoundsRepository.release({ deliveryId: refs[3]!.deliveryId, subscriptionId: sub.id, now, signal: 'success', retryAfterUntil: null }, settings);
-    expect(granted).toEqual([expect.objectContaining({ deliveryId: refs[0]!.deliveryId, workflowId: 'wf-0', stolen: false })]);
-    expect(await acquire(0)).toEqual({ outcome: 'acquired' });
-    // The other still waits: two are held.
-    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: lookAgain });
-    // A held slot of a worker that died comes free once its lease is over.
-    const later = new Date(now.getTime() + settings.leaseMs + 1_000);
-    expect(
-      await deliveryBoundsRepository.acquire({ deliveryId: refs[1]!.deliveryId, subscriptionId: sub.id, seq: seqs[1]!, workflowId: 'wf-1', now: later, rateReserved: false, attempt: 1, retryDelayMs: null }, settings),
-    ).toEqual({ outcome: 'acquired' });
+  it('is 1 for a strictly ordered subscription, whatever its maxInFlight', () => {
+    expect(boundInForce(initialRunState(), { ...settings, strict: true })).toBe(1);
   });
 
-  it('has the head of a long queue look again soon and those further back later, so that waiting deliveries do not poll in step', async () => {
-    const ws = await createTestWorkspace();
-    const sub = await createSubscription(ws, { url: 'https://queue.example.com/', maxInFlight: 2 });
-    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
-    for (let i = 0; i < 10; i++) refs.push(await createDelivery(ws, sub.id));
-    const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
-    const now = new Date();
-    // A place is kept 5 min: no one waits more than 2.5 min before looking again.
-    const short = { ...settings, waitLeaseMs: 300_000 };
-    const acquire = (i: number) =>
-      deliveryBoundsRepository.acquire({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 1, retryDelayMs: null }, short);
-    expect(await acquire(0)).toEqual({ outcome: 'acquired' });
-    expect(await acquire(1)).toEqual({ outcome: 'acquired' });
-    const after = async (i: number) => {
-      const r = await acquire(i);
-      expect(r.outcome).toBe('in_flight_bound');
-      return r.outcome === 'acquired' ? NaN : (r.until!.getTime() - now.getTime()) / 1000;
-    };
-    // Places 0 to 7 in the queue, a bound's worth (2) per step of 45 s, at most half the lease.
-    const looks: number[] = [];
-    for (let i = 2; i < 10; i++) looks.push(await after(i));
-    expect(looks).toEqual([45, 45, 90, 90, 135, 135, 150, 150]);
+  it("keeps the latest Retry-After of the receiver's answers", () => {
+    const state = afterBatch(initialRunState(), settings, { succeeded: 0, overloaded: true, retryAfterUntil: 5_000 });
+    expect(afterBatch(state, settings, { succeeded: 1, overloaded: false, retryAfterUntil: 2_000 }).retryAfterUntil).toBe(5_000);
+  });
+});
+
+describe("the run's rate (GCRA)", () => {
+  it('lets a second’s worth start at once, then one per interval', () => {
+    const t0 = 1_000_000;
+    let state = initialRunState();
+    expect(rateAllowance(state, 5, t0)).toEqual({ starts: 5, nextAt: null });
+    state = spendRate(state, 5, t0, 5);
+    expect(rateAllowance(state, 5, t0)).toEqual({ starts: 0, nextAt: t0 + 200 });
+    expect(rateAllowance(state, 5, t0 + 199).starts).toBe(0);
+    expect(rateAllowance(state, 5, t0 + 200).starts).toBe(1);
+    // Idle time banks no more than a second's worth.
+    expect(rateAllowance(state, 5, t0 + 60_000).starts).toBe(5);
   });
 
-  it('lets a release take the oldest waiting delivery\'s attempt to send it on its behalf, the slot still counted, its own delivery not sending meanwhile', async () => {
-    const ws = await createTestWorkspace();
-    const sub = await createSubscription(ws, { url: 'https://steal.example.com/', maxInFlight: 1 });
-    const refs: Awaited<ReturnType<typeof createDelivery>>[] = [];
-    for (let i = 0; i < 3; i++) refs.push(await createDelivery(ws, sub.id));
-    const seqs = await Promise.all(refs.map(async (r) => (await prisma.event.findUniqueOrThrow({ where: { id: r.eventId } })).seq));
-    const now = new Date();
-    const acquire = (i: number) =>
-      deliveryBoundsRepository.acquire(
-        { deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, seq: seqs[i]!, workflowId: `wf-${i}`, now, rateReserved: false, attempt: 2, retryDelayMs: 330_000 },
-        settings,
-      );
-    const release = (i: number, steal: boolean) =>
-      deliveryBoundsRepository.release({ deliveryId: refs[i]!.deliveryId, subscriptionId: sub.id, now, signal: 'success', retryAfterUntil: null, steal }, settings);
-    expect(await acquire(0)).toEqual({ outcome: 'acquired' });
-    expect((await acquire(1)).outcome).toBe('in_flight_bound');
-    expect((await acquire(2)).outcome).toBe('in_flight_bound');
-    // The oldest waiting one's attempt is the releaser's, with the number and delay it stored.
-    const [taken, ...rest] = await release(0, true);
-    expect(rest).toEqual([]);
-    expect(taken).toEqual(expect.objectContaining({ deliveryId: refs[1]!.deliveryId, workflowId: 'wf-1', stolen: true, attempt: 2, retryDelayMs: 330_000 }));
-    // While it runs, its own delivery does not send (it looks again when the lease ends), and it fills the bound.
-    expect(await acquire(1)).toEqual({ outcome: 'in_flight_bound', until: new Date(now.getTime() + settings.leaseMs) });
-    expect((await acquire(2)).outcome).toBe('in_flight_bound');
-    // Without steal, the next one is handed the slot to send itself.
-    expect(await release(1, false)).toEqual([expect.objectContaining({ deliveryId: refs[2]!.deliveryId, stolen: false })]);
-    expect(await acquire(2)).toEqual({ outcome: 'acquired' });
+  it('spaces a slow rate: 0.5/s starts one every 2 s', () => {
+    const t0 = 5_000_000;
+    let state = spendRate(initialRunState(), 0.5, t0, 1);
+    expect(rateAllowance(state, 0.5, t0 + 1_999)).toEqual({ starts: 0, nextAt: t0 + 2_000 });
+    state = spendRate(state, 0.5, t0 + 2_000, 1);
+    expect(rateAllowance(state, 0.5, t0 + 2_000).starts).toBe(0);
+  });
+
+  it('does not limit a subscription without a rate', () => {
+    expect(rateAllowance(initialRunState(), null, 0).starts).toBeGreaterThan(1_000);
   });
 });

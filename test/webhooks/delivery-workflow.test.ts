@@ -8,10 +8,11 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { releaseHeldDeliveries, resendDelivery } from '../../workflows/delivery/client.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
+import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
-import { EventIdKey, EventTypeKey, SubscriptionIdsKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
@@ -19,7 +20,7 @@ import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
-import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, runResult, startDelivery, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
 describe('webhook delivery workflow (time-skipping)', () => {
@@ -68,7 +69,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
   const hookUrl = (name: string) => `${receiver.origin}/${name}`;
   const ms = (d: Date | null) => d?.getTime() ?? NaN;
 
-  it('delivers a signed event on the first attempt and records it', async () => {
+  it("delivers a signed event on the first attempt, in the subscription's run, and records it", async () => {
     const ws = await createTestWorkspace();
     const path = `/${uniqueId('ok')}`;
     receiver.respond(path, { status: 204 });
@@ -76,11 +77,15 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const ref = await createDelivery(ws, sub.id);
 
     const workflowId = await start(ref);
-    expect(workflowId).toBe(`event:${ref.eventId}`);
-    // Starting again is harmless: same business key, no second delivery.
+    expect(workflowId).toBe(`deliveries:${sub.id}`);
+    // Waking it again is harmless: same business key, the delivery is sent once.
     expect(await start(ref)).toBe(workflowId);
     expect(await resultOf(ref)).toEqual({ status: 'succeeded', attempt: 1 });
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 1, ended: 'idle' });
+    const deliveredBy = (await env.client.workflow.getHandle(workflowId).describe()).runId;
+    // A run that ended: the next wake starts a new one, which finds nothing to send.
     expect(await start(ref)).toBe(workflowId);
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 0, ended: 'idle' });
 
     const [request, ...more] = receiver.received(path);
     expect(more).toHaveLength(0);
@@ -110,10 +115,11 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     expect((await subscriptionRow(sub.id)).consecutiveFailures).toBe(0);
 
-    const description = await env.client.workflow.getHandle(workflowId).describe();
-    expect(description.typedSearchAttributes.get(EventIdKey)).toBe(ref.eventId);
-    expect(description.typedSearchAttributes.get(SubscriptionIdsKey)).toEqual([sub.id]);
-    expect(description.typedSearchAttributes.get(EventTypeKey)).toBe('ticket.created');
+    // Operators find the run that carried the event by the event's id, its subscription and workspace.
+    const description = await env.client.workflow.getHandle(workflowId, deliveredBy).describe();
+    expect(description.type).toBe('deliveryRunWorkflow');
+    expect(description.typedSearchAttributes.get(EventIdsKey)).toEqual([ref.eventId]);
+    expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
     expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
   });
 
@@ -145,12 +151,14 @@ describe('webhook delivery workflow (time-skipping)', () => {
       expect(gap).toBeGreaterThanOrEqual(logged);
       expect(gap).toBeLessThan(logged + 30_000);
     }
-    // The durable timers of the history carry the logged (jittered) delays.
-    const history = await env.client.workflow.getHandle(eventWorkflowId(ref.eventId)).fetchHistory();
-    const timers = (history.events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes] : []));
-    const timerMs = timers.map((t) => Number(t.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((t.startToFireTimeout?.nanos ?? 0) / 1e6));
-    expect(timerMs).toEqual(attempts.slice(0, -1).map((a) => ms(a.nextAttemptAt) - ms(a.attemptedAt)));
-    timerMs.forEach((t, i) => inBand(t, RETRY_DELAYS_MS[i]));
+    // The run slept durably until each logged (jittered) next attempt: a timer of its history fires then.
+    const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).fetchHistory();
+    const firesAt = (history.events ?? []).flatMap((e) => {
+      const t = e.timerStartedEventAttributes?.startToFireTimeout;
+      if (!t || !e.eventTime) return [];
+      return [Number(e.eventTime.seconds) * 1000 + Math.round((e.eventTime.nanos ?? 0) / 1e6) + Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6)];
+    });
+    for (const a of attempts.slice(0, -1)) expect(firesAt.some((at) => Math.abs(at - ms(a.nextAttemptAt)) < 5_000), `a timer for ${a.nextAttemptAt?.toISOString()}`).toBe(true);
 
     const requests = receiver.received(path);
     expect(requests).toHaveLength(7);
@@ -192,7 +200,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     // …the second is answered 410.
     await start(second);
     expect(await resultOf(second)).toEqual({ status: 'cancelled', attempt: 1 });
-    expect(await resultOf(first)).toEqual({ status: 'cancelled', attempt: 2 });
+    expect(await resultOf(first)).toEqual({ status: 'cancelled', attempt: 1 });
 
     expect(await subscriptionRow(sub.id)).toMatchObject({ condition: 'disabled', conditionReason: 'gone' });
     expect((await subscriptionRow(sub.id)).disabledAt).not.toBeNull();
@@ -211,7 +219,8 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const path = `/${uniqueId('flaky')}`;
     let healthy = false;
     receiver.respond(path, () => (healthy ? { status: 200 } : { status: 500 }));
-    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
+    // One at a time, so that the receiver also gets them in event order.
+    const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)), maxInFlight: 1 });
 
     // Two deliveries fail all 7 attempts: 14 failures in a row.
     for (let i = 0; i < 2; i++) {
@@ -259,13 +268,14 @@ describe('webhook delivery workflow (time-skipping)', () => {
 
     healthy = true;
     expect(await deliveryRepository.resume(sub.id)).toBe(true);
-    const releaseId = await releaseHeldDeliveries(env.client, taskQueue, sub.id);
-    expect(await env.client.workflow.getHandle(releaseId).result()).toEqual({ released: 3, skipped: [] });
+    // The held deliveries are the queue again: the run started on resume sends them, oldest event first.
+    await startDeliveryRun(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 3, ended: 'idle' });
 
     expect(await resultOf(third)).toEqual({ status: 'succeeded', attempt: 7 });
     expect(await resultOf(fourth)).toEqual({ status: 'succeeded', attempt: 1 });
     expect(await resultOf(fifth)).toEqual({ status: 'succeeded', attempt: 1 });
-    // In event order, whatever order their workflows were started in.
+    // In event order, whatever order their events joined the run in.
     const released = receiver.received(path).slice(sentBeforeResume).map((r) => r.headers['webhook-id']);
     expect(released).toEqual([third.eventId, fourth.eventId, fifth.eventId]);
     expect((await attemptsOf(third.deliveryId)).at(-1)).toMatchObject({ attempt: 7, status: 'succeeded' });
@@ -331,36 +341,55 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(() => new StandardWebhook(sub.secret).verify(again.body, again.headers)).not.toThrow();
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts.map((a) => [a.attempt, a.trigger, a.status, a.workflowId])).toEqual([
-      [1, 'scheduled', 'succeeded', eventWorkflowId(ref.eventId)],
+      [1, 'scheduled', 'succeeded', deliveryRunWorkflowId(sub.id)],
       [2, 'manual', 'succeeded', resent.workflowId],
     ]);
     expect(attempts[1].payload).toBe(attempts[0].payload);
   });
 
-  it('sends an attempt once even when its activity runs again after recording it', async () => {
+  it('fences a batch whose worker was given up for dead: its late answer records nothing, the retry records the attempt', async () => {
     const ws = await createTestWorkspace();
-    const path = `/${uniqueId('once')}`;
-    receiver.respond(path, { status: 202, body: 'queued' });
+    const path = `/${uniqueId('zombie')}`;
+    // The first request hangs until the test lets it answer: the worker that sent it is "dead".
+    let letZombieAnswer!: () => void;
+    const zombieAnswers = new Promise<void>((resolve) => (letZombieAnswer = resolve));
+    let calls = 0;
+    receiver.respond(path, async () => {
+      if (++calls === 1) await zombieAnswers;
+      return { status: 202, body: calls === 1 ? 'late' : 'queued' };
+    });
     const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
     const ref = await createDelivery(ws, sub.id, 'webhook.test');
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
-    const context = new MockActivityEnvironment({ workflowExecution: { workflowId: eventWorkflowId(ref.eventId), runId: 'run' } });
+    const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
+    const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null,
+    });
+    expect(claim.deliveries).toEqual([{ id: ref.deliveryId, attempt: 1, waited: null }]);
+    const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
 
-    const first = await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId, attempt: 1 });
-    expect(first).toMatchObject({ outcome: 'succeeded', attempt: 1, httpStatus: 202 });
-    // What Temporal does when the worker died after the commit: the attempt runs again.
-    expect(await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId, attempt: 1 })).toEqual(first);
-    expect(receiver.received(path)).toHaveLength(1);
+    const zombie = new MockActivityEnvironment({ workflowExecution: execution, attempt: 1 }).run(activities.sendBatch, batch);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    // Temporal retries the batch (attempt 2): it takes the delivery over and records it.
+    const retried = await new MockActivityEnvironment({ workflowExecution: execution, attempt: 2 }).run(activities.sendBatch, batch);
+    expect(retried).toMatchObject({ attempted: 1, succeeded: 1, stop: null });
+    letZombieAnswer();
+    expect(await zombie).toMatchObject({ attempted: 0, succeeded: 0 });
+
+    // Two requests with one webhook-id; one attempt in the log, the retry's.
+    expect(new Set(receiver.received(path).map((r) => r.headers['webhook-id']))).toEqual(new Set([ref.eventId]));
+    expect(receiver.received(path)).toHaveLength(2);
     expect((await attemptsOf(ref.deliveryId)).map((a) => [a.attempt, a.trigger, a.status, a.responseExcerpt])).toEqual([[1, 'test', 'succeeded', 'queued']]);
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, scheduledAttempts: 1, claim: null });
 
-    // Paused: even a manual re-send sends and records nothing.
+    // Paused: a manual re-send sends and records nothing.
     await updateSubscription(sub.id, { condition: 'paused' });
+    const context = new MockActivityEnvironment({ workflowExecution: execution });
     expect(await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId })).toEqual({ outcome: 'held' });
-    expect(receiver.received(path)).toHaveLength(1);
-    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(receiver.received(path)).toHaveLength(2);
 
     // A delivery that does not exist is not retried.
-    await expect(context.run(activities.sendAttempt, { deliveryId: 'dlv_missing', attempt: 1 })).rejects.toMatchObject({
+    await expect(context.run(activities.sendAttempt, { deliveryId: 'dlv_missing' })).rejects.toMatchObject({
       type: 'DeliveryNotFound',
       nonRetryable: true,
     });

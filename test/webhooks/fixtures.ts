@@ -9,9 +9,9 @@ import { sealSecret } from '../../src/webhooks/secret-box.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
-import { startEventDelivery } from '../../workflows/delivery/client.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
-import type { deliverEventWorkflow, DeliveryOutcome } from '../../workflows/delivery/workflows.ts';
+import { startDeliveryRun } from '../../workflows/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import type { deliveryRunWorkflow } from '../../workflows/delivery/workflows.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
@@ -64,7 +64,7 @@ export async function seedAttempts(ws: Workspace, subscriptionId: string, attemp
       durationMs,
       payload: '{}',
       attemptedAt: new Date(at),
-      workflowId: eventWorkflowId(ref.eventId),
+      workflowId: deliveryRunWorkflowId(subscriptionId),
     })),
   });
   return ref;
@@ -88,19 +88,19 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
     },
   });
 
-/** Starts the workflow of the delivery's event, for that one delivery (as the relay would for an event matching one subscription). */
+/** Wakes the delivery's subscription's run (starting it when idle), as the relay does after writing the delivery. */
 export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  return startEventDelivery(client, taskQueue, {
-    eventId: ref.eventId,
-    eventType: ref.eventType,
-    workspaceId: ref.workspaceId,
-    deliveries: [{ deliveryId: ref.deliveryId, subscriptionId: ref.subscriptionId }],
-  });
+  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }, [ref.eventId]);
 }
 
-/** The outcome of one delivery of its event's workflow. */
-export async function deliveryResult(client: Client, ref: DeliveryRef): Promise<DeliveryOutcome> {
-  const { deliveries } = await client.workflow.getHandle<typeof deliverEventWorkflow>(eventWorkflowId(ref.eventId)).result();
-  const { status, attempt } = deliveries.find((d) => d.deliveryId === ref.deliveryId)!;
-  return { status, attempt };
+/** Waits for the subscription's run to end (through any continue-as-new), then reads the run's summary. */
+export function runResult(client: Client, subscriptionId: string) {
+  return client.workflow.getHandle<typeof deliveryRunWorkflow>(deliveryRunWorkflowId(subscriptionId)).result();
+}
+
+/** A delivery's outcome once its subscription's run has ended: its status and the number of its last scheduled attempt. */
+export async function deliveryResult(client: Client, ref: DeliveryRef): Promise<{ status: string; attempt: number }> {
+  await runResult(client, ref.subscriptionId);
+  const row = await deliveryRow(ref.deliveryId);
+  return { status: row.status, attempt: row.scheduledAttempts };
 }

@@ -21,11 +21,12 @@ describe('paused notices', () => {
   async function failToPause(subscriptionId: string) {
     await updateSubscription(subscriptionId, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
     const ref = await createDelivery(ws, subscriptionId);
-    const { paused } = await deliveryRepository.recordAttempt({
+    const { paused } = (await deliveryRepository.recordAttempt({
       ...ref,
       attempt: 1,
       trigger: 'test',
       waited: null,
+      fence: null,
       outcome: 'failed',
       lastScheduled: false,
       httpStatus: 500,
@@ -36,7 +37,7 @@ describe('paused notices', () => {
       attemptedAt: new Date(),
       nextAttemptAt: null,
       workflowId: `wf-${ref.deliveryId}`,
-    });
+    }))!;
     expect(paused, 'the attempt pauses the subscription').not.toBeNull();
     return paused!;
   }

@@ -24,7 +24,7 @@ const stored = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ wh
 /** What the delivery activity signs with, and a check that a receiver verifies it. */
 async function signsVerifiably(ws: Awaited<ReturnType<typeof createTestWorkspace>>, subscriptionId: string, secret: string) {
   const ref = await createDelivery(ws, subscriptionId);
-  const context = (await deliveryRepository.findForAttempt(ref.deliveryId, 1))!;
+  const context = (await deliveryRepository.findForAttempt(ref.deliveryId))!;
   expect(context.subscription.secret).toBe(secret);
   const body = JSON.stringify(context.event.payload);
   const headers = signatureHeaders({ id: ref.eventId, body, timestamp: new Date(), secrets: activeSecrets(context.subscription, new Date()) });

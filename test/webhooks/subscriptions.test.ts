@@ -118,7 +118,7 @@ describe('webhook subscriptions', () => {
       expect(res.body.errors[0].path).toBe(path);
     }
     // A bound lowered by 429/503 shows; a new maxInFlight starts afresh; null removes the rate.
-    await updateSubscription(s.id, { inFlightBound: 1, boundSuccesses: 0 });
+    await updateSubscription(s.id, { inFlightBound: 1 });
     expect((await api('GET', `/webhooks/${s.id}`, { key })).body.effectiveInFlight).toBe(1);
     const patched = await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 20, ratePerSecond: null } });
     expect(patched.status).toBe(200);

@@ -1,30 +1,30 @@
 // The delivery activities, built by a factory that receives their dependencies (the worker hands
-// in the configured ones, tests their own CA and clock). One sendAttempt = one attempt: check the
-// subscription, take one of its in-flight slots, sign, POST, record the attempt and the
-// subscription's health, free the slot (handing it to the oldest waiting delivery).
+// in the configured ones, tests their own CA, clock and cap). The delivery run (workflows.ts)
+// calls `claimDue` as a local activity and `sendBatch` as a regular one; a manual re-send calls
+// `sendAttempt`.
 //
-// An attempt beyond the subscription's bound (in flight, rate, a receiver's Retry-After) sends
-// nothing and answers `waiting` at once: its workflow waits durably, holding no worker slot.
-//
-// HTTP failures are results, not exceptions: the workflow's schedule is their retry. Anything
-// thrown (the database is down, the worker died mid-attempt) is retried by Temporal, and a
-// retry of an attempt that was already recorded returns the recorded outcome instead of sending
-// again.
+// HTTP failures are results, not exceptions: the seven-attempt schedule is their retry, and each
+// failed delivery's next attempt is written to its row (nextAttemptAt) with its jitter. Anything
+// thrown (the database is down, the worker died mid-batch) is retried by Temporal: a retry takes
+// the batch's deliveries over under a new claim, so an attempt of the dead worker that still
+// answers records nothing (the receiver may get that delivery twice, with the same webhook-id).
 import { activityInfo, ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
-import { deliveryRepository, type AttemptContext } from '../../src/webhooks/delivery.repository.ts';
-import { deliveryBoundsRepository, SLOT_LEASE_MS, type BoundSettings, type BoundSignal, type GrantedSlot, type WaitReason } from '../../src/webhooks/delivery-bounds.repository.ts';
+import { deliveryRepository, type AttemptContext, type SuccessItem } from '../../src/webhooks/delivery.repository.ts';
 import { parseRetryAfter } from '../../src/webhooks/retry-after.ts';
 import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../src/webhooks/paused-notice.ts';
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
+import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
-import { MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
-import { slotSignal, type AttemptOutcome } from './signals.ts';
-import { awaitHandOver, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND, handOver, isFast, recordAnswer, waitsHere } from './placement.ts';
+import { MAX_BATCH } from './constants.ts';
+import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
+import { boundInForce, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
+import { wakeRuns } from './client.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -32,290 +32,247 @@ export interface DeliveryActivityDeps {
   /** Extra CAs for receivers' certificates, besides the default store. */
   tls?: Pick<SenderOptions, 'ca'>;
   /**
-   * The time attempts are logged at and the rotation window is judged at. Tests on the
-   * time-skipping server pass its clock. (`webhook-timestamp` is always the wall clock: it is
+   * The time attempts are logged and scheduled at, and the rotation window is judged at. Tests on
+   * the time-skipping server pass its clock. (`webhook-timestamp` is always the wall clock: it is
    * what receivers compare it with.)
    */
   clock?: () => Date | Promise<Date>;
   /** E-mail for pause notices; defaults to SMTP_URL when set. null: no e-mail. */
   mailer?: MailerSettings | null;
   timeoutMs?: number;
-  /**
-   * Tells a waiting delivery's workflow that a slot was handed to it. Without it the waiting
-   * delivery finds its slot at its next periodic look.
-   */
+  /** Wakes the runs that wait for room in their workspace's cap. Without it they look again after CAP_RECHECK_MS. */
   client?: Client;
-  /** The in-flight limit and slot leases; defaults from the config. */
-  bounds?: Partial<BoundSettings>;
+  /** The Temporal task queue of the runs it wakes; defaults to the configured one. */
+  taskQueue?: string;
+  /** A workspace's attempts in flight at most (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT). */
+  workspaceCap?: number;
+  /** A subscription's bound at most (WEBHOOK_MAX_IN_FLIGHT_LIMIT). */
+  maxInFlightLimit?: number;
 }
 
-export type { AttemptOutcome };
-
-/** What the attempt waited for before it went out, for the delivery log. */
-export interface Waited {
-  reason: WaitReason;
-  ms: number;
+export interface ClaimDueInput {
+  subscriptionId: string;
+  workspaceId: number;
+  runId: string;
+  token: string;
+  state: RunState;
+  inFlight: number;
+  /** The workflow's time (epoch ms), for the rate. */
+  now: number;
+  waitedFor: WaitReason | null;
 }
 
-interface SendAttemptInput {
-  deliveryId: string;
-  /** The scheduled attempt's number (1..7); absent for a manual re-send. */
-  attempt?: number;
-  /** The jittered delay after this attempt should it fail (the workflow draws it); none after the last. */
-  retryDelayMs?: number;
-  /** An earlier call answered `rate` and reserved this start time (epoch ms) for the attempt. */
-  rateReservedAt?: number;
-  waited?: Waited;
-  /**
-   * Run as a local activity (placement.ts): send only to a receiver known to answer fast; for
-   * another, take the slot and answer `remote`, for the workflow to send as a regular activity.
-   */
-  local?: boolean;
-  /** The local activity took the slot (and the rate's start time) for this regular one. */
-  placed?: boolean;
+export interface SendBatchInput {
+  subscriptionId: string;
+  token: string;
+  deliveries: ClaimedDelivery[];
 }
+
+export interface BatchResult {
+  /** Attempts made and recorded by this batch. */
+  attempted: number;
+  succeeded: number;
+  /** A 429 or 503 among the answers. */
+  overloaded: boolean;
+  /** The latest Retry-After among the answers (epoch ms), within what remains of a schedule. */
+  retryAfterUntil: number | null;
+  /** The earliest next attempt of a delivery that failed (epoch ms). */
+  nextAttemptAt: number | null;
+  /** The answers paused (20 failures in a row) or disabled (410) the subscription. */
+  stop: 'paused' | 'ended' | null;
+}
+
+/** What a manual re-send came to: `held` and `cancelled` mean nothing was sent. */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled';
 
 export interface AttemptResult {
   outcome: AttemptOutcome;
-  /** Set when an attempt was recorded. */
   attemptId?: string;
   attempt?: number;
   httpStatus?: number | null;
-  /** The receiver's Retry-After (429/503), in ms from the attempt. */
-  retryAfterMs?: number | null;
-  /** `waiting`: why, and until when (epoch ms; for the in-flight bound, which hands a slot over by signal, when to look again). */
-  wait?: { reason: WaitReason; untilMs: number | null };
 }
 
-/**
- * A waiting delivery keeps its place this long; it looks again (should no release hand it a slot)
- * after LOOK_AGAIN_MS at the head of the queue, further back later (delivery-bounds.repository.ts).
- */
-const WAIT_LEASE_MS = 30 * 60_000;
-const LOOK_AGAIN_MS = 45_000;
-/**
- * An attempt to a fast receiver that got a 2xx sends the oldest waiting delivery's attempt on its
- * behalf (its slot goes straight on), and so on: at most this many in a row, starting the last
- * within STEAL_FOR_MS, so that one local activity does not hold its workflow task long.
- */
-const STEAL_AT_MOST = 50;
-const STEAL_FOR_MS = 1_000;
+interface Sent {
+  delivery: AttemptContext;
+  claimed: ClaimedDelivery;
+  attemptedAt: Date;
+  body: string;
+  result: Awaited<ReturnType<ReturnType<typeof createWebhookSender>['send']>>;
+}
 
 export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   const sender = createWebhookSender({ allowPrivateTargets: deps.allowPrivateTargets, ca: deps.tls?.ca, timeoutMs: deps.timeoutMs });
   const clock = deps.clock ?? (() => new Date());
   const mailer = deps.mailer === undefined ? configuredMailer() : (deps.mailer ?? undefined);
-  const bounds: BoundSettings = { limit: config.webhooks.maxInFlightLimit, leaseMs: SLOT_LEASE_MS, waitLeaseMs: WAIT_LEASE_MS, lookAgainMs: LOOK_AGAIN_MS, ...deps.bounds };
+  const workspaceCap = deps.workspaceCap ?? config.webhooks.workspaceMaxInFlight;
+  const maxInFlightLimit = deps.maxInFlightLimit ?? config.webhooks.maxInFlightLimit;
+  const taskQueue = deps.taskQueue ?? config.temporal.taskQueue;
 
-  /**
-   * Frees the slot and tells the waiting deliveries it went to (one waiting in this worker at once,
-   * others by signal; one whose workflow is gone passes it on). With `steal`, returns the waiting
-   * delivery whose attempt the caller is to send on its behalf, if the release gave it one.
-   */
-  async function release(deliveryId: string, subscriptionId: string, now: Date, signal: BoundSignal, retryAfterUntil: Date | null, steal = false) {
-    let stolen: GrantedSlot | undefined;
-    let granted = await deliveryBoundsRepository.release({ deliveryId, subscriptionId, now, signal, retryAfterUntil, steal }, bounds);
-    while (granted.length) {
-      const next: GrantedSlot[] = [];
-      for (const g of granted) {
-        // Waiting in this worker: it sends itself, at once (a slot taken for it becomes its own
-        // first, since its acquire would not send under a `running` slot).
-        if (g.stolen && waitsHere(g.deliveryId)) {
-          await deliveryBoundsRepository.unsteal(g.deliveryId);
-          if (handOver(g.deliveryId) || (await tell(g))) continue;
-        } else if (handOver(g.deliveryId)) continue;
-        else if (g.stolen) {
-          stolen = g;
-          continue;
-        }
-        if (await tell(g)) continue;
-        logger.debug({ deliveryId: g.deliveryId }, 'a waiting delivery could not be told of its slot; passing it on');
-        next.push(...(await deliveryBoundsRepository.release({ deliveryId: g.deliveryId, subscriptionId, now, signal: 'none', retryAfterUntil: null }, bounds)));
-      }
-      granted = next;
-    }
-    return stolen;
-  }
-
-  /** Signals a waiting delivery's workflow that it has a slot (or that its attempt was made). False when it no longer runs. */
-  async function tell(g: { deliveryId: string; workflowId: string }): Promise<boolean> {
-    if (!deps.client) return true;
-    try {
-      await deps.client.workflow.getHandle(g.workflowId).signal(slotSignal, { deliveryId: g.deliveryId });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * Sends a waiting delivery's attempt on its behalf (the release made its slot `running`), then
-   * tells its workflow, which finds the attempt recorded. Returns the next one to send, if any.
-   * When the attempt is not to be made after all, the slot becomes the delivery's own.
-   */
-  async function attemptOnBehalf(g: GrantedSlot, stealMore: boolean): Promise<GrantedSlot | undefined> {
-    const ctx = g.attempt === null ? null : await deliveryRepository.findForAttempt(g.deliveryId, g.attempt);
-    const { subscription } = ctx ?? {};
-    if (!ctx || !subscription || ctx.attempts.length || ctx.status !== 'pending' || subscription.deletedAt || subscription.condition !== 'receiving') {
-      await deliveryBoundsRepository.unsteal(g.deliveryId);
-      await tell(g);
-      return undefined;
-    }
+  async function send(delivery: AttemptContext, claimed: ClaimedDelivery): Promise<Sent> {
     const attemptedAt = await clock();
-    const done = await attemptNow(ctx, {
-      attempt: g.attempt!,
-      retryDelayMs: g.retryDelayMs ?? undefined,
-      waited: { reason: 'in_flight_bound', ms: Math.max(0, attemptedAt.getTime() - g.since.getTime()) },
-      workflowId: g.workflowId,
-      attemptedAt,
-      steal: stealMore,
-    });
-    await tell(g);
-    return done.stolen;
+    const body = deliveryBody(delivery.event.payload);
+    const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
+    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body) };
   }
 
-  /**
-   * Signs, sends and records one attempt; a scheduled one then frees its slot (with `steal`, after
-   * a 2xx, possibly taking the next waiting delivery's attempt).
-   */
-  async function attemptNow(
-    { id: deliveryId, event, subscription }: AttemptContext,
-    { attempt, retryDelayMs, waited, workflowId, attemptedAt, steal }: { attempt?: number; retryDelayMs?: number; waited?: Waited; workflowId: string; attemptedAt: Date; steal: boolean },
-  ): Promise<{ result: AttemptResult; stolen?: GrantedSlot }> {
-    const manual = attempt === undefined;
-    const body = deliveryBody(event.payload);
-    const headers = signatureHeaders({ id: event.id, body, timestamp: new Date(), secrets: activeSecrets(subscription, attemptedAt) });
-    const result = await sender.send(subscription.url, headers, body);
-    recordAnswer(subscription.id, result.durationMs);
-
+  /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
+  async function recordFailure(s: Sent, fence: string, workflowId: string) {
+    const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
-    const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
-    const lastScheduled = attempt !== undefined && attempt >= MAX_ATTEMPTS;
-    // 429 and 503 are the receiver saying "too much": its Retry-After moves the next attempt.
-    const overload = status === 429 || status === 503;
-    const retryAfterMs = overload ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
-    const delay = outcome === 'failed' && attempt !== undefined && retryDelayMs !== undefined && !lastScheduled ? retryDelay(attempt, retryDelayMs, retryAfterMs) : null;
-    const trigger = manual ? 'manual' : event.type === 'webhook.test' ? 'test' : 'scheduled';
+    const gone = status === 410;
+    const lastScheduled = claimed.attempt >= MAX_ATTEMPTS;
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
+    const jittered = jitteredDelay(claimed.attempt, Math.random());
+    const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs) : null;
     const saved = await deliveryRepository.recordAttempt({
-      deliveryId,
-      subscriptionId: subscription.id,
-      eventId: event.id,
-      eventType: event.type,
-      attempt: attempt ?? null,
-      trigger,
-      outcome,
+      deliveryId: delivery.id,
+      subscriptionId: delivery.subscription.id,
+      eventId: delivery.event.id,
+      eventType: delivery.event.type,
+      attempt: claimed.attempt,
+      trigger: delivery.event.type === 'webhook.test' ? 'test' : 'scheduled',
+      outcome: gone ? 'gone' : 'failed',
       lastScheduled,
       httpStatus: status ?? null,
       durationMs: result.durationMs,
       responseExcerpt: result.responseExcerpt ?? null,
       error: result.error ?? null,
-      payload: body,
+      payload: s.body,
       attemptedAt,
       nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
       workflowId,
-      waited: waited ?? null,
+      waited: claimed.waited,
+      fence,
     });
-    let stolen: GrantedSlot | undefined;
-    if (!manual) {
-      const signal: BoundSignal = outcome === 'succeeded' ? 'success' : overload ? 'overload' : 'none';
-      // No attempt of the subscription before then; never longer than a delivery's whole schedule.
-      const retryAfterUntil = retryAfterMs ? new Date(attemptedAt.getTime() + Math.min(retryAfterMs, remainingSpanMs(1))) : null;
-      stolen = await release(deliveryId, subscription.id, await clock(), signal, retryAfterUntil, steal && outcome === 'succeeded' && !saved.paused);
-    }
-    countAttempt({ outcome, trigger, durationMs: result.durationMs, lastScheduled, paused: saved.paused !== null, disabled: saved.disabled });
+    // No attempt of the subscription before then; never longer than a delivery's whole schedule.
+    const retryAfterUntil = retryAfterMs ? attemptedAt.getTime() + Math.min(retryAfterMs, remainingSpanMs(1)) : null;
+    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil, overloaded: status === 429 || status === 503 };
+  }
+
+  function observe(s: Sent, outcome: 'succeeded' | 'failed' | 'gone', extra: { paused?: boolean; disabled?: boolean; attempt: number }) {
+    countAttempt({ outcome, trigger: 'scheduled', durationMs: s.result.durationMs, lastScheduled: extra.attempt >= MAX_ATTEMPTS, paused: extra.paused === true, disabled: extra.disabled === true });
     annotateSpan({
-      'webhook.delivery.id': deliveryId,
-      'webhook.event.id': event.id,
-      'webhook.subscription.id': subscription.id,
-      'webhook.attempt': saved.attempt,
+      'webhook.delivery.id': s.delivery.id,
+      'webhook.event.id': s.delivery.event.id,
+      'webhook.subscription.id': s.delivery.subscription.id,
+      'webhook.attempt': extra.attempt,
       'webhook.outcome': outcome,
-      'http.response.status_code': status,
+      'http.response.status_code': s.result.httpStatus,
     });
-    if (saved.paused) {
-      logger.warn({ subscriptionId: subscription.id }, 'webhook subscription paused after consecutive failures');
-      if (mailer) await emailPausedNotice(mailer, saved.paused);
-    }
-    return {
-      result: {
-        outcome: outcome === 'gone' ? 'cancelled' : outcome,
-        attemptId: saved.attemptId,
-        attempt: saved.attempt,
-        httpStatus: status ?? null,
-        ...(retryAfterMs !== null ? { retryAfterMs } : {}),
-      },
-      stolen,
-    };
   }
 
   return {
-    async sendAttempt({ deliveryId, attempt, retryDelayMs, rateReservedAt, waited, local, placed }: SendAttemptInput): Promise<AttemptResult> {
-      const manual = attempt === undefined;
-      const delivery = await deliveryRepository.findForAttempt(deliveryId, attempt ?? null);
-      if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
-      const { event, subscription } = delivery;
+    /** The run's claim (a local activity): the oldest due deliveries it may send now. */
+    async claimDue(input: ClaimDueInput): Promise<ClaimResult> {
+      const capped = (s: SubscriptionSettings): SubscriptionSettings => ({ ...s, maxInFlight: Math.min(s.maxInFlight, maxInFlightLimit) });
+      const result = await queueRepository.claimDue({
+        subscriptionId: input.subscriptionId,
+        workspaceId: input.workspaceId,
+        runId: input.runId,
+        token: input.token,
+        workspaceCap,
+        now: await clock(),
+        waitedFor: input.waitedFor,
+        report: { bound: input.state.bound, retryAfterUntil: input.state.retryAfterUntil > input.now ? new Date(input.state.retryAfterUntil) : null },
+        limitFor: (raw) => {
+          const settings = capped(raw);
+          const free = Math.max(0, boundInForce(input.state, settings) - input.inFlight);
+          const rate = rateAllowance(input.state, settings.ratePerSecond, input.now).starts;
+          const limit = Math.min(free, rate, MAX_BATCH);
+          return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
+        },
+      });
+      return { ...result, settings: capped(result.settings) };
+    },
 
-      const workflowId = activityInfo().workflowExecution?.workflowId ?? '';
-      if (subscription.deletedAt || subscription.condition === 'disabled' || (!manual && delivery.status === 'cancelled')) {
-        if (!manual) {
-          await deliveryRepository.cancel(deliveryId);
-          await deliveryBoundsRepository.forget(deliveryId);
-        }
-        return { outcome: 'cancelled' };
-      }
-      const recorded = delivery.attempts?.[0];
-      if (recorded) {
-        // Run again after it was recorded (the worker died before answering): free its slot, once.
-        await release(deliveryId, subscription.id, await clock(), 'none', null);
-        const outcome = recorded.status === 'succeeded' ? 'succeeded' : recorded.httpStatus === 410 ? 'cancelled' : 'failed';
-        return { outcome, attemptId: recorded.id, attempt, httpStatus: recorded.httpStatus };
-      }
-      // A manual re-send already got it through: the remaining scheduled attempts are moot.
-      if (!manual && delivery.status === 'succeeded') {
-        await deliveryBoundsRepository.forget(deliveryId);
-        return { outcome: 'succeeded' };
-      }
-      if (subscription.condition === 'paused') {
-        if (manual) return { outcome: 'held' };
-        if (await deliveryRepository.holdIfPaused(deliveryId, subscription.id)) {
-          await deliveryBoundsRepository.forget(deliveryId);
-          return { outcome: 'held' };
-        }
-      }
+    /** Signs and sends a claimed batch at once, and records the answers (the 2xx in one statement). */
+    async sendBatch({ subscriptionId, token, deliveries }: SendBatchInput): Promise<BatchResult> {
+      const info = activityInfo();
+      const fence = `${token}:${info.attempt}`;
+      const workflowId = info.workflowExecution?.workflowId ?? '';
+      const mine = await queueRepository.takeOver(deliveries.map((d) => d.id), token, fence);
+      const contexts = new Map((await deliveryRepository.findForAttempts([...mine])).map((c) => [c.id, c]));
+      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null };
+      // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
+      const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
+      const unsent = [...mine].filter((id) => !sendable.some((d) => d.id === id));
+      if (unsent.length) await queueRepository.giveBack(unsent, fence);
 
-      // Scheduled attempts take one of the subscription's slots; a manual re-send (a person's
-      // request, or a recovery with its own concurrency) does not wait for one.
-      // Read before the slot is taken: the rate's reservations are judged at this time.
-      const attemptedAt = await clock();
-      if (!manual) {
-        const now = attemptedAt;
-        // The workflow's timer may fire a little before the reserved time by this clock.
-        if (rateReservedAt !== undefined && now.getTime() < rateReservedAt) return { outcome: 'waiting', wait: { reason: 'rate', untilMs: rateReservedAt } };
-        const fast = isFast(subscription.id);
-        const acquire = () =>
-          deliveryBoundsRepository.acquire(
-            { deliveryId, subscriptionId: subscription.id, seq: event.seq, workflowId, now, rateReserved: rateReservedAt !== undefined || placed === true, attempt: attempt!, retryDelayMs: retryDelayMs ?? null },
-            bounds,
-          );
-        let slot = await acquire();
-        // Handed a slot in the worker: take it as its own (the rate, if any, is judged then, as for a slot handed over by signal).
-        if (slot.outcome === 'in_flight_bound' && local && fast && (await awaitHandOver(subscription.id, deliveryId, BRIEF_WAIT_MS, BRIEF_WAITERS_PER_BOUND * subscription.maxInFlight))) {
-          slot = await acquire();
-        }
-        if (slot.outcome !== 'acquired') return { outcome: 'waiting', wait: { reason: slot.outcome, untilMs: slot.until?.getTime() ?? null } };
-        if (local && !fast) return { outcome: 'remote' };
-      }
+      const sent = await Promise.all(sendable.map((d) => send(contexts.get(d.id)!, d)));
+      const ok = sent.filter((s) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300);
+      const successes: SuccessItem[] = ok.map((s) => ({
+        attemptId: newId('att'),
+        deliveryId: s.delivery.id,
+        eventId: s.delivery.event.id,
+        eventType: s.delivery.event.type,
+        attempt: s.claimed.attempt,
+        trigger: s.delivery.event.type === 'webhook.test' ? 'test' : 'scheduled',
+        httpStatus: s.result.httpStatus!,
+        durationMs: s.result.durationMs,
+        responseExcerpt: s.result.responseExcerpt ?? null,
+        payload: s.body,
+        attemptedAt: s.attemptedAt,
+        workflowId,
+        waited: s.claimed.waited,
+      }));
+      const recorded = new Set(await deliveryRepository.recordSuccesses(subscriptionId, fence, successes));
+      for (const s of ok) if (recorded.has(s.delivery.id)) observe(s, 'succeeded', { attempt: s.claimed.attempt });
+      result.succeeded = recorded.size;
+      result.attempted = recorded.size;
 
-      const { result, stolen } = await attemptNow(delivery, { attempt, retryDelayMs, waited, workflowId, attemptedAt, steal: local === true });
-      // The slot goes straight on to the oldest waiting deliveries, their attempts sent here.
-      let next = stolen;
-      const stealUntil = Date.now() + STEAL_FOR_MS;
-      for (let n = 1; next; n++) next = await attemptOnBehalf(next, n < STEAL_AT_MOST && Date.now() < stealUntil);
+      for (const s of sent.filter((x) => !ok.includes(x))) {
+        const failure = await recordFailure(s, fence, workflowId);
+        if (!failure) continue;
+        result.attempted += 1;
+        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, paused: failure.saved.paused !== null, disabled: failure.saved.disabled });
+        if (failure.overloaded) result.overloaded = true;
+        if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
+        if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
+        if (s.result.httpStatus === 410) result.stop = 'ended';
+        if (failure.saved.paused) {
+          result.stop ??= 'paused';
+          logger.warn({ subscriptionId }, 'webhook subscription paused after consecutive failures');
+          if (mailer) await emailPausedNotice(mailer, failure.saved.paused);
+        }
+      }
+      // Room opened in the workspace's cap: wake as many of its waiting runs.
+      if (deps.client) await wakeRuns(deps.client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size));
       return result;
     },
 
-    /** For the release after a resume: the next held delivery in event order, or null when done. */
-    async nextHeldDelivery({ subscriptionId, skip }: { subscriptionId: string; skip: string[] }) {
-      return await deliveryRepository.nextHeld(subscriptionId, skip);
+    /** One manual re-send: the same body and webhook-id, outside the run and its bound (a person's request). */
+    async sendAttempt({ deliveryId }: { deliveryId: string }): Promise<AttemptResult> {
+      const delivery = await deliveryRepository.findForAttempt(deliveryId);
+      if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
+      const { subscription } = delivery;
+      if (subscription.deletedAt || subscription.condition === 'disabled') return { outcome: 'cancelled' };
+      if (subscription.condition === 'paused') return { outcome: 'held' };
+      const s = await send(delivery, { id: deliveryId, attempt: 0, waited: null });
+      const status = s.result.httpStatus;
+      const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
+      const saved = await deliveryRepository.recordAttempt({
+        deliveryId,
+        subscriptionId: subscription.id,
+        eventId: delivery.event.id,
+        eventType: delivery.event.type,
+        attempt: null,
+        trigger: 'manual',
+        outcome,
+        lastScheduled: false,
+        httpStatus: status ?? null,
+        durationMs: s.result.durationMs,
+        responseExcerpt: s.result.responseExcerpt ?? null,
+        error: s.result.error ?? null,
+        payload: s.body,
+        attemptedAt: s.attemptedAt,
+        nextAttemptAt: null,
+        workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+        waited: null,
+        fence: null,
+      });
+      countAttempt({ outcome, trigger: 'manual', durationMs: s.result.durationMs, lastScheduled: false, paused: saved?.paused != null, disabled: saved?.disabled === true });
+      if (saved?.paused && mailer) await emailPausedNotice(mailer, saved.paused);
+      return { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved?.attemptId, attempt: saved?.attempt, httpStatus: status ?? null };
     },
   };
 }

@@ -1,54 +1,40 @@
-// Starting delivery workflows from the API, the relay and tests (a Temporal Client, no worker).
+// Starting delivery workflows from the API, the relay, the activities and tests (a Temporal
+// Client, no worker). No workflow code imports this.
 import { WorkflowExecutionAlreadyStartedError, isGrpcCancelledError, type Client } from '@temporalio/client';
-import { eventWorkflowId, releaseWorkflowId, resendWorkflowId } from './ids.ts';
-import { deliverySearchAttributes, eventSearchAttributes, releaseSearchAttributes, type DeliveryRef, type EventDeliveries } from './search-attributes.ts';
-import { deliverEventWorkflow, releaseHeldDeliveriesWorkflow, resendDeliveryWorkflow } from './workflows.ts';
+import { deliveryRunWorkflowId, resendWorkflowId } from './ids.ts';
+import { deliverySearchAttributes, runSearchAttributes, type DeliveryRef, type RunRef } from './search-attributes.ts';
+import { wakeSignal } from './signals.ts';
+import type { deliveryRunWorkflow, resendDeliveryWorkflow } from './workflows.ts';
 
 /**
  * Temporal's fairness key: on a server with task queue fairness on, each workspace's tasks are
- * dispatched in turn, so one workspace's burst does not queue another's behind it. Activities
+ * dispatched in turn, so one workspace's runs do not queue another's behind them. Activities
  * inherit it from their workflow. Servers without fairness ignore it.
  */
 const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
 
 /**
- * Starts the event's delivery workflow under its business key. Starting it again while it runs,
- * or after it finished, starts nothing: a relay that crashed and retries cannot double a delivery.
- * `eager`: the server hands the first workflow task straight back to a worker of this process
- * (one round trip less); only for a client on the NativeConnection of such a worker.
+ * Starts the subscription's delivery run, or signals the running one that `eventIds` joined its
+ * queue (signal-with-start): the relay after writing an event's deliveries, a resume, the sweep
+ * of overdue deliveries, and a batch that freed room in its workspace's cap.
  */
-export async function startEventDelivery(client: Client, taskQueue: string, input: EventDeliveries, options: { eager?: boolean } = {}): Promise<string> {
-  const workflowId = eventWorkflowId(input.eventId);
-  try {
-    await client.workflow.start(deliverEventWorkflow, {
-      workflowId,
-      taskQueue,
-      args: [input],
-      // Set here rather than upserted by the workflow: no extra command and visibility update.
-      typedSearchAttributes: eventSearchAttributes(input),
-      priority: fairness(input.workspaceId),
-      requestEagerStart: options.eager ?? false,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef, eventIds: string[] = []): Promise<string> {
+  const workflowId = deliveryRunWorkflowId(ref.subscriptionId);
+  await client.workflow.signalWithStart<typeof deliveryRunWorkflow, [{ eventIds: string[] }]>('deliveryRunWorkflow', {
+    workflowId,
+    taskQueue,
+    args: [{ subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }],
+    signal: wakeSignal,
+    signalArgs: [{ eventIds }],
+    typedSearchAttributes: runSearchAttributes(ref, []),
+    priority: fairness(ref.workspaceId),
+  });
   return workflowId;
 }
 
-/** After a resume: sends the held deliveries in event order (one release workflow per subscription). */
-export async function releaseHeldDeliveries(client: Client, taskQueue: string, subscriptionId: string): Promise<string> {
-  const workflowId = releaseWorkflowId(subscriptionId);
-  // A release already under way takes the lowest held delivery each time, so it covers this resume too.
-  await client.workflow.start(releaseHeldDeliveriesWorkflow, {
-    workflowId,
-    taskQueue,
-    args: [{ subscriptionId }],
-    typedSearchAttributes: releaseSearchAttributes(subscriptionId),
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
-  return workflowId;
+/** Wakes the runs of these subscriptions (a run that ended meanwhile is started again: it finds its queue). */
+export async function wakeRuns(client: Client, taskQueue: string, subscriptions: RunRef[]): Promise<void> {
+  await Promise.all(subscriptions.map((ref) => startDeliveryRun(client, taskQueue, ref)));
 }
 
 /**
@@ -59,7 +45,7 @@ export async function releaseHeldDeliveries(client: Client, taskQueue: string, s
 export async function resendDelivery(client: Client, taskQueue: string, ref: DeliveryRef, requestId: string, stopWaiting?: AbortSignal) {
   const workflowId = resendWorkflowId(ref.deliveryId, requestId);
   try {
-    await client.workflow.start(resendDeliveryWorkflow, {
+    await client.workflow.start<typeof resendDeliveryWorkflow>('resendDeliveryWorkflow', {
       workflowId,
       taskQueue,
       args: [ref],

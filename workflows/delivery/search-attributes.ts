@@ -1,22 +1,20 @@
 // Typed search attributes of delivery workflows (registered with the dev server by
 // src/temporal/dev-server.ts and on the production server by scripts/cluster/topology.ts), so
-// Temporal Web finds an event's delivery by event id or by any of its subscriptions, and filters
-// by event type and workspace. No Node built-ins: workflow code imports this.
+// Temporal Web finds a subscription's run, and the run that carried an event by its id. No Node
+// built-ins: workflow code imports this.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
 export const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
-export const SubscriptionIdsKey = defineSearchAttributeKey('SubscriptionIds', SearchAttributeType.KEYWORD_LIST);
+/** The events a delivery run carried (at most EVENT_IDS_PER_RUN: it continues as new beyond). */
+export const EventIdsKey = defineSearchAttributeKey('EventIds', SearchAttributeType.KEYWORD_LIST);
 export const SubscriptionIdKey = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
 export const EventTypeKey = defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD);
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD);
 
-/** One event's deliveries: the input of its workflow (one per event). */
-export interface EventDeliveries {
-  eventId: string;
-  eventType: string;
+/** A subscription's delivery run. */
+export interface RunRef {
+  subscriptionId: string;
   workspaceId: number;
-  /** One per matching subscription, each delivered on its own schedule. */
-  deliveries: { deliveryId: string; subscriptionId: string }[];
 }
 
 /** What identifies one delivery to operators; a re-send workflow carries it. */
@@ -28,13 +26,12 @@ export interface DeliveryRef {
   workspaceId: number;
 }
 
-/** Set when an event's delivery workflow starts (client.ts). */
-export function eventSearchAttributes(input: EventDeliveries): SearchAttributePair[] {
+/** Set when a delivery run starts (client.ts); the run adds its events' ids as they come. */
+export function runSearchAttributes(ref: RunRef, eventIds: string[]): SearchAttributePair[] {
   return [
-    { key: EventIdKey, value: input.eventId },
-    { key: SubscriptionIdsKey, value: input.deliveries.map((d) => d.subscriptionId) },
-    { key: EventTypeKey, value: input.eventType },
-    { key: WorkspaceIdKey, value: String(input.workspaceId) },
+    { key: SubscriptionIdKey, value: ref.subscriptionId },
+    { key: WorkspaceIdKey, value: String(ref.workspaceId) },
+    { key: EventIdsKey, value: eventIds },
   ];
 }
 
@@ -46,9 +43,4 @@ export function deliverySearchAttributes(ref: DeliveryRef): SearchAttributePair[
     { key: EventTypeKey, value: ref.eventType },
     { key: WorkspaceIdKey, value: String(ref.workspaceId) },
   ];
-}
-
-/** Set when a subscription's release workflow starts (client.ts). */
-export function releaseSearchAttributes(subscriptionId: string): SearchAttributePair[] {
-  return [{ key: SubscriptionIdKey, value: subscriptionId }];
 }

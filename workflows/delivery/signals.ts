@@ -1,17 +1,23 @@
-// Signals of the event delivery workflow, shared by the workflows, the activities (which hand
-// freed slots to waiting deliveries) and the client. No Node built-ins: workflow code imports this.
-import { defineSignal } from '@temporalio/workflow';
+// The delivery run's signal and query, shared by the workflow, the relay and the activities that
+// wake runs. No Node built-ins: workflow code imports this.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-/**
- * What an attempt came to: `held`, `cancelled` and `waiting` mean nothing was sent (`waiting`:
- * the subscription's bound; try again after `wait`); `remote`: the local activity took the slot
- * for a receiver not known to be fast, and the attempt is to be sent as a regular activity.
- */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled' | 'waiting' | 'remote';
+/** New deliveries are in the run's queue (`eventIds`: their events, for the run's search attribute), or room opened in the workspace's cap. */
+export const wakeSignal = defineSignal<[{ eventIds: string[] }]>('wake');
 
-/** To a held delivery of the event: attempt now, then answer `replyTo` with the outcome. */
-export const releaseSignal = defineSignal<[{ replyTo: string; deliveryId: string }]>('release');
-/** A released delivery's answer to the release workflow. */
-export const releasedSignal = defineSignal<[{ deliveryId: string; outcome: AttemptOutcome }]>('released');
-/** To a delivery waiting for its subscription's in-flight bound: a slot was handed to it. */
-export const slotSignal = defineSignal<[{ deliveryId: string }]>('slot');
+/** What the run is doing, for operators (Temporal Web's query tab) and tests. */
+export interface RunView {
+  subscriptionId: string;
+  inFlight: number;
+  /** The bound in force (AIMD within maxInFlight; 1 when strictly ordered). */
+  bound: number;
+  /** What it waits for now: nothing (idle or sending), the next attempt's time, its bound, the rate, a Retry-After, the workspace's cap. */
+  waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'rate' | 'retry_after' | 'workspace_cap';
+  /** When it looks again, epoch ms (null: only when woken or a batch ends). */
+  until: number | null;
+  retryAfterUntil: number | null;
+  /** Deliveries this run has sent (all batches, all attempts). */
+  attempted: number;
+  eventIds: string[];
+}
+export const stateQuery = defineQuery<RunView>('state');

@@ -1,190 +1,206 @@
 // Webhook delivery workflows. Workflow code runs in Temporal's deterministic sandbox: no Node
-// built-ins, no database; activities are imported as types only.
+// built-ins, no database; activities are imported as types only. The design: README.md here.
 //
-// One workflow per event (`event:<eventId>`): it delivers the event to each subscription it
-// matched, each delivery on its own schedule (seven attempts, jittered delays), with its own hold
-// and release and its subscription's bounds. An attempt to a receiver that answers fast runs in
-// the workflow task (a local activity); to any other receiver it is a regular activity, so a slow
-// receiver's attempt holds an activity slot of the worker for as long as it takes, never a
-// workflow-task slot (placement.ts). An attempt beyond its subscription's bound returns
-// `waiting` (a fast receiver's after a brief wait for a slot in the worker) and the workflow
-// waits durably for a slot, the rate or a Retry-After, holding nothing.
-//
-// Held deliveries and event order: while a subscription is paused, an attempt that falls due
-// sends nothing and reports `held`, and that delivery waits for a `release` signal naming it.
-// Resuming starts releaseHeldDeliveriesWorkflow (one per subscription), which releases the held
-// deliveries ONE AT A TIME in event order (Event.seq): it signals the first, waits for that
-// delivery's answer after its attempt, then takes the next. So the receiver gets them in event
-// order, each with the attempts it had left. Events that occur after the resume are delivered
-// at once, as usual.
+// One delivery run per subscription (`deliveries:<subscriptionId>`), while it has work. The relay
+// writes an event's Delivery rows and then signal-with-starts the run: an idle subscription's
+// event starts a new run, others join the running one. The run claims the oldest due deliveries
+// (a local activity: one transaction, no task), sends each claim as a batch through the signing
+// `sendBatch` activity, and sleeps durably until the next attempt falls due, a batch ends or new
+// deliveries arrive. It alone decides what its subscription sends, so its bound (AIMD on
+// 429/503), rate and Retry-After hold without coordination. It ends when its queue is empty, or
+// when the subscription is paused (its deliveries held), deleted or disabled.
 import {
   allHandlersFinished,
   condition,
-  continueAsNew,
-  getExternalWorkflowHandle,
+  makeContinueAsNewFunc,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  sleep,
+  upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { AttemptOutcome, AttemptResult, DeliveryActivities, Waited } from './activities.ts';
-import { jitteredDelay, MAX_ATTEMPTS, retryDelay } from './schedule.ts';
-import type { DeliveryRef, EventDeliveries } from './search-attributes.ts';
-import { releasedSignal, releaseSignal, slotSignal } from './signals.ts';
+import type { AttemptResult, DeliveryActivities } from './activities.ts';
+import { BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
+import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
+import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { EventIdsKey, type DeliveryRef, type RunRef } from './search-attributes.ts';
+import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
-export { releasedSignal, releaseSignal, slotSignal };
+export { stateQuery, wakeSignal };
 
-const activityOptions: ActivityOptions = {
-  // The receiver's 10 s plus the database work around it.
-  startToCloseTimeout: '1 minute',
-  // HTTP failures come back as results (the schedule below is their retry); only thrown errors
-  // are retried here: an unreachable database, a worker that died mid-attempt. Without limit,
-  // since an outage may be long; a delivery that does not exist will never appear.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
-};
-const { sendAttempt, nextHeldDelivery } = proxyActivities<DeliveryActivities>(activityOptions);
-// An attempt is first tried inside the workflow task (activities/placement.ts): sent there to a
-// receiver known to answer fast, else only its slot taken and the attempt sent as a regular activity.
-const { sendAttempt: attemptInTask } = proxyLocalActivities<DeliveryActivities>({
-  startToCloseTimeout: activityOptions.startToCloseTimeout,
-  retry: activityOptions.retry,
-});
+// HTTP failures come back as results (the seven-attempt schedule is their retry); only thrown
+// errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
+// since an outage may be long.
+const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] };
+const { sendBatch, sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
+const { claimDue } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
 
-/** A held delivery looks again this often, in case its subscription was deleted or a release missed it. */
-const HELD_RECHECK = '24 hours';
-/** A delivery waiting for a slot looks again after this, unless the activity said when: should the hand-over signal not come (its slot's holder died). */
-const SLOT_RECHECK_MS = 45_000;
-/** How long the release waits for one delivery's answer (an attempt takes at most ~10 s, plus any wait for a slot). */
-const RELEASE_ANSWER_TIMEOUT = '5 minutes';
-
-export interface DeliveryOutcome {
-  status: 'succeeded' | 'failed' | 'cancelled';
-  /** The number of the last scheduled attempt reached. */
-  attempt: number;
+export interface RunInput extends RunRef {
+  /** Events that joined before this run was listed (a continued run's, or the starting signal's). */
+  eventIds?: string[];
+  /** Carried through continue-as-new. */
+  state?: RunState;
 }
 
-export interface EventOutcome {
-  deliveries: (DeliveryOutcome & { deliveryId: string; subscriptionId: string })[];
+export interface RunSummary {
+  /** Attempts this run (not its predecessors) made. */
+  attempted: number;
+  /** idle: nothing left to send; paused: its deliveries are held until resumed; ended: deleted or disabled. */
+  ended: 'idle' | 'paused' | 'ended';
 }
 
-/** Delivers one event to each of its subscriptions, each on the schedule of schedule.ts (7 attempts). */
-export async function deliverEventWorkflow(input: EventDeliveries): Promise<EventOutcome> {
-  const releasedBy = new Map<string, string>();
-  const granted = new Set<string>();
-  setHandler(releaseSignal, ({ replyTo, deliveryId }) => void releasedBy.set(deliveryId, replyTo));
-  setHandler(slotSignal, ({ deliveryId }) => void granted.add(deliveryId));
+/** A subscription's delivery run; see the top of this file and README.md. */
+export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> {
+  const { subscriptionId, workspaceId } = input;
+  const runId = workflowInfo().runId;
+  let state = input.state ?? initialRunState();
+  let settings: SubscriptionSettings | null = null;
+  // Counted by every signal: the queue may have grown (or room opened in the workspace's cap). The
+  // run is `woken` while it has not claimed since the last one (a new run: at once).
+  let wakes = 1;
+  let wakesClaimed = 0;
+  const woken = () => wakes !== wakesClaimed;
+  const listed = new Set<string>();
+  let unlisted = [...(input.eventIds ?? [])];
+  setHandler(wakeSignal, ({ eventIds }) => {
+    wakes += 1;
+    for (const id of eventIds) if (!listed.has(id) && !unlisted.includes(id)) unlisted.push(id);
+  });
 
-  async function deliver(deliveryId: string): Promise<DeliveryOutcome> {
-    let attempt = 1;
-    let rateReservedAt: number | undefined;
-    let waited: Waited | undefined;
-    // Drawn once per attempt, before it: a replay draws the same.
-    let jittered = jitteredDelay(attempt, Math.random());
-    for (;;) {
-      const replyTo = releasedBy.get(deliveryId);
-      releasedBy.delete(deliveryId);
-      granted.delete(deliveryId);
-      const input = { deliveryId, attempt, retryDelayMs: jittered, rateReservedAt, waited };
-      let result = await attemptInTask({ ...input, local: true });
-      if (result.outcome === 'remote') result = await sendAttempt({ ...input, placed: true });
+  let inFlight = 0;
+  let calls = 0;
+  let attempted = 0;
+  let batchesEnded = 0;
+  /** The earliest unclaimed pending delivery's due time, as last seen (null: none). */
+  let nextDueAt: number | null = null;
+  /** The last claim took as many as it might: more may be due. */
+  let moreDue = false;
+  let capFull = false;
+  /** While capFull: when to look again should no wake-up come. */
+  let capRecheckAt = 0;
+  /** The subscription was paused, deleted or disabled: no new claims until the batches end, then one last claim settles the queue. */
+  let stopping: RunSummary['ended'] | null = null;
+  let waitingFor: RunView['waitingFor'] = 'nothing';
+  let until: number | null = null;
+  let lastWait: WaitReason | null = null;
 
-      if (result.outcome === 'waiting') {
-        // Not an attempt: the release that asked for it is answered after the real one.
-        if (replyTo) releasedBy.set(deliveryId, replyTo);
-        const since = Date.now();
-        const wait = result.wait!;
-        if (wait.reason === 'in_flight_bound') await condition(() => granted.has(deliveryId), Math.max(1, (wait.untilMs ?? since + SLOT_RECHECK_MS) - since));
-        else await sleep(Math.max(1, (wait.untilMs ?? since) - since));
-        if (wait.reason === 'rate') rateReservedAt = wait.untilMs ?? since;
-        waited = longer(waited, { reason: wait.reason, ms: Date.now() - since });
-        continue;
-      }
-      if (replyTo) await answerRelease(replyTo, deliveryId, result.outcome);
-      rateReservedAt = undefined;
-      waited = undefined;
+  setHandler(stateQuery, () => ({
+    subscriptionId,
+    inFlight,
+    bound: settings ? boundInForce(state, settings) : 0,
+    waitingFor,
+    until,
+    retryAfterUntil: state.retryAfterUntil > Date.now() ? state.retryAfterUntil : null,
+    attempted,
+    eventIds: [...listed, ...unlisted],
+  }));
 
-      if (result.outcome === 'held') {
-        // The same attempt again once released (or on the periodic look).
-        await condition(() => releasedBy.has(deliveryId), HELD_RECHECK);
-        continue;
-      }
-      if (result.outcome === 'succeeded' || result.outcome === 'cancelled') return { status: result.outcome, attempt };
-      if (attempt >= MAX_ATTEMPTS || jittered === undefined) return { status: 'failed', attempt };
-      const { delayMs, retryAfterMs } = retryDelay(attempt, jittered, result.retryAfterMs);
-      await sleep(delayMs);
-      if (retryAfterMs > 0) waited = { reason: 'retry_after', ms: retryAfterMs };
-      attempt += 1;
-      jittered = jitteredDelay(attempt, Math.random());
+  async function runBatch(token: string, deliveries: ClaimedDelivery[]) {
+    inFlight += deliveries.length;
+    try {
+      const r = await sendBatch({ subscriptionId, token, deliveries });
+      attempted += r.attempted;
+      if (settings) state = afterBatch(state, settings, r);
+      if (r.nextAttemptAt !== null) nextDueAt = nextDueAt === null ? r.nextAttemptAt : Math.min(nextDueAt, r.nextAttemptAt);
+      if (r.stop) stopping = r.stop;
+    } finally {
+      inFlight -= deliveries.length;
+      batchesEnded += 1;
     }
   }
 
-  const outcomes = await Promise.all(
-    input.deliveries.map(async (d) => ({ deliveryId: d.deliveryId, subscriptionId: d.subscriptionId, ...(await deliver(d.deliveryId)) })),
-  );
-  return finish({ deliveries: outcomes });
+  for (;;) {
+    const now = Date.now();
+    // The events that joined, findable in Temporal Web; a run lists a bounded number, then continues as new.
+    if (unlisted.length && listed.size < EVENT_IDS_PER_RUN) {
+      for (const id of unlisted.splice(0, EVENT_IDS_PER_RUN - listed.size)) listed.add(id);
+      upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
+    }
+    if ((unlisted.length || workflowInfo().continueAsNewSuggested) && inFlight === 0) {
+      await condition(allHandlersFinished);
+      // The next run lists what this one could not, and the rest of them on its own next time.
+      const next = unlisted.slice(0, EVENT_IDS_PER_RUN);
+      const rest = unlisted.slice(EVENT_IDS_PER_RUN);
+      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: next }] })({
+        subscriptionId,
+        workspaceId,
+        state,
+        eventIds: [...next, ...rest],
+      });
+    }
+    const full = settings !== null && inFlight >= boundInForce(state, settings);
+    const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
+    const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
+    const mayClaim = !unlisted.length && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
+
+    if (mayClaim) {
+      wakesClaimed = wakes;
+      const token = `${runId}:${++calls}`;
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight, now, waitedFor: lastWait });
+      const fresh = claim.settings;
+      settings = fresh;
+      if (claim.stop) {
+        if (inFlight === 0) {
+          await condition(allHandlersFinished);
+          if (!woken()) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
+          continue;
+        }
+        stopping = claim.stop === 'paused' ? 'paused' : 'ended';
+        continue;
+      }
+      stopping = null;
+      nextDueAt = claim.nextDueAt;
+      capFull = claim.capFull;
+      if (capFull) capRecheckAt = now + CAP_RECHECK_MS;
+      moreDue = claim.deliveries.length > 0 && claim.deliveries.length === claim.limit && nextDueAt !== null && nextDueAt <= now;
+      if (claim.deliveries.length) {
+        state = spendRate(state, fresh.ratePerSecond, now, claim.deliveries.length);
+        lastWait = null;
+        void runBatch(token, claim.deliveries);
+        continue;
+      }
+      if (claim.limitedBy) lastWait = claim.limitedBy;
+      // Due, yet nothing claimed and nothing in the way: should that ever be (a row locked by another
+      // transaction), look again in a second rather than at once.
+      else if (nextDueAt !== null && nextDueAt <= now) nextDueAt = now + 1_000;
+      if (nextDueAt === null && inFlight === 0 && !woken()) {
+        // Nothing pending: the run ends, unless an event joined meanwhile (its signal comes before the end).
+        await condition(allHandlersFinished);
+        if (!woken()) return { attempted, ended: 'idle' };
+      }
+      continue;
+    }
+
+    // Nothing in flight, nothing pending, no signal since the last claim: the run ends (an event
+    // that joins meanwhile comes as a signal before the end, or starts a new run after it).
+    if (!stopping && !due && nextDueAt === null && inFlight === 0 && !unlisted.length) {
+      await condition(allHandlersFinished);
+      if (!woken()) return { attempted, ended: 'idle' };
+      continue;
+    }
+
+    // Nothing to claim now: wait for a signal, a batch's end, or the next time something may go.
+    const wakeAt = [
+      capFull ? capRecheckAt : null,
+      gate > now && due ? gate : null,
+      !due && nextDueAt !== null && !full ? nextDueAt : null,
+    ].filter((t): t is number => t !== null);
+    until = wakeAt.length ? Math.min(...wakeAt) : null;
+    waitingFor = capFull ? 'workspace_cap' : full && due ? 'in_flight_bound' : gate > now && due ? (gate === state.retryAfterUntil ? 'retry_after' : 'rate') : nextDueAt !== null ? 'next_attempt' : 'nothing';
+    if (waitingFor !== 'next_attempt' && waitingFor !== 'nothing') lastWait = waitingFor;
+    // A new signal, not one already seen (a run that could not claim on it would otherwise spin).
+    const ended = batchesEnded;
+    const seen = wakes;
+    const changed = () => wakes !== seen || batchesEnded !== ended;
+    if (until === null) await condition(changed);
+    else await condition(changed, Math.max(1, until - now));
+    waitingFor = 'nothing';
+    until = null;
+  }
 }
 
 /** One manual attempt of a delivery: the same body and webhook-id, logged with trigger `manual`. */
 export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult> {
   return await sendAttempt({ deliveryId: ref.deliveryId });
-}
-
-/** After a resume: releases the subscription's held deliveries one at a time, in event order. */
-export async function releaseHeldDeliveriesWorkflow(input: { subscriptionId: string; skip?: string[] }): Promise<{ released: number; skipped: string[] }> {
-  const answers = new Map<string, AttemptOutcome>();
-  setHandler(releasedSignal, ({ deliveryId, outcome }) => void answers.set(deliveryId, outcome));
-  const skip = [...(input.skip ?? [])];
-  let released = 0;
-
-  for (;;) {
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      return await continueAsNew<typeof releaseHeldDeliveriesWorkflow>({ subscriptionId: input.subscriptionId, skip });
-    }
-    const next = await nextHeldDelivery({ subscriptionId: input.subscriptionId, skip });
-    if (!next) break;
-    try {
-      await getExternalWorkflowHandle(next.workflowId).signal(releaseSignal, { replyTo: workflowInfo().workflowId, deliveryId: next.id });
-    } catch {
-      // Its workflow no longer runs, so nothing would ever answer.
-      skip.push(next.id);
-      continue;
-    }
-    if (!(await condition(() => answers.has(next.id), RELEASE_ANSWER_TIMEOUT))) {
-      skip.push(next.id);
-      continue;
-    }
-    // Held again: the subscription was paused again; the next resume goes on from here.
-    if (answers.get(next.id) === 'held') break;
-    released += 1;
-  }
-  await condition(allHandlersFinished);
-  return { released, skipped: skip };
-}
-
-/** The longer of two waits (the log shows the main reason an attempt was late), their time summed. */
-function longer(a: Waited | undefined, b: Waited): Waited {
-  if (!a) return b;
-  return { reason: a.ms >= b.ms ? a.reason : b.reason, ms: a.ms + b.ms };
-}
-
-/**
- * The outcome, once no signal handler is still running. Usually none is: then no promise is made
- * at all, since the SDK gives every promise of workflow code a source-mapped stack trace (for its
- * stack-trace query), a cost per delivery that the benchmark shows. No command either way, so
- * replay is unaffected.
- */
-function finish(outcome: EventOutcome): EventOutcome | Promise<EventOutcome> {
-  if (allHandlersFinished()) return outcome;
-  return condition(allHandlersFinished).then(() => outcome);
-}
-
-async function answerRelease(replyTo: string, deliveryId: string, outcome: AttemptOutcome): Promise<void> {
-  try {
-    await getExternalWorkflowHandle(replyTo).signal(releasedSignal, { deliveryId, outcome });
-  } catch {
-    // The release gave up waiting and finished: there is no one to tell.
-  }
 }

@@ -108,13 +108,6 @@ export type Delivery = Prisma.DeliveryModel
  */
 export type DeliveryAttempt = Prisma.DeliveryAttemptModel
 /**
- * Model DeliverySlot
- * A delivery's claim on one of its subscription's in-flight slots: `held` while its attempt
- * runs (the lease lets a killed worker's slot go), `waiting` while it waits for one (oldest
- * event first). Written and read only by the functions of migration delivery_bounds.
- */
-export type DeliverySlot = Prisma.DeliverySlotModel
-/**
  * Model IdempotencyRecord
  * 
  */

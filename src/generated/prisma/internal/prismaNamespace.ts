@@ -415,7 +415,6 @@ export const ModelName = {
   Event: 'Event',
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
-  DeliverySlot: 'DeliverySlot',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret'
 } as const
@@ -433,7 +432,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "deliverySlot" | "idempotencyRecord" | "serviceSecret"
+    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1769,80 +1768,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    DeliverySlot: {
-      payload: Prisma.$DeliverySlotPayload<ExtArgs>
-      fields: Prisma.DeliverySlotFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.DeliverySlotFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.DeliverySlotFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        findFirst: {
-          args: Prisma.DeliverySlotFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.DeliverySlotFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        findMany: {
-          args: Prisma.DeliverySlotFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
-        }
-        create: {
-          args: Prisma.DeliverySlotCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        createMany: {
-          args: Prisma.DeliverySlotCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.DeliverySlotCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
-        }
-        delete: {
-          args: Prisma.DeliverySlotDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        update: {
-          args: Prisma.DeliverySlotUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        deleteMany: {
-          args: Prisma.DeliverySlotDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.DeliverySlotUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.DeliverySlotUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>[]
-        }
-        upsert: {
-          args: Prisma.DeliverySlotUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DeliverySlotPayload>
-        }
-        aggregate: {
-          args: Prisma.DeliverySlotAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateDeliverySlot>
-        }
-        groupBy: {
-          args: Prisma.DeliverySlotGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.DeliverySlotGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.DeliverySlotCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.DeliverySlotCountAggregateOutputType> | number
-        }
-      }
-    }
     IdempotencyRecord: {
       payload: Prisma.$IdempotencyRecordPayload<ExtArgs>
       fields: Prisma.IdempotencyRecordFieldRefs
@@ -2249,10 +2174,9 @@ export const WebhookSubscriptionScalarFieldEnum = {
   maxInFlight: 'maxInFlight',
   ratePerSecond: 'ratePerSecond',
   inFlightBound: 'inFlightBound',
-  boundSuccesses: 'boundSuccesses',
-  boundLoweredAt: 'boundLoweredAt',
   retryAfterUntil: 'retryAfterUntil',
-  rateNextAt: 'rateNextAt',
+  ordering: 'ordering',
+  capWaitingSince: 'capWaitingSince',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -2288,7 +2212,10 @@ export const DeliveryScalarFieldEnum = {
   subscriptionId: 'subscriptionId',
   status: 'status',
   attemptCount: 'attemptCount',
+  scheduledAttempts: 'scheduledAttempts',
   nextAttemptAt: 'nextAttemptAt',
+  seq: 'seq',
+  claim: 'claim',
   workflowId: 'workflowId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -2319,21 +2246,6 @@ export const DeliveryAttemptScalarFieldEnum = {
 } as const
 
 export type DeliveryAttemptScalarFieldEnum = (typeof DeliveryAttemptScalarFieldEnum)[keyof typeof DeliveryAttemptScalarFieldEnum]
-
-
-export const DeliverySlotScalarFieldEnum = {
-  deliveryId: 'deliveryId',
-  subscriptionId: 'subscriptionId',
-  seq: 'seq',
-  workflowId: 'workflowId',
-  state: 'state',
-  leaseUntil: 'leaseUntil',
-  since: 'since',
-  attempt: 'attempt',
-  retryDelayMs: 'retryDelayMs'
-} as const
-
-export type DeliverySlotScalarFieldEnum = (typeof DeliverySlotScalarFieldEnum)[keyof typeof DeliverySlotScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {
@@ -2800,7 +2712,6 @@ export type GlobalOmitConfig = {
   event?: Prisma.EventOmit
   delivery?: Prisma.DeliveryOmit
   deliveryAttempt?: Prisma.DeliveryAttemptOmit
-  deliverySlot?: Prisma.DeliverySlotOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   serviceSecret?: Prisma.ServiceSecretOmit
 }

@@ -69,7 +69,6 @@ export const ModelName = {
   Event: 'Event',
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
-  DeliverySlot: 'DeliverySlot',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret'
 } as const
@@ -309,10 +308,9 @@ export const WebhookSubscriptionScalarFieldEnum = {
   maxInFlight: 'maxInFlight',
   ratePerSecond: 'ratePerSecond',
   inFlightBound: 'inFlightBound',
-  boundSuccesses: 'boundSuccesses',
-  boundLoweredAt: 'boundLoweredAt',
   retryAfterUntil: 'retryAfterUntil',
-  rateNextAt: 'rateNextAt',
+  ordering: 'ordering',
+  capWaitingSince: 'capWaitingSince',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -348,7 +346,10 @@ export const DeliveryScalarFieldEnum = {
   subscriptionId: 'subscriptionId',
   status: 'status',
   attemptCount: 'attemptCount',
+  scheduledAttempts: 'scheduledAttempts',
   nextAttemptAt: 'nextAttemptAt',
+  seq: 'seq',
+  claim: 'claim',
   workflowId: 'workflowId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
@@ -379,21 +380,6 @@ export const DeliveryAttemptScalarFieldEnum = {
 } as const
 
 export type DeliveryAttemptScalarFieldEnum = (typeof DeliveryAttemptScalarFieldEnum)[keyof typeof DeliveryAttemptScalarFieldEnum]
-
-
-export const DeliverySlotScalarFieldEnum = {
-  deliveryId: 'deliveryId',
-  subscriptionId: 'subscriptionId',
-  seq: 'seq',
-  workflowId: 'workflowId',
-  state: 'state',
-  leaseUntil: 'leaseUntil',
-  since: 'since',
-  attempt: 'attempt',
-  retryDelayMs: 'retryDelayMs'
-} as const
-
-export type DeliverySlotScalarFieldEnum = (typeof DeliverySlotScalarFieldEnum)[keyof typeof DeliverySlotScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {

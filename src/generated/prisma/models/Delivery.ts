@@ -28,10 +28,14 @@ export type AggregateDelivery = {
 
 export type DeliveryAvgAggregateOutputType = {
   attemptCount: number | null
+  scheduledAttempts: number | null
+  seq: number | null
 }
 
 export type DeliverySumAggregateOutputType = {
   attemptCount: number | null
+  scheduledAttempts: number | null
+  seq: bigint | null
 }
 
 export type DeliveryMinAggregateOutputType = {
@@ -40,7 +44,10 @@ export type DeliveryMinAggregateOutputType = {
   subscriptionId: string | null
   status: $Enums.DeliveryStatus | null
   attemptCount: number | null
+  scheduledAttempts: number | null
   nextAttemptAt: Date | null
+  seq: bigint | null
+  claim: string | null
   workflowId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -52,7 +59,10 @@ export type DeliveryMaxAggregateOutputType = {
   subscriptionId: string | null
   status: $Enums.DeliveryStatus | null
   attemptCount: number | null
+  scheduledAttempts: number | null
   nextAttemptAt: Date | null
+  seq: bigint | null
+  claim: string | null
   workflowId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -64,7 +74,10 @@ export type DeliveryCountAggregateOutputType = {
   subscriptionId: number
   status: number
   attemptCount: number
+  scheduledAttempts: number
   nextAttemptAt: number
+  seq: number
+  claim: number
   workflowId: number
   createdAt: number
   updatedAt: number
@@ -74,10 +87,14 @@ export type DeliveryCountAggregateOutputType = {
 
 export type DeliveryAvgAggregateInputType = {
   attemptCount?: true
+  scheduledAttempts?: true
+  seq?: true
 }
 
 export type DeliverySumAggregateInputType = {
   attemptCount?: true
+  scheduledAttempts?: true
+  seq?: true
 }
 
 export type DeliveryMinAggregateInputType = {
@@ -86,7 +103,10 @@ export type DeliveryMinAggregateInputType = {
   subscriptionId?: true
   status?: true
   attemptCount?: true
+  scheduledAttempts?: true
   nextAttemptAt?: true
+  seq?: true
+  claim?: true
   workflowId?: true
   createdAt?: true
   updatedAt?: true
@@ -98,7 +118,10 @@ export type DeliveryMaxAggregateInputType = {
   subscriptionId?: true
   status?: true
   attemptCount?: true
+  scheduledAttempts?: true
   nextAttemptAt?: true
+  seq?: true
+  claim?: true
   workflowId?: true
   createdAt?: true
   updatedAt?: true
@@ -110,7 +133,10 @@ export type DeliveryCountAggregateInputType = {
   subscriptionId?: true
   status?: true
   attemptCount?: true
+  scheduledAttempts?: true
   nextAttemptAt?: true
+  seq?: true
+  claim?: true
   workflowId?: true
   createdAt?: true
   updatedAt?: true
@@ -209,7 +235,10 @@ export type DeliveryGroupByOutputType = {
   subscriptionId: string
   status: $Enums.DeliveryStatus
   attemptCount: number
+  scheduledAttempts: number
   nextAttemptAt: Date | null
+  seq: bigint
+  claim: string | null
   workflowId: string
   createdAt: Date
   updatedAt: Date
@@ -244,14 +273,16 @@ export type DeliveryWhereInput = {
   subscriptionId?: Prisma.StringFilter<"Delivery"> | string
   status?: Prisma.EnumDeliveryStatusFilter<"Delivery"> | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFilter<"Delivery"> | number
+  scheduledAttempts?: Prisma.IntFilter<"Delivery"> | number
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
+  seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
+  claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
   attempts?: Prisma.DeliveryAttemptListRelationFilter
-  slot?: Prisma.XOR<Prisma.DeliverySlotNullableScalarRelationFilter, Prisma.DeliverySlotWhereInput> | null
 }
 
 export type DeliveryOrderByWithRelationInput = {
@@ -260,14 +291,16 @@ export type DeliveryOrderByWithRelationInput = {
   subscriptionId?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  seq?: Prisma.SortOrder
+  claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   event?: Prisma.EventOrderByWithRelationInput
   subscription?: Prisma.WebhookSubscriptionOrderByWithRelationInput
   attempts?: Prisma.DeliveryAttemptOrderByRelationAggregateInput
-  slot?: Prisma.DeliverySlotOrderByWithRelationInput
 }
 
 export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
@@ -280,14 +313,16 @@ export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
   subscriptionId?: Prisma.StringFilter<"Delivery"> | string
   status?: Prisma.EnumDeliveryStatusFilter<"Delivery"> | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFilter<"Delivery"> | number
+  scheduledAttempts?: Prisma.IntFilter<"Delivery"> | number
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
+  seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
+  claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
   subscription?: Prisma.XOR<Prisma.WebhookSubscriptionScalarRelationFilter, Prisma.WebhookSubscriptionWhereInput>
   attempts?: Prisma.DeliveryAttemptListRelationFilter
-  slot?: Prisma.XOR<Prisma.DeliverySlotNullableScalarRelationFilter, Prisma.DeliverySlotWhereInput> | null
 }, "id" | "eventId_subscriptionId">
 
 export type DeliveryOrderByWithAggregationInput = {
@@ -296,7 +331,10 @@ export type DeliveryOrderByWithAggregationInput = {
   subscriptionId?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  seq?: Prisma.SortOrder
+  claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -316,7 +354,10 @@ export type DeliveryScalarWhereWithAggregatesInput = {
   subscriptionId?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
   status?: Prisma.EnumDeliveryStatusWithAggregatesFilter<"Delivery"> | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntWithAggregatesFilter<"Delivery"> | number
+  scheduledAttempts?: Prisma.IntWithAggregatesFilter<"Delivery"> | number
   nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Delivery"> | Date | string | null
+  seq?: Prisma.BigIntWithAggregatesFilter<"Delivery"> | bigint | number
+  claim?: Prisma.StringNullableWithAggregatesFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
@@ -326,14 +367,16 @@ export type DeliveryCreateInput = {
   id: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateInput = {
@@ -342,26 +385,30 @@ export type DeliveryUncheckedCreateInput = {
   subscriptionId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateInput = {
@@ -370,12 +417,14 @@ export type DeliveryUncheckedUpdateInput = {
   subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryCreateManyInput = {
@@ -384,7 +433,10 @@ export type DeliveryCreateManyInput = {
   subscriptionId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -394,7 +446,10 @@ export type DeliveryUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -406,7 +461,10 @@ export type DeliveryUncheckedUpdateManyInput = {
   subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -433,7 +491,10 @@ export type DeliveryCountOrderByAggregateInput = {
   subscriptionId?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
+  claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -441,6 +502,8 @@ export type DeliveryCountOrderByAggregateInput = {
 
 export type DeliveryAvgOrderByAggregateInput = {
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type DeliveryMaxOrderByAggregateInput = {
@@ -449,7 +512,10 @@ export type DeliveryMaxOrderByAggregateInput = {
   subscriptionId?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
+  claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -461,7 +527,10 @@ export type DeliveryMinOrderByAggregateInput = {
   subscriptionId?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
+  claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -469,6 +538,8 @@ export type DeliveryMinOrderByAggregateInput = {
 
 export type DeliverySumOrderByAggregateInput = {
   attemptCount?: Prisma.SortOrder
+  scheduledAttempts?: Prisma.SortOrder
+  seq?: Prisma.SortOrder
 }
 
 export type DeliveryScalarRelationFilter = {
@@ -578,31 +649,19 @@ export type DeliveryUpdateOneRequiredWithoutAttemptsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.DeliveryUpdateToOneWithWhereWithoutAttemptsInput, Prisma.DeliveryUpdateWithoutAttemptsInput>, Prisma.DeliveryUncheckedUpdateWithoutAttemptsInput>
 }
 
-export type DeliveryCreateNestedOneWithoutSlotInput = {
-  create?: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
-  connectOrCreate?: Prisma.DeliveryCreateOrConnectWithoutSlotInput
-  connect?: Prisma.DeliveryWhereUniqueInput
-}
-
-export type DeliveryUpdateOneRequiredWithoutSlotNestedInput = {
-  create?: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
-  connectOrCreate?: Prisma.DeliveryCreateOrConnectWithoutSlotInput
-  upsert?: Prisma.DeliveryUpsertWithoutSlotInput
-  connect?: Prisma.DeliveryWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.DeliveryUpdateToOneWithWhereWithoutSlotInput, Prisma.DeliveryUpdateWithoutSlotInput>, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
-}
-
 export type DeliveryCreateWithoutSubscriptionInput = {
   id: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
@@ -610,12 +669,14 @@ export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
   eventId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutSubscriptionInput = {
@@ -653,7 +714,10 @@ export type DeliveryScalarWhereInput = {
   subscriptionId?: Prisma.StringFilter<"Delivery"> | string
   status?: Prisma.EnumDeliveryStatusFilter<"Delivery"> | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFilter<"Delivery"> | number
+  scheduledAttempts?: Prisma.IntFilter<"Delivery"> | number
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
+  seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
+  claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
@@ -663,13 +727,15 @@ export type DeliveryCreateWithoutEventInput = {
   id: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutEventInput = {
@@ -677,12 +743,14 @@ export type DeliveryUncheckedCreateWithoutEventInput = {
   subscriptionId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
-  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutEventInput = {
@@ -715,13 +783,15 @@ export type DeliveryCreateWithoutAttemptsInput = {
   id: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
-  slot?: Prisma.DeliverySlotCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryUncheckedCreateWithoutAttemptsInput = {
@@ -730,11 +800,13 @@ export type DeliveryUncheckedCreateWithoutAttemptsInput = {
   subscriptionId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
-  slot?: Prisma.DeliverySlotUncheckedCreateNestedOneWithoutDeliveryInput
 }
 
 export type DeliveryCreateOrConnectWithoutAttemptsInput = {
@@ -757,13 +829,15 @@ export type DeliveryUpdateWithoutAttemptsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
-  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
@@ -772,79 +846,13 @@ export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
   subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
-}
-
-export type DeliveryCreateWithoutSlotInput = {
-  id: string
-  status?: $Enums.DeliveryStatus
-  attemptCount?: number
-  nextAttemptAt?: Date | string | null
-  workflowId: string
-  createdAt?: Date | string
-  updatedAt?: Date | string
-  event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
-  subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
-  attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutDeliveryInput
-}
-
-export type DeliveryUncheckedCreateWithoutSlotInput = {
-  id: string
-  eventId: string
-  subscriptionId: string
-  status?: $Enums.DeliveryStatus
-  attemptCount?: number
-  nextAttemptAt?: Date | string | null
-  workflowId: string
-  createdAt?: Date | string
-  updatedAt?: Date | string
-  attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
-}
-
-export type DeliveryCreateOrConnectWithoutSlotInput = {
-  where: Prisma.DeliveryWhereUniqueInput
-  create: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
-}
-
-export type DeliveryUpsertWithoutSlotInput = {
-  update: Prisma.XOR<Prisma.DeliveryUpdateWithoutSlotInput, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
-  create: Prisma.XOR<Prisma.DeliveryCreateWithoutSlotInput, Prisma.DeliveryUncheckedCreateWithoutSlotInput>
-  where?: Prisma.DeliveryWhereInput
-}
-
-export type DeliveryUpdateToOneWithWhereWithoutSlotInput = {
-  where?: Prisma.DeliveryWhereInput
-  data: Prisma.XOR<Prisma.DeliveryUpdateWithoutSlotInput, Prisma.DeliveryUncheckedUpdateWithoutSlotInput>
-}
-
-export type DeliveryUpdateWithoutSlotInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
-  attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
-  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  workflowId?: Prisma.StringFieldUpdateOperationsInput | string
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
-  subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
-  attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
-}
-
-export type DeliveryUncheckedUpdateWithoutSlotInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  eventId?: Prisma.StringFieldUpdateOperationsInput | string
-  subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
-  attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
-  nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  workflowId?: Prisma.StringFieldUpdateOperationsInput | string
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
 }
 
 export type DeliveryCreateManySubscriptionInput = {
@@ -852,7 +860,10 @@ export type DeliveryCreateManySubscriptionInput = {
   eventId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -862,13 +873,15 @@ export type DeliveryUpdateWithoutSubscriptionInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
@@ -876,12 +889,14 @@ export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
@@ -889,7 +904,10 @@ export type DeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -900,7 +918,10 @@ export type DeliveryCreateManyEventInput = {
   subscriptionId: string
   status?: $Enums.DeliveryStatus
   attemptCount?: number
+  scheduledAttempts?: number
   nextAttemptAt?: Date | string | null
+  seq?: bigint | number
+  claim?: string | null
   workflowId: string
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -910,13 +931,15 @@ export type DeliveryUpdateWithoutEventInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateWithoutEventInput = {
@@ -924,12 +947,14 @@ export type DeliveryUncheckedUpdateWithoutEventInput = {
   subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
-  slot?: Prisma.DeliverySlotUncheckedUpdateOneWithoutDeliveryNestedInput
 }
 
 export type DeliveryUncheckedUpdateManyWithoutEventInput = {
@@ -937,7 +962,10 @@ export type DeliveryUncheckedUpdateManyWithoutEventInput = {
   subscriptionId?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.EnumDeliveryStatusFieldUpdateOperationsInput | $Enums.DeliveryStatus
   attemptCount?: Prisma.IntFieldUpdateOperationsInput | number
+  scheduledAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -980,14 +1008,16 @@ export type DeliverySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   subscriptionId?: boolean
   status?: boolean
   attemptCount?: boolean
+  scheduledAttempts?: boolean
   nextAttemptAt?: boolean
+  seq?: boolean
+  claim?: boolean
   workflowId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
   attempts?: boolean | Prisma.Delivery$attemptsArgs<ExtArgs>
-  slot?: boolean | Prisma.Delivery$slotArgs<ExtArgs>
   _count?: boolean | Prisma.DeliveryCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["delivery"]>
 
@@ -997,7 +1027,10 @@ export type DeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   subscriptionId?: boolean
   status?: boolean
   attemptCount?: boolean
+  scheduledAttempts?: boolean
   nextAttemptAt?: boolean
+  seq?: boolean
+  claim?: boolean
   workflowId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1011,7 +1044,10 @@ export type DeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   subscriptionId?: boolean
   status?: boolean
   attemptCount?: boolean
+  scheduledAttempts?: boolean
   nextAttemptAt?: boolean
+  seq?: boolean
+  claim?: boolean
   workflowId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -1025,18 +1061,20 @@ export type DeliverySelectScalar = {
   subscriptionId?: boolean
   status?: boolean
   attemptCount?: boolean
+  scheduledAttempts?: boolean
   nextAttemptAt?: boolean
+  seq?: boolean
+  claim?: boolean
   workflowId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "nextAttemptAt" | "workflowId" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
+export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "scheduledAttempts" | "nextAttemptAt" | "seq" | "claim" | "workflowId" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
 export type DeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
   attempts?: boolean | Prisma.Delivery$attemptsArgs<ExtArgs>
-  slot?: boolean | Prisma.Delivery$slotArgs<ExtArgs>
   _count?: boolean | Prisma.DeliveryCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type DeliveryIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1054,7 +1092,6 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     event: Prisma.$EventPayload<ExtArgs>
     subscription: Prisma.$WebhookSubscriptionPayload<ExtArgs>
     attempts: Prisma.$DeliveryAttemptPayload<ExtArgs>[]
-    slot: Prisma.$DeliverySlotPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1065,7 +1102,24 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     subscriptionId: string
     status: $Enums.DeliveryStatus
     attemptCount: number
+    /**
+     * Scheduled attempts made (1..7); manual re-sends are not counted here.
+     */
+    scheduledAttempts: number
+    /**
+     * Pending: due at this time (null: due now).
+     */
     nextAttemptAt: Date | null
+    /**
+     * Event.seq of the event: the subscription's delivery run sends in this order.
+     */
+    seq: bigint
+    /**
+     * Set while an attempt is in flight: <runId>:<call>:<activity attempt> of the delivery run
+     * that took it. Recording the attempt requires the same claim, so an activity that outlived
+     * its worker (a zombie) cannot overwrite what the retry recorded.
+     */
+    claim: string | null
     workflowId: string
     createdAt: Date
     updatedAt: Date
@@ -1466,7 +1520,6 @@ export interface Prisma__DeliveryClient<T, Null = never, ExtArgs extends runtime
   event<T extends Prisma.EventDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EventDefaultArgs<ExtArgs>>): Prisma.Prisma__EventClient<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   subscription<T extends Prisma.WebhookSubscriptionDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>>): Prisma.Prisma__WebhookSubscriptionClient<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   attempts<T extends Prisma.Delivery$attemptsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Delivery$attemptsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryAttemptPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
-  slot<T extends Prisma.Delivery$slotArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Delivery$slotArgs<ExtArgs>>): Prisma.Prisma__DeliverySlotClient<runtime.Types.Result.GetResult<Prisma.$DeliverySlotPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1501,7 +1554,10 @@ export interface DeliveryFieldRefs {
   readonly subscriptionId: Prisma.FieldRef<"Delivery", 'String'>
   readonly status: Prisma.FieldRef<"Delivery", 'DeliveryStatus'>
   readonly attemptCount: Prisma.FieldRef<"Delivery", 'Int'>
+  readonly scheduledAttempts: Prisma.FieldRef<"Delivery", 'Int'>
   readonly nextAttemptAt: Prisma.FieldRef<"Delivery", 'DateTime'>
+  readonly seq: Prisma.FieldRef<"Delivery", 'BigInt'>
+  readonly claim: Prisma.FieldRef<"Delivery", 'String'>
   readonly workflowId: Prisma.FieldRef<"Delivery", 'String'>
   readonly createdAt: Prisma.FieldRef<"Delivery", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Delivery", 'DateTime'>
@@ -1927,25 +1983,6 @@ export type Delivery$attemptsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
-}
-
-/**
- * Delivery.slot
- */
-export type Delivery$slotArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  /**
-   * Select specific fields to fetch from the DeliverySlot
-   */
-  select?: Prisma.DeliverySlotSelect<ExtArgs> | null
-  /**
-   * Omit specific fields from the DeliverySlot
-   */
-  omit?: Prisma.DeliverySlotOmit<ExtArgs> | null
-  /**
-   * Choose, which related nodes to fetch as well
-   */
-  include?: Prisma.DeliverySlotInclude<ExtArgs> | null
-  where?: Prisma.DeliverySlotWhereInput
 }
 
 /**

@@ -34,7 +34,6 @@ export type WebhookSubscriptionAvgAggregateOutputType = {
   maxInFlight: number | null
   ratePerSecond: number | null
   inFlightBound: number | null
-  boundSuccesses: number | null
 }
 
 export type WebhookSubscriptionSumAggregateOutputType = {
@@ -45,7 +44,6 @@ export type WebhookSubscriptionSumAggregateOutputType = {
   maxInFlight: number | null
   ratePerSecond: number | null
   inFlightBound: number | null
-  boundSuccesses: number | null
 }
 
 export type WebhookSubscriptionMinAggregateOutputType = {
@@ -66,10 +64,9 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   maxInFlight: number | null
   ratePerSecond: number | null
   inFlightBound: number | null
-  boundSuccesses: number | null
-  boundLoweredAt: Date | null
   retryAfterUntil: Date | null
-  rateNextAt: Date | null
+  ordering: string | null
+  capWaitingSince: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -93,10 +90,9 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   maxInFlight: number | null
   ratePerSecond: number | null
   inFlightBound: number | null
-  boundSuccesses: number | null
-  boundLoweredAt: Date | null
   retryAfterUntil: Date | null
-  rateNextAt: Date | null
+  ordering: string | null
+  capWaitingSince: Date | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -123,10 +119,9 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   maxInFlight: number
   ratePerSecond: number
   inFlightBound: number
-  boundSuccesses: number
-  boundLoweredAt: number
   retryAfterUntil: number
-  rateNextAt: number
+  ordering: number
+  capWaitingSince: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -142,7 +137,6 @@ export type WebhookSubscriptionAvgAggregateInputType = {
   maxInFlight?: true
   ratePerSecond?: true
   inFlightBound?: true
-  boundSuccesses?: true
 }
 
 export type WebhookSubscriptionSumAggregateInputType = {
@@ -153,7 +147,6 @@ export type WebhookSubscriptionSumAggregateInputType = {
   maxInFlight?: true
   ratePerSecond?: true
   inFlightBound?: true
-  boundSuccesses?: true
 }
 
 export type WebhookSubscriptionMinAggregateInputType = {
@@ -174,10 +167,9 @@ export type WebhookSubscriptionMinAggregateInputType = {
   maxInFlight?: true
   ratePerSecond?: true
   inFlightBound?: true
-  boundSuccesses?: true
-  boundLoweredAt?: true
   retryAfterUntil?: true
-  rateNextAt?: true
+  ordering?: true
+  capWaitingSince?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -201,10 +193,9 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   maxInFlight?: true
   ratePerSecond?: true
   inFlightBound?: true
-  boundSuccesses?: true
-  boundLoweredAt?: true
   retryAfterUntil?: true
-  rateNextAt?: true
+  ordering?: true
+  capWaitingSince?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -231,10 +222,9 @@ export type WebhookSubscriptionCountAggregateInputType = {
   maxInFlight?: true
   ratePerSecond?: true
   inFlightBound?: true
-  boundSuccesses?: true
-  boundLoweredAt?: true
   retryAfterUntil?: true
-  rateNextAt?: true
+  ordering?: true
+  capWaitingSince?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -348,10 +338,9 @@ export type WebhookSubscriptionGroupByOutputType = {
   maxInFlight: number
   ratePerSecond: number | null
   inFlightBound: number | null
-  boundSuccesses: number
-  boundLoweredAt: Date | null
   retryAfterUntil: Date | null
-  rateNextAt: Date | null
+  ordering: string
+  capWaitingSince: Date | null
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -401,10 +390,9 @@ export type WebhookSubscriptionWhereInput = {
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
   inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
-  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
-  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
-  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
+  capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -413,7 +401,6 @@ export type WebhookSubscriptionWhereInput = {
   createdBy?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
   attempts?: Prisma.DeliveryAttemptListRelationFilter
-  slots?: Prisma.DeliverySlotListRelationFilter
 }
 
 export type WebhookSubscriptionOrderByWithRelationInput = {
@@ -437,10 +424,9 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
   inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
-  boundLoweredAt?: Prisma.SortOrderInput | Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
-  rateNextAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  ordering?: Prisma.SortOrder
+  capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -449,7 +435,6 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   createdBy?: Prisma.UserOrderByWithRelationInput
   deliveries?: Prisma.DeliveryOrderByRelationAggregateInput
   attempts?: Prisma.DeliveryAttemptOrderByRelationAggregateInput
-  slots?: Prisma.DeliverySlotOrderByRelationAggregateInput
 }
 
 export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
@@ -476,10 +461,9 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
   inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
-  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
-  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
-  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
+  capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -488,7 +472,6 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   createdBy?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   deliveries?: Prisma.DeliveryListRelationFilter
   attempts?: Prisma.DeliveryAttemptListRelationFilter
-  slots?: Prisma.DeliverySlotListRelationFilter
 }, "id">
 
 export type WebhookSubscriptionOrderByWithAggregationInput = {
@@ -512,10 +495,9 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
   inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
-  boundLoweredAt?: Prisma.SortOrderInput | Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
-  rateNextAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  ordering?: Prisma.SortOrder
+  capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -550,10 +532,9 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   maxInFlight?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
   inFlightBound?: Prisma.IntNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
-  boundSuccesses?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
-  boundLoweredAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
-  rateNextAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
+  capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -577,10 +558,9 @@ export type WebhookSubscriptionCreateInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -589,7 +569,6 @@ export type WebhookSubscriptionCreateInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateInput = {
@@ -613,16 +592,14 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUpdateInput = {
@@ -643,10 +620,9 @@ export type WebhookSubscriptionUpdateInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -655,7 +631,6 @@ export type WebhookSubscriptionUpdateInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateInput = {
@@ -679,16 +654,14 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateManyInput = {
@@ -712,10 +685,9 @@ export type WebhookSubscriptionCreateManyInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -739,10 +711,9 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -769,10 +740,9 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -809,10 +779,9 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
   inFlightBound?: Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
-  boundLoweredAt?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
-  rateNextAt?: Prisma.SortOrder
+  ordering?: Prisma.SortOrder
+  capWaitingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -826,7 +795,6 @@ export type WebhookSubscriptionAvgOrderByAggregateInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
   inFlightBound?: Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionMaxOrderByAggregateInput = {
@@ -847,10 +815,9 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
   inFlightBound?: Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
-  boundLoweredAt?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
-  rateNextAt?: Prisma.SortOrder
+  ordering?: Prisma.SortOrder
+  capWaitingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -874,10 +841,9 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
   inFlightBound?: Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
-  boundLoweredAt?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
-  rateNextAt?: Prisma.SortOrder
+  ordering?: Prisma.SortOrder
+  capWaitingSince?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -891,7 +857,6 @@ export type WebhookSubscriptionSumOrderByAggregateInput = {
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
   inFlightBound?: Prisma.SortOrder
-  boundSuccesses?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionScalarRelationFilter = {
@@ -1092,20 +1057,6 @@ export type WebhookSubscriptionUpdateOneRequiredWithoutAttemptsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.WebhookSubscriptionUpdateToOneWithWhereWithoutAttemptsInput, Prisma.WebhookSubscriptionUpdateWithoutAttemptsInput>, Prisma.WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput>
 }
 
-export type WebhookSubscriptionCreateNestedOneWithoutSlotsInput = {
-  create?: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
-  connectOrCreate?: Prisma.WebhookSubscriptionCreateOrConnectWithoutSlotsInput
-  connect?: Prisma.WebhookSubscriptionWhereUniqueInput
-}
-
-export type WebhookSubscriptionUpdateOneRequiredWithoutSlotsNestedInput = {
-  create?: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
-  connectOrCreate?: Prisma.WebhookSubscriptionCreateOrConnectWithoutSlotsInput
-  upsert?: Prisma.WebhookSubscriptionUpsertWithoutSlotsInput
-  connect?: Prisma.WebhookSubscriptionWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.WebhookSubscriptionUpdateToOneWithWhereWithoutSlotsInput, Prisma.WebhookSubscriptionUpdateWithoutSlotsInput>, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
-}
-
 export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   id: string
   url: string
@@ -1124,10 +1075,9 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1135,7 +1085,6 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
@@ -1158,16 +1107,14 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutWorkspaceInput = {
@@ -1220,10 +1167,9 @@ export type WebhookSubscriptionScalarWhereInput = {
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
   inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
-  boundSuccesses?: Prisma.IntFilter<"WebhookSubscription"> | number
-  boundLoweredAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
-  rateNextAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
+  capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1247,10 +1193,9 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1258,7 +1203,6 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
@@ -1281,16 +1225,14 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutCreatedByInput = {
@@ -1337,10 +1279,9 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1348,7 +1289,6 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
@@ -1371,16 +1311,14 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutApiKeyInput = {
@@ -1427,10 +1365,9 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1438,7 +1375,6 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
@@ -1462,15 +1398,13 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutDeliveriesInput = {
@@ -1507,10 +1441,9 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1518,7 +1451,6 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
@@ -1542,15 +1474,13 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateWithoutAttemptsInput = {
@@ -1571,10 +1501,9 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1582,7 +1511,6 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
   createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
   deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
@@ -1606,15 +1534,13 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
-  slots?: Prisma.DeliverySlotUncheckedCreateNestedManyWithoutSubscriptionInput
 }
 
 export type WebhookSubscriptionCreateOrConnectWithoutAttemptsInput = {
@@ -1651,10 +1577,9 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1662,7 +1587,6 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
@@ -1686,159 +1610,13 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
-}
-
-export type WebhookSubscriptionCreateWithoutSlotsInput = {
-  id: string
-  url: string
-  description?: string
-  events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
-  boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
-  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
-  condition?: $Enums.SubscriptionCondition
-  consecutiveFailures?: number
-  secret: string
-  previousSecret?: string | null
-  secretRotatedAt?: Date | string | null
-  pausedAt?: Date | string | null
-  disabledAt?: Date | string | null
-  conditionReason?: string | null
-  maxInFlight?: number
-  ratePerSecond?: number | null
-  inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
-  retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
-  createdAt?: Date | string
-  updatedAt?: Date | string
-  deletedAt?: Date | string | null
-  workspace: Prisma.WorkspaceCreateNestedOneWithoutSubscriptionsInput
-  apiKey?: Prisma.ApiKeyCreateNestedOneWithoutSubscriptionsInput
-  createdBy: Prisma.UserCreateNestedOneWithoutSubscriptionsInput
-  deliveries?: Prisma.DeliveryCreateNestedManyWithoutSubscriptionInput
-  attempts?: Prisma.DeliveryAttemptCreateNestedManyWithoutSubscriptionInput
-}
-
-export type WebhookSubscriptionUncheckedCreateWithoutSlotsInput = {
-  id: string
-  workspaceId: number
-  apiKeyId?: number | null
-  createdById: number
-  url: string
-  description?: string
-  events?: Prisma.WebhookSubscriptionCreateeventsInput | string[]
-  boardIds?: Prisma.WebhookSubscriptionCreateboardIdsInput | string[]
-  fields?: Prisma.WebhookSubscriptionCreatefieldsInput | string[]
-  condition?: $Enums.SubscriptionCondition
-  consecutiveFailures?: number
-  secret: string
-  previousSecret?: string | null
-  secretRotatedAt?: Date | string | null
-  pausedAt?: Date | string | null
-  disabledAt?: Date | string | null
-  conditionReason?: string | null
-  maxInFlight?: number
-  ratePerSecond?: number | null
-  inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
-  retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
-  createdAt?: Date | string
-  updatedAt?: Date | string
-  deletedAt?: Date | string | null
-  deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutSubscriptionInput
-  attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutSubscriptionInput
-}
-
-export type WebhookSubscriptionCreateOrConnectWithoutSlotsInput = {
-  where: Prisma.WebhookSubscriptionWhereUniqueInput
-  create: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
-}
-
-export type WebhookSubscriptionUpsertWithoutSlotsInput = {
-  update: Prisma.XOR<Prisma.WebhookSubscriptionUpdateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
-  create: Prisma.XOR<Prisma.WebhookSubscriptionCreateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedCreateWithoutSlotsInput>
-  where?: Prisma.WebhookSubscriptionWhereInput
-}
-
-export type WebhookSubscriptionUpdateToOneWithWhereWithoutSlotsInput = {
-  where?: Prisma.WebhookSubscriptionWhereInput
-  data: Prisma.XOR<Prisma.WebhookSubscriptionUpdateWithoutSlotsInput, Prisma.WebhookSubscriptionUncheckedUpdateWithoutSlotsInput>
-}
-
-export type WebhookSubscriptionUpdateWithoutSlotsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  url?: Prisma.StringFieldUpdateOperationsInput | string
-  description?: Prisma.StringFieldUpdateOperationsInput | string
-  events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
-  boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
-  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
-  condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
-  consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
-  secret?: Prisma.StringFieldUpdateOperationsInput | string
-  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  secretRotatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
-  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutSubscriptionsNestedInput
-  apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
-  createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
-  deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
-  attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-}
-
-export type WebhookSubscriptionUncheckedUpdateWithoutSlotsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
-  apiKeyId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  createdById?: Prisma.IntFieldUpdateOperationsInput | number
-  url?: Prisma.StringFieldUpdateOperationsInput | string
-  description?: Prisma.StringFieldUpdateOperationsInput | string
-  events?: Prisma.WebhookSubscriptionUpdateeventsInput | string[]
-  boardIds?: Prisma.WebhookSubscriptionUpdateboardIdsInput | string[]
-  fields?: Prisma.WebhookSubscriptionUpdatefieldsInput | string[]
-  condition?: Prisma.EnumSubscriptionConditionFieldUpdateOperationsInput | $Enums.SubscriptionCondition
-  consecutiveFailures?: Prisma.IntFieldUpdateOperationsInput | number
-  secret?: Prisma.StringFieldUpdateOperationsInput | string
-  previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  secretRotatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  pausedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
-  ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
-  attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionCreateManyWorkspaceInput = {
@@ -1861,10 +1639,9 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1888,10 +1665,9 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1899,7 +1675,6 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
@@ -1922,16 +1697,14 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
@@ -1954,10 +1727,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1983,10 +1755,9 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -2010,10 +1781,9 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2021,7 +1791,6 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   apiKey?: Prisma.ApiKeyUpdateOneWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
@@ -2044,16 +1813,14 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
@@ -2076,10 +1843,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2105,10 +1871,9 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   maxInFlight?: number
   ratePerSecond?: number | null
   inFlightBound?: number | null
-  boundSuccesses?: number
-  boundLoweredAt?: Date | string | null
   retryAfterUntil?: Date | string | null
-  rateNextAt?: Date | string | null
+  ordering?: string
+  capWaitingSince?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -2132,10 +1897,9 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2143,7 +1907,6 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   createdBy?: Prisma.UserUpdateOneRequiredWithoutSubscriptionsNestedInput
   deliveries?: Prisma.DeliveryUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
@@ -2166,16 +1929,14 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutSubscriptionNestedInput
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionNestedInput
-  slots?: Prisma.DeliverySlotUncheckedUpdateManyWithoutSubscriptionNestedInput
 }
 
 export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
@@ -2198,10 +1959,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  boundSuccesses?: Prisma.IntFieldUpdateOperationsInput | number
-  boundLoweredAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  rateNextAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  ordering?: Prisma.StringFieldUpdateOperationsInput | string
+  capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2215,13 +1975,11 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
 export type WebhookSubscriptionCountOutputType = {
   deliveries: number
   attempts: number
-  slots: number
 }
 
 export type WebhookSubscriptionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   deliveries?: boolean | WebhookSubscriptionCountOutputTypeCountDeliveriesArgs
   attempts?: boolean | WebhookSubscriptionCountOutputTypeCountAttemptsArgs
-  slots?: boolean | WebhookSubscriptionCountOutputTypeCountSlotsArgs
 }
 
 /**
@@ -2248,13 +2006,6 @@ export type WebhookSubscriptionCountOutputTypeCountAttemptsArgs<ExtArgs extends 
   where?: Prisma.DeliveryAttemptWhereInput
 }
 
-/**
- * WebhookSubscriptionCountOutputType without action
- */
-export type WebhookSubscriptionCountOutputTypeCountSlotsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  where?: Prisma.DeliverySlotWhereInput
-}
-
 
 export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2277,10 +2028,9 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   maxInFlight?: boolean
   ratePerSecond?: boolean
   inFlightBound?: boolean
-  boundSuccesses?: boolean
-  boundLoweredAt?: boolean
   retryAfterUntil?: boolean
-  rateNextAt?: boolean
+  ordering?: boolean
+  capWaitingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2289,7 +2039,6 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   createdBy?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>
   attempts?: boolean | Prisma.WebhookSubscription$attemptsArgs<ExtArgs>
-  slots?: boolean | Prisma.WebhookSubscription$slotsArgs<ExtArgs>
   _count?: boolean | Prisma.WebhookSubscriptionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["webhookSubscription"]>
 
@@ -2314,10 +2063,9 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   maxInFlight?: boolean
   ratePerSecond?: boolean
   inFlightBound?: boolean
-  boundSuccesses?: boolean
-  boundLoweredAt?: boolean
   retryAfterUntil?: boolean
-  rateNextAt?: boolean
+  ordering?: boolean
+  capWaitingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2347,10 +2095,9 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   maxInFlight?: boolean
   ratePerSecond?: boolean
   inFlightBound?: boolean
-  boundSuccesses?: boolean
-  boundLoweredAt?: boolean
   retryAfterUntil?: boolean
-  rateNextAt?: boolean
+  ordering?: boolean
+  capWaitingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2380,23 +2127,21 @@ export type WebhookSubscriptionSelectScalar = {
   maxInFlight?: boolean
   ratePerSecond?: boolean
   inFlightBound?: boolean
-  boundSuccesses?: boolean
-  boundLoweredAt?: boolean
   retryAfterUntil?: boolean
-  rateNextAt?: boolean
+  ordering?: boolean
+  capWaitingSince?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "boundSuccesses" | "boundLoweredAt" | "retryAfterUntil" | "rateNextAt" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
   createdBy?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   deliveries?: boolean | Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>
   attempts?: boolean | Prisma.WebhookSubscription$attemptsArgs<ExtArgs>
-  slots?: boolean | Prisma.WebhookSubscription$slotsArgs<ExtArgs>
   _count?: boolean | Prisma.WebhookSubscriptionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type WebhookSubscriptionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2418,7 +2163,6 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     createdBy: Prisma.$UserPayload<ExtArgs>
     deliveries: Prisma.$DeliveryPayload<ExtArgs>[]
     attempts: Prisma.$DeliveryAttemptPayload<ExtArgs>[]
-    slots: Prisma.$DeliverySlotPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -2468,22 +2212,21 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      */
     ratePerSecond: number | null
     /**
-     * The bound lowered by 429/503 answers (AIMD); null: maxInFlight applies.
+     * The bound in force as the delivery run last reported it (AIMD on 429/503); null: maxInFlight.
      */
     inFlightBound: number | null
     /**
-     * 2xx answers since inFlightBound last rose: a bound's worth raises it by one.
-     */
-    boundSuccesses: number
-    boundLoweredAt: Date | null
-    /**
-     * A Retry-After of a 429/503: no attempt of the subscription starts before it.
+     * A Retry-After of a 429/503 as the delivery run last reported it: no attempt starts before it.
      */
     retryAfterUntil: Date | null
     /**
-     * The rate's next free start time (GCRA's theoretical arrival time).
+     * strict: one delivery at a time in event order; concurrent: up to the bound at once.
      */
-    rateNextAt: Date | null
+    ordering: string
+    /**
+     * Its delivery run found the workspace's in-flight cap full: the next attempt of the workspace to finish wakes it.
+     */
+    capWaitingSince: Date | null
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2886,7 +2629,6 @@ export interface Prisma__WebhookSubscriptionClient<T, Null = never, ExtArgs exte
   createdBy<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   deliveries<T extends Prisma.WebhookSubscription$deliveriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$deliveriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   attempts<T extends Prisma.WebhookSubscription$attemptsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$attemptsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliveryAttemptPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
-  slots<T extends Prisma.WebhookSubscription$slotsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WebhookSubscription$slotsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DeliverySlotPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2936,10 +2678,9 @@ export interface WebhookSubscriptionFieldRefs {
   readonly maxInFlight: Prisma.FieldRef<"WebhookSubscription", 'Int'>
   readonly ratePerSecond: Prisma.FieldRef<"WebhookSubscription", 'Float'>
   readonly inFlightBound: Prisma.FieldRef<"WebhookSubscription", 'Int'>
-  readonly boundSuccesses: Prisma.FieldRef<"WebhookSubscription", 'Int'>
-  readonly boundLoweredAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
-  readonly rateNextAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
@@ -3408,30 +3149,6 @@ export type WebhookSubscription$attemptsArgs<ExtArgs extends runtime.Types.Exten
   take?: number
   skip?: number
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
-}
-
-/**
- * WebhookSubscription.slots
- */
-export type WebhookSubscription$slotsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  /**
-   * Select specific fields to fetch from the DeliverySlot
-   */
-  select?: Prisma.DeliverySlotSelect<ExtArgs> | null
-  /**
-   * Omit specific fields from the DeliverySlot
-   */
-  omit?: Prisma.DeliverySlotOmit<ExtArgs> | null
-  /**
-   * Choose, which related nodes to fetch as well
-   */
-  include?: Prisma.DeliverySlotInclude<ExtArgs> | null
-  where?: Prisma.DeliverySlotWhereInput
-  orderBy?: Prisma.DeliverySlotOrderByWithRelationInput | Prisma.DeliverySlotOrderByWithRelationInput[]
-  cursor?: Prisma.DeliverySlotWhereUniqueInput
-  take?: number
-  skip?: number
-  distinct?: Prisma.DeliverySlotScalarFieldEnum | Prisma.DeliverySlotScalarFieldEnum[]
 }
 
 /**

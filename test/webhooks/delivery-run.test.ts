@@ -1,0 +1,230 @@
+// The delivery run's rules on the time-skipping test server, with a real worker running the real
+// activities against a real HTTPS receiver and the database: the bound under a burst, the
+// workspace's cap, Retry-After in both forms, AIMD, strict ordering, events joining a busy run,
+// continue-as-new keeping event ids findable, the run's state query, and a replay of a recorded
+// history. (The schedule, 410, pause/resume and the zombie fence: delivery-workflow.test.ts.)
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { startDeliveryRun } from '../../workflows/delivery/client.ts';
+import { EVENT_IDS_PER_RUN } from '../../workflows/delivery/constants.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { EventIdsKey } from '../../workflows/delivery/search-attributes.ts';
+import { stateQuery } from '../../workflows/delivery/signals.ts';
+import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { uniqueId } from '../support/temporal.ts';
+import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult, subscriptionRow } from './fixtures.ts';
+import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } from './receiver.ts';
+
+/** The workspace cap of this file's worker: small, so that a test can fill it. */
+const WORKSPACE_CAP = 4;
+
+describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
+  let env: TestWorkflowEnvironment;
+  let receiver: Receiver;
+  let tls: TestCa;
+  let taskQueue: string;
+  let stop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    tls = createTestCa();
+    receiver = await startReceiver(tls);
+    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({
+      queue: 'runs',
+      tls,
+      activities: (server) => ({ client: server.client, mailer: null, workspaceCap: WORKSPACE_CAP }),
+    }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await stop?.();
+    await receiver?.close();
+  }, 60_000);
+
+  const hook = (name: string) => {
+    const path = `/${uniqueId(name)}`;
+    return { path, url: `${receiver.origin}${path}` };
+  };
+  /** Wakes the subscription's run with these deliveries' events, as the relay does. */
+  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId }, refs.map((r) => r.eventId));
+  const deliveries = async (ws: Awaited<ReturnType<typeof createTestWorkspace>>, subscriptionId: string, n: number) => {
+    const refs: DeliveryRef[] = [];
+    for (let i = 0; i < n; i++) refs.push(await createDelivery(ws, subscriptionId));
+    return refs;
+  };
+
+  /** A responder that counts the requests it holds at once and answers each after `release()`. */
+  function gate(answer: Answer = { status: 200 }) {
+    let open = false;
+    let inFlight = 0;
+    let most = 0;
+    const waiting: (() => void)[] = [];
+    return {
+      respond: async () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        if (!open) await new Promise<void>((resolve) => waiting.push(resolve));
+        inFlight -= 1;
+        return answer;
+      },
+      held: () => waiting.length,
+      most: () => most,
+      release() {
+        open = true;
+        for (const w of waiting.splice(0)) w();
+      },
+    };
+  }
+
+  it('never has more attempts in flight than the bound under a burst, and sends the oldest events first', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('burst');
+    const g = gate();
+    receiver.respond(path, g.respond);
+    const sub = await createSubscription(ws, { url, maxInFlight: 3 });
+    const refs = await deliveries(ws, sub.id, 12);
+    await wake(refs);
+
+    // The first batch fills the bound with the three oldest events, and waits on the receiver.
+    await vi.waitFor(() => expect(g.held()).toBe(3), 20_000);
+    expect(receiver.received(path).map((r) => r.headers['webhook-id']).sort()).toEqual(refs.slice(0, 3).map((r) => r.eventId).sort());
+    const view = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).query(stateQuery);
+    expect(view).toMatchObject({ subscriptionId: sub.id, inFlight: 3, bound: 3, waitingFor: 'in_flight_bound' });
+
+    g.release();
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 12, ended: 'idle' });
+    expect(g.most()).toBe(3);
+    for (const ref of refs) expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', scheduledAttempts: 1, claim: null });
+  });
+
+  it("holds a workspace to its cap across its subscriptions, and wakes a waiting run when room opens", async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('cap');
+    const g = gate();
+    receiver.respond(path, g.respond);
+    const [a, b] = [await createSubscription(ws, { url, maxInFlight: 3 }), await createSubscription(ws, { url, maxInFlight: 3 })];
+    const refsA = await deliveries(ws, a.id, 5);
+    const refsB = await deliveries(ws, b.id, 5);
+    await wake(refsA);
+    await vi.waitFor(() => expect(g.held()).toBe(3), 20_000);
+    await wake(refsB);
+    // B gets only what is left of the cap (4 - 3), and its run waits for the rest.
+    await vi.waitFor(() => expect(g.held()).toBe(WORKSPACE_CAP), 20_000);
+    await vi.waitFor(async () => expect((await subscriptionRow(b.id)).capWaitingSince).not.toBeNull(), 20_000);
+    expect(await env.client.workflow.getHandle(deliveryRunWorkflowId(b.id)).query(stateQuery)).toMatchObject({ inFlight: 1, waitingFor: 'workspace_cap' });
+
+    g.release();
+    expect(await runResult(env.client, a.id)).toEqual({ attempted: 5, ended: 'idle' });
+    expect(await runResult(env.client, b.id)).toEqual({ attempted: 5, ended: 'idle' });
+    expect(g.most()).toBe(WORKSPACE_CAP);
+    // Another workspace was never held back by this one's cap.
+    expect((await subscriptionRow(b.id)).capWaitingSince).toBeNull();
+  });
+
+  it('honours Retry-After in seconds: the next attempt and the other deliveries of the subscription wait for it, and the log says so', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('retry-after');
+    let calls = 0;
+    receiver.respond(path, () => (++calls === 1 ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
+    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
+    const [first] = await deliveries(ws, sub.id, 1);
+    await wake([first]);
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).retryAfterUntil).not.toBeNull(), 20_000);
+    const [second] = await deliveries(ws, sub.id, 1);
+    await wake([second]);
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+
+    const [failed, retried] = await attemptsOf(first.deliveryId);
+    expect(failed).toMatchObject({ status: 'failed', httpStatus: 503 });
+    // The schedule says +1 min; the receiver asked for 10.
+    expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(600_000);
+    const [other] = await attemptsOf(second.deliveryId);
+    expect(other.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(600_000);
+    expect(other).toMatchObject({ status: 'succeeded', waitedReason: 'retry_after' });
+  });
+
+  it('honours Retry-After as an HTTP date on a 429, and halves the bound in force (AIMD)', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('slow-down');
+    let calls = 0;
+    const later = async () => new Date((await env.currentTimeMs()) + 3_600_000).toUTCString();
+    receiver.respond(path, async () => (++calls === 1 ? { status: 429, headers: { 'retry-after': await later() } } : { status: 200 }));
+    const sub = await createSubscription(ws, { url, maxInFlight: 4 });
+    const [first] = await deliveries(ws, sub.id, 1);
+    await wake([first]);
+    await vi.waitFor(async () => expect(await subscriptionRow(sub.id)).toMatchObject({ inFlightBound: 2 }), 20_000);
+    expect((await subscriptionRow(sub.id)).retryAfterUntil).not.toBeNull();
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 2, ended: 'idle' });
+    const [failed, retried] = await attemptsOf(first.deliveryId);
+    // Within a second of the date (HTTP dates have whole seconds).
+    expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
+  });
+
+  it('strictly ordered: the next event waits for the previous one to succeed (or run out of attempts)', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('strict');
+    const fails = new Map<string, number>();
+    let firstEvent = '';
+    receiver.respond(path, (req) => {
+      const id = req.headers['webhook-id'];
+      const n = (fails.get(id) ?? 0) + 1;
+      fails.set(id, n);
+      return id === firstEvent && n <= 2 ? { status: 500 } : { status: 200 };
+    });
+    const sub = await createSubscription(ws, { url, maxInFlight: 10, ordering: 'strict' });
+    const refs = await deliveries(ws, sub.id, 3);
+    firstEvent = refs[0].eventId;
+    await wake(refs);
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 5, ended: 'idle' });
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([refs[0], refs[0], refs[0], refs[1], refs[2]].map((r) => r.eventId));
+  });
+
+  it('takes in events that join while it sends, in the same run', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('join');
+    const sub = await createSubscription(ws, { url, maxInFlight: 2 });
+    let joined: DeliveryRef | undefined;
+    receiver.respond(path, async () => {
+      // While the first is in flight, the next event's delivery is written and the run woken.
+      if (!joined) {
+        joined = await createDelivery(ws, sub.id);
+        await wake([joined]);
+      }
+      return { status: 200 };
+    });
+    const [first] = await deliveries(ws, sub.id, 1);
+    await wake([first]);
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 2, ended: 'idle' });
+    expect(await deliveryRow(joined!.deliveryId)).toMatchObject({ status: 'succeeded' });
+    // One run carried both.
+    const run = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
+    expect(run.typedSearchAttributes.get(EventIdsKey)).toEqual([first.eventId, joined!.eventId]);
+  });
+
+  it(`continues as new beyond ${EVENT_IDS_PER_RUN} events, each event findable on the run that carried it; a recorded history replays`, async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('many');
+    receiver.respond(path, { status: 204 });
+    const sub = await createSubscription(ws, { url, maxInFlight: 20 });
+    const refs = await deliveries(ws, sub.id, EVENT_IDS_PER_RUN + 5);
+    await wake(refs);
+    await runResult(env.client, sub.id);
+    for (const ref of refs) expect((await deliveryRow(ref.deliveryId)).status).toBe('succeeded');
+
+    const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id));
+    const last = await handle.describe();
+    const firstRunId = last.raw.workflowExecutionInfo?.firstRunId ?? '';
+    expect(firstRunId).not.toBe(last.runId);
+    const first = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).describe();
+    expect(first.status.name).toBe('CONTINUED_AS_NEW');
+    expect(first.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(0, EVENT_IDS_PER_RUN).map((r) => r.eventId));
+    expect(last.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(EVENT_IDS_PER_RUN).map((r) => r.eventId));
+
+    // The recorded history of the first run replays against today's workflow code without a non-determinism error.
+    const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath: fileURLToPath(new URL('../../workflows/delivery/workflows.ts', import.meta.url)) }, history, deliveryRunWorkflowId(sub.id));
+  });
+});

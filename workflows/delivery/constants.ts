@@ -1,0 +1,39 @@
+// Every constant of the delivery engine, each with its reason and the test that pins it. None is a
+// timing rule that correctness rests on: each bounds a cost or says how soon a lost wake-up is
+// made good. No Node built-ins: workflow code imports this.
+
+/**
+ * Deliveries one `sendBatch` activity takes at most. A batch is also bounded by the subscription's
+ * free in-flight slots and the workspace's cap; this keeps one activity's input and its one
+ * success statement small. (delivery-run.test.ts: "bound under a burst")
+ */
+export const MAX_BATCH = 50;
+
+/**
+ * A run waiting for room in its workspace's cap is woken by the attempt that frees it (the waker
+ * in activities.ts); should that wake-up be lost (its worker died between the two), it looks again
+ * after this. Cost when nothing changes: one timer and one claim per waiting subscription per
+ * interval. (delivery-run.test.ts: "the workspace cap")
+ */
+export const CAP_RECHECK_MS = 30_000;
+
+/**
+ * The event ids a run lists in its `EventIds` search attribute; beyond them it continues as new
+ * (once nothing is in flight), so the list stays small and an operator finds the run of any event.
+ * (delivery-run.test.ts: "continue-as-new keeps the event ids findable")
+ */
+export const EVENT_IDS_PER_RUN = 100;
+
+/**
+ * How long one batch may take: a receiver's 10 s timeout, a batch's database work, and room for a
+ * busy machine. A worker that dies mid-batch is noticed after this, and the batch is retried under
+ * a new claim (the old one fenced).
+ */
+export const BATCH_TIMEOUT = '2 minutes';
+
+/**
+ * The relay's sweep starts the run of a subscription whose pending delivery is overdue by more
+ * than this (its run was terminated by an operator, or its signal was lost with Temporal's
+ * history): a live run would have sent it. Cost when nothing changes: one indexed query per sweep.
+ */
+export const OVERDUE_AFTER_MS = 2 * 60_000;

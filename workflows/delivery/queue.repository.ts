@@ -1,0 +1,202 @@
+// Data access of the delivery run's queue: a subscription's pending deliveries (the `Delivery`
+// rows, in event order) and the claims that mark the ones in flight. The run is the only claimer
+// of its subscription's rows; the workspace's cap is decided under a lock on the workspace's row,
+// so runs of one workspace claim one after the other and never pass it together.
+import { prisma } from '../../src/db/db.ts';
+import type { Prisma } from '../../src/generated/prisma/client.ts';
+import type { SubscriptionSettings } from './run-state.ts';
+
+/** Why a delivery went out later than it fell due (the delivery log's `waited`). */
+export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
+
+/** A wait shorter than this is not worth a line in the log. */
+const WAITED_AT_LEAST_MS = 1_000;
+const MAX_WAITED_MS = 2 ** 31 - 1;
+
+export interface ClaimInput {
+  subscriptionId: string;
+  workspaceId: number;
+  /** The run's id: claims of any other run of the subscription are stale (that run has ended). */
+  runId: string;
+  /** This claim's token, `<runId>:<call>`. */
+  token: string;
+  /** How many the run may take given its subscription's settings (its bound, rate), and what limits it. */
+  limitFor: (settings: SubscriptionSettings) => { limit: number; limitedBy: WaitReason | null };
+  /** The workspace's in-flight cap. */
+  workspaceCap: number;
+  now: Date;
+  /** What the run last waited for, for the log of the deliveries that went out late. */
+  waitedFor: WaitReason | null;
+  /** The run's bound (null: maxInFlight) and Retry-After, shown on the subscription (written only when they change). */
+  report: { bound: number | null; retryAfterUntil: Date | null };
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  /** The scheduled attempt's number (1..7). */
+  attempt: number;
+  waited: { reason: WaitReason; ms: number } | null;
+}
+
+export interface ClaimResult {
+  /** What the run might take (its bound, rate, the batch size) and, when less than wanted, why. */
+  limit: number;
+  limitedBy: WaitReason | null;
+  /** `ended`: deleted or disabled (its pending deliveries cancelled); `paused`: its pending deliveries held. */
+  stop: 'paused' | 'ended' | null;
+  deliveries: ClaimedDelivery[];
+  settings: SubscriptionSettings;
+  /** The earliest time an unclaimed pending delivery falls due (epoch ms); null: none pending. */
+  nextDueAt: number | null;
+  /** Due deliveries were left because the workspace's cap was full. */
+  capFull: boolean;
+}
+
+interface SubscriptionRow {
+  condition: string;
+  deletedAt: Date | null;
+  maxInFlight: number;
+  ratePerSecond: number | null;
+  ordering: string;
+}
+
+const unclaimedPending = (subscriptionId: string) => ({ subscriptionId, status: 'pending' as const, claim: null });
+
+export const queueRepository = {
+  /** Takes up to `limit` due deliveries of the subscription, oldest event first, within the workspace's cap. */
+  claimDue(input: ClaimInput): Promise<ClaimResult> {
+    return prisma.$transaction(async (tx) => {
+      const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
+        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
+          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId}`;
+      const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
+      const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, capFull: false };
+      // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
+      await tx.$executeRaw`
+        UPDATE "Delivery" SET "claim" = NULL
+         WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      if (!sub || sub.deletedAt || sub.condition === 'disabled') {
+        await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
+        return { stop: 'ended', ...none };
+      }
+      if (sub.condition === 'paused') {
+        await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
+        return { stop: 'paused', ...none };
+      }
+      const { bound, retryAfterUntil } = input.report;
+      const until = retryAfterUntil?.toISOString() ?? null;
+      await tx.$executeRaw`
+        UPDATE "WebhookSubscription" SET "inFlightBound" = ${bound}::int, "retryAfterUntil" = ${until}::timestamp(3)
+         WHERE "id" = ${input.subscriptionId}
+           AND ("inFlightBound" IS DISTINCT FROM ${bound}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
+      await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId}::int FOR UPDATE`;
+      const [{ n: inFlight }] = await tx.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS "n" FROM "Delivery"
+         WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
+           AND "claim" IS NOT NULL AND "status" = 'pending'`;
+      const room = Math.max(0, input.workspaceCap - inFlight);
+      const { limit, limitedBy } = input.limitFor(settings);
+      const take = Math.min(limit, room);
+      const now = input.now.toISOString();
+
+      const claimed = take === 0 ? [] : await claim(tx, input, take, now, settings.strict);
+      // Strictly ordered: the head of the queue decides (in flight or not yet due, nothing else goes).
+      const [due] = settings.strict
+        ? await tx.$queryRaw<{ next: Date | null }[]>`
+            SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "next" FROM "Delivery"
+             WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1`
+        : await tx.$queryRaw<{ next: Date | null }[]>`
+            SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "next"
+              FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL`;
+      const nextDueAt = due?.next ? due.next.getTime() : null;
+      const capFull = take < limit && nextDueAt !== null && nextDueAt <= input.now.getTime();
+      if (capFull) {
+        await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
+      }
+      return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, capFull };
+    });
+  },
+
+  /**
+   * The batch's rows are this activity attempt's now (`<token>:<attempt>`): a retry takes them from
+   * an earlier attempt of the same call that may still be running on a dead worker (a zombie), whose
+   * recording then finds the claim gone. Returns the ids still claimed by the call.
+   */
+  async takeOver(ids: string[], token: string, fence: string): Promise<Set<string>> {
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE "Delivery" SET "claim" = ${fence}
+       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending' AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`})
+      RETURNING "id"`;
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** Gives claimed deliveries back unsent (their subscription was paused or removed meanwhile): the next claim decides. */
+  async giveBack(ids: string[], fence: string): Promise<void> {
+    await prisma.delivery.updateMany({ where: { id: { in: ids }, claim: fence }, data: { claim: null } });
+  },
+
+  /**
+   * Runs of the workspace that wait for room in its cap, oldest wait first, at most `n`: their
+   * marks are cleared here, so each is woken once.
+   */
+  async takeCapWaiters(subscriptionId: string, n: number): Promise<{ subscriptionId: string; workspaceId: number }[]> {
+    if (n <= 0) return [];
+    return prisma.$queryRaw<{ subscriptionId: string; workspaceId: number }[]>`
+      UPDATE "WebhookSubscription" SET "capWaitingSince" = NULL
+       WHERE "id" IN (
+         SELECT w."id" FROM "WebhookSubscription" w
+          WHERE w."workspaceId" = (SELECT "workspaceId" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId})
+            AND w."capWaitingSince" IS NOT NULL
+          ORDER BY w."capWaitingSince" LIMIT ${n}::int)
+      RETURNING "id" AS "subscriptionId", "workspaceId"`;
+  },
+
+  /** Subscriptions with a pending, unclaimed delivery overdue since before `before`: their runs are to be started. */
+  async overdue(before: Date, limit = 100): Promise<{ id: string; workspaceId: number }[]> {
+    return prisma.$queryRaw<{ id: string; workspaceId: number }[]>`
+      SELECT w."id", w."workspaceId" FROM "WebhookSubscription" w
+       WHERE w."deletedAt" IS NULL AND w."condition" = 'receiving'
+         AND EXISTS (SELECT 1 FROM "Delivery" d
+                      WHERE d."subscriptionId" = w."id" AND d."status" = 'pending' AND d."claim" IS NULL
+                        AND COALESCE(d."nextAttemptAt", d."createdAt") < ${before.toISOString()}::timestamp(3))
+       LIMIT ${limit}::int`;
+  },
+
+  /** For the integrator: the subscription's backlog and its oldest waiting delivery's due time. */
+  async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; oldestDueAt: Date | null }> {
+    const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; oldest: Date | null }[]>`
+      SELECT count(*) FILTER (WHERE "claim" IS NULL)::int AS "pending", count(*) FILTER (WHERE "claim" IS NOT NULL)::int AS "inFlight",
+             min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE "claim" IS NULL) AS "oldest"
+        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND "status" = 'pending'`;
+    return { pending: row?.pending ?? 0, inFlight: row?.inFlight ?? 0, oldestDueAt: row?.oldest ?? null };
+  },
+};
+
+/** The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while nothing is in flight). */
+async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
+  const rows = strict
+    ? await tx.$queryRaw<{ id: string; attempt: number; dueAt: Date }[]>`
+        UPDATE "Delivery" d SET "claim" = ${input.token}
+          FROM (SELECT "id", "claim", "nextAttemptAt" FROM "Delivery"
+                 WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
+         WHERE d."id" = h."id" AND h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+        RETURNING d."id", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
+    : await tx.$queryRaw<{ id: string; attempt: number; dueAt: Date }[]>`
+        UPDATE "Delivery" d SET "claim" = ${input.token}
+         WHERE d."id" IN (SELECT "id" FROM "Delivery"
+                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
+                             AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+                           ORDER BY "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
+        RETURNING d."id", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
+  const at = new Date(now).getTime();
+  return rows
+    .map((r) => {
+      // Only what the run held it back for counts (its bound, the rate, a Retry-After, the cap), not
+      // the time the relay and the run's start took; within an int's range whatever the clocks say.
+      const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - r.dueAt.getTime()));
+      const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
+      return { id: r.id, attempt: Number(r.attempt), waited, seq: (r as { seq?: bigint }).seq ?? 0n };
+    })
+    .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
+    .map(({ seq: _, ...d }) => d);
+}
