@@ -363,9 +363,9 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
     });
-    expect(claim.deliveries).toEqual([{ id: ref.deliveryId, attempt: 1, waited: null }]);
+    expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
 
     const zombie = new MockActivityEnvironment({ workflowExecution: execution, attempt: 1 }).run(activities.sendBatch, batch);

@@ -59,6 +59,8 @@ export interface ClaimDueInput {
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
+  /** How many more events the run may list (EVENT_IDS_PER_RUN): it takes no more deliveries than that. */
+  listRoom: number;
   waitedFor: WaitReason | null;
 }
 
@@ -173,16 +175,20 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         workspaceCap,
         now: await clock(),
         waitedFor: input.waitedFor,
-        report: { bound: input.state.bound, retryAfterUntil: input.state.retryAfterUntil > input.now ? new Date(input.state.retryAfterUntil) : null },
         limitFor: (raw) => {
           const settings = capped(raw);
           const free = Math.max(0, boundInForce(input.state, settings) - input.inFlight);
           const rate = rateAllowance(input.state, settings.ratePerSecond, input.now).starts;
-          const limit = Math.min(free, rate, MAX_BATCH);
+          const limit = Math.min(free, rate, MAX_BATCH, input.listRoom);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });
       return { ...result, settings: capped(result.settings) };
+    },
+
+    /** The run's bound and Retry-After, for the subscription's representation (a local activity, when they change). */
+    async reportState({ subscriptionId, bound, retryAfterUntil }: { subscriptionId: string; bound: number | null; retryAfterUntil: number | null }): Promise<void> {
+      await queueRepository.report(subscriptionId, bound, retryAfterUntil === null ? null : new Date(retryAfterUntil));
     },
 
     /** Signs and sends a claimed batch at once, and records the answers (the 2xx in one statement). */
@@ -247,7 +253,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const { subscription } = delivery;
       if (subscription.deletedAt || subscription.condition === 'disabled') return { outcome: 'cancelled' };
       if (subscription.condition === 'paused') return { outcome: 'held' };
-      const s = await send(delivery, { id: deliveryId, attempt: 0, waited: null });
+      const s = await send(delivery, { id: deliveryId, eventId: delivery.event.id, attempt: 0, waited: null });
       const status = s.result.httpStatus;
       const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
       const saved = await deliveryRepository.recordAttempt({

@@ -27,12 +27,11 @@ export interface ClaimInput {
   now: Date;
   /** What the run last waited for, for the log of the deliveries that went out late. */
   waitedFor: WaitReason | null;
-  /** The run's bound (null: maxInFlight) and Retry-After, shown on the subscription (written only when they change). */
-  report: { bound: number | null; retryAfterUntil: Date | null };
 }
 
 export interface ClaimedDelivery {
   id: string;
+  eventId: string;
   /** The scheduled attempt's number (1..7). */
   attempt: number;
   waited: { reason: WaitReason; ms: number } | null;
@@ -48,6 +47,8 @@ export interface ClaimResult {
   settings: SubscriptionSettings;
   /** The earliest time an unclaimed pending delivery falls due (epoch ms); null: none pending. */
   nextDueAt: number | null;
+  /** Due deliveries were left unclaimed (by the clock of the claim). */
+  dueNow: boolean;
   /** Due deliveries were left because the workspace's cap was full. */
   capFull: boolean;
 }
@@ -70,7 +71,7 @@ export const queueRepository = {
         SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
           FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId}`;
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
-      const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, capFull: false };
+      const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
       await tx.$executeRaw`
         UPDATE "Delivery" SET "claim" = NULL
@@ -83,12 +84,6 @@ export const queueRepository = {
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
-      const { bound, retryAfterUntil } = input.report;
-      const until = retryAfterUntil?.toISOString() ?? null;
-      await tx.$executeRaw`
-        UPDATE "WebhookSubscription" SET "inFlightBound" = ${bound}::int, "retryAfterUntil" = ${until}::timestamp(3)
-         WHERE "id" = ${input.subscriptionId}
-           AND ("inFlightBound" IS DISTINCT FROM ${bound}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
       await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId}::int FOR UPDATE`;
       const [{ n: inFlight }] = await tx.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS "n" FROM "Delivery"
@@ -109,12 +104,15 @@ export const queueRepository = {
             SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "next"
               FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL`;
       const nextDueAt = due?.next ? due.next.getTime() : null;
-      const capFull = take < limit && nextDueAt !== null && nextDueAt <= input.now.getTime();
+      const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
+      const capFull = take < limit && dueNow;
       if (capFull) {
         await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
       }
-      return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, capFull };
-    });
+      return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
+      // Waits and runs longer than Prisma's defaults (2 s, 5 s) on a busy embedded database: the
+      // activity's own timeout is the limit that matters.
+    }, { maxWait: 20_000, timeout: 25_000 });
   },
 
   /**
@@ -162,6 +160,15 @@ export const queueRepository = {
        LIMIT ${limit}::int`;
   },
 
+  /** The run's bound (null: maxInFlight) and Retry-After, shown on the subscription; written only when they changed. */
+  async report(subscriptionId: string, bound: number | null, retryAfterUntil: Date | null): Promise<void> {
+    const until = retryAfterUntil?.toISOString() ?? null;
+    await prisma.$executeRaw`
+      UPDATE "WebhookSubscription" SET "inFlightBound" = ${bound}::int, "retryAfterUntil" = ${until}::timestamp(3)
+       WHERE "id" = ${subscriptionId}
+         AND ("inFlightBound" IS DISTINCT FROM ${bound}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
+  },
+
   /** For the integrator: the subscription's backlog and its oldest waiting delivery's due time. */
   async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; oldestDueAt: Date | null }> {
     const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; oldest: Date | null }[]>`
@@ -175,19 +182,19 @@ export const queueRepository = {
 /** The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while nothing is in flight). */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
   const rows = strict
-    ? await tx.$queryRaw<{ id: string; attempt: number; dueAt: Date }[]>`
+    ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
           FROM (SELECT "id", "claim", "nextAttemptAt" FROM "Delivery"
                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
          WHERE d."id" = h."id" AND h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
-        RETURNING d."id", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
-    : await tx.$queryRaw<{ id: string; attempt: number; dueAt: Date }[]>`
+        RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
+    : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
          WHERE d."id" IN (SELECT "id" FROM "Delivery"
                            WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
                              AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
                            ORDER BY "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
-        RETURNING d."id", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
+        RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
   const at = new Date(now).getTime();
   return rows
     .map((r) => {
@@ -195,7 +202,7 @@ async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: numb
       // the time the relay and the run's start took; within an int's range whatever the clocks say.
       const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - r.dueAt.getTime()));
       const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
-      return { id: r.id, attempt: Number(r.attempt), waited, seq: (r as { seq?: bigint }).seq ?? 0n };
+      return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited, seq: (r as { seq?: bigint }).seq ?? 0n };
     })
     .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
     .map(({ seq: _, ...d }) => d);

@@ -34,11 +34,9 @@ export { stateQuery, wakeSignal };
 // since an outage may be long.
 const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] };
 const { sendBatch, sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
-const { claimDue } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
+const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
 
 export interface RunInput extends RunRef {
-  /** Events that joined before this run was listed (a continued run's, or the starting signal's). */
-  eventIds?: string[];
   /** Carried through continue-as-new. */
   state?: RunState;
 }
@@ -61,29 +59,28 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   let wakes = 1;
   let wakesClaimed = 0;
   const woken = () => wakes !== wakesClaimed;
-  const listed = new Set<string>();
-  let unlisted = [...(input.eventIds ?? [])];
-  setHandler(wakeSignal, ({ eventIds }) => {
-    wakes += 1;
-    for (const id of eventIds) if (!listed.has(id) && !unlisted.includes(id)) unlisted.push(id);
-  });
+  setHandler(wakeSignal, () => void (wakes += 1));
 
+  /** The events this run sent, its `EventIds` search attribute. */
+  const listed: string[] = [];
   let inFlight = 0;
   let calls = 0;
   let attempted = 0;
   let batchesEnded = 0;
   /** The earliest unclaimed pending delivery's due time, as last seen (null: none). */
   let nextDueAt: number | null = null;
-  /** The last claim took as many as it might: more may be due. */
+  /** The last claim left due deliveries: more may go as soon as the bound allows. */
   let moreDue = false;
   let capFull = false;
   /** While capFull: when to look again should no wake-up come. */
   let capRecheckAt = 0;
   /** The subscription was paused, deleted or disabled: no new claims until the batches end, then one last claim settles the queue. */
-  let stopping: RunSummary['ended'] | null = null;
+  let stopping = false;
   let waitingFor: RunView['waitingFor'] = 'nothing';
   let until: number | null = null;
   let lastWait: WaitReason | null = null;
+  /** The bound and Retry-After the subscription's row shows. */
+  let reported = { bound: null as number | null, retryAfterUntil: null as number | null };
 
   setHandler(stateQuery, () => ({
     subscriptionId,
@@ -93,7 +90,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     until,
     retryAfterUntil: state.retryAfterUntil > Date.now() ? state.retryAfterUntil : null,
     attempted,
-    eventIds: [...listed, ...unlisted],
+    eventIds: [...listed],
   }));
 
   async function runBatch(token: string, deliveries: ClaimedDelivery[]) {
@@ -103,80 +100,79 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       attempted += r.attempted;
       if (settings) state = afterBatch(state, settings, r);
       if (r.nextAttemptAt !== null) nextDueAt = nextDueAt === null ? r.nextAttemptAt : Math.min(nextDueAt, r.nextAttemptAt);
-      if (r.stop) stopping = r.stop;
+      if (r.stop) stopping = true;
     } finally {
       inFlight -= deliveries.length;
       batchesEnded += 1;
     }
   }
 
+  /** Ends the run once no signal handler runs, unless a signal came meanwhile (then false: go on). */
+  async function mayEnd(): Promise<boolean> {
+    await condition(allHandlersFinished);
+    return !woken();
+  }
+
   for (;;) {
     const now = Date.now();
-    // The events that joined, findable in Temporal Web; a run lists a bounded number, then continues as new.
-    if (unlisted.length && listed.size < EVENT_IDS_PER_RUN) {
-      for (const id of unlisted.splice(0, EVENT_IDS_PER_RUN - listed.size)) listed.add(id);
-      upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
+    // The subscription shows the run's bound and Retry-After (one local activity when they change).
+    const report = { bound: state.bound, retryAfterUntil: state.retryAfterUntil > now ? state.retryAfterUntil : null };
+    if (report.bound !== reported.bound || report.retryAfterUntil !== reported.retryAfterUntil) {
+      await reportState({ subscriptionId, ...report });
+      reported = report;
     }
-    if ((unlisted.length || workflowInfo().continueAsNewSuggested) && inFlight === 0) {
+    // A run lists a bounded number of events, and continues as new (its history short too) once its batches end.
+    const listFull = listed.length >= EVENT_IDS_PER_RUN || workflowInfo().continueAsNewSuggested;
+    if (listFull && inFlight === 0) {
       await condition(allHandlersFinished);
-      // The next run lists what this one could not, and the rest of them on its own next time.
-      const next = unlisted.slice(0, EVENT_IDS_PER_RUN);
-      const rest = unlisted.slice(EVENT_IDS_PER_RUN);
-      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: next }] })({
-        subscriptionId,
-        workspaceId,
-        state,
-        eventIds: [...next, ...rest],
-      });
+      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: [] }] })({ subscriptionId, workspaceId, state });
     }
     const full = settings !== null && inFlight >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
     const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
-    const mayClaim = !unlisted.length && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
+    const mayClaim = !listFull && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
 
     if (mayClaim) {
       wakesClaimed = wakes;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight, now, waitedFor: lastWait });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
       const fresh = claim.settings;
       settings = fresh;
       if (claim.stop) {
-        if (inFlight === 0) {
-          await condition(allHandlersFinished);
-          if (!woken()) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
-          continue;
-        }
-        stopping = claim.stop === 'paused' ? 'paused' : 'ended';
+        if (inFlight === 0 && (await mayEnd())) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
+        stopping = true;
         continue;
       }
-      stopping = null;
+      stopping = false;
       nextDueAt = claim.nextDueAt;
       capFull = claim.capFull;
       if (capFull) capRecheckAt = now + CAP_RECHECK_MS;
-      moreDue = claim.deliveries.length > 0 && claim.deliveries.length === claim.limit && nextDueAt !== null && nextDueAt <= now;
+      moreDue = claim.dueNow && !capFull;
       if (claim.deliveries.length) {
         state = spendRate(state, fresh.ratePerSecond, now, claim.deliveries.length);
         lastWait = null;
+        const news = claim.deliveries.map((d) => d.eventId).filter((id) => !listed.includes(id));
+        if (news.length) {
+          listed.push(...news);
+          upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
+        }
         void runBatch(token, claim.deliveries);
         continue;
       }
       if (claim.limitedBy) lastWait = claim.limitedBy;
       // Due, yet nothing claimed and nothing in the way: should that ever be (a row locked by another
       // transaction), look again in a second rather than at once.
-      else if (nextDueAt !== null && nextDueAt <= now) nextDueAt = now + 1_000;
-      if (nextDueAt === null && inFlight === 0 && !woken()) {
-        // Nothing pending: the run ends, unless an event joined meanwhile (its signal comes before the end).
-        await condition(allHandlersFinished);
-        if (!woken()) return { attempted, ended: 'idle' };
+      else if (claim.dueNow) {
+        moreDue = false;
+        nextDueAt = now + 1_000;
       }
       continue;
     }
 
     // Nothing in flight, nothing pending, no signal since the last claim: the run ends (an event
     // that joins meanwhile comes as a signal before the end, or starts a new run after it).
-    if (!stopping && !due && nextDueAt === null && inFlight === 0 && !unlisted.length) {
-      await condition(allHandlersFinished);
-      if (!woken()) return { attempted, ended: 'idle' };
+    if (!stopping && !due && nextDueAt === null && inFlight === 0) {
+      if (await mayEnd()) return { attempted, ended: 'idle' };
       continue;
     }
 
