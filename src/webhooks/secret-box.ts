@@ -52,9 +52,15 @@ function readKeyFile(file: string): SecretKey[] {
   return keys;
 }
 
-/** The keys in use; from the file they are read again when a ciphertext names a key not loaded yet (another process made it). */
-class KeyRing {
+/**
+ * The keys in use. From the file they are read again whenever it changed (`secrets reencrypt` in
+ * another process writes a new one, renamed into place): a running service seals under the key the
+ * file names first now, never under one the rotation is about to drop.
+ */
+export class KeyRing {
   private keys: SecretKey[] | undefined;
+  /** The key file as last read (inode, size, mtime). */
+  private readVersion = '';
   constructor(
     private readonly configured: SecretKey[] | undefined,
     private readonly file: string,
@@ -64,8 +70,34 @@ class KeyRing {
     return this.configured !== undefined;
   }
 
+  /** Where the keys come from, for messages. */
+  get source() {
+    return this.configured ? 'WEBHOOK_SECRET_KEYS' : this.file;
+  }
+
+  private fileVersion(): string {
+    try {
+      const st = fs.statSync(this.file);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '';
+    }
+  }
+
   all(): SecretKey[] {
-    return (this.keys ??= this.configured ?? readKeyFile(this.file));
+    if (this.configured) return this.configured;
+    const version = this.fileVersion();
+    if (!this.keys || version !== this.readVersion) {
+      this.keys = readKeyFile(this.file);
+      this.readVersion = this.fileVersion();
+    }
+    return this.keys;
+  }
+
+  /** The keys there are, without making a key file: undefined when there is none. */
+  existing(): SecretKey[] | undefined {
+    if (this.configured) return this.configured;
+    return fs.existsSync(this.file) ? this.all() : undefined;
   }
 
   current(): SecretKey {
@@ -73,11 +105,7 @@ class KeyRing {
   }
 
   byId(id: string): SecretKey {
-    let key = this.all().find((k) => k.id === id);
-    if (!key && !this.configured) {
-      this.keys = readKeyFile(this.file);
-      key = this.keys.find((k) => k.id === id);
-    }
+    const key = this.all().find((k) => k.id === id);
     if (!key) {
       throw new SecretKeyMissing(
         `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (docs/operators/admin-cli.md, "Webhook secrets").`,
@@ -89,15 +117,13 @@ class KeyRing {
   /** Key file only: a new key first, the others kept until no row uses them. */
   addKey(): SecretKey {
     const key = newKey();
-    this.keys = [key, ...readKeyFile(this.file)];
-    writeKeyFile(this.file, this.keys);
+    writeKeyFile(this.file, [key, ...readKeyFile(this.file)]);
     return key;
   }
 
   /** Key file only: keeps the listed keys (in order) and drops the rest. */
   keepOnly(ids: Set<string>) {
-    this.keys = readKeyFile(this.file).filter((k) => ids.has(k.id));
-    writeKeyFile(this.file, this.keys);
+    writeKeyFile(this.file, readKeyFile(this.file).filter((k) => ids.has(k.id)));
   }
 }
 

@@ -2,7 +2,7 @@
 // releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
 // reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
 import { prisma } from '../db/db.ts';
-import { isSealed, openSecret, sealedWith, sealSecret, secretKeys } from './secret-box.ts';
+import { isSealed, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing } from './secret-box.ts';
 import { ROTATION_OVERLAP_MS } from './signing.ts';
 
 const PAGE = 500;
@@ -42,6 +42,27 @@ async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): P
 }
 
 export const secretRepository = {
+  /**
+   * Start-up: refuses (a clear message, nothing written) when stored secrets name a key the service
+   * does not have: a key file lost or not copied, a WEBHOOK_SECRET_KEYS without a key still in use.
+   * Made anew, a key file would leave every stored secret unreadable.
+   */
+  async assertKeysPresent(ring: KeyRing = secretKeys): Promise<void> {
+    const rows = await prisma.$queryRaw<{ keyId: string }[]>`
+      SELECT DISTINCT split_part(v, '.', 2) AS "keyId"
+        FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret"]) AS v
+       WHERE v LIKE 'enc1.%'`;
+    if (!rows.length) return;
+    const have = new Set((ring.existing() ?? []).map((k) => k.id));
+    const missing = rows.map((r) => r.keyId).filter((id) => !have.has(id));
+    if (!missing.length) return;
+    throw new Error(
+      `Webhook signing secrets in the database are encrypted with key${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which ${ring.source} ` +
+        `${ring.existing() ? 'does not hold' : 'does not exist to hold'}: give every process the keys it had (restore the key file from the backup of DATA_DIR, ` +
+        'or list them in WEBHOOK_SECRET_KEYS; docs/operators/admin-cli.md, "Webhook secrets"). Nothing was created or changed.',
+    );
+  },
+
   /** Start-up: seals what an earlier release stored in plain text. The number of rows sealed. */
   async sealPlainText(): Promise<number> {
     let sealed = 0;
