@@ -5,7 +5,7 @@ import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../genera
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { writeConditionEvent } from './operational-events.ts';
-import { sealSecret } from './secret-box.ts';
+import { openSecret, sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
@@ -189,9 +189,10 @@ export const webhookRepository = {
         const count = await tx.webhookSubscription.count({ where: { apiKeyId: input.apiKeyId, ...live } });
         if (count >= input.limit) return { limitReached: 'apiKey' as const };
       }
+      const id = newId('wh');
       return tx.webhookSubscription.create({
         data: {
-          id: newId('wh'),
+          id,
           workspaceId: input.workspaceId,
           apiKeyId: input.apiKeyId,
           createdById: input.createdById,
@@ -202,7 +203,7 @@ export const webhookRepository = {
           description: input.description,
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
-          secret: sealSecret(input.secret),
+          secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
     });
@@ -236,8 +237,12 @@ export const webhookRepository = {
   rotateSecret(id: string, secret: string, at: Date) {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
-      // The previous secret stays as sealed; it replaces (clears) the one before it.
-      const updated = await tx.webhookSubscription.update({ where: { id }, data: { secret: sealSecret(secret), previousSecret: row!.secret, secretRotatedAt: at } });
+      // The current secret becomes the previous one (sealed again for that column); it replaces (clears) the one before it.
+      const previous = openSecret(row!.secret, { subscriptionId: id, column: 'secret' });
+      const updated = await tx.webhookSubscription.update({
+        where: { id },
+        data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },
+      });
       return openSecrets(updated, at);
     });
   },

@@ -23,7 +23,7 @@ describe('webhook secret keys', () => {
     const rotated = new KeyRing(undefined, file).addKey();
     expect(rotated.id).not.toBe(first.id);
     expect(service.current().id).toBe(rotated.id);
-    expect(sealSecret('whsec_x', service.current()).split('.')[1]).toBe(rotated.id);
+    expect(sealSecret('whsec_x', { subscriptionId: 'wh_x', column: 'secret' }, service.current()).split('.')[1]).toBe(rotated.id);
   });
 
   // The first call loads the whole app: on a busy machine that alone can take most of the default 30 s.
