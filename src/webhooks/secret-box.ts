@@ -15,7 +15,7 @@ import { config, parseSecretKeys, type SecretKey } from '../config.ts';
 import { onFirstUse } from '../lazy.ts';
 
 const PREFIX = 'enc2';
-/** The format before ciphertexts were bound to their row: opened only to seal again at start-up (sealStale). */
+/** The format before ciphertexts were bound to their place: opened only to seal again at start-up (secretRepository.sealPlainText). */
 const LEGACY_PREFIX = 'enc1';
 const LEGACY_AAD = Buffer.from('ticketing webhook signing secret');
 
@@ -101,10 +101,11 @@ export class KeyRing {
 
   all(): SecretKey[] {
     if (this.configured) return this.configured;
+    // The version is taken before reading: a change in between is read on the next call.
     const version = this.fileVersion();
     if (!this.keys || version !== this.readVersion) {
       this.keys = readKeyFile(this.file);
-      this.readVersion = this.fileVersion();
+      this.readVersion = version;
     }
     return this.keys;
   }
