@@ -45,6 +45,8 @@ async function main() {
   if (traces) stops.push(() => traces.shutdown());
   const applied = await migrate();
   if (applied.length) logger.info({ applied }, 'migrations applied');
+  // No start with stored secrets this process cannot open (a lost key file is never made anew over them).
+  await secretRepository.assertKeysPresent();
   // Webhook secrets stored in plain text by an earlier release are sealed before anything reads them.
   const sealed = await secretRepository.sealPlainText();
   if (sealed) logger.info({ sealed }, 'webhook signing secrets encrypted at rest');

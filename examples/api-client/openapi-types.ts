@@ -6060,7 +6060,7 @@ export interface operations {
                  *       "changes": null,
                  *       "data": {
                  *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "url": "https://hooks.example.com",
                  *         "description": "CRM sync",
                  *         "condition": "paused",
                  *         "reason": "failures",
@@ -6090,7 +6090,7 @@ export interface operations {
                     data: {
                         /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
                         subscriptionId: string;
-                        /** @description Its endpoint URL */
+                        /** @description Its endpoint's origin (scheme, host and port): the path and query are left out, since they may hold a token */
                         url: string;
                         /** @description Its description */
                         description: string;
@@ -6148,7 +6148,7 @@ export interface operations {
                  *       "changes": null,
                  *       "data": {
                  *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "url": "https://hooks.example.com",
                  *         "description": "CRM sync",
                  *         "condition": "disabled",
                  *         "reason": "gone",
@@ -6178,7 +6178,7 @@ export interface operations {
                     data: {
                         /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
                         subscriptionId: string;
-                        /** @description Its endpoint URL */
+                        /** @description Its endpoint's origin (scheme, host and port): the path and query are left out, since they may hold a token */
                         url: string;
                         /** @description Its description */
                         description: string;
@@ -6239,7 +6239,7 @@ export interface operations {
                  *       "changes": null,
                  *       "data": {
                  *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "url": "https://hooks.example.com",
                  *         "description": "CRM sync",
                  *         "condition": "receiving",
                  *         "reason": "manual",
@@ -6269,7 +6269,7 @@ export interface operations {
                     data: {
                         /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
                         subscriptionId: string;
-                        /** @description Its endpoint URL */
+                        /** @description Its endpoint's origin (scheme, host and port): the path and query are left out, since they may hold a token */
                         url: string;
                         /** @description Its description */
                         description: string;
@@ -6330,7 +6330,7 @@ export interface operations {
                  *       "changes": null,
                  *       "data": {
                  *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "url": "https://hooks.example.com",
                  *         "description": "CRM sync",
                  *         "condition": "receiving",
                  *         "reason": "manual",
@@ -6360,7 +6360,7 @@ export interface operations {
                     data: {
                         /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
                         subscriptionId: string;
-                        /** @description Its endpoint URL */
+                        /** @description Its endpoint's origin (scheme, host and port): the path and query are left out, since they may hold a token */
                         url: string;
                         /** @description Its description */
                         description: string;
@@ -6418,7 +6418,7 @@ export interface operations {
                  *       "changes": null,
                  *       "data": {
                  *         "subscriptionId": "wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B",
-                 *         "url": "https://hooks.example.com/ticketing",
+                 *         "url": "https://hooks.example.com",
                  *         "description": "CRM sync",
                  *         "condition": "receiving",
                  *         "deliveryId": "dlv_01JGZ8Q4W6Y2KX3N5P7R9T1V3C",
@@ -6455,7 +6455,7 @@ export interface operations {
                     data: {
                         /** @description The subscription this event is about (`wh_…`); it never receives this event itself */
                         subscriptionId: string;
-                        /** @description Its endpoint URL */
+                        /** @description Its endpoint's origin (scheme, host and port): the path and query are left out, since they may hold a token */
                         url: string;
                         /** @description Its description */
                         description: string;

@@ -38,9 +38,11 @@ function loadState(): State {
 }
 
 function saveState(state: State) {
-  // Written aside and renamed, so a crash never leaves half a file.
-  fs.writeFileSync(`${stateFile}.tmp`, JSON.stringify(state));
-  fs.renameSync(`${stateFile}.tmp`, stateFile);
+  // Written aside and renamed, so a crash never leaves half a file. It holds the signing secret:
+  // owner-only, under a name nobody can plant a link at beforehand (created exclusively).
+  const draft = `${stateFile}.${crypto.randomBytes(8).toString('hex')}.tmp`;
+  fs.writeFileSync(draft, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
+  fs.renameSync(draft, stateFile);
 }
 
 interface FeedEvent {

@@ -3,6 +3,7 @@
 // script (docker/postgres-init.sql: the Temporal server's role). Installing, initdb and pg_ctl as
 // the cluster's owner: scripts/throwaway-postgres.ts.
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot } from '../../src/paths.ts';
@@ -17,22 +18,43 @@ export interface Postgres {
 const bin = (name: string) => path.join(`/usr/lib/postgresql/${versions.postgresMajor}/bin`, name);
 const asRoot = process.getuid?.() === 0;
 const dataDir = (pg: Postgres) => path.join(pg.dir, 'data');
+
+/**
+ * The folder of the cluster's PostgreSQL (data, socket, log). Run as ourselves, `<cluster>/postgres`.
+ * As root it runs as the postgres user, who cannot enter `.data` once `npm start` has made it 0700
+ * (and must not: it is the service's): a folder of its own instead, one per cluster folder, under
+ * the postgres user's home, owned by postgres and 0700.
+ */
+export function postgresDirFor(clusterDir: string): string {
+  if (!asRoot) return path.join(clusterDir, 'postgres');
+  const id = crypto.createHash('sha256').update(path.resolve(clusterDir)).digest('hex').slice(0, 16);
+  return path.join(POSTGRES_HOME, 'ticketing-clusters', id);
+}
+const POSTGRES_HOME = '/var/lib/postgresql';
 export const postgresLog = (pg: Postgres) => path.join(pg.dir, 'postgres.log');
 
 function initialise(pg: Postgres, log: (line: string) => void): void {
   const env = postgresEnv();
-  mkdirSync(pg.dir, { recursive: true });
   if (asRoot) {
-    ownDir(pg.dir);
+    // Each folder made on the way belongs to postgres (its home may not exist yet), the last one 0700.
+    for (const dir of [POSTGRES_HOME, path.dirname(pg.dir), pg.dir]) {
+      if (existsSync(dir)) continue;
+      mkdirSync(dir, { mode: 0o700 });
+      ownDir(dir);
+    }
     try {
       runAsOwner('test', ['-w', pg.dir]);
     } catch {
-      throw new Error(`PostgreSQL runs as the postgres user, who cannot reach ${pg.dir}: make the repository's parent folders readable by others (chmod o+x)`);
+      throw new Error(`PostgreSQL runs as the postgres user, who cannot write to ${pg.dir}: give that folder to postgres (chown postgres ${pg.dir})`);
     }
+  } else {
+    mkdirSync(pg.dir, { recursive: true });
   }
   log(`creating a PostgreSQL ${versions.postgresMajor} cluster in ${dataDir(pg)}`);
   const pwfile = path.join(pg.dir, 'pwfile');
-  writeFileSync(pwfile, `${env.POSTGRES_PASSWORD}\n`, { mode: 0o644 });
+  // Read by initdb as the cluster's owner, and nobody else (whatever the umask).
+  writeFileSync(pwfile, `${env.POSTGRES_PASSWORD}\n`, { mode: 0o600 });
+  ownDir(pwfile);
   try {
     runAsOwner(bin('initdb'), ['-D', dataDir(pg), '-U', env.POSTGRES_USER, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8']);
   } finally {

@@ -1,11 +1,12 @@
 // The native cluster's processes, in start order, each with how it starts, stops, and is probed.
-// Everything lives under .data/cluster/: run/ (pid files), logs/, postgres/, redis/, temporal/.
+// Everything lives under .data/cluster/: run/ (pid files), logs/, postgres/ (as root elsewhere:
+// postgresDirFor), redis/, temporal/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot, repoRoot } from '../../src/paths.ts';
 import { aptInstall } from '../apt.ts';
-import { crashPostgres, postgresLog, postgresPid, postgresReady, startPostgres, stopPostgres } from './postgres.ts';
+import { crashPostgres, postgresDirFor, postgresLog, postgresPid, postgresReady, startPostgres, stopPostgres } from './postgres.ts';
 import { killDetached, logFile, runningPid, startDetached, stopDetached, type ProcessDirs } from './processes.ts';
 import { groupPids, httpOk, polling, redisPong, workflowPollers } from './probes.ts';
 import {
@@ -39,7 +40,7 @@ export interface Service {
   healthy(): Promise<boolean>;
 }
 
-const pg = { dir: path.join(clusterDir, 'postgres'), port: nativePort(composePorts.postgres) };
+const pg = { dir: postgresDirFor(clusterDir), port: nativePort(composePorts.postgres) };
 
 const postgres: Service = {
   name: 'postgres',

@@ -103,10 +103,15 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
   );
 }
 
-/** A versioned record's answer (a replayed one too) carries its version as ETag. */
+/** A versioned record's answer (a replayed one too) carries its version as ETag; one that carries a secret, no-store. */
 function withEtag(def: RouteDef, result: RouteResult): RouteResult {
   const version = def.etag ? (result.body as { version?: unknown } | null)?.version : undefined;
-  return typeof version === 'number' ? { ...result, headers: { ...result.headers, ETag: etagOf(version) } } : result;
+  const headers = {
+    ...result.headers,
+    ...(typeof version === 'number' ? { ETag: etagOf(version) } : {}),
+    ...(def.carriesSecret ? { 'Cache-Control': 'no-store' } : {}),
+  };
+  return { ...result, headers };
 }
 
 async function executeRoute(route: CompiledRoute, req: RestRequest, input: RouteInput, idempotencyClaim?: IdempotencyClaim): Promise<RouteResult> {

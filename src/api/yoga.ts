@@ -27,14 +27,19 @@ function toGraphQLError(error: unknown): GraphQLError {
     gqlError.message = original.message;
     return gqlError;
   }
-  // Errors GraphQL itself raises (syntax, validation, variable coercion) carry no original error.
-  if (gqlError && !gqlError.originalError) {
+  // Errors GraphQL itself raises (syntax, validation, variable coercion) carry no original error,
+  // except a wrong value inside an input-object variable, which wraps GraphQL's own error for the field.
+  if (gqlError && (!gqlError.originalError || isVariableCoercionError(gqlError))) {
     Object.assign(gqlError.extensions, { code: (gqlError.extensions.code as string) ?? 'invalid_request' });
     return gqlError;
   }
   logger.error({ err: original }, 'unexpected error in GraphQL resolver');
   return new GraphQLError('Internal error', { nodes: gqlError?.nodes, path: gqlError?.path, extensions: { code: 'internal_error' } });
 }
+
+/** `Variable "$input" got invalid value … at "input.subject"; …`: raised before execution, about the request. */
+const isVariableCoercionError = (e: GraphQLError) =>
+  e.path === undefined && e.originalError instanceof GraphQLError && e.message.startsWith('Variable "$');
 
 /** At most `max` entries, the least recently used dropped first. */
 function lruCache<T>(max: number) {

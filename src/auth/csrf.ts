@@ -13,10 +13,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const isSafeMethod = (method: string) => SAFE_METHODS.has(method.toUpperCase());
 
+/**
+ * Our origin is the public one (PUBLIC_BASE_URL), never the one a request names: its Host header is
+ * the sender's to choose (a DNS-rebinding page names its own). At `localhost` (the default,
+ * http://localhost:PORT) the loopback addresses at that port are the same place.
+ */
+function isOwnOrigin(origin: string): boolean {
+  const own = new URL(config.http.publicBaseUrl);
+  if (origin === own.origin) return true;
+  if (own.hostname !== 'localhost') return false;
+  return ['127.0.0.1', '[::1]'].some((host) => origin === `${own.protocol}//${host}${own.port ? `:${own.port}` : ''}`);
+}
+
 /** Browsers send Origin on every cross-origin request and on every POST. */
 export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get('origin');
-  if (origin === null || origin === new URL(config.http.publicBaseUrl).origin || origin === new URL(request.url).origin) return;
+  if (origin === null || isOwnOrigin(origin)) return;
   throw new AppError('csrf_failed', `Requests from ${origin.slice(0, 200)} are refused; other sites must use an API key`);
 }
 

@@ -20,10 +20,26 @@ export const sessionRepository = {
     return prisma.user.findMany({ where: { id: { in: ids.map((r) => r.id) } }, include: userInclude, orderBy: { id: 'asc' } });
   },
 
-  /** Also clears the user's expired sessions, so rows do not pile up. */
-  async create(input: { id: string; userId: number; csrfToken: string; expiresAt: Date }, now: Date) {
-    await prisma.session.deleteMany({ where: { userId: input.userId, expiresAt: { lte: now } } });
-    return prisma.session.create({ data: { ...input, createdAt: now, lastSeenAt: now } });
+  /**
+   * Also clears the user's expired sessions, so rows do not pile up, and ends the oldest live ones
+   * beyond `maxLive` (every instance hears of each when it commits). The ids of those ended.
+   */
+  async create(input: { id: string; userId: number; csrfToken: string; expiresAt: Date }, now: Date, maxLive: number): Promise<string[]> {
+    return prisma.$transaction(async (tx) => {
+      await tx.session.deleteMany({ where: { userId: input.userId, expiresAt: { lte: now } } });
+      await tx.session.create({ data: { ...input, createdAt: now, lastSeenAt: now } });
+      const beyond = await tx.session.findMany({
+        where: { userId: input.userId },
+        select: { id: true },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: maxLive,
+      });
+      const ids = beyond.map((s) => s.id);
+      if (!ids.length) return [];
+      await tx.session.deleteMany({ where: { id: { in: ids } } });
+      for (const id of ids) await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload({ kind: 'session', id })})`;
+      return ids;
+    });
   },
 
   /** Only while the hash is still `from`: a password changed meanwhile stays changed. */

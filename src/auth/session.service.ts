@@ -14,6 +14,7 @@ import { toRoleAccess } from './role-access.ts';
 import { sessionRepository } from './session.repository.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from './invalidation.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
+import { notificationService } from '../notifications/notification.service.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { NO_SOCKET } from '../rate-limit/client-address.ts';
 
@@ -23,6 +24,11 @@ const CACHE_TTL_MS = 10_000;
 const CACHE_MAX = 10_000;
 /** lastSeenAt is written at most this often per session. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * Live sessions per person: a sign-in beyond it signs the oldest out, with a notice. Enough for
+ * every browser and device one person uses; it bounds the rows (and cache entries) one account can make.
+ */
+export const MAX_LIVE_SESSIONS = 10;
 /** One e-mail may have an account in several workspaces; no one has more than this. */
 const MAX_ACCOUNTS_PER_EMAIL = 10;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -127,7 +133,15 @@ export const sessionService = {
     const token = crypto.randomBytes(32).toString('base64url');
     const id = hashToken(token);
     const csrfToken = crypto.randomBytes(32).toString('base64url');
-    await sessionRepository.create({ id, userId: user.id, csrfToken, expiresAt: new Date(now + ABSOLUTE_LIFETIME_MS) }, new Date(now));
+    const signedOut = await sessionRepository.create({ id, userId: user.id, csrfToken, expiresAt: new Date(now + ABSOLUTE_LIFETIME_MS) }, new Date(now), MAX_LIVE_SESSIONS);
+    for (const ended of signedOut) invalidateLocally({ kind: 'session', id: ended });
+    if (signedOut.length) {
+      await notificationService.notify(user.workspaceId, [user.id], {
+        kind: 'session.signed_out',
+        title: 'Signed out of your oldest session',
+        body: `You are signed in at most ${MAX_LIVE_SESSIONS} times at once, so this sign-in ended the oldest session. If that was not you, change your password.`,
+      });
+    }
     return { principal: toPrincipal(user, id, csrfToken), cookie: sessionCookie(token, ABSOLUTE_LIFETIME_MS / 1000) };
   },
 

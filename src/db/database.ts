@@ -11,6 +11,7 @@ import type { GetPrismaClientConfig } from '@prisma/client/runtime/client';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import type { SqlRunner } from './migrations.ts';
+import { makeOwnerOnly } from '../admin/private-data-dir.ts';
 import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {
@@ -112,6 +113,8 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
   }
   fs.mkdirSync(dbConfig.dir, { recursive: true });
   const lite = new PGlite(dbConfig.dir);
+  // The files of a new database come from PGlite's template as 0666 (those it makes later follow the umask).
+  const privateFiles = lite.waitReady.then(() => makeOwnerOnly(dbConfig.dir));
   const prisma = newPrismaClient({ adapter: new PrismaPGlite(lite) });
   return {
     kind: 'pglite',
@@ -124,6 +127,7 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
     read: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
     listen: (channel, handler) => lite.listen(channel, handler),
     async close() {
+      await privateFiles.catch(() => undefined);
       await prisma.$disconnect();
       await lite.close();
     },

@@ -87,7 +87,7 @@ const operationalActor = actor
   .describe('Who resumed or re-enabled it (a person, or the service account of an API key); null when the service itself acted (a pause, a 410, a delivery out of attempts)');
 const subscriptionSummary = {
   subscriptionId: z.string().describe('The subscription this event is about (`wh_…`); it never receives this event itself'),
-  url: z.string().describe('Its endpoint URL'),
+  url: z.string().describe('Its endpoint\'s origin (scheme, host and port): the path and query are left out, since they may hold a token'),
   description: z.string().describe('Its description'),
   condition: z.enum(['receiving', 'paused', 'disabled']).describe('Its condition after the change'),
 };
@@ -113,7 +113,7 @@ const deliveryFailedData = z.object({
     .describe('The last attempt, in summary (the delivery log has its details)'),
 });
 const operational = (type: OperationalEventType, data: z.ZodType) => envelope(type, z.null(), data, undefined, operationalActor);
-const EXAMPLE_SUBSCRIPTION = { subscriptionId: 'wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B', url: 'https://hooks.example.com/ticketing', description: 'CRM sync' };
+const EXAMPLE_SUBSCRIPTION = { subscriptionId: 'wh_01JGZ8Q4W6Y2KX3N5P7R9T1V3B', url: 'https://hooks.example.com', description: 'CRM sync' };
 
 const ticketData = ticketSchema.describe('The ticket after the change, in the representation of every ticket response');
 const commentData = commentSchema.describe('The new comment');

@@ -33,6 +33,9 @@ export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       // A refusal's own limit headers (a mutation field over the allowance) are newer than the admission's.
       for (const [name, value] of Object.entries({ ...limitHeaders, ...responseHeaders })) response.headers.set(name, value);
+      // Answers are the caller's own, and some hold a secret shown once (createApiKey's value, a
+      // subscription's signing secret): no cache on the way keeps any of them.
+      response.headers.set('Cache-Control', 'no-store');
       return response;
     } catch (err) {
       if (!(err instanceof AppError)) return problemResponse(err, requestId, limitHeaders);

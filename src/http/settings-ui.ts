@@ -7,6 +7,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fromRoot } from '../paths.ts';
+import { config } from '../config.ts';
 
 const distDir = fromRoot('web', 'dist');
 /** Vite names assets `<name>-<hash>.<ext>`: nothing else is served from assets/ (not the .br and .gz beside them). */
@@ -21,6 +22,13 @@ const pageHeaders = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
 };
+
+/** A year, as browsers' preload lists ask: once a browser has seen the page over HTTPS it never asks over plain HTTP. */
+const HSTS = 'max-age=31536000';
+
+/** The page's headers; HSTS when the service is served over HTTPS (PUBLIC_BASE_URL, also behind a TLS-terminating proxy). */
+const headersOfPage = (): Record<string, string> =>
+  new URL(config.http.publicBaseUrl).protocol === 'https:' ? { ...pageHeaders, 'Strict-Transport-Security': HSTS } : pageHeaders;
 
 const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Settings</title>
 <p>The settings UI is not built yet. <code>npm start</code> builds it; or run <code>npx tsx web/build.ts</code> and reload.</p></html>`;
@@ -49,8 +57,8 @@ export function settingsUi(root = distDir) {
   });
   app.get('*', async (c) => {
     const page = await readOrNull(path.join(root, 'index.html'));
-    if (!page) return c.body(notBuilt, 503, pageHeaders);
-    return c.body(new Uint8Array(page), 200, pageHeaders);
+    if (!page) return c.body(notBuilt, 503, headersOfPage());
+    return c.body(new Uint8Array(page), 200, headersOfPage());
   });
   return app;
 }

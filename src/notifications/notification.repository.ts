@@ -14,14 +14,33 @@ export interface NewNotification {
 
 /** Notices about a ticket: they carry the ticket's board in `data.boardId`. */
 const BOARD_NOTICE_KINDS = ['ticket.created'];
+/** Notices about a webhook subscription: they carry its id (and URL) in `data.subscriptionId`. */
+const SUBSCRIPTION_NOTICE_KINDS = ['webhook.paused'];
+
+/** The workspace's subscriptions a role with these boards opens: every one of their boards is among them (webhook.service.ts). */
+async function openedSubscriptions(userId: number, boards: ReadonlySet<string>): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT s."id" FROM "WebhookSubscription" s
+     WHERE s."workspaceId" = (SELECT u."workspaceId" FROM "User" u WHERE u."id" = ${userId})
+       AND cardinality(s."boardIds") > 0 AND s."boardIds" <@ ${[...boards]}::text[]`;
+  return rows.map((r) => r.id);
+}
 
 /**
  * Decided when read, not only when sent: a notice about a ticket shows only while the reader's
- * role sees the ticket's board (a role narrowed after the notice was sent no longer shows it).
+ * role sees the ticket's board, one about a subscription only while the role opens it (a role
+ * narrowed after the notice was sent no longer shows it).
  */
-function visibleTo(boards: ReadonlySet<string> | null): Prisma.NotificationWhereInput {
+async function visibleTo(userId: number, boards: ReadonlySet<string> | null): Promise<Prisma.NotificationWhereInput> {
   if (boards === null) return {};
-  return { OR: [{ kind: { notIn: BOARD_NOTICE_KINDS } }, ...[...boards].map((b) => ({ data: { path: ['boardId'], equals: b } }))] };
+  const subscriptions = await openedSubscriptions(userId, boards);
+  return {
+    OR: [
+      { kind: { notIn: [...BOARD_NOTICE_KINDS, ...SUBSCRIPTION_NOTICE_KINDS] } },
+      ...[...boards].map((b) => ({ kind: { in: BOARD_NOTICE_KINDS }, data: { path: ['boardId'], equals: b } })),
+      ...subscriptions.map((id) => ({ kind: { in: SUBSCRIPTION_NOTICE_KINDS }, data: { path: ['subscriptionId'], equals: id } })),
+    ],
+  };
 }
 
 export const notificationRepository = {
@@ -30,14 +49,33 @@ export const notificationRepository = {
   },
 
   /** A page of the user's notices; `boards`: the boards the reader sees (null: all), see visibleTo. */
-  list(userId: number, unreadOnly: boolean, page: KeysetPage, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
-    const where = { userId, ...(unreadOnly ? { readAt: null } : {}), ...visibleTo(boards) };
+  async list(userId: number, unreadOnly: boolean, page: KeysetPage, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
+    const where = { userId, ...(unreadOnly ? { readAt: null } : {}), ...(await visibleTo(userId, boards)) };
     return prisma.notification.findMany({ ...query, where: { AND: [where, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
   /** Marks it read (keeping the first reading time); null when it is not this user's or not visible to it. */
   async markRead(userId: number, id: number, at: Date, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
-    await prisma.notification.updateMany({ where: { id, userId, readAt: null, ...visibleTo(boards) }, data: { readAt: at } });
-    return prisma.notification.findFirst({ ...query, where: { id, userId, ...visibleTo(boards) } });
+    const visible = await visibleTo(userId, boards);
+    await prisma.notification.updateMany({ where: { id, userId, readAt: null, ...visible }, data: { readAt: at } });
+    return prisma.notification.findFirst({ ...query, where: { id, userId, ...visible } });
+  },
+
+  /**
+   * Of these notices about a subscription (`data.subscriptionId`), those whose reader's role opens
+   * it, as the reader's list would show them (visibleTo): the ones that may also go out by e-mail.
+   */
+  async subscriptionNoticesVisible(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await prisma.$queryRaw<{ id: number }[]>`
+      SELECT n."id" FROM "Notification" n
+        JOIN "User" u ON u."id" = n."userId"
+        JOIN "Role" r ON r."id" = u."roleId"
+       WHERE n."id" = ANY(${ids}::int[])
+         AND (r."isAdmin" OR r."allBoards" OR EXISTS (
+           SELECT 1 FROM "WebhookSubscription" s
+            WHERE s."id" = n."data"->>'subscriptionId' AND cardinality(s."boardIds") > 0
+              AND s."boardIds" <@ ARRAY(SELECT rb."boardId" FROM "RoleBoard" rb WHERE rb."roleId" = r."id")))`;
+    return new Set(rows.map((r) => r.id));
   },
 };

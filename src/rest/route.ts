@@ -44,6 +44,8 @@ export interface RouteDef {
   idempotent?: boolean;
   /** The answer is one versioned record (a `version` member): it carries `ETag: "<version>"`. */
   etag?: boolean;
+  /** The answer holds a secret shown once (a signing secret): `Cache-Control: no-store`, so no cache on the way keeps it. */
+  carriesSecret?: boolean;
   /** Honours `If-Match` (its `variables` pass ifMatchVersions on): a stale version answers 412 `precondition_failed`. */
   ifMatch?: boolean;
   /** Each item of a paged answer is a JSON value, described by this schema rather than by its GraphQL type (the events feed). */

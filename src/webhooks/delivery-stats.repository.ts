@@ -1,7 +1,10 @@
 // Data access of a subscription's delivery statistics: ONE statement over the attempts of one
 // subscription in a time window, served by the index on ("subscriptionId", "attemptedAt") that
-// also holds "status" and "durationMs", so it reads no table rows (docs/integrators/webhooks.md, "Statistics").
+// also holds "status" and "durationMs", so for a caller who sees every board it reads no table rows
+// (docs/integrators/webhooks.md, "Statistics"); for one who does not, the events of the attempts too.
 import { prisma } from '../db/db.ts';
+import { Prisma } from '../generated/prisma/client.ts';
+import { eventVisible } from './webhook.repository.ts';
 
 export interface StatsWindow {
   /** Start of the first bucket (inclusive). */
@@ -40,9 +43,10 @@ interface Row {
 /**
  * Counts, success and duration percentiles of a subscription's attempts in [from, to), per bucket
  * and in total. Every row carries the window's percentiles; with no attempts there is one row
- * without a bucket.
+ * without a bucket. `boardIds`: the boards the caller sees (null: every board); only attempts at
+ * events it may see count, as in the delivery log (eventVisible; this reads the events too).
  */
-export async function attemptStats(subscriptionId: string, window: StatsWindow): Promise<AttemptStats> {
+export async function attemptStats(subscriptionId: string, window: StatsWindow, boardIds: string[] | null = null): Promise<AttemptStats> {
   const from = window.from.toISOString();
   const to = window.to.toISOString();
   const rows = await prisma.$queryRaw<Row[]>`
@@ -50,6 +54,7 @@ export async function attemptStats(subscriptionId: string, window: StatsWindow):
       SELECT date_bin(make_interval(secs => ${window.bucketSeconds}::int), "attemptedAt", ${from}::timestamp(3)) AS "bucket", "status", "durationMs"
       FROM "DeliveryAttempt"
       WHERE "subscriptionId" = ${subscriptionId} AND "attemptedAt" >= ${from}::timestamp(3) AND "attemptedAt" < ${to}::timestamp(3)
+        ${boardIds ? Prisma.sql`AND EXISTS (SELECT 1 FROM "Event" e WHERE e."id" = "DeliveryAttempt"."eventId" AND ${eventVisible(boardIds)})` : Prisma.empty}
     ), p AS (
       SELECT percentile_cont(ARRAY[0.5, 0.95, 0.99]::float8[]) WITHIN GROUP (ORDER BY "durationMs") AS "q" FROM a
     ), b AS (

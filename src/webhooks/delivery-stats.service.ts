@@ -2,7 +2,7 @@
 // attempts by outcome, the success rate, duration percentiles and a series of UTC buckets.
 import { AppError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
-import { webhookService } from './webhook.service.ts';
+import { visibleBoards, webhookService } from './webhook.service.ts';
 import { attemptStats, type StatsWindow } from './delivery-stats.repository.ts';
 
 const HOUR = 3600;
@@ -54,7 +54,7 @@ export const deliveryStatsService = {
     const name = parsePeriod(period);
     const s = await webhookService.get(p, subscriptionId);
     const window = statsWindow(name, new Date());
-    const found = await attemptStats(s.id, window);
+    const found = await attemptStats(s.id, window, visibleBoards(p));
     const byStart = new Map(found.buckets.map((b) => [b.start.getTime(), b]));
     const step = window.bucketSeconds * 1000;
     const series = Array.from({ length: STATS_PERIODS[name].buckets }, (_, i) => {

@@ -19,7 +19,11 @@ async function subject(tx: Tx, subscriptionId: string) {
   });
 }
 
-const summary = (s: Awaited<ReturnType<typeof subject>>) => ({ subscriptionId: s.id, url: s.url, description: s.description, condition: s.condition });
+/**
+ * Its URL as far as the origin: Slack, Teams and Zapier URLs hold tokens in the path or query, and
+ * the event goes to every other subscription that listens, which may be another party's.
+ */
+const summary = (s: Awaited<ReturnType<typeof subject>>) => ({ subscriptionId: s.id, url: new URL(s.url).origin, description: s.description, condition: s.condition });
 
 /** A change of condition; `actor` null when the service made it (a pause, a 410). */
 export async function writeConditionEvent(tx: Tx, type: ConditionEventType, subscriptionId: string, reason: ConditionReason, actor: EventActor | null, at: Date) {

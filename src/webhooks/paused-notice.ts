@@ -4,6 +4,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import { deliveryRepository, PAUSE_AFTER_FAILURES, type PausedNotice } from './delivery.repository.ts';
+import { notificationRepository } from '../notifications/notification.repository.ts';
 
 interface Mailer {
   sendMail(message: SendMailOptions): Promise<unknown>;
@@ -19,11 +20,15 @@ export function configuredMailer(): MailerSettings | undefined {
   return config.smtp ? { transport: nodemailer.createTransport(config.smtp.url), from: config.smtp.from } : undefined;
 }
 
-/** E-mails each administrator with an address; a mail failure is logged, never retried into a second notice. */
+/**
+ * E-mails each administrator with an address whose role opens the subscription (the in-app notice
+ * shows to them alone, notification.repository.ts); a mail failure is logged, never retried into a second notice.
+ */
 export async function emailPausedNotice(mailer: MailerSettings, notice: PausedNotice): Promise<void> {
   const sent: number[] = [];
+  const visible = await notificationRepository.subscriptionNoticesVisible(notice.recipients.map((r) => r.notificationId));
   for (const recipient of notice.recipients) {
-    if (!recipient.email) continue;
+    if (!recipient.email || !visible.has(recipient.notificationId)) continue;
     try {
       await mailer.transport.sendMail({
         from: mailer.from,

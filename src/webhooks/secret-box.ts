@@ -1,6 +1,7 @@
 // Webhook signing secrets at rest: AES-256-GCM (node:crypto), a random 96-bit IV per value, the
-// key's id stored with each ciphertext: `enc1.<key id>.<iv>.<ciphertext and tag>` (base64url), in
-// the same column the secret was in. Only the repositories seal and open them, so services and
+// key's id and the value's place stored with each ciphertext:
+// `enc2.<key id>.<subscription id>.<column>.<iv>.<ciphertext and tag>` (base64url), in the same
+// column the secret was in. Only the repositories seal and open them, so services and
 // activities see the `whsec_…` value and a database dump or backup shows none.
 //
 // The keys: WEBHOOK_SECRET_KEYS (production: every process of the service gets the same list),
@@ -13,9 +14,23 @@ import path from 'node:path';
 import { config, parseSecretKeys, type SecretKey } from '../config.ts';
 import { onFirstUse } from '../lazy.ts';
 
-const PREFIX = 'enc1';
-/** Binds a ciphertext to its use: a value sealed for something else does not open here. */
-const AAD = Buffer.from('ticketing webhook signing secret');
+const PREFIX = 'enc2';
+/** The format before ciphertexts were bound to their place: opened only to seal again at start-up (secretRepository.sealPlainText). */
+const LEGACY_PREFIX = 'enc1';
+const LEGACY_AAD = Buffer.from('ticketing webhook signing secret');
+
+/** Where a sealed value belongs: one subscription's `secret` or `previousSecret`. */
+export interface SecretPlace {
+  subscriptionId: string;
+  column: 'secret' | 'previousSecret';
+}
+
+/**
+ * Binds a ciphertext to its use and its place (AES-GCM additional data): one moved to another row
+ * or column does not open, so write access to the table without the key cannot make one
+ * subscription sign with another's secret. The place is also written in clear beside it, to name it in errors.
+ */
+const aad = (p: SecretPlace) => Buffer.from(`ticketing webhook signing secret\u0000${p.subscriptionId}\u0000${p.column}`);
 
 class SecretKeyMissing extends Error {}
 
@@ -52,9 +67,15 @@ function readKeyFile(file: string): SecretKey[] {
   return keys;
 }
 
-/** The keys in use; from the file they are read again when a ciphertext names a key not loaded yet (another process made it). */
-class KeyRing {
+/**
+ * The keys in use. From the file they are read again whenever it changed (`secrets reencrypt` in
+ * another process writes a new one, renamed into place): a running service seals under the key the
+ * file names first now, never under one the rotation is about to drop.
+ */
+export class KeyRing {
   private keys: SecretKey[] | undefined;
+  /** The key file as last read (inode, size, mtime). */
+  private readVersion = '';
   constructor(
     private readonly configured: SecretKey[] | undefined,
     private readonly file: string,
@@ -64,8 +85,35 @@ class KeyRing {
     return this.configured !== undefined;
   }
 
+  /** Where the keys come from, for messages. */
+  get source() {
+    return this.configured ? 'WEBHOOK_SECRET_KEYS' : this.file;
+  }
+
+  private fileVersion(): string {
+    try {
+      const st = fs.statSync(this.file);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '';
+    }
+  }
+
   all(): SecretKey[] {
-    return (this.keys ??= this.configured ?? readKeyFile(this.file));
+    if (this.configured) return this.configured;
+    // The version is taken before reading: a change in between is read on the next call.
+    const version = this.fileVersion();
+    if (!this.keys || version !== this.readVersion) {
+      this.keys = readKeyFile(this.file);
+      this.readVersion = version;
+    }
+    return this.keys;
+  }
+
+  /** The keys there are, without making a key file: undefined when there is none. */
+  existing(): SecretKey[] | undefined {
+    if (this.configured) return this.configured;
+    return fs.existsSync(this.file) ? this.all() : undefined;
   }
 
   current(): SecretKey {
@@ -73,11 +121,7 @@ class KeyRing {
   }
 
   byId(id: string): SecretKey {
-    let key = this.all().find((k) => k.id === id);
-    if (!key && !this.configured) {
-      this.keys = readKeyFile(this.file);
-      key = this.keys.find((k) => k.id === id);
-    }
+    const key = this.all().find((k) => k.id === id);
     if (!key) {
       throw new SecretKeyMissing(
         `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (docs/operators/admin-cli.md, "Webhook secrets").`,
@@ -89,37 +133,58 @@ class KeyRing {
   /** Key file only: a new key first, the others kept until no row uses them. */
   addKey(): SecretKey {
     const key = newKey();
-    this.keys = [key, ...readKeyFile(this.file)];
-    writeKeyFile(this.file, this.keys);
+    writeKeyFile(this.file, [key, ...readKeyFile(this.file)]);
     return key;
   }
 
   /** Key file only: keeps the listed keys (in order) and drops the rest. */
   keepOnly(ids: Set<string>) {
-    this.keys = readKeyFile(this.file).filter((k) => ids.has(k.id));
-    writeKeyFile(this.file, this.keys);
+    writeKeyFile(this.file, readKeyFile(this.file).filter((k) => ids.has(k.id)));
   }
 }
 
 export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir)));
 
-export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`);
+export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`) || stored.startsWith(`${LEGACY_PREFIX}.`);
+
+/** Sealed in the format before the binding to a place (enc1). */
+export const isLegacySealed = (stored: string) => stored.startsWith(`${LEGACY_PREFIX}.`);
 
 /** The key id a stored value was sealed with; undefined for a plain-text value. */
 export const sealedWith = (stored: string) => (isSealed(stored) ? stored.split('.')[1] : undefined);
 
-export function sealSecret(plain: string, key: SecretKey = secretKeys.current()): string {
+export function sealSecret(plain: string, place: SecretPlace, key: SecretKey = secretKeys.current()): string {
   const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', key.key, iv).setAAD(AAD);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key.key, iv).setAAD(aad(place));
   const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-  return [PREFIX, key.id, iv.toString('base64url'), sealed.toString('base64url')].join('.');
+  return [PREFIX, key.id, place.subscriptionId, place.column, iv.toString('base64url'), sealed.toString('base64url')].join('.');
 }
 
-export function openSecret(stored: string): string {
-  const [prefix, id, iv, body, extra] = stored.split('.');
-  if (prefix !== PREFIX || !id || !iv || !body || extra !== undefined) throw new Error('a webhook secret in the database is not sealed (start the service once: it seals plain-text ones)');
+function decrypt(keyId: string, iv: string, body: string, additionalData: Buffer): string {
   const data = Buffer.from(body, 'base64url');
-  const decipher = crypto.createDecipheriv('aes-256-gcm', secretKeys.byId(id).key, Buffer.from(iv, 'base64url')).setAAD(AAD);
+  const decipher = crypto.createDecipheriv('aes-256-gcm', secretKeys.byId(keyId).key, Buffer.from(iv, 'base64url')).setAAD(additionalData);
   decipher.setAuthTag(data.subarray(data.length - 16));
   return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+}
+
+/**
+ * The plain secret. With `place`, only where it was sealed for: the repositories that read rows
+ * pass it. Without (callers not yet updated), the place written beside the ciphertext is the one authenticated.
+ */
+export function openSecret(stored: string, place?: SecretPlace): string {
+  const [prefix, id, subscriptionId, column, iv, body, extra] = stored.split('.');
+  if (prefix !== PREFIX || !id || !subscriptionId || (column !== 'secret' && column !== 'previousSecret') || !iv || !body || extra !== undefined) {
+    throw new Error('a webhook secret in the database is not sealed (start the service once: it seals plain-text ones)');
+  }
+  if (place && (place.subscriptionId !== subscriptionId || place.column !== column)) {
+    throw new Error(`a webhook secret of subscription ${place.subscriptionId} (${place.column}) was sealed for another place (${subscriptionId}, ${column}): it does not open here`);
+  }
+  return decrypt(id, iv, body, aad({ subscriptionId, column }));
+}
+
+/** A value sealed before the binding (enc1), to seal it again for its place at start-up. */
+export function openLegacySecret(stored: string): string {
+  const [prefix, id, iv, body, extra] = stored.split('.');
+  if (prefix !== LEGACY_PREFIX || !id || !iv || !body || extra !== undefined) throw new Error('not a webhook secret of the earlier format');
+  return decrypt(id, iv, body, LEGACY_AAD);
 }

@@ -2,7 +2,7 @@
 // releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
 // reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
 import { prisma } from '../db/db.ts';
-import { isSealed, openSecret, sealedWith, sealSecret, secretKeys } from './secret-box.ts';
+import { isLegacySealed, isSealed, openLegacySecret, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from './secret-box.ts';
 import { ROTATION_OVERLAP_MS } from './signing.ts';
 
 const PAGE = 500;
@@ -28,11 +28,17 @@ async function* allRows(): AsyncGenerator<StoredSecrets> {
   }
 }
 
+/** The plain text of a stored value: plain already (an earlier release), the earlier sealed format, or sealed for its place. */
+const plainOf = (v: string, place: SecretPlace) => (!isSealed(v) ? v : isLegacySealed(v) ? openLegacySecret(v) : openSecret(v, place));
+
 /** Re-seals the row's values that `stale` says so; only if unchanged meanwhile (a rotation wins). True when written. */
 async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): Promise<boolean> {
-  const again = (v: string) => (stale(v) ? sealSecret(isSealed(v) ? openSecret(v) : v) : v);
-  const secret = again(row.secret);
-  const previousSecret = row.previousSecret === null ? null : again(row.previousSecret);
+  const again = (v: string, column: SecretPlace['column']) => {
+    const place = { subscriptionId: row.id, column };
+    return stale(v) ? sealSecret(plainOf(v, place), place) : v;
+  };
+  const secret = again(row.secret, 'secret');
+  const previousSecret = row.previousSecret === null ? null : again(row.previousSecret, 'previousSecret');
   if (secret === row.secret && previousSecret === row.previousSecret) return false;
   const { count } = await prisma.webhookSubscription.updateMany({
     where: { id: row.id, secret: row.secret, previousSecret: row.previousSecret },
@@ -42,10 +48,34 @@ async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): P
 }
 
 export const secretRepository = {
-  /** Start-up: seals what an earlier release stored in plain text. The number of rows sealed. */
+  /**
+   * Start-up: refuses (a clear message, nothing written) when stored secrets name a key the service
+   * does not have: a key file lost or not copied, a WEBHOOK_SECRET_KEYS without a key still in use.
+   * Made anew, a key file would leave every stored secret unreadable.
+   */
+  async assertKeysPresent(ring: KeyRing = secretKeys): Promise<void> {
+    const rows = await prisma.$queryRaw<{ keyId: string }[]>`
+      SELECT DISTINCT split_part(v, '.', 2) AS "keyId"
+        FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret"]) AS v
+       WHERE v ~ '^enc[12]\.'`;
+    if (!rows.length) return;
+    const have = new Set((ring.existing() ?? []).map((k) => k.id));
+    const missing = rows.map((r) => r.keyId).filter((id) => !have.has(id));
+    if (!missing.length) return;
+    throw new Error(
+      `Webhook signing secrets in the database are encrypted with key${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which ${ring.source} ` +
+        `${ring.existing() ? 'does not hold' : 'does not exist to hold'}: give every process the keys it had (restore the key file from the backup of DATA_DIR, ` +
+        'or list them in WEBHOOK_SECRET_KEYS; docs/operators/admin-cli.md, "Webhook secrets"). Nothing was created or changed.',
+    );
+  },
+
+  /**
+   * Start-up: seals what an earlier release stored in plain text, or sealed without binding it to
+   * its place (enc1). The number of rows sealed.
+   */
   async sealPlainText(): Promise<number> {
     let sealed = 0;
-    for await (const row of allRows()) if (await reseal(row, (v) => !isSealed(v))) sealed++;
+    for await (const row of allRows()) if (await reseal(row, (v) => !isSealed(v) || isLegacySealed(v))) sealed++;
     return sealed;
   },
 
@@ -76,7 +106,11 @@ export const secretRepository = {
 };
 
 /** The row's secrets in plain text, the previous one only while it still signs (else null). */
-export function openSecrets<T extends { secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
+export function openSecrets<T extends { id: string; secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
   const previousValid = row.previousSecret !== null && row.secretRotatedAt !== null && now.getTime() - row.secretRotatedAt.getTime() < ROTATION_OVERLAP_MS;
-  return { ...row, secret: openSecret(row.secret), previousSecret: previousValid ? openSecret(row.previousSecret!) : null };
+  return {
+    ...row,
+    secret: openSecret(row.secret, { subscriptionId: row.id, column: 'secret' }),
+    previousSecret: previousValid ? openSecret(row.previousSecret!, { subscriptionId: row.id, column: 'previousSecret' }) : null,
+  };
 }

@@ -176,14 +176,15 @@ export function normaliseWebhookUrl(raw: string, options: UrlPolicyOptions = {})
 }
 
 /**
- * The error a connection gets when its host resolves to a refused address. Its message reaches
- * the delivery log, which integrators read, so the address is only logged for operators.
+ * The error a connection gets when its host does not resolve or resolves to a refused address:
+ * one message for both, since it reaches the delivery log, which integrators read, and two would
+ * tell whether an internal name (a CNAME to db.corp.internal) exists. The operator's log has the detail.
  */
-class BlockedAddressError extends Error {
+class UnreachableHostError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
   constructor(hostname: string) {
-    super(`${hostname} resolves to an address the webhook URL rule refuses`);
-    this.name = 'BlockedAddressError';
+    super(`${hostname} resolves to an address the webhook URL rule refuses, or does not resolve`);
+    this.name = 'UnreachableHostError';
   }
 }
 
@@ -199,19 +200,22 @@ export function guardedLookup(options: UrlPolicyOptions & { lookup?: SystemLooku
   const systemLookup: SystemLookup = options.lookup ?? dns.lookup;
   return (hostname, lookupOptions, callback: LookupCallback) => {
     systemLookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
-      if (err) return callback(err, '');
+      if (err) {
+        logger.warn({ hostname, err: { code: err.code, message: err.message } }, 'webhook connection refused: the host does not resolve');
+        return callback(new UnreachableHostError(hostname), '');
+      }
       if (!allowsPrivateTargets(options)) {
         for (const { address } of addresses) {
           const restriction = addressRestriction(address);
           if (restriction) {
             logger.warn({ hostname, address, restriction }, 'webhook connection refused: the host resolves to a refused address');
-            return callback(new BlockedAddressError(hostname), '');
+            return callback(new UnreachableHostError(hostname), '');
           }
         }
       }
       if (lookupOptions.all) return callback(null, addresses);
       const [first] = addresses;
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      if (!first) return callback(new UnreachableHostError(hostname), '');
       callback(null, first.address, first.family);
     });
   };

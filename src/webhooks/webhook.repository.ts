@@ -5,7 +5,7 @@ import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../genera
 import { writeEvent, type WriteEventInput } from '../events/event.outbox.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { writeConditionEvent } from './operational-events.ts';
-import { sealSecret } from './secret-box.ts';
+import { openSecret, sealSecret } from './secret-box.ts';
 import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
@@ -67,13 +67,18 @@ interface DeliveryLogFilter {
 /**
  * Whether the caller may see the event `e` (authorisation per object, at read time): a ticket's
  * event when it sees the ticket's board (its current one; the event's own once the ticket is
- * gone), an event about no ticket (webhook.test) always. The subscription's boards are not the
+ * gone); an operational event when its role opens the subscription the event is about (every one
+ * of that subscription's boards, as now: the event shows its URL and the ids of its deliveries);
+ * an event about neither (webhook.test) always. The receiving subscription's boards are not the
  * rule: they may have changed since the event.
  */
 export function eventVisible(boardIds: string[] | null | undefined, e = Prisma.sql`e`): Prisma.Sql {
   if (!boardIds) return Prisma.sql`true`;
-  return Prisma.sql`(COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") IS NULL
-    OR COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") = ANY(${boardIds}::text[]))`;
+  return Prisma.sql`(CASE WHEN ${e}."aboutSubscriptionId" IS NOT NULL THEN EXISTS (
+      SELECT 1 FROM "WebhookSubscription" s
+       WHERE s."id" = ${e}."aboutSubscriptionId" AND cardinality(s."boardIds") > 0 AND s."boardIds" <@ ${boardIds}::text[])
+    ELSE (COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") IS NULL
+      OR COALESCE((SELECT t."boardId" FROM "Ticket" t WHERE t."id" = ${e}."ticketId"), ${e}."boardId") = ANY(${boardIds}::text[])) END)`;
 }
 
 /** An event the relay is fanning out. */
@@ -183,9 +188,10 @@ export const webhookRepository = {
         const count = await tx.webhookSubscription.count({ where: { apiKeyId: input.apiKeyId, ...live } });
         if (count >= input.limit) return { limitReached: 'apiKey' as const };
       }
+      const id = newId('wh');
       return tx.webhookSubscription.create({
         data: {
-          id: newId('wh'),
+          id,
           workspaceId: input.workspaceId,
           apiKeyId: input.apiKeyId,
           createdById: input.createdById,
@@ -196,7 +202,7 @@ export const webhookRepository = {
           description: input.description,
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
-          secret: sealSecret(input.secret),
+          secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
     });
@@ -230,8 +236,12 @@ export const webhookRepository = {
   rotateSecret(id: string, secret: string, at: Date) {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
-      // The previous secret stays as sealed; it replaces (clears) the one before it.
-      const updated = await tx.webhookSubscription.update({ where: { id }, data: { secret: sealSecret(secret), previousSecret: row!.secret, secretRotatedAt: at } });
+      // The current secret becomes the previous one (sealed again for that column); it replaces (clears) the one before it.
+      const previous = openSecret(row!.secret, { subscriptionId: id, column: 'secret' });
+      const updated = await tx.webhookSubscription.update({
+        where: { id },
+        data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },
+      });
       return openSecrets(updated, at);
     });
   },

@@ -80,6 +80,7 @@ export const webhookRoutes = defineRoutes([
     body: createWebhookInput,
     variables: ({ body }) => ({ input: body }),
     status: 201,
+    carriesSecret: true,
     codes: ['subscription_limit_reached'],
   },
   {
@@ -140,6 +141,7 @@ export const webhookRoutes = defineRoutes([
       }`,
     params: idParams,
     variables: ({ params }) => ({ id: params.id }),
+    carriesSecret: true,
   },
   {
     operationId: 'sendWebhookTest',

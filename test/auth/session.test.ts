@@ -7,6 +7,7 @@ import { hashPassword } from '../../src/auth/password.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { sessionService, IDLE_TIMEOUT_MS } from '../../src/auth/session.service.ts';
 import { prisma } from '../../src/db/db.ts';
+import { config } from '../../src/config.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
@@ -255,7 +256,7 @@ describe('a session in use', () => {
     expect(loginCsrf.status).toBe(403);
     expect(loginCsrf.headers.getSetCookie()).toEqual([]);
 
-    const sameOrigin = await gql(VIEWER, { session: s, headers: { origin: 'http://localhost' } });
+    const sameOrigin = await gql(VIEWER, { session: s, headers: { origin: new URL(config.http.publicBaseUrl).origin } });
     expect(sameOrigin.body.data.viewer.id).toBe(agent.id);
     const key = await ws.key();
     const bearer = await gql('{ me { apiKey { id } } }', { key: key.value, headers: evil });

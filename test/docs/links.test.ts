@@ -58,6 +58,21 @@ function brokenLink(file: string, target: string): string | undefined {
   return undefined;
 }
 
+/** File paths named in code spans (`dir/file.ext`), outside fenced blocks: the docs name files that way. */
+function namedPaths(text: string): string[] {
+  const withoutFences = text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+  return [...withoutFences.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\.(?:ts|tsx|js|mjs|md|json|sh|ya?ml|toml|py|go|sql|prisma))`/g)].map((m) => m[1]);
+}
+
+/**
+ * Whether a named path is a file: from the root, or under src/ or test/ (pages name test files from
+ * test/, as the threat model does), or beside the page. Build output (dist/) is made, not kept.
+ */
+function namedPathExists(file: string, named: string): boolean {
+  if (named.startsWith('dist/')) return true;
+  return [fromRoot(named), fromRoot('src', named), fromRoot('test', named), path.join(root, path.dirname(file), named)].some((p) => fs.existsSync(p));
+}
+
 /** The variables src/config.ts reads: the keys of its zod schema of the environment. */
 function configVariables(): string[] {
   const source = fs.readFileSync(fromRoot('src/config.ts'), 'utf8');
@@ -109,6 +124,15 @@ describe('README and docs/', () => {
     expect(headingAnchors('## What `npm start` does (`a/b`)\n## The UI\'s build\n## The UI\'s build')).toEqual(
       new Set(['what-npm-start-does-ab', 'the-uis-build', 'the-uis-build-1']),
     );
+  });
+
+  it('every file path the pages name in code exists', () => {
+    const missing = files.flatMap((file) => namedPaths(fs.readFileSync(fromRoot(file), 'utf8')).filter((p) => !namedPathExists(file, p)).map((p) => `${file}: ${p}`));
+    expect(missing).toEqual([]);
+    // The check itself: a moved test file is caught; fences are not prose.
+    expect(namedPaths('see `api/cli.test.ts` and `x`\n```\n`a/b.ts`\n```\n')).toEqual(['api/cli.test.ts']);
+    expect(namedPathExists('docs/operators/threat-model.md', 'api/no-such.test.ts')).toBe(false);
+    expect(namedPathExists('docs/operators/threat-model.md', 'auth/session.test.ts')).toBe(true);
   });
 
   it('the README is a front door of at most 250 lines', () => {

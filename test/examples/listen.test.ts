@@ -68,6 +68,11 @@ describe('examples/listen', () => {
       fetch(`${app.origin}/public/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
     const env = { TICKETING_API_URL: `${app.origin}/public/v1`, TICKETING_API_KEY: key, LISTEN_FORWARD_TO: receiverUrl, LISTEN_STATE_FILE: path.join(dir, 'state.json'), LISTEN_POLL_MS: '100' };
 
+    // Another user's trap at the name a temporary file of the state would have: never followed.
+    const victim = path.join(dir, 'victim');
+    fs.writeFileSync(victim, 'untouched');
+    fs.symlinkSync(victim, `${env.LISTEN_STATE_FILE}.tmp`);
+
     const listen = runExample('listen/listen.ts', env);
     const [, secret] = await listen.waitFor(/Signing secret \(verify with it in your receiver\): (whsec_\S+)/);
     await listen.waitFor(/Following the feed/);
@@ -86,6 +91,9 @@ describe('examples/listen', () => {
     expect(first.body).toBe(JSON.stringify(feed.body.data[0]));
     await listen.waitFor(new RegExp(`ticket\\.created ${event.id} -> 204`));
     await listen.stop();
+    // The state holds a signing secret: owner-only, written under a name nobody can guess beforehand.
+    expect(fs.statSync(env.LISTEN_STATE_FILE).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');
 
     // While it is stopped the ticket changes; started again, it forwards only that, with the same secret.
     expect((await api('PATCH', `/tickets/${created.body.id}`, { subject: 'Changed while away' })).status).toBe(200);

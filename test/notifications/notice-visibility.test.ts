@@ -5,6 +5,7 @@ import { workspaceRepository } from '../../src/workspaces/workspace.repository.t
 import { notificationService } from '../../src/notifications/notification.service.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { billingBoard, supportBoard } from '../tickets/helpers.ts';
+import { createSubscription } from '../webhooks/fixtures.ts';
 
 const LIST = `{ notifications { edges { node { id title } } } }`;
 const MARK = `mutation($id: Int!) { markNotificationRead(id: $id) { id } }`;
@@ -25,7 +26,9 @@ describe('notices and board visibility at read time', () => {
       (await notificationService.notify(ws.workspace.id, [userId], { kind, title, body: title, data }))[0]!;
     const billing = await notice('Billing ticket', 'ticket.created', { boardId: billingBoard(ws).board.id, ticketId: 1 });
     await notice('Support ticket', 'ticket.created', { boardId: supportBoard(ws).board.id, ticketId: 2 });
-    await notice('Paused', 'webhook.paused', { subscriptionId: 'whs_x' });
+    // A subscription on the board the role sees (one of another board's is hidden: notice-and-stats-visibility.test.ts).
+    const onSupport = await createSubscription(ws, { url: 'https://hooks.example.com/support', boardIds: [supportBoard(ws).board.id] });
+    await notice('Paused', 'webhook.paused', { subscriptionId: onSupport.id });
 
     // Sent without looking at the role (as a notice sent before the role was narrowed would be).
     const list = await gql(key.value, LIST);

@@ -8,9 +8,9 @@ export { freePort } from '../../scripts/free-port.ts';
 
 type App = ReturnType<typeof createApp>;
 
-/** The service's HTTP app (or the one given) on 127.0.0.1 and a free port. */
-export async function serveApp(app: App = createApp()): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+/** The service's HTTP app (or the one given) on 127.0.0.1 and a free port (or the one given). */
+export async function serveApp(app: App = createApp(), port = 0): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -15,12 +15,14 @@ import { prisma } from '../../src/db/db.ts';
 import { hashPassword } from '../../src/auth/password.ts';
 import { ensureWebBuild } from '../../web/build.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { serveApp } from '../support/http.ts';
+import { freePort, serveApp } from '../support/http.ts';
 import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
 import { provisioned } from '../support/tools.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
-loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+// The browser's origin is the service's public one: the session's CSRF check compares with it.
+const uiPort = await freePort();
+loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PUBLIC_BASE_URL: `http://127.0.0.1:${uiPort}/public/v1` });
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
@@ -62,7 +64,7 @@ export async function startUiStack(): Promise<UiStack> {
     stops.push(() => deliveries.stop());
     const workspace = await createTestWorkspace('UI workspace');
 
-    const app = await serveApp();
+    const app = await serveApp(undefined, uiPort);
     stops.push(() => app.close());
     const origin = app.origin;
 

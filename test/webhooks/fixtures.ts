@@ -21,15 +21,16 @@ type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 export async function createSubscription(ws: Workspace, data: { url: string } & Partial<Prisma.WebhookSubscriptionUncheckedCreateInput>) {
   const secret = typeof data.secret === 'string' ? data.secret : generateWebhookSecret();
   const previousSecret = typeof data.previousSecret === 'string' ? data.previousSecret : null;
+  const id = typeof data.id === 'string' ? data.id : newId('wh');
   const row = await prisma.webhookSubscription.create({
     data: {
-      id: newId('wh'),
       workspaceId: ws.workspace.id,
       createdById: ws.admin.id,
       events: ['ticket.created', 'ticket.state_changed'],
       ...data,
-      secret: sealSecret(secret),
-      previousSecret: previousSecret === null ? null : sealSecret(previousSecret),
+      id,
+      secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }),
+      previousSecret: previousSecret === null ? null : sealSecret(previousSecret, { subscriptionId: id, column: 'previousSecret' }),
     },
   });
   return { ...row, secret, previousSecret };

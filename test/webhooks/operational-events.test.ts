@@ -88,7 +88,7 @@ describe('operational events (time-skipping)', () => {
     expect(body).toMatchObject({ id: paused!.id, actor: null, changes: null });
     expect(body.data).toEqual({
       subscriptionId: failing.id,
-      url: failing.url,
+      url: new URL(failing.url).origin,
       description: 'CRM sync',
       condition: 'paused',
       reason: 'failures',
@@ -158,7 +158,7 @@ describe('operational events (time-skipping)', () => {
     expect(body).toMatchObject({ actor: null, changes: null });
     expect(body.data).toMatchObject({
       subscriptionId: a.id,
-      url: a.url,
+      url: new URL(a.url).origin,
       condition: 'receiving',
       deliveryId: ref.deliveryId,
       eventId: ref.eventId,

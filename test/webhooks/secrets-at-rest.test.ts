@@ -43,7 +43,7 @@ describe('webhook signing secrets at rest', () => {
     expect(secret).toMatch(/^whsec_/);
 
     const row = await stored(created.body.id);
-    expect(row.secret).toMatch(/^enc1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
+    expect(row.secret).toMatch(new RegExp(`^enc2\\.[A-Za-z0-9_-]+\\.${created.body.id}\\.secret\\.[A-Za-z0-9_-]{16}\\.[A-Za-z0-9_-]+$`));
     expect(row.secret).not.toContain(secret.slice(6));
     expect(sealedWith(row.secret)).toBe(secretKeys.current().id);
     // Nothing in the table holds the secret, in any column.
@@ -55,8 +55,10 @@ describe('webhook signing secrets at rest', () => {
     const rotated = await api('POST', `/webhooks/${created.body.id}/rotate-secret`, { key });
     expect(rotated.status, rotated.text).toBe(200);
     const after = await stored(created.body.id);
-    expect([after.secret, after.previousSecret].every((v) => v!.startsWith('enc1.'))).toBe(true);
-    expect(after.previousSecret).toBe(row.secret);
+    expect([after.secret, after.previousSecret].every((v) => v!.startsWith('enc2.'))).toBe(true);
+    // Sealed again for its new column (a ciphertext is bound to its row and column).
+    expect(after.previousSecret).not.toBe(row.secret);
+    expect(after.previousSecret).toContain(`.${created.body.id}.previousSecret.`);
     const context = await signsVerifiably(ws, created.body.id, rotated.body.secret);
     expect(context.subscription.previousSecret).toBe(secret);
   });
@@ -79,8 +81,8 @@ describe('webhook signing secrets at rest', () => {
     });
     expect(await secretRepository.sealPlainText()).toBeGreaterThanOrEqual(1);
     const sealed = await stored(legacy.id);
-    expect(openSecret(sealed.secret)).toBe(plain);
-    expect(openSecret(sealed.previousSecret!)).toBe(previous);
+    expect(openSecret(sealed.secret, { subscriptionId: legacy.id, column: 'secret' })).toBe(plain);
+    expect(openSecret(sealed.previousSecret!, { subscriptionId: legacy.id, column: 'previousSecret' })).toBe(previous);
     const oldKey = sealedWith(sealed.secret)!;
 
     const outcome = await runCommand(['secrets', 'reencrypt']);
@@ -90,7 +92,7 @@ describe('webhook signing secrets at rest', () => {
     expect(outcome.ok && outcome.output).toMatch(new RegExp(`^Re-encrypted \\d+ webhook subscriptions? under key ${newKey}\\.\\nThe earlier keys are removed from the key file\\.$`));
     const moved = await stored(legacy.id);
     expect([sealedWith(moved.secret), sealedWith(moved.previousSecret!)]).toEqual([newKey, newKey]);
-    expect([openSecret(moved.secret), openSecret(moved.previousSecret!)]).toEqual([plain, previous]);
+    expect([openSecret(moved.secret, { subscriptionId: legacy.id, column: 'secret' }), openSecret(moved.previousSecret!, { subscriptionId: legacy.id, column: 'previousSecret' })]).toEqual([plain, previous]);
     // Every row of the table, and only the new key is left.
     const keysInUse = new Set((await prisma.webhookSubscription.findMany({ select: { secret: true } })).map((r) => sealedWith(r.secret)));
     expect([...keysInUse]).toEqual([newKey]);

@@ -191,7 +191,7 @@ describe('webhook URL policy', () => {
           socket.once('error', resolvePromise);
         });
         expect(error.code).toBe('EBLOCKEDADDRESS');
-        expect(error.message).toBe('localhost resolves to an address the webhook URL rule refuses');
+        expect(error.message).toBe('localhost resolves to an address the webhook URL rule refuses, or does not resolve');
         expect(connections).toBe(0);
       } finally {
         server.close();

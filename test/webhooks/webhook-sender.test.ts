@@ -1,5 +1,6 @@
 // The sender against a real HTTPS receiver that drops a kept-alive connection when it is reused:
-// the attempt goes through on a new connection instead of failing.
+// the attempt goes through on a new connection instead of failing. And what the delivery log
+// learns of a host that cannot be reached.
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
@@ -59,5 +60,24 @@ describe('webhook sender', () => {
       { socket: 2, nth: 1 },
     ]);
     sender.close();
+  });
+
+  it('gives one neutral error for a name that does not exist and one that resolves to a private address (no oracle)', async () => {
+    // A tenant's public name pointed by CNAME at an internal one: whether db.corp.internal exists must not show.
+    const lookups: Record<string, (cb: (err: NodeJS.ErrnoException | null, addresses: { address: string; family: number }[]) => void) => void> = {
+      'exists.example.com': (cb) => cb(null, [{ address: '10.0.0.5', family: 4 }]),
+      'missing.example.com': (cb) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND missing.example.com'), { code: 'ENOTFOUND' }), []),
+    };
+    const sender = createWebhookSender({ allowPrivateTargets: false, lookup: (hostname, _options, cb) => lookups[hostname]!(cb) });
+    try {
+      const blocked = await sender.send('https://exists.example.com/hook', {}, '{}');
+      const missing = await sender.send('https://missing.example.com/hook', {}, '{}');
+      expect(blocked.httpStatus).toBeUndefined();
+      expect(blocked.error).toBeTruthy();
+      expect(blocked.error!.replace('exists', 'HOST')).toBe(missing.error!.replace('missing', 'HOST'));
+      for (const error of [blocked.error!, missing.error!]) expect(error).not.toMatch(/ENOTFOUND|getaddrinfo|10\.0\.0\.5|private/);
+    } finally {
+      sender.close();
+    }
   });
 });

@@ -2189,7 +2189,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
-     * The current signing secret (whsec_…), encrypted: enc1.<key id>.<iv>.<ciphertext> (src/webhooks/secret-box.ts).
+     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (src/webhooks/secret-box.ts).
      */
     secret: string
     /**
