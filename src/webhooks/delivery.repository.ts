@@ -132,8 +132,8 @@ export const deliveryRepository = {
         condition: row.condition,
         deletedAt: row.deletedAt,
         // Sealed in the table (secret-box.ts); activeSecrets() decides whether the previous one still signs.
-        secret: openSecret(row.secret),
-        previousSecret: row.previousSecret === null ? null : openSecret(row.previousSecret),
+        secret: openSecret(row.secret, { subscriptionId: row.subscriptionId, column: 'secret' }),
+        previousSecret: row.previousSecret === null ? null : openSecret(row.previousSecret, { subscriptionId: row.subscriptionId, column: 'previousSecret' }),
         secretRotatedAt: row.secretRotatedAt,
         maxInFlight: row.maxInFlight,
       },

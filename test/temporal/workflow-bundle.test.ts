@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkflowBundle } from '../../scripts/build.ts';
 import { prebuiltWorkflowBundle } from '../../workflows/bundle.ts';
-import { releaseHeldDeliveriesWorkflow } from '../../workflows/delivery/workflows.ts';
+import { deliveryRunWorkflow } from '../../workflows/delivery/workflows.ts';
+import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 
@@ -42,12 +43,16 @@ describe('prebuilt workflow bundle', () => {
       // Nothing to bundle here: the worker can only run what the prebuilt bundle holds.
       workflowsPath: path.join(outdir, 'no-such-workflows.ts'),
       workflowBundle: bundle,
-      // A production workflow of the bundle, with a subscription that holds nothing.
-      activities: { nextHeldDelivery: async () => null },
+      // A production workflow of the bundle, for a subscription whose queue is empty.
+      activities: {
+        claimDue: async (): Promise<ClaimResult> => ({
+          stop: null, limit: 10, limitedBy: null, deliveries: [], settings: { maxInFlight: 10, ratePerSecond: null, strict: false }, nextDueAt: null, dueNow: false, capFull: false,
+        }),
+      },
     });
     const result = await worker.runUntil(
-      env.client.workflow.execute(releaseHeldDeliveriesWorkflow, { args: [{ subscriptionId: 'wh_none', skip: ['dlv_x'] }], taskQueue, workflowId: uniqueId('bundle-wf') }),
+      env.client.workflow.execute(deliveryRunWorkflow, { args: [{ subscriptionId: 'wh_none', workspaceId: 1 }], taskQueue, workflowId: uniqueId('bundle-wf') }),
     );
-    expect(result).toEqual({ released: 0, skipped: ['dlv_x'] });
+    expect(result).toEqual({ attempted: 0, ended: 'idle' });
   });
 });

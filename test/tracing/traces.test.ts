@@ -70,7 +70,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('traces', () => {
-  it('link a REST request to its webhook attempt through the outbox and the delivery workflow', { timeout: 150_000 }, async () => {
+  it('link a REST request to its webhook attempt through the outbox and the delivery run (started by that event)', { timeout: 150_000 }, async () => {
     const subscription = await api('POST', '/webhooks', { key, body: { url: `${receiver.origin}/hook`, events: ['ticket.created'] } });
     expect(subscription.status, subscription.text).toBe(201);
     const caller = { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16) };
@@ -94,15 +94,15 @@ describe('traces', () => {
     expect(event.traceparent).toBe(`00-${request.traceId}-${request.spanId}-01`);
 
     const attempt = await exported("the attempt span and its workflow's", (spans) => {
-      const found = spans.find((s) => s.name === 'RunActivity:sendAttempt' && s.attributes['webhook.event.id'] === event.id);
+      const found = spans.find((s) => s.name === 'RunActivity:sendBatch' && s.attributes['webhook.event.id'] === event.id);
       // The workflow's spans are exported when its run ends, after the attempt's.
-      return found && spans.some((s) => s.name === 'RunWorkflow:deliverEventWorkflow' && s.traceId === found.traceId) ? found : undefined;
+      return found && spans.some((s) => s.name === 'RunWorkflow:deliveryRunWorkflow' && s.traceId === found.traceId) ? found : undefined;
     });
     expect(chainOf(attempt, otlp.spans)).toEqual([
-      'RunActivity:sendAttempt',
-      'StartActivity:sendAttempt',
-      'RunWorkflow:deliverEventWorkflow',
-      'StartWorkflow:deliverEventWorkflow',
+      'RunActivity:sendBatch',
+      'StartActivity:sendBatch',
+      'RunWorkflow:deliveryRunWorkflow',
+      'SignalWithStartWorkflow:deliveryRunWorkflow',
       'POST /public/v1/tickets',
     ]);
     expect(attempt.traceId).toBe(request.traceId);

@@ -9,7 +9,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
@@ -53,10 +53,11 @@ describe('operational events (time-skipping)', () => {
   const operationalEvents = (ws: Workspace, type: string) => prisma.event.findMany({ where: { workspaceId: ws.workspace.id, type }, orderBy: { seq: 'asc' } });
   const recipients = async (eventId: string) => (await prisma.delivery.findMany({ where: { eventId }, select: { subscriptionId: true } })).map((d) => d.subscriptionId).sort();
 
-  /** Relays what waits and lets the workflows of these events finish (time skips while awaited). */
+  /** Relays what waits and lets the runs of these events' subscriptions finish (time skips while awaited). */
   async function relayAndDeliver(eventIds: string[]) {
     await createOutboxRelay({ client: env.client, taskQueue }).drain();
-    for (const id of eventIds) if ((await recipients(id)).length) await env.client.workflow.getHandle(eventWorkflowId(id)).result();
+    const subscriptions = new Set((await Promise.all(eventIds.map(recipients))).flat());
+    for (const id of subscriptions) await env.client.workflow.getHandle(deliveryRunWorkflowId(id)).result();
   }
 
   /** The one request of this event type on the path, verified with the subscription's secret and against the document. */

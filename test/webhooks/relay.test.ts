@@ -1,14 +1,15 @@
-// The outbox relay against a real Temporal dev server (no worker: the workflows it starts just
-// wait, so what it started can be inspected): which subscriptions an event goes to, one
-// workflow per (event, subscription) however often it runs, and no event lost while Temporal is
-// unreachable.
+// The outbox relay against a real Temporal dev server (no worker: the delivery runs it starts just
+// wait, so what it started can be inspected): which subscriptions an event goes to, one delivery
+// per (event, subscription) and one run per subscription however often it runs, and no event
+// lost while Temporal is unreachable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
 import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
-import { eventWorkflowId } from '../../workflows/delivery/ids.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { outboxRelayedEvents } from '../../src/metrics/metrics.ts';
-import { EventIdKey, SubscriptionIdsKey } from '../../workflows/delivery/search-attributes.ts';
+import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
+import { OVERDUE_AFTER_MS } from '../../workflows/delivery/constants.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { freePort } from '../support/http.ts';
@@ -62,22 +63,23 @@ describe('outbox relay', () => {
     await expectTargets(onSupportEvent.id, [all.id, onSupport.id, paused.id]);
     for (const s of [otherEvent, disabled, deleted, foreign]) expect(await prisma.delivery.count({ where: { subscriptionId: s.id } })).toBe(0);
 
-    // One workflow per event, under the business key, carrying all its deliveries: found by
-    // event id and by any of its subscriptions.
+    // The deliveries of each subscription are its run's: one run per subscription, under the business
+    // key, woken once per batch with the events that joined; found by subscription and workspace.
     const targets = await deliveriesOf(onSupportEvent.id);
-    expect(new Set(targets.map((d) => d.workflowId))).toEqual(new Set([eventWorkflowId(onSupportEvent.id)]));
-    const description = await dev.client.workflow.getHandle(eventWorkflowId(onSupportEvent.id)).describe();
+    for (const d of targets) expect(d.workflowId).toBe(deliveryRunWorkflowId(d.subscriptionId));
+    const history = await dev.client.workflow.getHandle(deliveryRunWorkflowId(all.id)).fetchHistory();
+    const wakes = (history.events ?? []).flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes] : []));
+    expect(wakes).toHaveLength(1);
+    const description = await dev.client.workflow.getHandle(deliveryRunWorkflowId(onSupport.id)).describe();
     expect(description.status.name).toBe('RUNNING');
-    expect(description.typedSearchAttributes.get(EventIdKey)).toBe(onSupportEvent.id);
-    expect([...(description.typedSearchAttributes.get(SubscriptionIdsKey) ?? [])].sort()).toEqual(targets.map((d) => d.subscriptionId).sort());
+    expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(onSupport.id);
+    expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
     const listed = async (query: string) => {
       const ids: string[] = [];
       for await (const w of dev.client.workflow.list({ query })) ids.push(w.workflowId);
       return ids;
     };
-    for (const d of targets) {
-      await expect.poll(() => listed(`SubscriptionIds = '${d.subscriptionId}' AND EventId = '${onSupportEvent.id}'`)).toEqual([eventWorkflowId(onSupportEvent.id)]);
-    }
+    await expect.poll(() => listed(`SubscriptionId = '${onSupport.id}'`)).toEqual([deliveryRunWorkflowId(onSupport.id)]);
     const events = await prisma.event.findMany({ where: { id: { in: [onBilling.id, onSupportEvent.id] } } });
     expect(events.every((e) => e.relayedAt !== null)).toBe(true);
   });
@@ -98,12 +100,13 @@ describe('outbox relay', () => {
     const event = await createEvent(ws, 'ticket.created');
     await relay().drain();
     const first = await deliveriesOf(event.id);
-    const run = (await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).runId;
+    const run = (await dev.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe()).runId;
 
     await prisma.event.update({ where: { id: event.id }, data: { relayedAt: null, relayLeaseUntil: null } });
     await Promise.all([relay().drain(), relay().drain()]);
     expect(await deliveriesOf(event.id)).toEqual(first);
-    expect((await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).runId).toBe(run);
+    // The same run, woken again at most: it would find one delivery in its queue.
+    expect((await dev.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe()).runId).toBe(run);
   });
 
   it('keeps events while Temporal is unreachable, and relays them once it is back', { timeout: 90_000 }, async () => {
@@ -122,20 +125,24 @@ describe('outbox relay', () => {
     expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).not.toBeNull();
   });
 
-  it("starts through the worker's client while it has one, and through its own otherwise", { timeout: 60_000 }, async () => {
+  it('starts the run of a subscription whose pending delivery is overdue (its run was terminated), and only then', { timeout: 60_000 }, async () => {
     const own = await createTestWorkspace();
     const sub = await createSubscription(own, { url: 'https://j.example.com/', events: ['ticket.created'] });
-    const event = await createEvent(own, 'ticket.created');
-    // A worker's client that cannot reach the server: used while it is there, so nothing starts.
-    let workerClient: Client | undefined = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 }) });
-    const r = createOutboxRelay({ client: dev.client, taskQueue, eagerClient: () => workerClient });
-    await expect(r.drain()).rejects.toThrow();
-    expect((await prisma.event.findUniqueOrThrow({ where: { id: event.id } })).relayedAt).toBeNull();
-
-    workerClient = undefined; // the worker is reconnecting
+    await createEvent(own, 'ticket.created');
+    const r = relay();
     await r.drain();
-    expect((await deliveriesOf(event.id)).map((d) => d.subscriptionId)).toEqual([sub.id]);
-    expect((await dev.client.workflow.getHandle(eventWorkflowId(event.id)).describe()).status.name).toBe('RUNNING');
+    const handle = dev.client.workflow.getHandle(deliveryRunWorkflowId(sub.id));
+    const before = (await handle.describe()).runId;
+    await handle.terminate('an operator ended it');
+    // Not yet overdue: a run may be about to take it.
+    await r.sweepOverdue();
+    expect((await handle.describe()).status.name).toBe('TERMINATED');
+    // Overdue: nothing is taking it, so the sweep starts the run again.
+    await prisma.delivery.updateMany({ where: { subscriptionId: sub.id }, data: { createdAt: new Date(Date.now() - OVERDUE_AFTER_MS - 60_000) } });
+    expect(await r.sweepOverdue()).toBeGreaterThanOrEqual(1);
+    const after = await handle.describe();
+    expect(after.status.name).toBe('RUNNING');
+    expect(after.runId).not.toBe(before);
   });
 
   it('the running relay takes a burst in two lanes of batches, each event once', { timeout: 90_000 }, async () => {
@@ -143,8 +150,7 @@ describe('outbox relay', () => {
     const sub = await createSubscription(own, { url: 'https://k.example.com/', events: ['ticket.created'] });
     const events = await Promise.all(Array.from({ length: 90 }, () => createEvent(own, 'ticket.created')));
     const ids = events.map((e) => e.id);
-    // No worker runs here, so no delivery would ever decide: admission (relay-admission.test.ts) off.
-    const running = startOutboxRelay({ client: dev.client, taskQueue, batchSize: 10, concurrency: 4, lanes: 2, pollMs: 20, admission: false });
+    const running = startOutboxRelay({ client: dev.client, taskQueue, batchSize: 10, concurrency: 4, lanes: 2, pollMs: 20 });
     try {
       await expect
         .poll(() => prisma.event.count({ where: { id: { in: ids }, relayedAt: null } }), { timeout: 60_000, interval: 200 })
@@ -154,7 +160,7 @@ describe('outbox relay', () => {
     }
     const deliveries = await prisma.delivery.findMany({ where: { eventId: { in: ids } }, select: { subscriptionId: true, workflowId: true } });
     expect(deliveries).toHaveLength(90);
-    expect(new Set(deliveries.map((d) => d.workflowId))).toEqual(new Set(ids.map(eventWorkflowId)));
+    expect(new Set(deliveries.map((d) => d.workflowId))).toEqual(new Set([deliveryRunWorkflowId(sub.id)]));
     expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
   });
 
