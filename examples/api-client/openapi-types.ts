@@ -3395,6 +3395,11 @@ export interface operations {
                             maxInFlight: number;
                             /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                             ratePerSecond: number | null;
+                            /**
+                             * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                             * @enum {string}
+                             */
+                            ordering: "concurrent" | "strict";
                             /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                             effectiveInFlight: number;
                             /**
@@ -3402,6 +3407,20 @@ export interface operations {
                              * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                              */
                             retryAfterUntil: string | null;
+                            /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                            backlog: {
+                                /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                                pending: number;
+                                /** @description Attempts in flight now */
+                                inFlight: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the oldest waiting delivery fell due (null: none waits)
+                                 */
+                                oldestWaitingSince: string | null;
+                                /** @enum {string} */
+                                waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3504,6 +3523,11 @@ export interface operations {
                     maxInFlight?: number;
                     /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
                     ratePerSecond?: number | null;
+                    /**
+                     * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                     * @enum {string}
+                     */
+                    ordering?: "concurrent" | "strict";
                 };
             };
         };
@@ -3536,6 +3560,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -3543,6 +3572,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3693,6 +3736,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -3700,6 +3748,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3913,6 +3975,11 @@ export interface operations {
                     maxInFlight?: number;
                     /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. */
                     ratePerSecond?: number | null;
+                    /**
+                     * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                     * @enum {string}
+                     */
+                    ordering?: "concurrent" | "strict";
                 };
             };
         };
@@ -3945,6 +4012,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -3952,6 +4024,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4112,6 +4198,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4119,6 +4210,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4350,6 +4455,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4357,6 +4467,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4481,6 +4605,11 @@ export interface operations {
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
+                        /**
+                         * @description `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).
+                         * @enum {string}
+                         */
+                        ordering: "concurrent" | "strict";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4488,6 +4617,20 @@ export interface operations {
                          * @description The receiver’s last Retry-After (429/503): no attempt starts before this time
                          */
                         retryAfterUntil: string | null;
+                        /** @description What waits to be sent now, and for what (the delivery run’s queue) */
+                        backlog: {
+                            /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
+                            pending: number;
+                            /** @description Attempts in flight now */
+                            inFlight: number;
+                            /**
+                             * Format: date-time
+                             * @description When the oldest waiting delivery fell due (null: none waits)
+                             */
+                            oldestWaitingSince: string | null;
+                            /** @enum {string} */
+                            waitingFor: "in_flight_bound" | "next_attempt" | "nothing" | "paused" | "rate" | "retry_after" | "workspace_cap";
+                        };
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -4645,7 +4788,7 @@ export interface operations {
                                  * @description The main reason (the longest wait)
                                  * @enum {string}
                                  */
-                                reason: "in_flight_bound" | "rate" | "retry_after";
+                                reason: "in_flight_bound" | "rate" | "retry_after" | "workspace_cap";
                                 /** @description Milliseconds waited in all */
                                 ms: number;
                             } | null;
@@ -4790,7 +4933,7 @@ export interface operations {
                              * @description The main reason (the longest wait)
                              * @enum {string}
                              */
-                            reason: "in_flight_bound" | "rate" | "retry_after";
+                            reason: "in_flight_bound" | "rate" | "retry_after" | "workspace_cap";
                             /** @description Milliseconds waited in all */
                             ms: number;
                         } | null;
@@ -4841,7 +4984,7 @@ export interface operations {
                              * @description The main reason (the longest wait)
                              * @enum {string}
                              */
-                            reason: "in_flight_bound" | "rate" | "retry_after";
+                            reason: "in_flight_bound" | "rate" | "retry_after" | "workspace_cap";
                             /** @description Milliseconds waited in all */
                             ms: number;
                         } | null;

@@ -24,6 +24,7 @@ interface SubscriptionData {
   description: string;
   maxInFlight?: number;
   ratePerSecond?: number | null;
+  ordering?: 'concurrent' | 'strict';
 }
 
 /** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
@@ -202,6 +203,7 @@ export const webhookRepository = {
           description: input.description,
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
+          ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));

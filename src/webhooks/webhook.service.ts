@@ -38,6 +38,9 @@ export const FIELDS_NOTE =
 /** The most any deployment allows (WEBHOOK_MAX_IN_FLIGHT_LIMIT's own maximum); the operator's limit applies below it. */
 const MAX_IN_FLIGHT_CEILING = 1000;
 
+export const ORDERING_NOTE =
+  '`concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours).';
+
 const subscriptionFields = {
   url: text({ max: 2048, min: 1, trim: true })
     .regex(WEBHOOK_URL_PATTERN, 'breaks the URL rule: must be https://<host>/… without control characters or spaces')
@@ -74,6 +77,10 @@ const subscriptionFields = {
     .nullable()
     .optional()
     .describe('Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections.'),
+  ordering: z
+    .enum(['concurrent', 'strict'])
+    .optional()
+    .describe(ORDERING_NOTE),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -210,6 +217,7 @@ export const webhookService = {
       description: data.description ?? '',
       ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
       ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
+      ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       secret,
     });
     if ('limitReached' in subscription) {
@@ -235,6 +243,7 @@ export const webhookService = {
       // A new bound starts afresh: no lowered bound carried over from the old one.
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
+      ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),

@@ -3,8 +3,9 @@ import { builder } from '../graphql/builder.ts';
 import { AppError } from '../errors/errors.ts';
 import { config } from '../config.ts';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client.ts';
-import { DELIVERY_STATUSES, FIELDS_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
+import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
+import { backlogOf, type WebhookBacklog } from './backlog.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -20,9 +21,38 @@ const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
   } as const,
 });
 
+const OrderingEnum = builder.enumType('WebhookOrdering', {
+  values: {
+    concurrent: { description: 'Up to the bound in force at once, oldest event first' },
+    strict: { description: 'One at a time, in event order' },
+  } as const,
+});
+
 const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY_STATUSES });
 
 type SubscriptionWithSecret = SubscriptionRow & { signingSecret: string };
+
+const BacklogWaitEnum = builder.enumType('WebhookBacklogWait', {
+  values: {
+    nothing: { description: 'Nothing waits, or what waits is being sent' },
+    next_attempt: { description: 'Only retries wait, each for its next scheduled attempt' },
+    in_flight_bound: { description: 'The subscription has its bound of attempts in flight' },
+    retry_after: { description: 'The receiver’s Retry-After (retryAfterUntil)' },
+    workspace_cap: { description: 'The workspace has the service’s maximum of attempts in flight across its subscriptions' },
+    rate: { description: 'The subscription’s rate (ratePerSecond)' },
+    paused: { description: 'The subscription is paused: its deliveries are held until it is resumed' },
+  } as const,
+});
+
+const Backlog = builder.objectRef<WebhookBacklog>('WebhookBacklog').implement({
+  description: 'The subscription’s deliveries waiting to be sent, oldest event first',
+  fields: (t) => ({
+    pending: t.exposeInt('pending', { description: 'Deliveries waiting for an attempt (first attempts and retries), or held while paused' }),
+    inFlight: t.exposeInt('inFlight', { description: 'Attempts in flight now' }),
+    oldestWaitingSince: t.expose('oldestWaitingSince', { type: 'DateTime', nullable: true, description: 'When the oldest waiting delivery fell due (null: none waits)' }),
+    waitingFor: t.field({ type: BacklogWaitEnum, resolve: (b) => b.waitingFor }),
+  }),
+});
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type SubscriptionFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, SubscriptionRow>;
@@ -40,6 +70,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     consecutiveFailures: t.exposeInt('consecutiveFailures', { description: 'Failed attempts in a row; 20 pause the subscription' }),
     maxInFlight: t.exposeInt('maxInFlight', { description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.exposeFloat('ratePerSecond', { nullable: true, description: RATE_NOTE }),
+    ordering: t.field({ type: OrderingEnum, description: ORDERING_NOTE, resolve: (s) => s.ordering as 'concurrent' | 'strict' }),
     effectiveInFlight: t.int({
       description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
       resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
@@ -48,6 +79,11 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
       type: 'DateTime',
       nullable: true,
       description: 'The receiver’s last Retry-After (429/503): no attempt starts before this time',
+    }),
+    backlog: t.field({
+      type: Backlog,
+      description: 'What waits to be sent now, and for what (the delivery run’s queue)',
+      resolve: (s) => backlogOf(s),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -79,10 +115,11 @@ const WaitReasonEnum = builder.enumType('WebhookWaitReason', {
     retry_after: { description: 'The receiver asked for it with Retry-After (429 or 503)' },
     in_flight_bound: { description: 'The subscription had its maximum of attempts in flight' },
     rate: { description: 'The subscription’s rate (ratePerSecond)' },
+    workspace_cap: { description: 'The workspace had the service’s maximum of attempts in flight across its subscriptions' },
   } as const,
 });
 
-const Waited = builder.objectRef<{ reason: 'retry_after' | 'in_flight_bound' | 'rate'; ms: number }>('WebhookDeliveryWait').implement({
+const Waited = builder.objectRef<{ reason: 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap'; ms: number }>('WebhookDeliveryWait').implement({
   description: 'What an attempt waited for before it went out, beyond its schedule',
   fields: (t) => ({
     reason: t.field({ type: WaitReasonEnum, description: 'The main reason (the longest wait)', resolve: (w) => w.reason }),
@@ -146,6 +183,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: RATE_NOTE }),
+    ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
   }),
 });
 
@@ -159,6 +197,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; null removes it` }),
+    ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
   }),
 });
 

@@ -5,7 +5,7 @@ import { prisma } from '../../src/db/db.ts';
 import { openSecrets } from '../../src/webhooks/secret.repository.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createDelivery, updateSubscription } from './fixtures.ts';
+import { createDelivery, deliveryRow, updateSubscription } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
@@ -143,6 +143,30 @@ describe('webhook subscriptions', () => {
       [2, { reason: 'retry_after', ms: 3_540_000 }],
       [1, null],
     ]);
+  });
+
+  it('shows its ordering and its backlog: what waits, since when, and for what', async () => {
+    const key = (await ws.key({ scopes: ['webhooks:manage'] })).value;
+    const { body: s, status } = await api('POST', '/webhooks', { key, body: body({ ordering: 'strict' }) });
+    expect(status).toBe(201);
+    expect(s).toMatchObject({ ordering: 'strict', backlog: { pending: 0, inFlight: 0, oldestWaitingSince: null, waitingFor: 'nothing' } });
+    expect((await api('POST', '/webhooks', { key, body: body({ ordering: 'fifo' }) })).body.errors[0].path).toBe('/ordering');
+    expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { ordering: 'concurrent' } })).body.ordering).toBe('concurrent');
+
+    // Two deliveries wait; one is in flight (claimed by its run): the bound of 1 is full.
+    const [first, second] = [await createDelivery(ws, s.id), await createDelivery(ws, s.id)];
+    await updateSubscription(s.id, { maxInFlight: 1 });
+    await prisma.delivery.update({ where: { id: first.deliveryId }, data: { claim: 'run:1' } });
+    const busy = (await api('GET', `/webhooks/${s.id}`, { key })).body.backlog;
+    expect(busy).toMatchObject({ pending: 1, inFlight: 1, waitingFor: 'in_flight_bound' });
+    expect(Date.parse(busy.oldestWaitingSince)).toBe((await deliveryRow(second.deliveryId)).createdAt.getTime());
+    // The receiver asked for time.
+    await updateSubscription(s.id, { retryAfterUntil: new Date(Date.now() + 60_000) });
+    expect((await api('GET', `/webhooks/${s.id}`, { key })).body.backlog.waitingFor).toBe('retry_after');
+    // Paused: what waits is held.
+    await prisma.delivery.updateMany({ where: { subscriptionId: s.id }, data: { status: 'held', claim: null } });
+    await updateSubscription(s.id, { condition: 'paused', retryAfterUntil: null });
+    expect((await api('GET', `/webhooks/${s.id}`, { key })).body.backlog).toMatchObject({ pending: 2, inFlight: 0, waitingFor: 'paused' });
   });
 
   it('rotates the secret: a new one, shown in that answer only; the old one kept for the 24 h window', async () => {

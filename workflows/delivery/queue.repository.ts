@@ -169,13 +169,15 @@ export const queueRepository = {
          AND ("inFlightBound" IS DISTINCT FROM ${bound}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
   },
 
-  /** For the integrator: the subscription's backlog and its oldest waiting delivery's due time. */
-  async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; oldestDueAt: Date | null }> {
-    const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; oldest: Date | null }[]>`
-      SELECT count(*) FILTER (WHERE "claim" IS NULL)::int AS "pending", count(*) FILTER (WHERE "claim" IS NOT NULL)::int AS "inFlight",
-             min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE "claim" IS NULL) AS "oldest"
-        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND "status" = 'pending'`;
-    return { pending: row?.pending ?? 0, inFlight: row?.inFlight ?? 0, oldestDueAt: row?.oldest ?? null };
+  /** For the integrator: the subscription's backlog (pending, in flight, held) and its oldest waiting delivery's due time. */
+  async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; held: number; oldestDueAt: Date | null }> {
+    const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; held: number; oldest: Date | null }[]>`
+      SELECT count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL)::int AS "pending",
+             count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NOT NULL)::int AS "inFlight",
+             count(*) FILTER (WHERE "status" = 'held')::int AS "held",
+             min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL) AS "oldest"
+        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND "status" IN ('pending', 'held')`;
+    return { pending: row?.pending ?? 0, inFlight: row?.inFlight ?? 0, held: row?.held ?? 0, oldestDueAt: row?.oldest ?? null };
   },
 };
 
