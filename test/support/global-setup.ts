@@ -1,7 +1,8 @@
 // Once per `npm test`, before any test file: provisions what the tests need beyond node_modules
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
 // promtool, chromium, redis-server) and hands the paths to the test processes through the
-// environment (support/tools.ts reads them); then names this run's per-file databases (setup.ts)
+// environment (support/tools.ts reads them); without DATABASE_URL it makes (or finds) the migrated
+// PGlite data directory that setup.ts copies for each file (support/pglite-template.ts); then names this run's per-file databases (setup.ts)
 // and drops them at the end. Without DATABASE_URL it starts a throwaway PostgreSQL for the files
 // that need one (support/postgres-environment.ts), stopped at the end or, when the run is
 // interrupted, by the helper's watcher once this process is gone.
@@ -10,6 +11,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
+import { migratedPgliteTemplate } from './pglite-template.ts';
 
 function provision() {
   const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
@@ -26,6 +28,8 @@ export default async function setup() {
   provision();
   const base = process.env.DATABASE_URL;
   if (!base) {
+    // The embedded files each start from a copy of one migrated data directory (setup.ts).
+    process.env.TEST_PGLITE_TEMPLATE = await migratedPgliteTemplate();
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
     if (!postgresBinDir()) return;
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });

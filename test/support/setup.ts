@@ -1,8 +1,9 @@
 // Runs before every test file: its own database, so that files running side by side never see
 // each other's rows (the outbox relay of one file would otherwise relay another file's events).
 // PostgreSQL when DATABASE_URL is set (a fresh database on that server for this file, dropped by
-// global-setup.ts at the end), else a fresh embedded PGlite directory. Set before src/config.ts
-// is first imported.
+// global-setup.ts at the end), else a fresh embedded PGlite directory: a copy of the migrated one
+// global-setup.ts made (support/pglite-template.ts), so that no file pays for initdb and the
+// migrations. Set before src/config.ts is first imported.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +26,8 @@ if (baseUrl) {
   process.env.DATABASE_URL = url.toString();
 } else if (!process.env.KEEP_DATA_DIR) {
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-'));
+  const template = process.env.TEST_PGLITE_TEMPLATE;
+  if (template) fs.cpSync(template, path.join(process.env.DATA_DIR, 'pglite'), { recursive: true });
 }
 process.env.LOG_LEVEL ??= 'warn';
 process.env.NODE_ENV ??= 'test';
