@@ -49,3 +49,13 @@ export async function migratedPgliteTemplate(): Promise<string> {
   }
   return dir;
 }
+
+/**
+ * Gives a data directory (DATA_DIR) the migrated embedded database, when the run made one (runs
+ * without DATABASE_URL): for each test file (setup.ts) and for the service processes a test starts
+ * on a folder of its own. Tests of the very first start (an empty DATA_DIR) do not call it.
+ */
+export function copyMigratedPglite(dataDir: string): void {
+  const template = process.env.TEST_PGLITE_TEMPLATE;
+  if (template) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+}

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { copyMigratedPglite } from './pglite-template.ts';
 
 process.env.TEST_BASE_DATABASE_URL ??= process.env.DATABASE_URL ?? '';
 const baseUrl = process.env.TEST_BASE_DATABASE_URL;
@@ -26,8 +27,7 @@ if (baseUrl) {
   process.env.DATABASE_URL = url.toString();
 } else if (!process.env.KEEP_DATA_DIR) {
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-'));
-  const template = process.env.TEST_PGLITE_TEMPLATE;
-  if (template) fs.cpSync(template, path.join(process.env.DATA_DIR, 'pglite'), { recursive: true });
+  copyMigratedPglite(process.env.DATA_DIR);
 }
 process.env.LOG_LEVEL ??= 'warn';
 process.env.NODE_ENV ??= 'test';
