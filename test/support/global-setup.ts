@@ -28,7 +28,8 @@ function provision() {
 
 export default async function setup() {
   provision();
-  // What the files of this run share and make once (support/workflow-bundles.ts), gone at the end.
+  // What the files of this run share and make once (support/workflow-bundles.ts) and their data
+  // directories (setup.ts), gone at the end.
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-run-'));
   process.env.TEST_RUN_DIR = runDir;
   const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });

@@ -57,5 +57,6 @@ export async function migratedPgliteTemplate(): Promise<string> {
  */
 export function copyMigratedPglite(dataDir: string): void {
   const template = process.env.TEST_PGLITE_TEMPLATE;
-  if (template) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
+  // A copy-on-write clone where the file system has them, else a copy.
+  if (template) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
 }

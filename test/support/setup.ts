@@ -26,7 +26,8 @@ if (baseUrl) {
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
 } else if (!process.env.KEEP_DATA_DIR) {
-  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-'));
+  // In the run's folder, which global-setup.ts removes at the end (a copy is 40 MB).
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
   copyMigratedPglite(process.env.DATA_DIR);
 }
 process.env.LOG_LEVEL ??= 'warn';
