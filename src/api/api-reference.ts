@@ -1,7 +1,9 @@
 // The API reference at /public/v1/docs: Scalar (@scalar/api-reference) rendering the served
 // OpenAPI document, embedded in the page (so a view is two requests: the page and the cached
 // bundle). Everything comes from this server: no CDN, no fonts, no Scalar services (its test
-// request client, proxy, telemetry, agent and MCP integrations are off), enforced by the CSP.
+// request client, proxy, telemetry and agent integrations are off), enforced by the CSP. Pinned to
+// 1.46.4, the last release that declares Node 20 support (later ones ask for Node 22; it has no
+// MCP integration yet).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +23,6 @@ const SCALAR_CONFIGURATION = {
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
-  mcp: { disabled: true },
   showDeveloperTools: 'never',
   documentDownloadType: 'json',
 };

@@ -27,6 +27,7 @@ import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { workflowBundleOf } from '../support/workflow-bundles.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
 
 type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
@@ -79,11 +80,13 @@ function ensureTemporal() {
   temporalRig ??= (async () => {
     const dev = await startTestDevServer();
     const taskQueue = uniqueId('conformance');
+    const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
     const worker = await createWorker({
       connection: dev.nativeConnection,
       namespace: dev.namespace,
       taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+      workflowsPath,
+      workflowBundle: await workflowBundleOf(workflowsPath),
       activities: { ...createDeliveryActivities({ timeoutMs: 2_000 }), ...createRecoverActivities() },
     });
     useTemporal(dev.address, taskQueue);

@@ -6,6 +6,7 @@
 // must parse into the generated model of its status; the flows print fields read from the models,
 // and this file compares them with what the service stored and answers.
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { API_SCOPES } from '../../src/access/principal.ts';
 import { serveApp } from '../support/http.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { provisioned } from '../support/tools.ts';
+import { fromRoot } from '../../src/paths.ts';
 import { supportBoard, type Ws } from '../tickets/helpers.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
 
@@ -55,6 +57,39 @@ async function output(file: string, args: string[], opts: { cwd?: string; env?: 
     throw new Error(`${path.basename(file)} ${args.join(' ')} failed: ${(err as Error).message}\n${stdout}${stderr}`);
   }
 }
+
+/**
+ * A generated client, kept between runs in node_modules/.cache under the hash of everything it is
+ * made of (the served document, the generator's pinned versions, the flow's own files): the same
+ * inputs give the same client, so a run whose document did not change reuses the one generated
+ * (and the generator's output, which the tests check) instead of generating and compiling again.
+ * `generate` writes into the folder it is given; a failure caches nothing.
+ */
+async function generatedOnce(kind: string, inputs: (string | Buffer)[], generate: (dir: string) => Promise<{ stdout: string; stderr: string }>) {
+  const hash = crypto.createHash('sha256');
+  for (const input of inputs) hash.update(crypto.createHash('sha256').update(input).digest());
+  const cache = fromRoot('node_modules', '.cache', 'ticketing-tests', 'clients');
+  const dir = path.join(cache, `${kind}-${hash.digest('hex').slice(0, 16)}`);
+  const outputFile = path.join(dir, 'generator-output.json');
+  if (!fs.existsSync(outputFile)) {
+    fs.mkdirSync(cache, { recursive: true });
+    // Made beside its final name and renamed: an interrupted run leaves no half client.
+    const building = fs.mkdtempSync(`${dir}.building-`);
+    try {
+      fs.writeFileSync(path.join(building, 'generator-output.json'), JSON.stringify(await generate(building)));
+      for (const entry of fs.readdirSync(cache)) {
+        if (entry.startsWith(`${kind}-`) && !entry.startsWith(path.basename(dir))) fs.rmSync(path.join(cache, entry), { recursive: true, force: true });
+      }
+      fs.renameSync(building, dir);
+    } catch (err) {
+      fs.rmSync(building, { recursive: true, force: true });
+      if (!fs.existsSync(outputFile)) throw err;
+    }
+  }
+  return { dir, generated: JSON.parse(fs.readFileSync(outputFile, 'utf8')) as { stdout: string; stderr: string } };
+}
+
+const versionOf = async (file: string, args: string[]) => (await output(file, args)).stdout;
 
 interface FlowRunner {
   /** `main`, or `deliveries <subscription id>`: the flow's JSON. */
@@ -167,8 +202,13 @@ describe('openapi-python-client', () => {
     const tools = provisioned('OPENAPI_PYTHON_CLIENT_DIR');
     // The generator runs ruff (from the same folder) on what it wrote.
     const env = { PYTHONPATH: tools, PATH: `${path.join(tools, 'bin')}${path.delimiter}${process.env.PATH}` };
-    const target = path.join(workDir, 'python', 'ticketing_client');
-    generated = await output('python3', [path.join(tools, 'bin', 'openapi-python-client'), 'generate', '--path', documentPath, '--output-path', target, '--meta', 'none'], { env });
+    const client = await generatedOnce(
+      'python',
+      [fs.readFileSync(documentPath), fs.readFileSync(path.join(tools, '.requirements')), await versionOf('python3', ['--version'])],
+      (dir) => output('python3', [path.join(tools, 'bin', 'openapi-python-client'), 'generate', '--path', documentPath, '--output-path', path.join(dir, 'ticketing_client'), '--meta', 'none'], { env }),
+    );
+    generated = client.generated;
+    const target = path.join(client.dir, 'ticketing_client');
     flow = async (...args) => {
       const [command, key, ...rest] = args;
       const env = { PYTHONPATH: [path.dirname(target), tools].join(path.delimiter), TICKETING_API_URL: baseUrl, TICKETING_API_KEY: key };
@@ -202,11 +242,20 @@ describe('oapi-codegen', () => {
       GOTOOLCHAIN: 'local',
       GOPROXY: 'off',
     };
-    const module = path.join(workDir, 'go');
-    fs.mkdirSync(path.join(module, 'ticketing'), { recursive: true });
-    for (const file of ['go.mod', 'go.sum', 'main.go']) fs.copyFileSync(path.join(here, 'go', file), path.join(module, file));
-    generated = await output(path.join(tools, 'bin', 'oapi-codegen'), ['-generate', 'types,client', '-package', 'ticketing', '-o', path.join(module, 'ticketing', 'client.gen.go'), documentPath]);
-    await output(go, ['build', '-o', 'flow', '.'], { cwd: module, env });
+    const sources = ['go.mod', 'go.sum', 'main.go'];
+    const client = await generatedOnce(
+      'go',
+      [fs.readFileSync(documentPath), fs.readFileSync(path.join(tools, '.versions')), await versionOf(go, ['version']), ...sources.map((file) => fs.readFileSync(path.join(here, 'go', file)))],
+      async (module) => {
+        fs.mkdirSync(path.join(module, 'ticketing'), { recursive: true });
+        for (const file of sources) fs.copyFileSync(path.join(here, 'go', file), path.join(module, file));
+        const codegen = await output(path.join(tools, 'bin', 'oapi-codegen'), ['-generate', 'types,client', '-package', 'ticketing', '-o', path.join(module, 'ticketing', 'client.gen.go'), documentPath]);
+        await output(go, ['build', '-o', 'flow', '.'], { cwd: module, env });
+        return codegen;
+      },
+    );
+    generated = client.generated;
+    const module = client.dir;
     flow = async (...args) => {
       const [command, key, ...rest] = args;
       return JSON.parse((await output(path.join(module, 'flow'), [command, ...rest], { env: { TICKETING_API_URL: baseUrl, TICKETING_API_KEY: key } })).stdout);

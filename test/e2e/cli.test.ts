@@ -8,9 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../support/http.ts';
+import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { embeddedEnv, killStarted, npm, npmStart } from './npm-commands.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-cli-'));
+// The service starts on the migrated embedded database (its first start is test/e2e/start.test.ts's).
+copyMigratedPglite(dataDir);
 const env = embeddedEnv(dataDir);
 const cli = (...args: string[]) => npm(['run', '-s', 'cli', '--', ...args], env);
 

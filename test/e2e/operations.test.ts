@@ -10,11 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../support/fixtures.ts';
+import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { onFreePorts } from '../support/temporal.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-e2e-operations-'));
+// The service starts on the migrated embedded database (its first start is test/e2e/start.test.ts's).
+copyMigratedPglite(dataDir);
 const caFile = path.join(dataDir, 'receiver-ca.pem');
 
 let service: ChildProcess;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { api } from '../support/fixtures.ts';
+import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { startTestDevServer, type TestDevServer } from '../support/temporal.ts';
 import { freePort } from '../support/http.ts';
 import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
@@ -23,6 +24,8 @@ import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const split = Boolean(process.env.DATABASE_URL);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-e2e-webhooks-'));
+// The service starts on the migrated embedded database (its first start is test/e2e/start.test.ts's).
+copyMigratedPglite(dataDir);
 const caFile = path.join(dataDir, 'receiver-ca.pem');
 
 interface Service {

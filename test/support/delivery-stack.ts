@@ -19,6 +19,7 @@ import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import type { TestCa } from '../webhooks/receiver.ts';
 import { ensureMigrated } from './fixtures.ts';
 import { createDeliveryTimeSkippingEnv, startTestDevServer, uniqueId, type TestDevServer } from './temporal.ts';
+import { workflowBundleOf } from './workflow-bundles.ts';
 
 export interface DeliveryStackOptions<Server> {
   /** The task queue's name before its unique suffix. */
@@ -63,11 +64,13 @@ async function runWorker<Server>(
   activities: DeliveryActivityDeps,
   { recover, activitySlots }: DeliveryStackOptions<Server>,
 ) {
+  const workflowsPath = fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../workflows/delivery/workflows.ts', import.meta.url));
   const worker = await createWorker({
     connection: temporal.connection,
     namespace: temporal.namespace,
     taskQueue,
-    workflowsPath: fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../workflows/delivery/workflows.ts', import.meta.url)),
+    workflowsPath,
+    workflowBundle: await workflowBundleOf(workflowsPath),
     ...(activitySlots ? { maxConcurrentActivityTaskExecutions: activitySlots } : {}),
     activities: { ...createDeliveryActivities(activities), ...(recover ? createRecoverActivities() : {}) },
   });

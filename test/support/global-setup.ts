@@ -1,15 +1,19 @@
 // Once per `npm test`, before any test file: provisions what the tests need beyond node_modules
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
 // promtool, chromium, redis-server) and hands the paths to the test processes through the
-// environment (support/tools.ts reads them); then names this run's per-file databases (setup.ts)
+// environment (support/tools.ts reads them); without DATABASE_URL it makes (or finds) the migrated
+// PGlite data directory that setup.ts copies for each file (support/pglite-template.ts); then names this run's per-file databases (setup.ts)
 // and drops them at the end. Without DATABASE_URL it starts a throwaway PostgreSQL for the files
 // that need one (support/postgres-environment.ts), stopped at the end or, when the run is
 // interrupted, by the helper's watcher once this process is gone.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
+import { migratedPgliteTemplate } from './pglite-template.ts';
 
 function provision() {
   const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
@@ -24,17 +28,28 @@ function provision() {
 
 export default async function setup() {
   provision();
+  // What the files of this run share and make once (support/workflow-bundles.ts) and their data
+  // directories (setup.ts), gone at the end.
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-run-'));
+  process.env.TEST_RUN_DIR = runDir;
+  const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
   const base = process.env.DATABASE_URL;
   if (!base) {
+    // The embedded files each start from a copy of one migrated data directory (setup.ts).
+    process.env.TEST_PGLITE_TEMPLATE = await migratedPgliteTemplate();
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
-    if (!postgresBinDir()) return;
+    if (!postgresBinDir()) return removeRunDir;
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
     process.env.TEST_POSTGRES_URL = throwaway.url;
-    return () => throwaway.stop();
+    return async () => {
+      removeRunDir();
+      await throwaway.stop();
+    };
   }
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;
   process.env.TEST_RUN_DB_PREFIX = prefix;
   return async () => {
+    removeRunDir();
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     try {

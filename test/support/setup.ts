@@ -1,13 +1,15 @@
 // Runs before every test file: its own database, so that files running side by side never see
 // each other's rows (the outbox relay of one file would otherwise relay another file's events).
 // PostgreSQL when DATABASE_URL is set (a fresh database on that server for this file, dropped by
-// global-setup.ts at the end), else a fresh embedded PGlite directory. Set before src/config.ts
-// is first imported.
+// global-setup.ts at the end), else a fresh embedded PGlite directory: a copy of the migrated one
+// global-setup.ts made (support/pglite-template.ts), so that no file pays for initdb and the
+// migrations. Set before src/config.ts is first imported.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { copyMigratedPglite } from './pglite-template.ts';
 
 process.env.TEST_BASE_DATABASE_URL ??= process.env.DATABASE_URL ?? '';
 const baseUrl = process.env.TEST_BASE_DATABASE_URL;
@@ -24,7 +26,9 @@ if (baseUrl) {
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
 } else if (!process.env.KEEP_DATA_DIR) {
-  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-'));
+  // In the run's folder, which global-setup.ts removes at the end (a copy is 40 MB).
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
+  copyMigratedPglite(process.env.DATA_DIR);
 }
 process.env.LOG_LEVEL ??= 'warn';
 process.env.NODE_ENV ??= 'test';
