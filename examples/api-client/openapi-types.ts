@@ -4780,7 +4780,7 @@ export interface operations {
                             attemptedAt: string | null;
                             /** Format: date-time */
                             nextAttemptAt: string | null;
-                            /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
+                            /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                             workflowId: string;
                             /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                             waited: {
@@ -4925,7 +4925,7 @@ export interface operations {
                         attemptedAt: string | null;
                         /** Format: date-time */
                         nextAttemptAt: string | null;
-                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
+                        /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                         workflowId: string;
                         /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                         waited: {
@@ -4976,7 +4976,7 @@ export interface operations {
                         attemptedAt: string | null;
                         /** Format: date-time */
                         nextAttemptAt: string | null;
-                        /** @description The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts */
+                        /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                         workflowId: string;
                         /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                         waited: {

@@ -145,7 +145,7 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     payload: t.field({ type: 'JSON', description: 'The event envelope sent (the signed body)', resolve: (r) => JSON.parse(r.payload) as unknown }),
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    workflowId: t.exposeString('workflowId', { description: 'The delivery’s Temporal workflow, for operators (Temporal Web): `event:<eventId>` for scheduled attempts' }),
+    workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),
     waited: t.field({
       type: Waited,
       nullable: true,

@@ -123,7 +123,7 @@ export type WebhookSubscription = Prisma.WebhookSubscriptionModel
 export type Event = Prisma.EventModel
 /**
  * Model Delivery
- * One event for one subscription. Its Temporal workflow is the event's (`event:<eventId>`).
+ * One event for one subscription: an entry of the subscription's delivery run's queue (`deliveries:<subscriptionId>`).
  */
 export type Delivery = Prisma.DeliveryModel
 /**

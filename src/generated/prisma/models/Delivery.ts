@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Delivery
- * One event for one subscription. Its Temporal workflow is the event's (`event:<eventId>`).
+ * One event for one subscription: an entry of the subscription's delivery run's queue (`deliveries:<subscriptionId>`).
  */
 export type DeliveryModel = runtime.Types.Result.DefaultSelection<Prisma.$DeliveryPayload>
 
