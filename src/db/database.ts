@@ -86,7 +86,9 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
     // track prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
     const statementName = dbConfig.preparedStatements ? createStatementNamer() : undefined;
     const adapter = new PrismaPg(pool, statementName ? { statementNameGenerator: statementName } : undefined);
-    const prisma = newPrismaClient({ adapter });
+    // Interactive transactions (the delivery run's claim, recording a failure) may wait for a pooled
+    // connection and for a workspace's row lock under a burst: longer than Prisma's 2 s and 5 s.
+    const prisma = newPrismaClient({ adapter, transactionOptions: { maxWait: 10_000, timeout: 30_000 } });
     let listener: NotifyListener | undefined;
     return {
       kind: 'postgres',
@@ -115,7 +117,11 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
   const lite = new PGlite(dbConfig.dir);
   // The files of a new database come from PGlite's template as 0666 (those it makes later follow the umask).
   const privateFiles = lite.waitReady.then(() => makeOwnerOnly(dbConfig.dir));
-  const prisma = newPrismaClient({ adapter: new PrismaPGlite(lite) });
+  // PGlite has one connection: a transaction waits for the one before it. The adapter cannot
+  // withdraw a transaction that Prisma gave up waiting for (maxWait): it still takes the connection
+  // later and keeps it for good, and every query after it hangs. So the wait is as long as a
+  // transaction could ever queue here, never shorter.
+  const prisma = newPrismaClient({ adapter: new PrismaPGlite(lite), transactionOptions: { maxWait: 600_000, timeout: 60_000 } });
   return {
     kind: 'pglite',
     prisma,

@@ -223,7 +223,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
       return r.body.data;
     }, waiting('the log'));
     expect(log.map((e: { eventType: string }) => e.eventType)).toEqual(['ticket.state_changed', 'ticket.created']);
-    expect(log[1]).toMatchObject({ eventId: envelope.id, attempt: 1, trigger: 'scheduled', httpStatus: 204, workflowId: `event:${envelope.id}` });
+    expect(log[1]).toMatchObject({ eventId: envelope.id, attempt: 1, trigger: 'scheduled', httpStatus: 204, workflowId: `deliveries:${sub.id}` });
     expect(JSON.parse(created.body)).toEqual(log[1].payload);
   });
 

@@ -1,6 +1,6 @@
 // ticket.updated field filters: saved and validated through REST and GraphQL, and applied by the
 // outbox relay to real updates made through the API. The relay here starts no workflows (a
-// client that only records the starts): which deliveries it creates is what is tested.
+// client that only records the runs it wakes): which deliveries it creates is what is tested.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { prisma } from '../../src/db/db.ts';
@@ -15,7 +15,7 @@ describe('ticket.updated field filters', () => {
   let ws: Ws;
   let key: string;
   const started: string[] = [];
-  const client = { workflow: { start: async (_wf: unknown, o: { workflowId: string }) => void started.push(o.workflowId) } } as unknown as Client;
+  const client = { workflow: { signalWithStart: async (_wf: unknown, o: { workflowId: string }) => void started.push(o.workflowId) } } as unknown as Client;
 
   beforeAll(async () => {
     ws = await createTestWorkspace('Field filters');
@@ -100,5 +100,7 @@ describe('ticket.updated field filters', () => {
     // The filter is about ticket.updated only: the creation still reaches the filtered subscription.
     expect(to(onPriority)).toEqual(['ticket.created', 'ticket.updated', 'ticket.updated']);
     expect(events.every((e) => e.relayedAt !== null)).toBe(true);
+    // Each subscription's run was woken once for the batch.
+    for (const id of [onPriority, onOrder, everything]) expect(started.filter((w) => w === `deliveries:${id}`)).toHaveLength(1);
   });
 });

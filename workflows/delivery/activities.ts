@@ -8,7 +8,7 @@
 // thrown (the database is down, the worker died mid-batch) is retried by Temporal: a retry takes
 // the batch's deliveries over under a new claim, so an attempt of the dead worker that still
 // answers records nothing (the receiver may get that delivery twice, with the same webhook-id).
-import { activityInfo, ApplicationFailure } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from '../../src/webhooks/delivery.repository.ts';
@@ -20,7 +20,7 @@ import { logger } from '../../src/logger.ts';
 import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
-import { MAX_BATCH } from './constants.ts';
+import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
 import { boundInForce, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
@@ -204,7 +204,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const unsent = [...mine].filter((id) => !sendable.some((d) => d.id === id));
       if (unsent.length) await queueRepository.giveBack(unsent, fence);
 
-      const sent = await Promise.all(sendable.map((d) => send(contexts.get(d.id)!, d)));
+      // Alive while it waits on receivers: a worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
+      const beat = setInterval(() => heartbeat(), BATCH_HEARTBEAT_MS);
+      const sent = await Promise.all(sendable.map((d) => send(contexts.get(d.id)!, d))).finally(() => clearInterval(beat));
       const ok = sent.filter((s) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300);
       const successes: SuccessItem[] = ok.map((s) => ({
         attemptId: newId('att'),

@@ -32,6 +32,14 @@ export const EVENT_IDS_PER_RUN = 100;
 export const BATCH_TIMEOUT = '2 minutes';
 
 /**
+ * A batch heartbeats this often while it waits on receivers, and is given up (retried under a new
+ * claim, the old one fenced) when none came for BATCH_HEARTBEAT_TIMEOUT: a killed worker's batch
+ * goes out again within seconds, not minutes. (e2e/webhooks.test.ts: "killed with SIGKILL")
+ */
+export const BATCH_HEARTBEAT_MS = 3_000;
+export const BATCH_HEARTBEAT_TIMEOUT = '15 seconds';
+
+/**
  * The relay's sweep starts the run of a subscription whose pending delivery is overdue by more
  * than this (its run was terminated by an operator, or its signal was lost with Temporal's
  * history): a live run would have sent it. Cost when nothing changes: one indexed query per sweep.

@@ -110,9 +110,7 @@ export const queueRepository = {
         await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
       }
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
-      // Waits and runs longer than Prisma's defaults (2 s, 5 s) on a busy embedded database: the
-      // activity's own timeout is the limit that matters.
-    }, { maxWait: 20_000, timeout: 25_000 });
+    });
   },
 
   /**

@@ -21,7 +21,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
+import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { EventIdsKey, type DeliveryRef, type RunRef } from './search-attributes.ts';
@@ -33,7 +33,8 @@ export { stateQuery, wakeSignal };
 // errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
 // since an outage may be long.
 const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] };
-const { sendBatch, sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
+const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
+const { sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
 const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
 
 export interface RunInput extends RunRef {
