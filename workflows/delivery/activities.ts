@@ -24,7 +24,7 @@ import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
 import { boundInForce, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
-import { wakeRuns } from './client.ts';
+import { wakeRuns } from './wake.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */

@@ -1,41 +1,12 @@
 // Starting delivery workflows from the API, the relay, the activities and tests (a Temporal
 // Client, no worker). No workflow code imports this.
 import { WorkflowExecutionAlreadyStartedError, isGrpcCancelledError, type Client } from '@temporalio/client';
-import { deliveryRunWorkflowId, resendWorkflowId } from './ids.ts';
-import { deliverySearchAttributes, runSearchAttributes, type DeliveryRef, type RunRef } from './search-attributes.ts';
-import { wakeSignal } from './signals.ts';
-import type { deliveryRunWorkflow, resendDeliveryWorkflow } from './workflows.ts';
+import { resendWorkflowId } from './ids.ts';
+import { deliverySearchAttributes, type DeliveryRef } from './search-attributes.ts';
+import { fairness, startDeliveryRun, wakeRuns } from './wake.ts';
+import type { resendDeliveryWorkflow } from './workflows.ts';
 
-/**
- * Temporal's fairness key: on a server with task queue fairness on, each workspace's tasks are
- * dispatched in turn, so one workspace's runs do not queue another's behind them. Activities
- * inherit it from their workflow. Servers without fairness ignore it.
- */
-const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
-
-/**
- * Starts the subscription's delivery run, or signals the running one that `eventIds` joined its
- * queue (signal-with-start): the relay after writing an event's deliveries, a resume, the sweep
- * of overdue deliveries, and a batch that freed room in its workspace's cap.
- */
-export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef, eventIds: string[] = []): Promise<string> {
-  const workflowId = deliveryRunWorkflowId(ref.subscriptionId);
-  await client.workflow.signalWithStart<typeof deliveryRunWorkflow, [{ eventIds: string[] }]>('deliveryRunWorkflow', {
-    workflowId,
-    taskQueue,
-    args: [{ subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }],
-    signal: wakeSignal,
-    signalArgs: [{ eventIds }],
-    typedSearchAttributes: runSearchAttributes(ref, []),
-    priority: fairness(ref.workspaceId),
-  });
-  return workflowId;
-}
-
-/** Wakes the runs of these subscriptions (a run that ended meanwhile is started again: it finds its queue). */
-export async function wakeRuns(client: Client, taskQueue: string, subscriptions: RunRef[]): Promise<void> {
-  await Promise.all(subscriptions.map((ref) => startDeliveryRun(client, taskQueue, ref)));
-}
+export { startDeliveryRun, wakeRuns };
 
 /**
  * One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result.

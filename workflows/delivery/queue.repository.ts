@@ -132,8 +132,9 @@ export const queueRepository = {
   },
 
   /**
-   * Runs of the workspace that wait for room in its cap, oldest wait first, at most `n`: their
-   * marks are cleared here, so each is woken once.
+   * Other runs of the workspace that wait for room in its cap, oldest wait first, at most `n`:
+   * their marks are cleared here, so each is woken once. (The batch's own run looks again when the
+   * batch ends.)
    */
   async takeCapWaiters(subscriptionId: string, n: number): Promise<{ subscriptionId: string; workspaceId: number }[]> {
     if (n <= 0) return [];
@@ -142,7 +143,7 @@ export const queueRepository = {
        WHERE "id" IN (
          SELECT w."id" FROM "WebhookSubscription" w
           WHERE w."workspaceId" = (SELECT "workspaceId" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId})
-            AND w."capWaitingSince" IS NOT NULL
+            AND w."id" <> ${subscriptionId} AND w."capWaitingSince" IS NOT NULL
           ORDER BY w."capWaitingSince" LIMIT ${n}::int)
       RETURNING "id" AS "subscriptionId", "workspaceId"`;
   },

@@ -3,6 +3,13 @@
 // a replay computes the same; the state travels through continue-as-new. No Node built-ins:
 // workflow code imports this.
 
+import type { RunRef } from './search-attributes.ts';
+
+/** A delivery run's input: its subscription, and its state when it continued as new. */
+export interface RunInput extends RunRef {
+  state?: RunState;
+}
+
 export interface RunState {
   /** The bound in force (AIMD); null: the subscription's maxInFlight. */
   bound: number | null;

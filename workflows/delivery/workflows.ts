@@ -23,8 +23,8 @@ import {
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
 import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
-import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunState, type SubscriptionSettings } from './run-state.ts';
-import { EventIdsKey, type DeliveryRef, type RunRef } from './search-attributes.ts';
+import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
+import { EventIdsKey, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
 export { stateQuery, wakeSignal };
@@ -36,11 +36,6 @@ const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCo
 const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
 const { sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
 const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
-
-export interface RunInput extends RunRef {
-  /** Carried through continue-as-new. */
-  state?: RunState;
-}
 
 export interface RunSummary {
   /** Attempts this run (not its predecessors) made. */
@@ -105,6 +100,8 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     } finally {
       inFlight -= deliveries.length;
       batchesEnded += 1;
+      // Its own batch freed room in the workspace's cap: look again without waiting to be woken.
+      capFull = false;
     }
   }
 

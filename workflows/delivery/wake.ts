@@ -1,0 +1,35 @@
+// Starting or waking delivery runs (signal-with-start): the relay after writing an event's
+// deliveries, a resume, the sweep of overdue deliveries, and a batch that freed room in its
+// workspace's cap (the activities import this, so it names the workflow by its type's name).
+import type { Client } from '@temporalio/client';
+import { deliveryRunWorkflowId } from './ids.ts';
+import type { RunInput } from './run-state.ts';
+import { runSearchAttributes, type RunRef } from './search-attributes.ts';
+import { wakeSignal } from './signals.ts';
+
+/**
+ * Temporal's fairness key: on a server with task queue fairness on, each workspace's tasks are
+ * dispatched in turn, so one workspace's runs do not queue another's behind them. Activities
+ * inherit it from their workflow. Servers without fairness ignore it.
+ */
+export const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
+
+/** Starts the subscription's delivery run, or signals the running one that `eventIds` joined its queue. */
+export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef, eventIds: string[] = []): Promise<string> {
+  const workflowId = deliveryRunWorkflowId(ref.subscriptionId);
+  await client.workflow.signalWithStart<(input: RunInput) => Promise<unknown>, [{ eventIds: string[] }]>('deliveryRunWorkflow', {
+    workflowId,
+    taskQueue,
+    args: [{ subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }],
+    signal: wakeSignal,
+    signalArgs: [{ eventIds }],
+    typedSearchAttributes: runSearchAttributes(ref, []),
+    priority: fairness(ref.workspaceId),
+  });
+  return workflowId;
+}
+
+/** Wakes the runs of these subscriptions (a run that ended meanwhile is started again: it finds its queue). */
+export async function wakeRuns(client: Client, taskQueue: string, subscriptions: RunRef[]): Promise<void> {
+  await Promise.all(subscriptions.map((ref) => startDeliveryRun(client, taskQueue, ref)));
+}
