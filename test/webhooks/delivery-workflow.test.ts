@@ -191,13 +191,13 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const path = `/${uniqueId('gone')}`;
     const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
     const first = await createDelivery(ws, sub.id);
-    const second = await createDelivery(ws, sub.id);
-    receiver.respond(path, (req) => (req.headers['webhook-id'] === second.eventId ? { status: 410, body: 'gone' } : { status: 500 }));
+    receiver.respond(path, (req) => (req.headers['webhook-id'] === first.eventId ? { status: 500 } : { status: 410, body: 'gone' }));
 
     // The first fails once and waits for its retry…
     await start(first);
     await expect.poll(async () => (await deliveryRow(first.deliveryId)).attemptCount, { timeout: 20_000, message: 'the first attempt' }).toBe(1);
-    // …the second is answered 410.
+    // …the second (its event comes later) is answered 410.
+    const second = await createDelivery(ws, sub.id);
     await start(second);
     expect(await resultOf(second)).toEqual({ status: 'cancelled', attempt: 1 });
     expect(await resultOf(first)).toEqual({ status: 'cancelled', attempt: 1 });
@@ -366,6 +366,11 @@ describe('webhook delivery workflow (time-skipping)', () => {
       subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
     });
     expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
+    // The same claim again (its workflow task was lost with the worker, and replay runs it again): the same delivery, not nothing.
+    const again: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+    });
+    expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
 
     const zombie = new MockActivityEnvironment({ workflowExecution: execution, attempt: 1 }).run(activities.sendBatch, batch);

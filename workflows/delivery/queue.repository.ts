@@ -106,9 +106,9 @@ export const queueRepository = {
       const nextDueAt = due?.next ? due.next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
-      if (capFull) {
-        await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
-      }
+      // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
+      if (capFull) await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
+      else await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, NOT: { capWaitingSince: null } }, data: { capWaitingSince: null } });
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
     });
   },
@@ -148,13 +148,16 @@ export const queueRepository = {
       RETURNING "id" AS "subscriptionId", "workspaceId"`;
   },
 
-  /** Subscriptions with a pending, unclaimed delivery overdue since before `before`: their runs are to be started. */
+  /**
+   * Subscriptions with a pending delivery overdue since before `before`, claimed or not (a claim of
+   * a run that is gone is freed by the next run): their runs are to be started or woken.
+   */
   async overdue(before: Date, limit = 100): Promise<{ id: string; workspaceId: number }[]> {
     return prisma.$queryRaw<{ id: string; workspaceId: number }[]>`
       SELECT w."id", w."workspaceId" FROM "WebhookSubscription" w
        WHERE w."deletedAt" IS NULL AND w."condition" = 'receiving'
          AND EXISTS (SELECT 1 FROM "Delivery" d
-                      WHERE d."subscriptionId" = w."id" AND d."status" = 'pending' AND d."claim" IS NULL
+                      WHERE d."subscriptionId" = w."id" AND d."status" = 'pending'
                         AND COALESCE(d."nextAttemptAt", d."createdAt") < ${before.toISOString()}::timestamp(3))
        LIMIT ${limit}::int`;
   },
@@ -180,21 +183,26 @@ export const queueRepository = {
   },
 };
 
-/** The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while nothing is in flight). */
+/**
+ * The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while
+ * nothing is in flight). Rows that already carry this token come back first: a claim that committed
+ * but whose workflow task was lost with its worker runs again under the same token on replay, and
+ * must not leave what it took the first time claimed by nobody.
+ */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
   const rows = strict
     ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
           FROM (SELECT "id", "claim", "nextAttemptAt" FROM "Delivery"
                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id" AND h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+         WHERE d."id" = h."id" AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR h."claim" = ${input.token})
         RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
     : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
          WHERE d."id" IN (SELECT "id" FROM "Delivery"
-                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
-                             AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
-                           ORDER BY "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
+                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending'
+                             AND ("claim" IS NULL AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR "claim" = ${input.token})
+                           ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
         RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
   const at = new Date(now).getTime();
   return rows
