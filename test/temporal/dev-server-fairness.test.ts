@@ -48,7 +48,9 @@ describe('task-queue fairness on the dev server', () => {
 
     expect(calls).toHaveLength(backlog + 1);
     // First come, first served, B would be about last (its task queue partition's last task);
-    // fairly, it is among the first of each partition's turns.
-    expect(calls.indexOf('b')).toBeLessThan(backlog / 4);
+    // fairly, it is among the first of its partition's turns. Which partition the worker's polls
+    // reach first varies (CI once saw B 17th of 61), so the bound is the first half: still far
+    // from last, which is what first come, first served gives.
+    expect(calls.indexOf('b')).toBeLessThan(backlog / 2);
   });
 });
