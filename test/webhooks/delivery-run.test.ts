@@ -1,5 +1,5 @@
 // The delivery run's rules on the time-skipping test server, with a real worker running the real
-// activities against a real HTTPS receiver and the database: the bound under a burst, the
+// activities against a real HTTPS receiver and the database: the bound under a burst, deep batches, the
 // workspace's cap, Retry-After in both forms, AIMD, strict ordering, events joining a busy run,
 // continue-as-new keeping event ids findable, the run's state query, and a replay of a recorded
 // history. (The schedule, 410, pause/resume and the zombie fence: delivery-workflow.test.ts.)
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
-import { EVENT_IDS_PER_RUN } from '../../workflows/delivery/constants.ts';
+import { EVENT_IDS_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { EventIdsKey } from '../../workflows/delivery/search-attributes.ts';
 import { stateQuery } from '../../workflows/delivery/signals.ts';
@@ -20,7 +20,7 @@ import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult,
 import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } from './receiver.ts';
 
 /** The workspace cap of this file's worker: small, so that a test can fill it. */
-const WORKSPACE_CAP = 4;
+const WORKSPACE_CAP = 6;
 
 describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
@@ -100,21 +100,64 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     for (const ref of refs) expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', scheduledAttempts: 1, claim: null });
   });
 
+  it('sends a fast receiver deep batches, never more at once than the bound; a failure stops the batch and the rest go back unsent', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('deep');
+    // A bound of one: a deep batch sends its deliveries one after the other.
+    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
+    const refs = await deliveries(ws, sub.id, 1 + PIPELINE_DEPTH + 3);
+    // The second event of the deep batch fails once; everything else answers 200 at once.
+    const failing = refs[2]!.eventId;
+    let failed = false;
+    let open = 0;
+    let most = 0;
+    receiver.respond(path, async (req) => {
+      open += 1;
+      most = Math.max(most, open);
+      await new Promise((r) => setTimeout(r, 5));
+      open -= 1;
+      if (req.headers['webhook-id'] === failing && !failed) {
+        failed = true;
+        return { status: 500 };
+      }
+      return { status: 200 };
+    });
+    await wake(refs);
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: refs.length + 1, ended: 'idle' });
+    expect(most).toBe(1);
+    // Only the failed event used a second attempt: what its batch had not started went back unsent.
+    for (const ref of refs) {
+      expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', scheduledAttempts: ref.eventId === failing ? 2 : 1, claim: null });
+    }
+    // The first batch is one round; the receiver answered fast, so the second is PIPELINE_DEPTH rounds deep, one at a time.
+    const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).fetchHistory();
+    const batches = (history.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === 'sendBatch')
+      .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as { deliveries: { eventId: string }[]; width: number });
+    expect(batches.slice(0, 2).map((b) => [b.deliveries.length, b.width])).toEqual([
+      [1, 1],
+      [PIPELINE_DEPTH, 1],
+    ]);
+    // The unsent ones went out in the next batch, after the failure (which waits for its retry).
+    expect(batches[2]!.deliveries.map((d) => d.eventId)).toEqual([refs[3]!.eventId]);
+  });
+
   it("holds a workspace to its cap across its subscriptions, and wakes a waiting run when room opens", async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('cap');
     const g = gate();
     receiver.respond(path, g.respond);
-    const [a, b] = [await createSubscription(ws, { url, maxInFlight: 3 }), await createSubscription(ws, { url, maxInFlight: 3 })];
+    const [a, b] = [await createSubscription(ws, { url, maxInFlight: 4 }), await createSubscription(ws, { url, maxInFlight: 4 })];
     const refsA = await deliveries(ws, a.id, 5);
     const refsB = await deliveries(ws, b.id, 5);
     await wake(refsA);
-    await vi.waitFor(() => expect(g.held()).toBe(3), 20_000);
+    await vi.waitFor(() => expect(g.held()).toBe(4), 20_000);
     await wake(refsB);
-    // B gets only what is left of the cap (4 - 3), and its run waits for the rest.
+    // B gets only what is left of the cap (6 - 4), and its run waits for the rest.
     await vi.waitFor(() => expect(g.held()).toBe(WORKSPACE_CAP), 20_000);
     await vi.waitFor(async () => expect((await subscriptionRow(b.id)).capWaitingSince).not.toBeNull(), 20_000);
-    expect(await env.client.workflow.getHandle(deliveryRunWorkflowId(b.id)).query(stateQuery)).toMatchObject({ inFlight: 1, waitingFor: 'workspace_cap' });
+    expect(await env.client.workflow.getHandle(deliveryRunWorkflowId(b.id)).query(stateQuery)).toMatchObject({ inFlight: 2, waitingFor: 'workspace_cap' });
 
     g.release();
     expect(await runResult(env.client, a.id)).toEqual({ attempted: 5, ended: 'idle' });

@@ -1,9 +1,10 @@
 // The pure rules of the retry schedule, of Retry-After, and of the delivery run's state: the
-// in-flight bound (AIMD) and the rate (GCRA).
+// in-flight bound (AIMD), the pipeline depth and the rate (GCRA).
 import { describe, expect, it } from 'vitest';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, RETRY_DELAYS_MS, RETRY_JITTER, retryDelay } from '../../workflows/delivery/schedule.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/webhooks/retry-after.ts';
-import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate } from '../../workflows/delivery/run-state.ts';
+import { afterBatch, boundInForce, depthOf, initialRunState, rateAllowance, spendRate } from '../../workflows/delivery/run-state.ts';
+import { FAST_ANSWER_MS, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
 
 describe('retry delays', () => {
   it('jitter each delay within ±10% of the schedule, across the whole range of draws', () => {
@@ -89,6 +90,31 @@ describe("the run's in-flight bound (AIMD)", () => {
   it("keeps the latest Retry-After of the receiver's answers", () => {
     const state = afterBatch(initialRunState(), settings, { succeeded: 0, overloaded: true, retryAfterUntil: 5_000 });
     expect(afterBatch(state, settings, { succeeded: 1, overloaded: false, retryAfterUntil: 2_000 }).retryAfterUntil).toBe(5_000);
+  });
+});
+
+describe("the run's pipeline depth", () => {
+  const settings = { maxInFlight: 4, ratePerSecond: null, strict: false };
+  const batch = (attempted: number, succeeded: number, slowestMs: number | null, overloaded = false) => ({ attempted, succeeded, slowestMs, overloaded, retryAfterUntil: null });
+
+  it(`goes ${PIPELINE_DEPTH} rounds deep after a batch answered all 2xx within ${FAST_ANSWER_MS} ms, one round after anything else`, () => {
+    const start = initialRunState();
+    expect(depthOf(start, settings)).toBe(1);
+    const fast = afterBatch(start, settings, batch(4, 4, FAST_ANSWER_MS));
+    expect(depthOf(fast, settings)).toBe(PIPELINE_DEPTH);
+    // A slow answer, a failure or an overload each bring it back to one round.
+    expect(depthOf(afterBatch(fast, settings, batch(4, 4, FAST_ANSWER_MS + 1)), settings)).toBe(1);
+    expect(depthOf(afterBatch(fast, settings, batch(4, 3, 10)), settings)).toBe(1);
+    expect(depthOf(afterBatch(fast, settings, batch(4, 4, 10, true)), settings)).toBe(1);
+    // A batch that sent nothing (all given back) leaves it as it was.
+    expect(depthOf(afterBatch(fast, settings, batch(0, 0, null)), settings)).toBe(PIPELINE_DEPTH);
+    // A run recorded before depth existed (no slowestMs in its results) stays at one round: its replay decides as it did.
+    expect(depthOf(afterBatch(start, settings, { succeeded: 4, overloaded: false, retryAfterUntil: null }), settings)).toBe(1);
+  });
+
+  it('is one round when strictly ordered', () => {
+    const fast = afterBatch(initialRunState(), settings, batch(1, 1, 5));
+    expect(depthOf(fast, { ...settings, strict: true })).toBe(1);
   });
 });
 

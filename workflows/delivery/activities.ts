@@ -22,7 +22,7 @@ import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
-import { boundInForce, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
 import { wakeRuns } from './wake.ts';
 
@@ -56,6 +56,7 @@ export interface ClaimDueInput {
   runId: string;
   token: string;
   state: RunState;
+  /** The run's connections open (the widths of its batches in flight): its bound less these is free. */
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
@@ -67,7 +68,10 @@ export interface ClaimDueInput {
 export interface SendBatchInput {
   subscriptionId: string;
   token: string;
+  /** In event order; sent `width` at a time, the next as one ends. */
   deliveries: ClaimedDelivery[];
+  /** Attempts open at once at most (the bound's free room at the claim); absent: all at once. */
+  width?: number;
 }
 
 export interface BatchResult {
@@ -82,6 +86,8 @@ export interface BatchResult {
   nextAttemptAt: number | null;
   /** The answers paused (20 failures in a row) or disabled (410) the subscription. */
   stop: 'paused' | 'ended' | null;
+  /** The slowest answer, ms (null: nothing sent). */
+  slowestMs: number | null;
 }
 
 /** What a manual re-send came to: `held` and `cancelled` mean nothing was sent. */
@@ -179,7 +185,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
           const settings = capped(raw);
           const free = Math.max(0, boundInForce(input.state, settings) - input.inFlight);
           const rate = rateAllowance(input.state, settings.ratePerSecond, input.now).starts;
-          const limit = Math.min(free, rate, MAX_BATCH, input.listRoom);
+          const limit = Math.min(free * depthOf(input.state, settings), rate, MAX_BATCH, input.listRoom);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });
@@ -191,14 +197,18 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       await queueRepository.report(subscriptionId, bound, retryAfterUntil === null ? null : new Date(retryAfterUntil));
     },
 
-    /** Signs and sends a claimed batch at once, and records the answers (the 2xx in one statement). */
-    async sendBatch({ subscriptionId, token, deliveries }: SendBatchInput): Promise<BatchResult> {
+    /**
+     * Signs and sends a claimed batch, `width` at a time in event order, and records the answers (the
+     * 2xx in one statement). It starts no new attempt after an answer that is not a 2xx: what was not
+     * sent goes back unsent, for the run to claim again under its bound, rate and Retry-After.
+     */
+    async sendBatch({ subscriptionId, token, deliveries, width }: SendBatchInput): Promise<BatchResult> {
       const info = activityInfo();
       const fence = `${token}:${info.attempt}`;
       const workflowId = info.workflowExecution?.workflowId ?? '';
       const mine = await queueRepository.takeOver(deliveries.map((d) => d.id), token, fence);
       const contexts = new Map((await deliveryRepository.findForAttempts([...mine])).map((c) => [c.id, c]));
-      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null };
+      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
       // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
       const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
       const unsent = [...mine].filter((id) => !sendable.some((d) => d.id === id));
@@ -206,8 +216,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 
       // Alive while it waits on receivers: a worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
       const beat = setInterval(() => heartbeat(), BATCH_HEARTBEAT_MS);
-      const sent = await Promise.all(sendable.map((d) => send(contexts.get(d.id)!, d))).finally(() => clearInterval(beat));
-      const ok = sent.filter((s) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300);
+      const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d)).finally(() => clearInterval(beat));
+      if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
+      if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
+      const ok = sent.filter(is2xx);
       const successes: SuccessItem[] = ok.map((s) => ({
         attemptId: newId('att'),
         deliveryId: s.delivery.id,
@@ -286,3 +298,25 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300;
+
+/**
+ * Sends `items` in order, `width` at a time (the next as one ends), until an answer is not a 2xx:
+ * from then on none is started. Returns what was sent, in order, and what was never started.
+ */
+async function sendInTurn(items: ClaimedDelivery[], width: number, sendOne: (d: ClaimedDelivery) => Promise<Sent>): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
+  const sent: (Sent | undefined)[] = new Array(items.length);
+  let next = 0;
+  let halted = false;
+  const lane = async () => {
+    while (!halted && next < items.length) {
+      const i = next++;
+      const s = await sendOne(items[i]!);
+      sent[i] = s;
+      if (!is2xx(s)) halted = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane));
+  return { sent: sent.filter((s): s is Sent => s !== undefined), unstarted: items.slice(next) };
+}

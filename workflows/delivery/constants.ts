@@ -10,6 +10,20 @@
 export const MAX_BATCH = 50;
 
 /**
+ * A receiver that answers fast gets batches of up to this many rounds of its bound: the batch still
+ * opens no more than the bound's connections at once (it sends the next delivery as one ends), but
+ * one claim, one activity and one record serve several rounds, where each round cost them all (a
+ * batch's overhead, about 200 ms on the dev server, is what limited a fast receiver's deliveries/s).
+ * A batch stops starting new attempts at its first answer that is not a 2xx (the rest go back
+ * unsent), so a failing or overloaded receiver is met one round at a time, as before.
+ * (delivery-schedule.test.ts: "pipeline depth"; delivery-run.test.ts: "bound under a burst")
+ */
+export const PIPELINE_DEPTH = 5;
+
+/** A batch whose answers were all 2xx and none slower than this makes the next batch deep (PIPELINE_DEPTH). */
+export const FAST_ANSWER_MS = 250;
+
+/**
  * A run waiting for room in its workspace's cap is woken by the attempt that frees it (the waker
  * in activities.ts); should that wake-up be lost (its worker died between the two), it looks again
  * after this. Cost when nothing changes: one timer and one claim per waiting subscription per

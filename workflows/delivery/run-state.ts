@@ -3,6 +3,7 @@
 // a replay computes the same; the state travels through continue-as-new. No Node built-ins:
 // workflow code imports this.
 
+import { FAST_ANSWER_MS, PIPELINE_DEPTH } from './constants.ts';
 import type { RunRef } from './search-attributes.ts';
 
 /** A delivery run's input: its subscription, and its state when it continued as new. */
@@ -19,6 +20,8 @@ export interface RunState {
   retryAfterUntil: number;
   /** The rate's theoretical arrival time (GCRA), epoch ms. */
   rateTat: number;
+  /** The last batch's answers were all 2xx within FAST_ANSWER_MS: the next batch may be deep. (Absent in runs started before it.) */
+  fast?: boolean;
 }
 
 export const initialRunState = (): RunState => ({ bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 });
@@ -36,11 +39,34 @@ export function boundInForce(state: RunState, s: SubscriptionSettings): number {
   return Math.max(1, Math.min(s.maxInFlight, state.bound ?? s.maxInFlight));
 }
 
-/** How a batch's answers move the bound: one halving per batch with a 429/503, +1 per bound's worth of 2xx. */
-export function afterBatch(state: RunState, s: SubscriptionSettings, answers: { succeeded: number; overloaded: boolean; retryAfterUntil: number | null }): RunState {
+/**
+ * How many rounds of its bound the next batch may hold: PIPELINE_DEPTH for a receiver that answered
+ * the last batch fast and well, else one (always one when strictly ordered).
+ */
+export function depthOf(state: RunState, s: SubscriptionSettings): number {
+  return !s.strict && state.fast === true ? PIPELINE_DEPTH : 1;
+}
+
+export interface BatchAnswers {
+  /** Attempts recorded, and how many of them were 2xx. */
+  attempted?: number;
+  succeeded: number;
+  overloaded: boolean;
+  retryAfterUntil: number | null;
+  /** The slowest answer of the batch, ms (null or absent: none, or a run recorded before it). */
+  slowestMs?: number | null;
+}
+
+/**
+ * How a batch's answers move the bound: one halving per batch with a 429/503, +1 per bound's worth
+ * of 2xx; and whether the next batch may be deep (every answer a 2xx within FAST_ANSWER_MS).
+ */
+export function afterBatch(state: RunState, s: SubscriptionSettings, answers: BatchAnswers): RunState {
   const bound = boundInForce(state, s);
-  const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0) };
-  if (answers.overloaded) return { ...next, bound: Math.max(1, Math.floor(bound / 2)), successes: 0 };
+  const attempted = answers.attempted ?? 0;
+  const fast = attempted === 0 ? state.fast : answers.succeeded === attempted && answers.slowestMs != null && answers.slowestMs <= FAST_ANSWER_MS;
+  const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0), ...(fast === undefined ? {} : { fast }) };
+  if (answers.overloaded) return { ...next, bound: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
   const successes = state.successes + answers.succeeded;
   if (state.bound === null || successes < bound) return { ...next, successes };
   const raised = bound + 1;

@@ -59,7 +59,9 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
 
   /** The events this run sent, its `EventIds` search attribute. */
   const listed: string[] = [];
+  /** Deliveries in the run's batches, and the attempts those batches may have open at once (their widths). */
   let inFlight = 0;
+  let open = 0;
   let calls = 0;
   let attempted = 0;
   let batchesEnded = 0;
@@ -89,16 +91,18 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     eventIds: [...listed],
   }));
 
-  async function runBatch(token: string, deliveries: ClaimedDelivery[]) {
+  async function runBatch(token: string, deliveries: ClaimedDelivery[], width: number) {
     inFlight += deliveries.length;
+    open += width;
     try {
-      const r = await sendBatch({ subscriptionId, token, deliveries });
+      const r = await sendBatch({ subscriptionId, token, deliveries, width });
       attempted += r.attempted;
       if (settings) state = afterBatch(state, settings, r);
       if (r.nextAttemptAt !== null) nextDueAt = nextDueAt === null ? r.nextAttemptAt : Math.min(nextDueAt, r.nextAttemptAt);
       if (r.stop) stopping = true;
     } finally {
       inFlight -= deliveries.length;
+      open -= width;
       batchesEnded += 1;
       // Its own batch freed room in the workspace's cap: look again without waiting to be woken.
       capFull = false;
@@ -125,7 +129,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       await condition(allHandlersFinished);
       return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: [] }] })({ subscriptionId, workspaceId, state });
     }
-    const full = settings !== null && inFlight >= boundInForce(state, settings);
+    const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
     const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
     const mayClaim = !listFull && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
@@ -133,7 +137,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     if (mayClaim) {
       wakesClaimed = wakes;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
       const fresh = claim.settings;
       settings = fresh;
       if (claim.stop) {
@@ -154,7 +158,9 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
           listed.push(...news);
           upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
         }
-        void runBatch(token, claim.deliveries);
+        // As many at once as the bound had free (a deep batch sends the rest as those end).
+        const width = Math.max(1, Math.min(claim.deliveries.length, boundInForce(state, fresh) - open));
+        void runBatch(token, claim.deliveries, width);
         continue;
       }
       if (claim.limitedBy) lastWait = claim.limitedBy;
