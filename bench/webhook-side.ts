@@ -2,8 +2,9 @@
 // that version's workspace set-up (bench/webhook-data.ts), dev server (src/temporal/dev-server.ts)
 // and worker process with the relay (bench/webhook-worker.ts) are imported from the version's
 // tree, so each version runs its own code and flags; the receivers and the measuring are this
-// checkout's, the same for both. Cases run in order throughput, burst, noisy neighbour (whose
-// slow backlog would outlast it), each on workspaces of its own; the result goes back over IPC.
+// checkout's, the same for both. Cases run in order throughput, burst, noisy neighbour, wide
+// workspace (the last two leave slow backlogs behind: run them alone), each on workspaces of its
+// own; the result goes back over IPC.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,8 @@ export interface SideSpec {
   throughput?: { subscriptions: number[]; events: number };
   burst?: { events: number; intervalMs: number; idleSeconds: number; windowSeconds: number };
   noisy?: { events: number; delayMs: number; perSecond: number; idleSeconds: number; windowSeconds: number };
+  /** One workspace with `subscriptions` slow subscriptions at `maxInFlight` each, against another's steady events. */
+  wide?: { subscriptions: number; maxInFlight: number; events: number; delayMs: number; perSecond: number; idleSeconds: number; windowSeconds: number };
 }
 
 export interface Latencies {
@@ -53,6 +56,7 @@ export interface SideResult {
   throughput?: ThroughputResult[];
   burst?: { idle: Latencies; during: Latencies; bulkDelivered: number; bulkExpected: number; bulkSeconds: number | null };
   noisy?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
+  wide?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
 }
 
 const spec = JSON.parse(process.argv[2]!) as SideSpec;
@@ -117,6 +121,8 @@ async function main(): Promise<SideResult> {
   receivers.push(fast);
   const slow = spec.noisy ? await startCaseReceiver(tls, { delayMs: spec.noisy.delayMs }) : undefined;
   if (slow) receivers.push(slow);
+  const wideSlow = spec.wide ? await startCaseReceiver(tls, { delayMs: spec.wide.delayMs }) : undefined;
+  if (wideSlow) receivers.push(wideSlow);
 
   // The version's src/config.ts reads these when first imported, below.
   Object.assign(process.env, { DATABASE_URL: spec.databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' });
@@ -139,6 +145,20 @@ async function main(): Promise<SideResult> {
     quiet: await setUpWorkspace([`${fast.origin}/quiet`]),
   };
 
+  const widePaths = spec.wide ? Array.from({ length: spec.wide.subscriptions }, (_, i) => `/wide/${i}`) : [];
+  const wideData = spec.wide && wideSlow && {
+    many: await setUpWorkspace(widePaths.map((p) => wideSlow.origin + p)),
+    quiet: await setUpWorkspace([`${fast.origin}/wide-quiet`]),
+  };
+  if (spec.wide && wideData) {
+    // The highest bound each (WEBHOOK_MAX_IN_FLIGHT_LIMIT), set in SQL so that any version's set-up serves.
+    const { default: pg } = await import('pg');
+    const sql = new pg.Client({ connectionString: spec.databaseUrl });
+    await sql.connect();
+    await sql.query('UPDATE "WebhookSubscription" SET "maxInFlight" = $1 WHERE "id" = ANY($2::text[])', [spec.wide.maxInFlight, wideData.many.subscriptionIds]);
+    await sql.end();
+  }
+
   log('starting the dev server and the worker process');
   server = await startDevServer({ dbFile: path.join(tmp, 'temporal.sqlite'), port: await freePort() });
   const env = { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: server.namespace, NODE_EXTRA_CA_CERTS: caFile };
@@ -150,7 +170,7 @@ async function main(): Promise<SideResult> {
   });
   await command(child, { cmd: 'deliver', eager: true }, 300_000);
   // The template tickets' events (written at set-up) go out first.
-  const fastSetup = [...throughputData.map((t) => ({ data: t.data, paths: t.paths })), ...(burstData ? [{ data: burstData.bulk, paths: ['/bulk/1', '/bulk/2'] }, { data: burstData.steady, paths: ['/steady'] }] : []), ...(noisyData ? [{ data: noisyData.quiet, paths: ['/quiet'] }] : [])];
+  const fastSetup = [...throughputData.map((t) => ({ data: t.data, paths: t.paths })), ...(burstData ? [{ data: burstData.bulk, paths: ['/bulk/1', '/bulk/2'] }, { data: burstData.steady, paths: ['/steady'] }] : []), ...(noisyData ? [{ data: noisyData.quiet, paths: ['/quiet'] }] : []), ...(wideData ? [{ data: wideData.quiet, paths: ['/wide-quiet'] }] : [])];
   for (const { data, paths } of fastSetup) {
     const ids = await data.eventIdsAfter(0n);
     if (!(await waitFor(() => paths.every((p) => ids.every((id) => fast.arrivals(p).has(id))), 300_000))) throw new Error('set-up events were not delivered within 300 s');
@@ -240,9 +260,34 @@ async function main(): Promise<SideResult> {
     };
   }
 
+  if (spec.wide && wideData && wideSlow) {
+    const { events, perSecond, idleSeconds, windowSeconds, subscriptions, delayMs } = spec.wide;
+    // The set-up's template events go to the slow receivers too: they are let out first (not measured).
+    const setupIds = await wideData.many.eventIdsAfter(0n);
+    await waitFor(() => widePaths.every((p) => setupIds.every((id) => wideSlow.arrivals(p).has(id))), 300_000);
+    log(`wide workspace: idle ${idleSeconds} s of ${perSecond} events/s`);
+    const quiet = fast.arrivals('/wide-quiet');
+    const idleIds = await steadyEvents(wideData.quiet, 1000 / perSecond, idleSeconds);
+    await waitFor(() => idleIds.every((id) => quiet.has(id)), LATE_MS);
+    log(`wide workspace: ${events} events to ${subscriptions} subscriptions whose receivers answer in ${delayMs} ms, the quiet one going on for ${windowSeconds} s`);
+    wideSlow.resetPeaks();
+    const slowIds = wideData.many.writeEvents(events, 50, 4);
+    const duringIds = await steadyEvents(wideData.quiet, 1000 / perSecond, windowSeconds);
+    await waitFor(() => duringIds.every((id) => quiet.has(id)), LATE_MS);
+    const written = new Set(await slowIds);
+    const peaks = wideSlow.peaks();
+    result.wide = {
+      idle: latencies(quiet, idleIds),
+      during: latencies(quiet, duringIds),
+      slowArrived: widePaths.reduce((n, p) => n + [...wideSlow.arrivals(p).keys()].filter((id) => written.has(id)).length, 0),
+      slowPeakConnections: peaks.connections,
+      slowPeakRequests: peaks.requests,
+    };
+  }
+
   await command(child, { cmd: 'stop' }, 60_000).catch((err) => log(`stopping the worker: ${(err as Error).message}`));
   // One database module behind every workspace: closing one closes it.
-  await (throughputData[0]?.data ?? burstData?.bulk ?? noisyData?.slow)?.close();
+  await (throughputData[0]?.data ?? burstData?.bulk ?? noisyData?.slow ?? wideData?.many)?.close();
   return result;
 }
 
