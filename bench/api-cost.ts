@@ -23,6 +23,7 @@ import { runBench, writeResults } from './lifecycle.ts';
 import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
+import { newSecretKeys } from '../src/webhooks/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -104,7 +105,7 @@ async function main() {
     cluster = await startThrowawayPostgres({ database: 'bench' });
     databaseUrl = cluster.url;
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: newSecretKeys() };
   console.error('Seeding (this code\'s migrations and seed): one workspace, an unthrottled key, 500 tickets…');
   const seeding = start<BenchFixture>(path.join(here, 'seed.ts'), env, [], ['--import', 'tsx'], 180_000);
   const fixture = await seeding.message;

@@ -21,6 +21,7 @@ import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
+import { newSecretKeys } from '../src/webhooks/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');
@@ -132,7 +133,7 @@ async function main() {
   await pgClient.end();
 
   // REDIS_URL is left as the caller set it: unset, the rate limiter counts in process.
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: newSecretKeys() };
 
   console.error('Seeding: one workspace, an unthrottled key with every scope, 500 tickets…');
   const seeding = start<BenchFixture>(path.join(here, 'seed.ts'), env, [], ['--import', 'tsx'], 180_000);

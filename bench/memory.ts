@@ -32,6 +32,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throw
 import { freePort } from '../scripts/free-port.ts';
 import { heapLimits, productionNode, type Role } from './production.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
+import { newSecretKeys } from '../src/webhooks/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'memory-latest.md');
@@ -82,7 +83,7 @@ async function cleanup() {
 }
 
 function baseEnv(caFile: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', SEED_DEMO: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NODE_EXTRA_CA_CERTS: caFile };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: newSecretKeys(), LOG_LEVEL: 'warn', SEED_DEMO: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NODE_EXTRA_CA_CERTS: caFile };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'REDIS_URL']) delete env[name];
   return env;
 }

@@ -125,7 +125,7 @@ async function main(): Promise<SideResult> {
   if (wideSlow) receivers.push(wideSlow);
 
   // The version's src/config.ts reads these when first imported, below.
-  Object.assign(process.env, { DATABASE_URL: spec.databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' });
+  Object.assign(process.env, { DATABASE_URL: spec.databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: `bench:${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}` });
   const { setUpWorkspace } = (await import(fromTree('bench/webhook-data.ts'))) as typeof import('./webhook-data.ts');
   const { startDevServer } = (await import(fromTree('src/temporal/dev-server.ts'))) as typeof import('../src/temporal/dev-server.ts');
 

@@ -34,7 +34,9 @@ import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts'
 import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
-import { appEnv, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
+import { databaseUrl as clusterDatabaseUrl, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
+import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
+import { newSecretKeys } from '../src/webhooks/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 
@@ -184,7 +186,7 @@ async function main() {
   let databaseUrl = process.env.DATABASE_URL;
   let databaseNote = 'PostgreSQL from DATABASE_URL';
   if (ON_CLUSTER) {
-    databaseUrl = appEnv(nativeEndpoints).DATABASE_URL;
+    databaseUrl = clusterDatabaseUrl(nativeEndpoints);
     databaseNote = 'the native cluster\'s, fsync on, shared with its Temporal server';
   } else if (!databaseUrl) {
     log('Starting a throwaway PostgreSQL cluster…');
@@ -204,7 +206,11 @@ async function main() {
   receivers = await startBenchReceivers(SUBSCRIPTIONS, tls);
 
   // src/config.ts reads these when first imported: every module that leads to it is imported below.
-  Object.assign(process.env, { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' });
+  // Production requires WEBHOOK_SECRET_KEYS: on the cluster its keys (the subscriptions made here are the cluster's), else one new key.
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false',
+    WEBHOOK_SECRET_KEYS: ON_CLUSTER ? clusterSecretKeys() : newSecretKeys(),
+  });
   const { setUpWorkspace } = await import('./webhook-data.ts');
   const { startDevServer } = await import('../src/temporal/dev-server.ts');
   log('Setting up: migrations, workspace, API key, subscriptions through the webhook service…');

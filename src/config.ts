@@ -52,6 +52,9 @@ const schema = z.object({
   // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   WEBHOOK_WORKSPACE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
+  // The slowest rate a subscription may ask for (docs/integrators/webhooks.md, "Bounds"): at 0.1/s a paused
+  // subscription's held cap (100) drains in under 17 minutes, within its deliveries' first retries.
+  WEBHOOK_MIN_RATE_PER_SECOND: z.coerce.number().min(0.01).max(1000).default(0.1),
   // Retention (docs/operators/retention-and-backups.md).
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -158,7 +161,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

@@ -13,6 +13,7 @@ import { healthRoutes, readiness as checkReadiness, type ReadinessChecks } from 
 import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { secretRepository } from './webhooks/secret.repository.ts';
+import { productionKeysMissing } from './webhooks/secret-box.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startSupervisedDevServer } from './temporal/dev-server-supervised.ts';
 import { superviseWorker } from './worker.ts';
@@ -39,6 +40,9 @@ const stops: (() => Promise<unknown>)[] = [];
 const banner: string[] = [];
 
 async function main() {
+  // Production keeps the keys of webhook signing secrets in its configuration, never in a key file one process makes.
+  const keysMissing = productionKeysMissing();
+  if (keysMissing) throw new Error(keysMissing);
   // Before any Temporal client or worker is made: they take their interceptors from it.
   const traces = await startTracing();
   // Stopped after the parts that make spans (those go first), exporting what they left.

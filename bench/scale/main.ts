@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
 import type { PurgeFigures, Reply, Request, RoundFigures } from './run.ts';
+import { newSecretKeys } from '../../src/webhooks/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(here, '..', 'results');
@@ -75,7 +76,7 @@ interface ScaleRun {
 async function start(rows: number): Promise<ScaleRun> {
   const fixture = fixtureFile(rows);
   const args = ['--rows', String(rows), '--requests', opts.requests, ...(opts.keep ? ['--fixture', fixture] : []), ...(opts.only ? ['--only', opts.only] : [])];
-  const env = { ...process.env, DATABASE_URL: databaseUrl(`scale_${rows}`), LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false' };
+  const env = { ...process.env, DATABASE_URL: databaseUrl(`scale_${rows}`), LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: newSecretKeys() };
   const child = fork(path.join(here, 'run.ts'), args, { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // One request at a time: the next message is the answer to the one outstanding.
   let waiting: { resolve: (reply: Reply) => void; reject: (err: Error) => void } | undefined;

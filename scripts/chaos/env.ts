@@ -2,7 +2,7 @@
 // once, at its first import (the cluster's probes import it too), so main.ts imports this first.
 // The app processes the cluster starts inherit it (scripts/cluster/services.ts) on top of theirs.
 import { fromRoot } from '../../src/paths.ts';
-import { appEnv, nativeEndpoints } from '../cluster/topology.ts';
+import { databaseUrl, nativeEndpoints } from '../cluster/topology.ts';
 
 export const caFile = fromRoot('.data', 'cluster', 'chaos', 'ca.pem');
 
@@ -11,7 +11,7 @@ export const chaosAppEnv = () => ({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', NODE_
 
 Object.assign(process.env, chaosAppEnv(), {
   // This process reads the cluster's database (its workspace, the checks at the end).
-  DATABASE_URL: appEnv(nativeEndpoints).DATABASE_URL,
+  DATABASE_URL: databaseUrl(nativeEndpoints),
   // The API key made here gets no rate limit worth the name: the load is the point.
   DEFAULT_REQUESTS_PER_MINUTE: '1000000',
 });

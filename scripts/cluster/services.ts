@@ -14,6 +14,7 @@ import {
   setupSchema, temporalServerPorts, temporalServing, uiCommand,
 } from './temporal.ts';
 import { binaryOf, ensureTool, temporalServer, temporalSqlTool, temporalUi } from './tools.ts';
+import { clusterSecretKeys } from './secret-keys.ts';
 import { appEnv, appProcesses, composePorts, nativeEndpoints, nativeMetricsPort, nativePort, versions, type AppProcess } from './topology.ts';
 
 export const clusterDir = fromRoot('.data', 'cluster');
@@ -148,7 +149,7 @@ function app(p: AppProcess): Service {
       command: () => ({
         command: npm ? process.execPath : 'npm',
         args: [...(npm ? [npm] : []), 'start', '--', p.role],
-        env: { ...appEnv(nativeEndpoints), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }), METRICS_PORT: String(metricsPort) },
+        env: { ...appEnv(nativeEndpoints, clusterSecretKeys()), ...p.env, ...(port === undefined ? {} : { PORT: String(port) }), METRICS_PORT: String(metricsPort) },
       }),
     }),
     metricsPort,

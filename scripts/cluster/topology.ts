@@ -93,10 +93,16 @@ export const nativeEndpoints: Endpoints = {
   host: '127.0.0.1',
 };
 
-/** The environment of every api and worker process (PORT is the default 3000 in a container). */
-export function appEnv(e: Endpoints): Record<string, string> {
+export const databaseUrl = (e: Endpoints) => `postgresql://${database.user}:${database.password}@${e.postgres}/${database.name}`;
+
+/**
+ * The environment of every api and worker process (PORT is the default 3000 in a container).
+ * `secretKeys`: WEBHOOK_SECRET_KEYS, which production requires (compose: from the operator's
+ * environment or .env; natively: scripts/cluster/secret-keys.ts).
+ */
+export function appEnv(e: Endpoints, secretKeys: string): Record<string, string> {
   return {
-    DATABASE_URL: `postgresql://${database.user}:${database.password}@${e.postgres}/${database.name}`,
+    DATABASE_URL: databaseUrl(e),
     TEMPORAL_ADDRESS: e.temporal,
     TEMPORAL_NAMESPACE: namespace.name,
     TEMPORAL_UI_URL: e.temporalUiUrl,
@@ -104,6 +110,7 @@ export function appEnv(e: Endpoints): Record<string, string> {
     PUBLIC_BASE_URL: `${e.publicApiOrigin}/public/v1`,
     HOST: e.host,
     NODE_ENV: 'production',
+    WEBHOOK_SECRET_KEYS: secretKeys,
     // /metrics on a port of its own (natively: nativeMetricsPort), since production keeps it off PORT.
     METRICS_PORT: String(composePorts.metrics),
   };

@@ -339,11 +339,14 @@ async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: st
   });
   if (count === 0) return null;
   await writeConditionEvent(tx, 'webhook.paused', subscriptionId, 'failures', null, at);
-  const sub = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { id: true, url: true, workspaceId: true } });
+  const sub = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { id: true, url: true, workspaceId: true, boardIds: true } });
   // Pausing, resuming and failing again must not flood anyone: one notice per hour per administrator.
   const recently = { kind: 'webhook.paused', createdAt: { gt: new Date(at.getTime() - PAUSED_NOTICE_INTERVAL_MS) }, data: { path: ['subscriptionId'], equals: sub.id } };
+  // Only administrators whose role opens the subscription (every board, or all of its boards: webhook.service visibleTo) get a
+  // notice written: the list and the e-mail also check when read (notification.repository.ts), but no row names its URL to anyone else.
+  const opens = [{ isAdmin: true }, { allBoards: true }, ...(sub.boardIds.length ? [{ AND: sub.boardIds.map((boardId) => ({ boards: { some: { boardId } } })) }] : [])];
   const admins = await tx.user.findMany({
-    where: { workspaceId: sub.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null, notifications: { none: recently } },
+    where: { workspaceId: sub.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null, notifications: { none: recently }, role: { OR: opens } },
     select: { id: true, email: true, fullName: true },
     orderBy: { id: 'asc' },
   });
@@ -362,5 +365,5 @@ async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: st
     });
     recipients.push({ notificationId: notification.id, email: admin.email, fullName: admin.fullName });
   }
-  return { subscription: sub, recipients };
+  return { subscription: { id: sub.id, url: sub.url, workspaceId: sub.workspaceId }, recipients };
 }

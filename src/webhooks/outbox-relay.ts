@@ -103,9 +103,12 @@ export function createOutboxRelay(options: RelayOptions) {
     if (!events.length) return 0;
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
     const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
-    const pairs = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
-    await webhookRepository.createDeliveries(
-      pairs.map((p) => ({ eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id) })),
+    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
+    // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
+    const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
+    const pairs = await webhookRepository.createDeliveries(
+      matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id) })),
+      paused,
     );
     // One signal per subscription for the whole batch, naming its events in order.
     const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();

@@ -4,14 +4,14 @@
 // column the secret was in. Only the repositories seal and open them, so services and
 // activities see the `whsec_…` value and a database dump or backup shows none.
 //
-// The keys: WEBHOOK_SECRET_KEYS (production: every process of the service gets the same list),
-// else the key file DATA_DIR/webhook-secret-keys (0600, made on first use: the embedded default,
-// or processes that share DATA_DIR). The first key seals; every listed key opens. `npm run cli --
+// The keys: WEBHOOK_SECRET_KEYS (required in production: every process of the service gets the
+// same list), else the key file DATA_DIR/webhook-secret-keys (0600, made on first use: the embedded
+// default, or processes that share DATA_DIR). The first key seals; every listed key opens. `npm run cli --
 // secrets reencrypt` re-seals every row under the first key (src/admin/commands.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config, parseSecretKeys, type SecretKey } from '../config.ts';
+import { config, parseSecretKeys, type Config, type SecretKey } from '../config.ts';
 import { onFirstUse } from '../lazy.ts';
 
 const PREFIX = 'enc2';
@@ -36,6 +36,24 @@ class SecretKeyMissing extends Error {}
 
 export const keyFile = (dataDir: string) => path.join(dataDir, 'webhook-secret-keys');
 
+/**
+ * Production takes its keys from WEBHOOK_SECRET_KEYS only: a key file is made by whichever process
+ * first needs one, in its own DATA_DIR (another container's or machine's is not the same file), and
+ * one lost with its folder leaves every stored signing secret unreadable. Undefined when the keys
+ * may come from the key file; else why the service refuses to start (and to seal or open a secret).
+ */
+export function productionKeysMissing(c: Pick<Config, 'isProduction' | 'webhooks'> = config): string | undefined {
+  if (!c.isProduction || c.webhooks.secretKeys) return undefined;
+  return (
+    'NODE_ENV=production needs WEBHOOK_SECRET_KEYS: the keys that encrypt webhook signing secrets, the same list for every api and worker process, ' +
+    'as id:base64 of 32 bytes, comma-separated, the first encrypting (a new one: WEBHOOK_SECRET_KEYS=k1:$(openssl rand -base64 32); a service that ran ' +
+    'with the key file DATA_DIR/webhook-secret-keys: its lines, comma-separated). See docs/operators/admin-cli.md, "Webhook secrets".'
+  );
+}
+
+/** WEBHOOK_SECRET_KEYS's format (the key file's too, a key a line). */
+export const formatSecretKeys = (keys: SecretKey[]) => keys.map((k) => `${k.id}:${k.key.toString('base64')}`).join(',');
+
 /** Writes the key file atomically, owner-only. */
 function writeKeyFile(file: string, keys: SecretKey[]) {
   const draft = `${file}.${process.pid}.new`;
@@ -45,6 +63,9 @@ function writeKeyFile(file: string, keys: SecretKey[]) {
 }
 
 const newKey = (): SecretKey => ({ id: `k${crypto.randomBytes(4).toString('hex')}`, key: crypto.randomBytes(32) });
+
+/** A WEBHOOK_SECRET_KEYS of one new key: for processes run in production shape that keep no data (the benchmarks). */
+export const newSecretKeys = () => formatSecretKeys([newKey()]);
 
 function readKeyFile(file: string): SecretKey[] {
   let text: string;
@@ -79,6 +100,8 @@ export class KeyRing {
   constructor(
     private readonly configured: SecretKey[] | undefined,
     private readonly file: string,
+    /** Set (productionKeysMissing's message): no key file is read or made, every use refuses. */
+    private readonly refusal?: string,
   ) {}
 
   get fromConfig() {
@@ -101,6 +124,7 @@ export class KeyRing {
 
   all(): SecretKey[] {
     if (this.configured) return this.configured;
+    if (this.refusal) throw new Error(this.refusal);
     // The version is taken before reading: a change in between is read on the next call.
     const version = this.fileVersion();
     if (!this.keys || version !== this.readVersion) {
@@ -113,6 +137,7 @@ export class KeyRing {
   /** The keys there are, without making a key file: undefined when there is none. */
   existing(): SecretKey[] | undefined {
     if (this.configured) return this.configured;
+    if (this.refusal) throw new Error(this.refusal);
     return fs.existsSync(this.file) ? this.all() : undefined;
   }
 
@@ -132,6 +157,7 @@ export class KeyRing {
 
   /** Key file only: a new key first, the others kept until no row uses them. */
   addKey(): SecretKey {
+    if (this.refusal) throw new Error(this.refusal);
     const key = newKey();
     writeKeyFile(this.file, [key, ...readKeyFile(this.file)]);
     return key;
@@ -139,11 +165,12 @@ export class KeyRing {
 
   /** Key file only: keeps the listed keys (in order) and drops the rest. */
   keepOnly(ids: Set<string>) {
+    if (this.refusal) throw new Error(this.refusal);
     writeKeyFile(this.file, readKeyFile(this.file).filter((k) => ids.has(k.id)));
   }
 }
 
-export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir)));
+export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir), productionKeysMissing()));
 
 export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`) || stored.startsWith(`${LEGACY_PREFIX}.`);
 

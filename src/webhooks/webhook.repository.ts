@@ -150,6 +150,9 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
      LIMIT ${take})`;
 }
 
+/** A delivery's columns of a relay pair (the caller's pairs may carry more). */
+const pick = (p: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }) => ({ eventId: p.eventId, subscriptionId: p.subscriptionId, seq: p.seq, workflowId: p.workflowId });
+
 /**
  * What a paused subscription holds, counted up to `cap` (an index walk of at most `cap` rows):
  * its deliveries waiting to be sent (held, or pending: those are held when their attempt comes)
@@ -396,10 +399,42 @@ export const webhookRepository = {
     return new Map(rows.map((r) => [r.id, r.boardIds]));
   },
 
-  /** The deliveries of (event, subscription) pairs, created once however often this runs. */
-  async createDeliveries(pairs: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }[]): Promise<void> {
-    if (!pairs.length) return;
-    await prisma.delivery.createMany({ data: pairs.map((p) => ({ id: newId('dlv'), ...p })), skipDuplicates: true });
+  /**
+   * The deliveries of (event, subscription) pairs, created once however often this runs. A paused
+   * subscription's (`paused`, as the relay read them) are counted against its held-delivery cap as
+   * they are written, under a lock on its row: one batch, or two relays at once, never take it past
+   * the cap (subscriptionsForRelay's look before the batch cannot promise that); the pairs beyond are
+   * skipped for it, in event order, and logged as subscriptionsForRelay logs a full one. Returns the
+   * pairs that have a delivery now (made here or before).
+   */
+  async createDeliveries<P extends { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }>(
+    pairs: P[],
+    paused: ReadonlySet<string> = new Set(),
+    heldCap = config.limits.maxHeldDeliveriesPerSubscription,
+  ): Promise<P[]> {
+    const open = pairs.filter((p) => !paused.has(p.subscriptionId));
+    if (open.length) await prisma.delivery.createMany({ data: open.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
+    const kept = [...open];
+    const skipped: Record<string, number> = {};
+    for (const id of [...new Set(pairs.filter((p) => paused.has(p.subscriptionId)).map((p) => p.subscriptionId))].sort()) {
+      const mine = pairs.filter((p) => p.subscriptionId === id).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+      const written = await prisma.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<{ condition: string }[]>`
+          SELECT "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
+        const existing = new Set(
+          (await tx.delivery.findMany({ where: { subscriptionId: id, eventId: { in: mine.map((p) => p.eventId) } }, select: { eventId: true } })).map((d) => d.eventId),
+        );
+        const fresh = mine.filter((p) => !existing.has(p.eventId));
+        const room = row?.condition === 'paused' ? Math.max(0, heldCap - (await waitingWork(tx, id, heldCap))) : fresh.length;
+        const taken = fresh.slice(0, room);
+        if (taken.length) await tx.delivery.createMany({ data: taken.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
+        if (taken.length < fresh.length) skipped[id] = fresh.length - taken.length;
+        return [...mine.filter((p) => existing.has(p.eventId)), ...taken];
+      });
+      kept.push(...written);
+    }
+    if (Object.keys(skipped).length) logger.warn({ skipped, heldCap }, 'paused subscriptions at their held-delivery cap: new events are skipped for them');
+    return kept;
   },
 
   markRelayed(eventIds: string[], at: Date) {

@@ -76,7 +76,10 @@ const subscriptionFields = {
     .max(1000)
     .nullable()
     .optional()
-    .describe('Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections.'),
+    .describe(
+      'Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. ' +
+        'At least the operator’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): 422 below it.',
+    ),
   ordering: z
     .enum(['concurrent', 'strict'])
     .optional()
@@ -145,11 +148,20 @@ async function checkFields(p: Principal, fields: string[], events: string[], err
   });
 }
 
-async function checkTarget(p: Principal, url: string | undefined, boards: string[] | undefined, maxInFlight?: number, filter?: { fields: string[]; events: string[] }): Promise<void> {
+async function checkTarget(
+  p: Principal,
+  url: string | undefined,
+  boards: string[] | undefined,
+  bounds: { maxInFlight?: number; ratePerSecond?: number | null },
+  filter?: { fields: string[]; events: string[] },
+): Promise<void> {
   const errors: FieldError[] = [];
   if (filter) await checkFields(p, filter.fields, filter.events, errors);
   const limit = config.webhooks.maxInFlightLimit;
-  if (maxInFlight !== undefined && maxInFlight > limit) errors.push({ path: '/maxInFlight', message: `must be at most ${limit} (this service's maximum)` });
+  if (bounds.maxInFlight !== undefined && bounds.maxInFlight > limit) errors.push({ path: '/maxInFlight', message: `must be at most ${limit} (this service's maximum)` });
+  // The operator's floor: a slower rate would leave a busy subscription's deliveries waiting for days.
+  const floor = config.webhooks.minRatePerSecond;
+  if (bounds.ratePerSecond != null && bounds.ratePerSecond < floor) errors.push({ path: '/ratePerSecond', message: `must be at least ${floor} (this service's minimum)` });
   if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
@@ -202,7 +214,7 @@ export const webhookService = {
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
     const fields = filterFields(data.fields) ?? [];
-    await checkTarget(p, data.url, boards, data.maxInFlight, { fields, events: data.events });
+    await checkTarget(p, data.url, boards, data, { fields, events: data.events });
     const secret = generateWebhookSecret();
     const subscription = await webhookRepository.create({
       workspaceId: p.workspace.id,
@@ -238,7 +250,7 @@ export const webhookService = {
     const fields = filterFields(data.fields);
     // The filter is checked whenever it or the events change: against the events it will go with.
     const filter = fields !== undefined || data.events !== undefined ? { fields: fields ?? current.fields, events: data.events ?? current.events } : undefined;
-    await checkTarget(p, data.url, boards, data.maxInFlight, filter);
+    await checkTarget(p, data.url, boards, data, filter);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),

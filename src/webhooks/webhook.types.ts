@@ -11,6 +11,7 @@ const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
   'Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
 const RATE_NOTE = 'Attempts started per second at most, evenly spaced; null: no rate bound';
+const RATE_FLOOR_NOTE = 'at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it';
 const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
 
 const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
@@ -182,7 +183,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
-    ratePerSecond: t.float({ required: false, description: RATE_NOTE }),
+    ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
   }),
 });
@@ -196,7 +197,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
     description: t.string({ required: false }),
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
-    ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; null removes it` }),
+    ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}; null removes it` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
   }),
 });

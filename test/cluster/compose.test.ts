@@ -1,7 +1,7 @@
 // docker-compose.yml is valid for a real compose implementation, and it describes the topology
 // that `npm run cluster` runs natively (scripts/cluster/topology.ts): the same images' versions,
 // the same environment, the same processes and counts, and the commands `npm start` runs.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   temporalServerEnv, temporalUiEnv,
 } from '../../scripts/cluster/topology.ts';
 import { dockerCompose } from './docker-compose.ts';
+import { newSecretKeys } from '../../src/webhooks/secret-box.ts';
 import { startCommand, type StartCommand } from './start-command.ts';
 
 interface ComposeService {
@@ -23,13 +24,16 @@ interface ComposeService {
 
 let services: Record<string, ComposeService>;
 const file = fromRoot('docker-compose.yml');
+/** The operator's WEBHOOK_SECRET_KEYS (their environment or .env), which production requires. */
+const secretKeys = newSecretKeys();
 
 beforeAll(() => {
   const compose = dockerCompose();
+  const env = { ...process.env, WEBHOOK_SECRET_KEYS: secretKeys };
   // `config -q` validates against the Compose specification; `config` prints the resolved model
   // (anchors merged, ports in long form), which the checks below read.
-  execFileSync(compose, ['-f', file, 'config', '-q'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
-  const resolved = execFileSync(compose, ['-f', file, 'config'], { cwd: repoRoot, encoding: 'utf8' });
+  execFileSync(compose, ['-f', file, 'config', '-q'], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const resolved = execFileSync(compose, ['-f', file, 'config'], { cwd: repoRoot, env, encoding: 'utf8' });
   services = (load(resolved) as { services: Record<string, ComposeService> }).services;
 }, 600_000);
 
@@ -63,6 +67,12 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-ui']?.ports as unknown).toEqual([`127.0.0.1:${composePorts.temporalUi}:8080/tcp`]);
   });
 
+  it('will not run without WEBHOOK_SECRET_KEYS, which production requires, and says how to set it', () => {
+    const run = spawnSync(dockerCompose(), ['-f', file, 'config', '-q'], { cwd: repoRoot, env: { ...process.env, WEBHOOK_SECRET_KEYS: '' }, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('set WEBHOOK_SECRET_KEYS, e.g. in .env');
+  });
+
   it('registers the search attributes of delivery workflows, with their types', () => {
     const script = [services['temporal-setup']?.command].flat().join('\n');
     // One `name:type` pair a word; the loop splits each into --name and --type.
@@ -74,7 +84,7 @@ describe('docker-compose.yml', () => {
 
   it('runs as many api and worker processes as the native topology, with the same environment and ports', () => {
     const composeApps = composeAppProcesses().map(({ role, publishedPort, env }) => ({ role, publishedPort, env }));
-    const native = appProcesses.map((p) => ({ role: p.role, publishedPort: p.publishedPort, env: { ...appEnv(composeEndpoints), ...p.env } }));
+    const native = appProcesses.map((p) => ({ role: p.role, publishedPort: p.publishedPort, env: { ...appEnv(composeEndpoints, secretKeys), ...p.env } }));
     const key = (p: { role?: string; publishedPort?: number }) => `${p.role}:${p.publishedPort ?? ''}`;
     expect([...composeApps].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...native].sort((a, b) => key(a).localeCompare(key(b))));
   });

@@ -6,6 +6,7 @@ import { prisma } from '../../src/db/db.ts';
 import { deliveryRepository, PAUSE_AFTER_FAILURES, PAUSED_NOTICE_INTERVAL_MS } from '../../src/webhooks/delivery.repository.ts';
 import { emailPausedNotice } from '../../src/webhooks/paused-notice.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
+import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { addUser, createDelivery, createSubscription, updateSubscription } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
@@ -18,9 +19,9 @@ describe('paused notices', () => {
   });
 
   /** The failure that pauses the subscription (the 20th in a row), as the workflow records it. */
-  async function failToPause(subscriptionId: string) {
+  async function failToPause(subscriptionId: string, inWorkspace: Workspace = ws) {
     await updateSubscription(subscriptionId, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
-    const ref = await createDelivery(ws, subscriptionId);
+    const ref = await createDelivery(inWorkspace, subscriptionId);
     const { paused } = (await deliveryRepository.recordAttempt({
       ...ref,
       attempt: 1,
@@ -72,5 +73,27 @@ describe('paused notices', () => {
     });
     expect(await deliveryRepository.resume(sub.id)).toBe(true);
     expect((await failToPause(sub.id)).recipients).toHaveLength(2);
+  });
+
+  it('writes a notice only for administrators whose role opens the subscription (all of its boards)', async () => {
+    const own = await createTestWorkspace('Paused notices by board');
+    const [boardA, boardB] = own.boards.map((b) => b.id);
+    // An administrator (settings) whose role sees board A only.
+    await workspaceRepository.restrictRole(own.roles.agent.id, [boardA!]);
+    const limited = await prisma.user.create({
+      data: { workspaceId: own.workspace.id, userName: `lim-${own.workspace.id}`, fullName: 'Limited Admin', email: `limited-${own.workspace.id}@example.test`, roleId: own.roles.agent.id, isAdmin: true },
+    });
+    const recipientsOf = async (boardIds: string[], url: string) => {
+      const sub = await createSubscription(own, { url, boardIds });
+      const notice = await failToPause(sub.id, own);
+      const written = await prisma.notification.findMany({ where: { kind: 'webhook.paused', data: { path: ['subscriptionId'], equals: sub.id } }, select: { userId: true } });
+      // The e-mail goes to the same people: the notice's recipients are the rows written.
+      expect(notice.recipients).toHaveLength(written.length);
+      return written.map((n) => n.userId).sort((a, b) => a - b);
+    };
+    expect(await recipientsOf([boardB!], 'https://hooks.example.com/board-b')).toEqual([own.admin.id]);
+    expect(await recipientsOf([boardA!, boardB!], 'https://hooks.example.com/boards-a-b')).toEqual([own.admin.id]);
+    expect(await recipientsOf([], 'https://hooks.example.com/every-board')).toEqual([own.admin.id]);
+    expect(await recipientsOf([boardA!], 'https://hooks.example.com/board-a')).toEqual([own.admin.id, limited.id].sort((a, b) => a - b));
   });
 });

@@ -1,13 +1,17 @@
 // The keys that encrypt webhook signing secrets, with services running: a process seals under the
 // key the key file names first now (another process may have just rotated it), and the service
-// refuses to start when stored secrets name a key it does not have, creating nothing.
+// refuses to start when stored secrets name a key it does not have, creating nothing, or, in
+// production, when WEBHOOK_SECRET_KEYS is not set.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
-import { KeyRing, sealSecret, secretKeys } from '../../src/webhooks/secret-box.ts';
+import { parseConfig } from '../../src/config.ts';
+import { repoRoot } from '../../src/paths.ts';
+import { KeyRing, newSecretKeys, productionKeysMissing, sealSecret, secretKeys } from '../../src/webhooks/secret-box.ts';
 import { secretRepository } from '../../src/webhooks/secret.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
@@ -46,6 +50,41 @@ describe('webhook secret keys', () => {
       await expect(secretRepository.assertKeysPresent(listed)).resolves.toBeUndefined();
     } finally {
       await prisma.webhookSubscription.delete({ where: { id: row.id } });
+    }
+  });
+
+  it('in production requires WEBHOOK_SECRET_KEYS: no key file is read or made, and the api and worker refuse to start saying so', { timeout: 180_000 }, async () => {
+    const production = parseConfig({ NODE_ENV: 'production', DATA_DIR: dir });
+    const refusal = productionKeysMissing(production);
+    expect(refusal).toMatch(/^NODE_ENV=production needs WEBHOOK_SECRET_KEYS: .*id:base64 of 32 bytes.*openssl rand -base64 32/);
+    expect(productionKeysMissing(parseConfig({ NODE_ENV: 'production', DATA_DIR: dir, WEBHOOK_SECRET_KEYS: newSecretKeys() }))).toBeUndefined();
+    expect(productionKeysMissing(parseConfig({ NODE_ENV: 'development', DATA_DIR: dir }))).toBeUndefined();
+    // A process in production without them (the CLI's `secrets reencrypt` too) neither seals nor opens with a key file of its own.
+    const file = path.join(dir, 'production-keys');
+    const ring = new KeyRing(undefined, file, refusal);
+    expect(() => ring.current()).toThrow(/needs WEBHOOK_SECRET_KEYS/);
+    expect(() => ring.addKey()).toThrow(/needs WEBHOOK_SECRET_KEYS/);
+    expect(fs.existsSync(file)).toBe(false);
+
+    // `npm start -- api|worker` in production without the keys: exit 1 with the message, before touching the database or Temporal.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: 'postgresql://ticketing:x@127.0.0.1:9/none', TEMPORAL_ADDRESS: '127.0.0.1:9', DATA_DIR: path.join(dir, 'service'), LOG_LEVEL: 'silent',
+    };
+    delete env.WEBHOOK_SECRET_KEYS;
+    const start = (role: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          resolve({ code, stderr });
+        });
+      });
+    for (const run of await Promise.all([start('api'), start('worker')])) {
+      expect(run.stderr).toContain('Start-up failed: NODE_ENV=production needs WEBHOOK_SECRET_KEYS');
+      expect(run.code).toBe(1);
     }
   });
 });

@@ -6,8 +6,11 @@ import { createApp } from '../../src/http/app.ts';
 import { prisma } from '../../src/db/db.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { signInAdmin } from '../support/limits.ts';
+import type { Client } from '@temporalio/client';
 import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
-import { createDelivery, createSubscription } from './fixtures.ts';
+import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { createDelivery, createEvent, createSubscription } from './fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 const body = { url: 'https://93.184.216.34/ticketing', events: ['ticket.created'] };
@@ -103,5 +106,27 @@ describe('held deliveries per paused subscription', () => {
     const ids = (await webhookRepository.subscriptionsForRelay([ws.workspace.id], small)).map((s) => s.id);
     expect(ids).toContain(room.id);
     expect(ids).not.toContain(full.id);
+  });
+
+  it('counts per delivery as one relay batch writes: a batch of more events than the room leaves the subscription exactly at its cap', async () => {
+    const near = await createSubscription(ws, { url: 'https://93.184.216.34/near', condition: 'paused', pausedAt: new Date() });
+    await holdDeliveries(near.id, cap - 3);
+    // The fixtures' events are relayed already; the relay takes the ten below in one batch.
+    await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date() } });
+    const events = [];
+    for (let i = 0; i < 10; i++) events.push(await createEvent(ws));
+    // No workflows: a client that only records the runs it wakes and the events it names.
+    const named = new Map<string, string[]>();
+    const client = {
+      workflow: { signalWithStart: async (_wf: unknown, o: { workflowId: string; signalArgs: [{ eventIds: string[] }] }) => void named.set(o.workflowId, o.signalArgs[0].eventIds) },
+    } as unknown as Client;
+    expect(await createOutboxRelay({ client, taskQueue: 'held-cap', batchSize: 200 }).drain()).toBe(10);
+    const waiting = await prisma.delivery.count({ where: { subscriptionId: near.id, status: { in: ['held', 'pending'] } } });
+    expect(waiting).toBe(cap);
+    // The three oldest events made it; the seven after are skipped for this subscription (not kept), all relayed.
+    const made = await prisma.delivery.findMany({ where: { subscriptionId: near.id, eventId: { in: events.map((e) => e.id) } }, select: { eventId: true } });
+    expect(made.map((d) => d.eventId).sort()).toEqual(events.slice(0, 3).map((e) => e.id).sort());
+    expect(await prisma.event.count({ where: { id: { in: events.map((e) => e.id) }, relayedAt: null } })).toBe(0);
+    expect(named.get(deliveryRunWorkflowId(near.id))).toEqual(events.slice(0, 3).map((e) => e.id));
   });
 });

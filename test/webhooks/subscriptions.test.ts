@@ -1,6 +1,7 @@
 // The subscription endpoints through the REST facade (and GraphQL): saving with the URL rule,
 // the per-key limit, roles, secrets, conditions, Test, and the delivery log's filters and paging.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
 import { openSecrets } from '../../src/webhooks/secret.repository.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
@@ -124,6 +125,24 @@ describe('webhook subscriptions', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ maxInFlight: 20, ratePerSecond: null, effectiveInFlight: 20 });
     expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 51 } })).body.errors[0].path).toBe('/maxInFlight');
+
+    // The operator's floor for the rate (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): below it 422 naming the member, through REST and GraphQL, on creation and change.
+    const floor = config.webhooks.minRatePerSecond;
+    expect(floor).toBe(0.1);
+    const slow = await api('POST', '/webhooks', { key, body: body({ ratePerSecond: 0.05 }) });
+    expect(slow.status).toBe(422);
+    expect(slow.body.errors).toEqual([{ path: '/ratePerSecond', message: `must be at least ${floor} (this service's minimum)` }]);
+    expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { ratePerSecond: 0.01 } })).body.errors[0].path).toBe('/ratePerSecond');
+    const viaGraphql = await api('POST', '/graphql', {
+      key,
+      body: { query: 'mutation($input: CreateWebhookSubscriptionInput!) { createWebhookSubscription(input: $input) { id } }', variables: { input: body({ ratePerSecond: 0.02 }) } },
+    });
+    expect(viaGraphql.body.errors[0].extensions.code).toBe('validation_failed');
+    expect(viaGraphql.body.errors[0].extensions.errors[0].path).toBe('/ratePerSecond');
+    const atFloor = await api('PATCH', `/webhooks/${s.id}`, { key, body: { ratePerSecond: floor } });
+    expect(atFloor.status).toBe(200);
+    expect(atFloor.body.ratePerSecond).toBe(floor);
+    expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { ratePerSecond: null } })).status).toBe(200);
 
     // The delivery log says when an attempt waited beyond its schedule, and for what.
     const ref = await createDelivery(ws, s.id);
