@@ -14,7 +14,7 @@ import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
 import { startWorker } from '../../src/worker.ts';
 import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
+import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import type { TestCa } from '../webhooks/receiver.ts';
 import { ensureMigrated } from './fixtures.ts';
@@ -34,6 +34,8 @@ export interface DeliveryStackOptions<Server> {
   activitySlots?: number;
   /** On a dev server: the outbox relay too (default true); without it the test starts what it needs. */
   relay?: boolean;
+  /** Wraps the real delivery activities, for a test that acts at a chosen point of one (they still run). */
+  wrap?: (activities: DeliveryActivities) => DeliveryActivities;
 }
 
 interface DeliveryStack {
@@ -62,7 +64,7 @@ async function runWorker<Server>(
   temporal: { connection: NativeConnection; namespace: string },
   taskQueue: string,
   activities: DeliveryActivityDeps,
-  { recover, activitySlots }: DeliveryStackOptions<Server>,
+  { recover, activitySlots, wrap }: DeliveryStackOptions<Server>,
 ) {
   const workflowsPath = fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../workflows/delivery/workflows.ts', import.meta.url));
   const worker = await createWorker({
@@ -72,7 +74,7 @@ async function runWorker<Server>(
     workflowsPath,
     workflowBundle: await workflowBundleOf(workflowsPath),
     ...(activitySlots ? { maxConcurrentActivityTaskExecutions: activitySlots } : {}),
-    activities: { ...createDeliveryActivities(activities), ...(recover ? createRecoverActivities() : {}) },
+    activities: { ...(wrap ?? ((a) => a))(createDeliveryActivities(activities)), ...(recover ? createRecoverActivities() : {}) },
   });
   const running = worker.run();
   stops.push(async () => {

@@ -21,6 +21,8 @@ import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } 
 
 /** The workspace cap of this file's worker: small, so that a test can fill it. */
 const WORKSPACE_CAP = 6;
+/** What a test does once its subscription's run has claimed and found nothing left (see the wrap below). */
+const afterEmptyClaim = new Map<string, () => Promise<void>>();
 
 describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
@@ -36,6 +38,19 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
       queue: 'runs',
       tls,
       activities: (server) => ({ client: server.client, mailer: null, workspaceCap: WORKSPACE_CAP }),
+      // A test may act once right after a claim of its subscription found the queue empty (the run is about to end).
+      wrap: (a) => ({
+        ...a,
+        async claimDue(input) {
+          const claim = await a.claimDue(input);
+          const act = afterEmptyClaim.get(input.subscriptionId);
+          if (act && !claim.stop && claim.deliveries.length === 0 && claim.nextDueAt === null) {
+            afterEmptyClaim.delete(input.subscriptionId);
+            await act();
+          }
+          return claim;
+        },
+      }),
     }));
   }, 120_000);
 
@@ -246,6 +261,31 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     // One run carried both.
     const run = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
     expect(run.typedSearchAttributes.get(EventIdsKey)).toEqual([first.eventId, joined!.eventId]);
+  });
+
+  it('delivers an event that arrives while its run is ending (after its claim found the queue empty)', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('ending');
+    receiver.respond(path, { status: 200 });
+    const sub = await createSubscription(ws, { url });
+    const [first] = await deliveries(ws, sub.id, 1);
+    await wake([first]);
+    expect(await runResult(env.client, sub.id)).toEqual({ attempted: 1, ended: 'idle' });
+
+    // A wake with nothing new (as a relay that retried a batch sends) starts a run whose claim finds
+    // the queue empty; just then the next event is written and the run woken, as the relay does.
+    let late: DeliveryRef | undefined;
+    afterEmptyClaim.set(sub.id, async () => {
+      late = await createDelivery(ws, sub.id);
+      await wake([late]);
+    });
+    await wake([first]);
+    const ending = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
+    expect(await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), ending.runId).result()).toEqual({ attempted: 1, ended: 'idle' });
+    expect(afterEmptyClaim.has(sub.id)).toBe(false);
+    expect(await deliveryRow(late!.deliveryId)).toMatchObject({ status: 'succeeded', scheduledAttempts: 1 });
+    // The run that was ending took it in: no other run was started for it.
+    expect((await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe()).runId).toBe(ending.runId);
   });
 
   it(`continues as new beyond ${EVENT_IDS_PER_RUN} events, each event findable on the run that carried it; a recorded history replays`, async () => {
