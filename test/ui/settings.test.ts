@@ -161,6 +161,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await created.waitFor(WAIT);
     firstSecret = await created.getByLabel('Signing secret').inputValue();
     expect(firstSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Done waits until the secret was copied or kept some other way.
+    expect(await created.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
+    await tick(created, /kept the value somewhere safe/);
     await created.getByRole('button', { name: 'Done' }).click();
     await created.waitFor({ state: 'detached' });
 
@@ -230,6 +233,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     expect(rotatedSecret).toMatch(/^whsec_/);
     expect(rotatedSecret).not.toBe(firstSecret);
     await screenshot(page, 'webhook-secret-rotated');
+    await shown.getByRole('button', { name: 'Copy' }).click();
     await shown.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
 

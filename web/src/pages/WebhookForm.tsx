@@ -41,19 +41,23 @@ export function useBoards() {
 }
 
 export function WebhookFormDialog({ subscription }: { subscription?: WebhookSubscription }) {
+  // While the new signing secret is shown, only the dialog's Done button closes it.
+  const [showsSecret, setShowsSecret] = useState(false);
   return (
-    <DialogTrigger>
+    <DialogTrigger onOpenChange={() => setShowsSecret(false)}>
       <Button className={subscription ? 'button' : 'button button-primary'}>{subscription ? 'Edit' : 'New webhook'}</Button>
-      <ModalOverlay className="modal-overlay">
+      <ModalOverlay className="modal-overlay" isDismissable={false} isKeyboardDismissDisabled={showsSecret}>
         <Modal className="modal modal-wide">
-          <Dialog className="dialog">{({ close }) => <WebhookForm subscription={subscription} close={close} />}</Dialog>
+          <Dialog className="dialog">
+            {({ close }) => <WebhookForm subscription={subscription} close={close} onSecretShown={() => setShowsSecret(true)} />}
+          </Dialog>
         </Modal>
       </ModalOverlay>
     </DialogTrigger>
   );
 }
 
-function WebhookForm({ subscription, close }: { subscription?: WebhookSubscription; close: () => void }) {
+function WebhookForm({ subscription, close, onSecretShown }: { subscription?: WebhookSubscription; close: () => void; onSecretShown: () => void }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const boards = useBoards();
@@ -126,6 +130,7 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
             } else {
               const { createWebhookSubscription } = await gql<{ createWebhookSubscription: WebhookSubscriptionWithSecret }>(CREATE_WEBHOOK, { input });
               setCreated(createWebhookSubscription);
+              onSecretShown();
               announce('The webhook is created. Copy its signing secret now.');
             }
             await queryClient.invalidateQueries({ queryKey: ['webhooks'] });

@@ -1,0 +1,133 @@
+// The settings UI as an administrator's daily tool (issue 34), in headless Chromium against the
+// real service: forms that say what is missing before sending, one-time secrets that a stray click
+// or Escape cannot lose. The steps share one workspace and run in order.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { screenshot, startUiStack, type UiStack } from './harness.ts';
+
+const WAIT = { timeout: 30_000 };
+
+let stack: UiStack;
+let page: Page;
+const hookPath = '/hooks/admin-tools';
+
+async function tick(scope: Locator, name: RegExp) {
+  await scope.locator('label', { has: scope.page().getByRole('checkbox', { name }) }).click();
+  expect(await scope.getByRole('checkbox', { name }).isChecked()).toBe(true);
+}
+const heading = (p: Page, name: string) => p.getByRole('heading', { level: 1, name, exact: true });
+
+/** Escape, then a click on the overlay's corner: neither may close a dialog showing a secret. */
+async function expectStaysOpen(dialog: Locator) {
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5);
+  // Give a closing dialog its time to go, then it must still be there.
+  await page.waitForTimeout(300);
+  expect(await dialog.isVisible()).toBe(true);
+}
+
+describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    stack = await startUiStack();
+    stack.receiver.respond(hookPath, { status: 200, body: 'ok' });
+    ({ page } = await stack.newPage(1440));
+    await page.goto('/settings/');
+    await page.getByLabel('E-mail').fill(stack.workspace.admin.email!);
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(page, 'API keys').waitFor(WAIT);
+  }, 240_000);
+
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(() => screenshot(page, `failed-admin-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).then(() => undefined));
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('the key form says "Choose a role" before sending; a server field error shows beside its field', async () => {
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && (r.postData() ?? '').includes('CreateApiKey')) sent.push(r.postData()!);
+    });
+    await page.getByRole('button', { name: 'New key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New key' });
+    await dialog.waitFor(WAIT);
+    await dialog.getByLabel('Name').fill('Nightly export');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await dialog.getByText('Choose a role.').waitFor(WAIT);
+    await dialog.getByText('Choose at least one scope.').waitFor(WAIT);
+    expect(sent).toEqual([]);
+    // Beside its field: the message is the Role field's own error, and the field says it is invalid.
+    const roleField = dialog.locator('.field', { has: page.getByText('Choose a role.') });
+    expect(await roleField.getByRole('button', { name: /Role/ }).count()).toBe(1);
+    await screenshot(page, 'api-key-choose-role');
+
+    await dialog.getByRole('button', { name: /Role/ }).click();
+    await page.getByRole('option', { name: 'Agent' }).click();
+    await tick(dialog, /tickets:read/);
+    expect(await dialog.getByText('Choose a role.').count()).toBe(0);
+    expect(await dialog.getByText('Choose at least one scope.').count()).toBe(0);
+
+    // A day in the past: the server refuses it, and says so on the Expires field.
+    const yesterday = await page.evaluate(() => new Date(Date.now() - 86_400_000).toLocaleDateString('en-CA'));
+    await dialog.getByLabel('Expires (optional)').fill(yesterday);
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const expiresField = dialog.locator('.field', { has: page.getByLabel('Expires (optional)') });
+    await expiresField.getByText('Must be in the future.').waitFor(WAIT);
+    expect(sent).toHaveLength(1);
+    expect(await page.getByText('Something went wrong').count()).toBe(0);
+    await dialog.getByLabel('Expires (optional)').fill('');
+
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const created = page.getByRole('dialog', { name: 'Key “Nightly export” created' });
+    await created.waitFor(WAIT);
+  });
+
+  it('the new key dialog stays open on Escape and outside clicks until the value is copied', async () => {
+    const created = page.getByRole('dialog', { name: 'Key “Nightly export” created' });
+    const done = created.getByRole('button', { name: 'Done' });
+    expect(await done.isDisabled()).toBe(true);
+    await expectStaysOpen(created);
+    await created.getByRole('button', { name: 'Copy' }).click();
+    await created.getByText('Copied to the clipboard.').waitFor(WAIT);
+    await expectStaysOpen(created);
+    await done.click();
+    await created.waitFor({ state: 'detached' });
+  });
+
+  it('the new webhook’s secret dialog stays open until the person confirms they kept it', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    await heading(page, 'Webhooks').waitFor(WAIT);
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.getByLabel('Endpoint URL').fill(`${stack.receiver.origin}${hookPath}`);
+    await tick(dialog, /ticket\.created/);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    const created = page.getByRole('dialog', { name: 'Webhook created' });
+    await created.waitFor(WAIT);
+    await expectStaysOpen(created);
+    expect(await created.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
+    await tick(created, /kept the value somewhere safe/);
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'detached' });
+  });
+
+  it('the rotated secret’s dialog stays open on Escape and outside clicks', async () => {
+    await page.getByRole('row', { name: new RegExp(hookPath) }).getByRole('link').click();
+    await heading(page, 'Webhook').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('alertdialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    const shown = page.getByRole('alertdialog', { name: 'New signing secret' });
+    await shown.waitFor(WAIT);
+    await expectStaysOpen(shown);
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+  });
+
+  it('logged no errors in the browser along the way', () => {
+    expect(stack.browserErrors).toEqual([]);
+  });
+});
