@@ -127,6 +127,42 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
     await shown.waitFor({ state: 'detached' });
   });
 
+  it('shows a failing endpoint as Failing, with its success rate, last error and backlog, on the detail page and the list', async () => {
+    const card = page.locator('.card');
+    await card.getByText('Receiving', { exact: true }).waitFor(WAIT);
+    stack.receiver.respond(hookPath, { status: 500, body: 'down' });
+    const before = stack.receiver.received(hookPath).length;
+    for (let i = 1; i <= 3; i++) {
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect.poll(() => stack.receiver.received(hookPath).length, WAIT).toBeGreaterThanOrEqual(before + i);
+    }
+    // Three failed attempts in a row (FAILING_AFTER): no longer the green "Receiving".
+    await card.getByText('Failing', { exact: true }).waitFor(WAIT);
+    expect(await card.textContent()).toMatch(/The last \d+ attempts failed in a row/);
+    const facts = async (scope: Locator) => {
+      const names = await scope.locator('dt').allTextContents();
+      const values = await scope.locator('dd').allTextContents();
+      return Object.fromEntries(names.map((n, i) => [n, values[i]]));
+    };
+    await expect.poll(async () => (await facts(card.locator('dl').first()))['Last error'], WAIT).toMatch(/^HTTP 500/);
+    const detail = await facts(card.locator('dl').first());
+    expect(detail['Success, last 24 hours']).toMatch(/^0% of \d+$/);
+    expect(detail['Last delivery']).toMatch(/failed|pending/);
+    expect(detail['Backlog']).toMatch(/^(Nothing waits|\d+ waiting)/);
+    expect(detail['In flight']).toMatch(/^\d+ of \d+/);
+    expect(detail['Rate']).toBe('No limit');
+    expect(detail['Order']).toBe('Concurrent: oldest event first');
+    await screenshot(page, 'webhook-failing');
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhooks' }).click();
+    const row = page.getByRole('row', { name: new RegExp(hookPath) });
+    await row.getByText('Failing', { exact: true }).waitFor(WAIT);
+    await expect.poll(async () => (await facts(row.locator('dl')))['Last error'], WAIT).toMatch(/^HTTP 500/);
+    expect((await facts(row.locator('dl')))['Success, last 24 hours']).toMatch(/^0% of \d+$/);
+    await screenshot(page, 'webhooks-failing');
+    stack.receiver.respond(hookPath, { status: 200, body: 'ok' });
+  });
+
   it('logged no errors in the browser along the way', () => {
     expect(stack.browserErrors).toEqual([]);
   });

@@ -21,7 +21,7 @@ import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
-import { ConditionBadge, conditionExplanation } from './Webhooks.tsx';
+import { HealthBadge, HealthFacts, healthExplanation } from './SubscriptionHealth.tsx';
 import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
@@ -59,8 +59,9 @@ export function WebhookPage({ id }: { id: string }) {
               {s.url}
             </h2>
             <p>
-              <ConditionBadge condition={s.condition} /> {conditionExplanation(s.condition)}
+              <HealthBadge subscription={s} /> {healthExplanation(s)}
             </p>
+            <HealthFacts subscription={s} />
             <dl className="facts">
               <dt>Events</dt>
               <dd>{s.events.join(', ')}</dd>
