@@ -163,6 +163,58 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
     stack.receiver.respond(hookPath, { status: 200, body: 'ok' });
   });
 
+  it('says what is wrong in plain sentences: an https address, at least one event', async () => {
+    const sent: string[] = [];
+    const onRequest = (r: { method(): string; postData(): string | null }) => {
+      if (r.method() === 'POST' && (r.postData() ?? '').includes('CreateWebhookSubscription')) sent.push(r.postData()!);
+    };
+    page.on('request', onRequest);
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.getByLabel('Endpoint URL').fill('http://hooks.example.com/tickets');
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    const urlField = dialog.locator('.field', { has: page.getByRole('textbox', { name: 'Endpoint URL' }) });
+    await urlField.getByText('Use an https:// address without spaces, for example https://example.com/webhooks.').waitFor(WAIT);
+    await dialog.locator('.field', { has: page.getByRole('checkbox', { name: /ticket\.created/ }) }).getByText('Choose at least one event.').waitFor(WAIT);
+    expect(sent).toEqual([]);
+
+    // The server's own rule (a space in the path), in the same words, never the validator's.
+    await dialog.getByLabel('Endpoint URL').fill('https://hooks.example.com/a b');
+    await tick(dialog, /ticket\.created/);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await dialog.getByRole('alert').waitFor(WAIT);
+    expect(sent).toHaveLength(1);
+    await urlField.getByText('Use an https:// address without spaces, for example https://example.com/webhooks.').waitFor(WAIT);
+    const text = (await dialog.textContent())!;
+    expect(text).not.toMatch(/Too small|<host>|expected/);
+    await screenshot(page, 'webhook-plain-messages');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    page.off('request', onRequest);
+  });
+
+  it('explains a refused connection and names custom fields by name', async () => {
+    await page.getByRole('row', { name: new RegExp(hookPath) }).getByRole('link').click();
+    await heading(page, 'Webhook').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    // Nothing listens there (the receivers use 127.0.0.1–9): the connection is refused.
+    await dialog.getByLabel('Endpoint URL').fill('https://127.0.0.250:8443/nobody');
+    await tick(dialog, /ticket\.updated/);
+    await tick(dialog.getByRole('group', { name: 'Updates of these fields only' }), /^Product \(Support\)$/);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator('.facts dd').getByText('Product (Support)', { exact: true }).waitFor(WAIT);
+    expect(await page.locator('.facts dd', { hasText: /fld_/ }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const error = page.locator('.attempt-error', { hasText: 'refused the connection' }).first();
+    await error.waitFor(WAIT);
+    expect(await error.textContent()).toMatch(/^The endpoint refused the connection: nothing listens at that address and port\. \(.*ECONNREFUSED.*\)$/);
+    await expect.poll(() => page.locator('.card dd').filter({ hasText: 'refused the connection' }).count(), WAIT).toBe(1);
+    await screenshot(page, 'webhook-connection-refused');
+  });
+
   it('logged no errors in the browser along the way', () => {
     expect(stack.browserErrors).toEqual([]);
   });

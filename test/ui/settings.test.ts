@@ -396,7 +396,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     const product = boards.body.data.find((b: { name: string }) => b.name === 'Support').fields.find((f: { name: string }) => f.name === 'Product').id;
     const saved = await stack.rest('GET', `/webhooks/${subscriptionId}`, restKey);
     expect(saved.body).toMatchObject({ events: ['ticket.created', 'ticket.updated', 'webhook.delivery_failed'], fields: ['priority', product] });
-    await page.locator('.facts dd').getByText(`priority, ${product}`).waitFor(WAIT);
+    // Custom fields by name, not by id.
+    await page.locator('.facts dd').getByText('Priority, Product (Support)').waitFor(WAIT);
 
     await page.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete this webhook?' });

@@ -18,6 +18,7 @@ import {
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { explainDeliveryError } from '../delivery-errors.ts';
 import { formatDateTime } from '../format.ts';
 import { DeliveryStatsView } from './DeliveryStats.tsx';
 
@@ -131,7 +132,7 @@ function AttemptItem({ row, subscription }: { row: DeliveryAttempt; subscription
             <code>{row.eventId}</code>
           </dd>
         </dl>
-        {row.error && <p className="attempt-error">{row.error}</p>}
+        {row.error && <AttemptError error={row.error} />}
         {row.responseExcerpt && (
           <details>
             <summary>Response excerpt</summary>
@@ -177,5 +178,21 @@ function AttemptItem({ row, subscription }: { row: DeliveryAttempt; subscription
         <ErrorAlert error={error} />
       </article>
     </li>
+  );
+}
+
+/** The sender's error said plainly, the original beside it for whoever runs the endpoint. */
+function AttemptError({ error }: { error: string }) {
+  const plain = explainDeliveryError(error);
+  return (
+    <p className="attempt-error">
+      {plain ?? error}
+      {plain && (
+        <>
+          {' '}
+          <code className="muted">({error})</code>
+        </>
+      )}
+    </p>
   );
 }

@@ -12,6 +12,7 @@ import {
   type WebhookBacklogWait,
   type WebhookSubscription,
 } from '../api/operations.ts';
+import { explainDeliveryError } from '../delivery-errors.ts';
 import { formatDateTime } from '../format.ts';
 
 /**
@@ -65,7 +66,9 @@ export function age(since: string, now = Date.now()): string {
 
 function lastError(row: LastDelivery): string {
   if (row.httpStatus) return `HTTP ${row.httpStatus}${row.error ? ` (${row.error})` : ''}`;
-  return row.error ?? 'No answer';
+  if (!row.error) return 'No answer';
+  const plain = explainDeliveryError(row.error);
+  return plain ? `${plain.replace(/\.$/, '')} (${row.error})` : row.error;
 }
 
 const REFRESH_MS = 10_000;

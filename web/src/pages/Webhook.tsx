@@ -22,7 +22,7 @@ import { PageHeading } from '../components/PageHeading.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
 import { HealthBadge, HealthFacts, healthExplanation } from './SubscriptionHealth.tsx';
-import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
+import { useBoards, useFieldChoices, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
@@ -35,6 +35,8 @@ export function WebhookPage({ id }: { id: string }) {
     refetchInterval: 5_000,
   });
   const boards = useBoards();
+  const fieldChoices = useFieldChoices(boards.data);
+  const fieldName = (id: string) => fieldChoices.find((f) => f.id === id)?.name ?? id;
   const s = subscription.data;
 
   return (
@@ -68,7 +70,7 @@ export function WebhookPage({ id }: { id: string }) {
               {s.fields.length > 0 && (
                 <>
                   <dt>Updates of</dt>
-                  <dd>{s.fields.join(', ')}</dd>
+                  <dd>{s.fields.map(fieldName).join(', ')}</dd>
                 </>
               )}
               <dt>Boards</dt>
