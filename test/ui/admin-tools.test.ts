@@ -208,11 +208,17 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
     expect(await page.locator('.facts dd', { hasText: /fld_/ }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Send test event' }).click();
-    const error = page.locator('.attempt-error', { hasText: 'refused the connection' }).first();
+    const refused = page.locator('tr.delivery-row', { has: page.getByRole('cell', { name: 'No answer', exact: true }) }).first();
+    await refused.waitFor(WAIT);
+    await refused.getByRole('button', { name: /^Details of/ }).click();
+    const panel = page.getByRole('dialog', { name: /delivery$/ });
+    const error = panel.locator('.attempt-error', { hasText: 'refused the connection' }).first();
     await error.waitFor(WAIT);
     expect(await error.textContent()).toMatch(/^The endpoint refused the connection: nothing listens at that address and port\. \(.*ECONNREFUSED.*\)$/);
-    await expect.poll(() => page.locator('.card dd').filter({ hasText: 'refused the connection' }).count(), WAIT).toBe(1);
     await screenshot(page, 'webhook-connection-refused');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.card dd').filter({ hasText: 'refused the connection' }).count(), WAIT).toBe(1);
   });
 
   it('logged no errors in the browser along the way', () => {

@@ -172,8 +172,8 @@ export const WEBHOOK_LAST_DELIVERY = `query WebhookLastDelivery($subscriptionId:
   webhookDeliveries(subscriptionId: $subscriptionId, status: $status, first: 1) { edges { node { id status httpStatus error attemptedAt eventType } } }
 }`;
 export type LastDelivery = Pick<DeliveryAttempt, 'id' | 'status' | 'httpStatus' | 'error' | 'attemptedAt' | 'eventType'>;
-export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $first: Int, $after: String) {
-  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, first: $first, after: $after) {
+export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, eventId: $eventId, first: $first, after: $after) {
     edges { node { ${ATTEMPT_FIELDS} } } pageInfo { hasNextPage endCursor }
   }
 }`;
