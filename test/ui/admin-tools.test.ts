@@ -221,6 +221,42 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
     await expect.poll(() => page.locator('.card dd').filter({ hasText: 'refused the connection' }).count(), WAIT).toBe(1);
   });
 
+  it('the small items: sign-in errors do not linger, headings have no focus ring, field outlines reach 3:1, event names stay whole at 390 px', async () => {
+    const { context, page: phone } = await stack.newPage(390);
+    await phone.goto('/settings/');
+    await phone.getByLabel('E-mail').fill(stack.workspace.admin.email!);
+    await phone.getByLabel('Password').fill('not the password');
+    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await phone.getByRole('alert').waitFor(WAIT);
+    // An empty password: the browser's own message, and the old answer gone.
+    await phone.getByLabel('Password').fill('');
+    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await phone.getByRole('alert').waitFor({ state: 'detached', ...WAIT });
+
+    // Field outlines against white: WCAG 1.4.11 asks 3:1 for a control's boundary.
+    const contrast = await phone.getByLabel('E-mail').evaluate((el) => {
+      const [r, g, b] = getComputedStyle(el).borderTopColor.match(/\d+/g)!.map(Number).map((c) => c / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+      return 1.05 / (0.2126 * r! + 0.7152 * g! + 0.0722 * b! + 0.05);
+    });
+    expect(contrast).toBeGreaterThanOrEqual(3);
+
+    await phone.getByLabel('Password').fill('correct horse battery staple');
+    await phone.getByRole('button', { name: 'Sign in' }).click();
+    await heading(phone, 'API keys').waitFor(WAIT);
+    await phone.getByRole('link', { name: 'Webhooks' }).first().click();
+    await heading(phone, 'Webhooks').waitFor(WAIT);
+    // The heading takes the focus on navigation, without a ring around it.
+    await expect.poll(() => phone.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await heading(phone, 'Webhooks').evaluate((el) => getComputedStyle(el).boxShadow)).toBe('none');
+    // Each event name on one line (none breaks mid-word).
+    const tags = phone.locator('.tags li');
+    await tags.first().waitFor(WAIT);
+    const lines = await tags.evaluateAll((lis) => lis.map((li) => Math.round(li.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight || '20'))));
+    expect(lines.every((n) => n <= 1)).toBe(true);
+    await screenshot(phone, 'webhooks-390');
+    await context.close();
+  });
+
   it('logged no errors in the browser along the way', () => {
     expect(stack.browserErrors).toEqual([]);
   });
