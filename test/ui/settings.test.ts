@@ -333,6 +333,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
       return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
     });
     await dialog.getByLabel('From', { exact: true }).fill(from);
+    // It says how many it will re-send: at least the test event that just failed.
+    await dialog.getByRole('status').filter({ hasText: /^\d+ deliver(y|ies) failed in this period: .* re-sent unless/ }).waitFor(WAIT);
     await screenshot(page, 'webhook-recover');
     await dialog.getByRole('button', { name: 'Recover' }).click();
 

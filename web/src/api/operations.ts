@@ -216,6 +216,12 @@ export const ENABLE_WEBHOOK = `mutation EnableWebhookSubscription($id: String!) 
 export const RESEND_DELIVERY = `mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
   resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ${ATTEMPT_FIELDS} }
 }`;
+/** The failed attempts since a time, for the recovery's estimate (their deliveries, counted once). */
+export const WEBHOOK_FAILED_SINCE = `query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {
+    edges { node { deliveryId } } pageInfo { hasNextPage endCursor }
+  }
+}`;
 export const RECOVER_DELIVERIES = `mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {
   recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }
 }`;
