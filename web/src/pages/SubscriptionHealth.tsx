@@ -46,7 +46,7 @@ export function HealthBadge({ subscription }: { subscription: WebhookSubscriptio
 export const healthExplanation = (s: WebhookSubscription) => HEALTH[healthOf(s)].explain(s);
 
 const WAITING_FOR: Record<WebhookBacklogWait, string> = {
-  nothing: 'Nothing waits',
+  nothing: 'Being sent',
   in_flight_bound: 'Waiting for a free in-flight slot',
   next_attempt: 'Retries waiting for their next attempt',
   paused: 'Held while paused',
