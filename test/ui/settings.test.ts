@@ -161,6 +161,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await created.waitFor(WAIT);
     firstSecret = await created.getByLabel('Signing secret').inputValue();
     expect(firstSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Done waits until the secret was copied or kept some other way.
+    expect(await created.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
+    await tick(created, /kept the value somewhere safe/);
     await created.getByRole('button', { name: 'Done' }).click();
     await created.waitFor({ state: 'detached' });
 
@@ -186,18 +189,26 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     });
     expect(ticket.status).toBe(201);
 
-    const attempt = page.locator('.attempt', { hasText: 'ticket.created' }).first();
-    await attempt.getByText('Succeeded').waitFor(WAIT);
-    expect(await attempt.getByRole('heading').textContent()).toMatch(/Succeeded ticket\.created attempt 1 · Scheduled/);
+    // One dense row per delivery: status, event, HTTP code, attempts, last try, next try.
+    const row = page.locator('tr.delivery-row', { hasText: 'ticket.created' }).first();
+    await row.getByText('Succeeded').waitFor(WAIT);
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells[0]).toBe('Succeeded');
+    expect(cells[1]).toBe('200');
+    expect(cells[2]).toBe('1 Scheduled');
+    expect(cells[4]).toBe('None');
+
+    // The side panel: each attempt with its response, and the payload.
+    await row.getByRole('button', { name: /^Details of ticket\.created event evt_/ }).click();
+    const panel = page.getByRole('dialog', { name: 'ticket.created delivery' });
+    await panel.waitFor(WAIT);
+    const attempt = panel.locator('.attempt').first();
     const facts = await attempt.locator('dd').allTextContents();
     expect(facts[0]).toBe('200');
     expect(facts[1]).toMatch(/^\d+ ms$/);
-    expect(facts[3]).toBe('None');
-
-    await attempt.getByText('Response excerpt').click();
+    await attempt.getByText('Response').click();
     expect(await attempt.locator('pre').first().textContent()).toBe('thanks');
-    await attempt.getByText('Payload').click();
-    const payload = (await attempt.getByLabel(/^Payload of event/).textContent())!;
+    const payload = (await panel.getByLabel(/^Payload of event/).textContent())!;
     expect(JSON.parse(payload)).toMatchObject({ type: 'ticket.created', data: { id: ticket.body.id, subject: 'Printer on fire' } });
     expect(payload).toContain('\n  "type": "ticket.created"');
     await page.locator('.toast-empty').waitFor({ state: 'attached', ...WAIT });
@@ -208,14 +219,24 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     verifyWith(firstSecret, request!);
   });
 
-  it('resends a delivery: a manual attempt with the same webhook-id', async () => {
-    await page.getByRole('button', { name: /^Resend ticket\.created event/ }).first().click();
-    await page.locator('.attempt', { hasText: 'Manual resend' }).getByText('Succeeded').waitFor(WAIT);
+  it('resends a delivery from the side panel: a manual attempt with the same webhook-id, grouped under its delivery', async () => {
+    const panel = page.getByRole('dialog', { name: 'ticket.created delivery' });
+    await panel.getByRole('button', { name: /^Resend ticket\.created event/ }).click();
+    await panel.locator('.attempt', { hasText: 'Manual resend' }).getByText('Succeeded').waitFor(WAIT);
     const requests = await waitForRequests(2);
     expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
     expect(requests[1]!.body).toBe(requests[0]!.body);
+    await screenshot(page, 'webhook-delivery-panel');
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await panel.waitFor({ state: 'detached' });
     // The log may show the attempt (it polls) before the mutation's answer puts up the notice.
     await page.getByRole('status').filter({ hasText: 'Resent: the endpoint answered HTTP 200.' }).waitFor(WAIT);
+    // One row for the delivery, now at attempt 2, the first attempt grouped under it.
+    const delivery = page.locator('tbody.delivery', { hasText: 'ticket.created' });
+    await delivery.locator('tr.delivery-row').getByText('2 Manual resend').waitFor(WAIT);
+    expect(await delivery.count()).toBe(1);
+    expect(await delivery.locator('tr.retry-row').allTextContents()).toEqual([expect.stringMatching(/Succeeded.*attempt 1 · Scheduled/)]);
+    await screenshot(page, 'webhook-deliveries-grouped');
   });
 
   it('rotates the secret (explaining the 24-hour window) and sends a test event signed with both secrets', async () => {
@@ -230,11 +251,12 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     expect(rotatedSecret).toMatch(/^whsec_/);
     expect(rotatedSecret).not.toBe(firstSecret);
     await screenshot(page, 'webhook-secret-rotated');
+    await shown.getByRole('button', { name: 'Copy' }).click();
     await shown.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await page.locator('.attempt', { hasText: 'webhook.test' }).getByText('Succeeded').waitFor(WAIT);
+    await page.locator('tr.delivery-row', { hasText: 'webhook.test' }).getByText('Succeeded').waitFor(WAIT);
     const test = (await waitForRequests(3))[2]!;
     expect(JSON.parse(test.body).type).toBe('webhook.test');
     expect(test.headers['webhook-signature']!.split(' ')).toHaveLength(2);
@@ -244,9 +266,24 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     // The filters narrow the log to what was asked for.
     await page.getByRole('button', { name: /Event type/ }).click();
     await page.getByRole('option', { name: 'webhook.test' }).click();
-    await page.locator('.attempt', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
-    await page.locator('.attempt', { hasText: 'webhook.test' }).waitFor(WAIT);
-    expect(await page.locator('.attempt-title code').allTextContents()).toEqual(['webhook.test']);
+    await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
+    await page.locator('tr.delivery-row', { hasText: 'webhook.test' }).waitFor(WAIT);
+    expect(await page.locator('tr.delivery-row th button').allTextContents()).toEqual(['webhook.test']);
+
+    // Search by event id: only that event's delivery.
+    const eventId = (await page.locator('tr.delivery-row .event-id').first().textContent())!;
+    await page.getByRole('button', { name: /Event type/ }).click();
+    await page.getByRole('option', { name: 'Any event' }).click();
+    await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor(WAIT);
+    await page.getByRole('search').getByLabel('Event id').fill(eventId);
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
+    expect(await page.locator('tr.delivery-row .event-id').allTextContents()).toEqual([eventId]);
+    await page.getByRole('search').getByRole('button', { name: 'Show all events' }).click();
+    await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor(WAIT);
+    await page.getByRole('button', { name: /Event type/ }).click();
+    await page.getByRole('option', { name: 'webhook.test' }).click();
+    await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
   });
 
   it('shows the pause notice with a link to the subscription, where Resume brings it back', async () => {
@@ -280,7 +317,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     stack.receiver.respond(hookPath, { status: 503, body: 'down again' });
     const before = stack.receiver.received(hookPath).length;
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await page.locator('.attempt[data-status="failed"]', { hasText: 'webhook.test' }).first().waitFor(WAIT);
+    await page.locator('tr.delivery-row[data-status="failed"]', { hasText: 'webhook.test' }).first().waitFor(WAIT);
     const failed = (await waitForRequests(before + 1))[before]!;
 
     stack.receiver.respond(hookPath, { status: 200, body: 'recovered' });
@@ -296,6 +333,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
       return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
     });
     await dialog.getByLabel('From', { exact: true }).fill(from);
+    // It says how many it will re-send: at least the test event that just failed.
+    await dialog.getByRole('status').filter({ hasText: /^\d+ deliver(y|ies) failed in this period: .* re-sent unless/ }).waitFor(WAIT);
     await screenshot(page, 'webhook-recover');
     await dialog.getByRole('button', { name: 'Recover' }).click();
 
@@ -306,7 +345,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await started.getByRole('button', { name: 'Done' }).click();
     await started.waitFor({ state: 'detached' });
 
-    await page.locator('.attempt[data-status="succeeded"]', { hasText: 'Manual resend' }).filter({ hasText: 'webhook.test' }).first().waitFor(WAIT);
+    await page.locator('tr.delivery-row[data-status="succeeded"]', { hasText: 'Manual resend' }).filter({ hasText: 'webhook.test' }).first().waitFor(WAIT);
     // Whatever else failed in that hour (the ticket of the pause step, if its retry was not due yet) is re-sent too.
     await waitForRequests(before + 2);
     const resent = stack.receiver.received(hookPath).slice(before + 1).filter((r) => r.headers['webhook-id'] === failed.headers['webhook-id']);
@@ -335,7 +374,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     expect(await fitsWidth(phone)).toBe(true);
     await screenshot(phone, 'api-keys-390');
     await phone.goto(`/settings/webhooks/${subscriptionId}`);
-    await phone.locator('.attempt').first().waitFor(WAIT);
+    await phone.locator('tr.delivery-row').first().waitFor(WAIT);
     expect(await fitsWidth(phone)).toBe(true);
     await screenshot(phone, 'webhook-deliveries-390');
     await context.close();
@@ -392,7 +431,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     const product = boards.body.data.find((b: { name: string }) => b.name === 'Support').fields.find((f: { name: string }) => f.name === 'Product').id;
     const saved = await stack.rest('GET', `/webhooks/${subscriptionId}`, restKey);
     expect(saved.body).toMatchObject({ events: ['ticket.created', 'ticket.updated', 'webhook.delivery_failed'], fields: ['priority', product] });
-    await page.locator('.facts dd').getByText(`priority, ${product}`).waitFor(WAIT);
+    // Custom fields by name, not by id.
+    await page.locator('.facts dd').getByText('Priority, Product (Support)').waitFor(WAIT);
 
     await page.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete this webhook?' });

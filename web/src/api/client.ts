@@ -99,13 +99,38 @@ export function gql<T>(query: string, variables?: Record<string, unknown>): Prom
   return send<T>(new Request(ENDPOINT, { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify({ query, variables }) }));
 }
 
-/** The message for a field (`name`) among the server's field errors (paths like `/url` or `/input/url`). */
+/** The field a server problem names (paths like `/url` or `/input/url`). */
+export const problemField = (problem: FieldProblem) => problem.path.split('/').filter((part) => part && part !== 'input')[0] ?? '';
+
+/** The validator's wording (zod's, the URL rule's) said for a person, per field where it helps. */
+const PLAIN: [field: string | null, pattern: RegExp, plain: string | ((m: RegExpExecArray) => string)][] = [
+  ['events', /^Too small: expected array/, 'Choose at least one event.'],
+  ['scopes', /^Too small: expected array/, 'Choose at least one scope.'],
+  ['url', /https:\/\/<host>|must be https/, 'Use an https:// address without spaces, for example https://example.com/webhooks.'],
+  [null, /^Too small: expected array/, 'Choose at least one.'],
+  [null, /^Too small: expected string to have >=1 characters/, 'Fill this in.'],
+  [null, /^Too big: expected string to have <=(\d+) characters/, (m) => `Use at most ${m[1]} characters.`],
+  [null, /^Too big: expected array to have <=(\d+) items/, (m) => `Choose at most ${m[1]}.`],
+  [null, /^Too small: expected number to be >=(\S+)/, (m) => `Use ${m[1]} or more.`],
+  [null, /^Too big: expected number to be <=(\S+)/, (m) => `Use ${m[1]} or less.`],
+];
+
+export function plainMessage(field: string, message: string): string {
+  for (const [name, pattern, plain] of PLAIN) {
+    if (name !== null && name !== field) continue;
+    const m = pattern.exec(message);
+    if (m) return typeof plain === 'string' ? plain : plain(m);
+  }
+  return sentence(message);
+}
+
+/** The message for a field (`name`) among the server's field errors. */
 export function fieldErrorsByName(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const byName: Record<string, string> = {};
   for (const problem of error.fieldErrors) {
-    const name = problem.path.split('/').filter((part) => part && part !== 'input')[0];
-    if (name && !byName[name]) byName[name] = sentence(problem.message);
+    const name = problemField(problem);
+    if (name && !byName[name]) byName[name] = plainMessage(name, problem.message);
   }
   return byName;
 }

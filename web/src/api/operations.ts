@@ -97,10 +97,22 @@ export interface WebhookSubscription {
   ratePerSecond: number | null;
   effectiveInFlight: number;
   retryAfterUntil: string | null;
+  ordering: WebhookOrdering;
+  backlog: WebhookBacklog;
   createdAt: string;
   updatedAt: string;
 }
-const SUBSCRIPTION_FIELDS = 'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil createdAt updatedAt';
+export type WebhookOrdering = 'concurrent' | 'strict';
+export type WebhookBacklogWait = 'nothing' | 'in_flight_bound' | 'next_attempt' | 'paused' | 'rate';
+/** What waits to be sent now, and for what (the subscription's delivery run). */
+export interface WebhookBacklog {
+  pending: number;
+  inFlight: number;
+  oldestWaitingSince: string | null;
+  waitingFor: WebhookBacklogWait;
+}
+const SUBSCRIPTION_FIELDS =
+  'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil ordering backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt';
 
 export interface WebhookSubscriptionWithSecret extends WebhookSubscription {
   secret: string;
@@ -155,8 +167,13 @@ export const WEBHOOK_SUBSCRIPTIONS = `query WebhookSubscriptions($first: Int, $a
   webhookSubscriptions(first: $first, after: $after) { edges { node { ${SUBSCRIPTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
 }`;
 export const WEBHOOK_SUBSCRIPTION = `query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} secretRotatedAt } }`;
-export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $first: Int, $after: String) {
-  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, first: $first, after: $after) {
+/** The newest row of the log (status filter optional): the last delivery, or the last failure. */
+export const WEBHOOK_LAST_DELIVERY = `query WebhookLastDelivery($subscriptionId: String!, $status: DeliveryStatus) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, first: 1) { edges { node { id status httpStatus error attemptedAt eventType } } }
+}`;
+export type LastDelivery = Pick<DeliveryAttempt, 'id' | 'status' | 'httpStatus' | 'error' | 'attemptedAt' | 'eventType'>;
+export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, eventId: $eventId, first: $first, after: $after) {
     edges { node { ${ATTEMPT_FIELDS} } } pageInfo { hasNextPage endCursor }
   }
 }`;
@@ -198,6 +215,12 @@ export const RESUME_WEBHOOK = `mutation ResumeWebhookSubscription($id: String!) 
 export const ENABLE_WEBHOOK = `mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
 export const RESEND_DELIVERY = `mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
   resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ${ATTEMPT_FIELDS} }
+}`;
+/** The failed attempts since a time, for the recovery's estimate (their deliveries, counted once). */
+export const WEBHOOK_FAILED_SINCE = `query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {
+  webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {
+    edges { node { deliveryId } } pageInfo { hasNextPage endCursor }
+  }
 }`;
 export const RECOVER_DELIVERIES = `mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {
   recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }

@@ -33,7 +33,8 @@ export function ConfirmDialog<T = unknown>({ label, ariaLabel, title, children, 
       <Button className={danger ? 'button button-danger-outline' : 'button'} aria-label={ariaLabel}>
         {label}
       </Button>
-      <ModalOverlay className="modal-overlay" isDismissable={!pending}>
+      {/* A result (a secret shown once) closes only by its own button, never by Escape or a click outside. */}
+      <ModalOverlay className="modal-overlay" isDismissable={!pending && !done} isKeyboardDismissDisabled={!!done && !!result}>
         <Modal className="modal">
           <Dialog role="alertdialog" className="dialog">
             {({ close }) =>

@@ -1,4 +1,4 @@
-import { ApiError, errorMessage, sentence } from '../api/client.ts';
+import { ApiError, errorMessage, plainMessage, problemField } from '../api/client.ts';
 
 /**
  * A server failure as sentences (never the raw answer), announced at once. Problems the server
@@ -15,8 +15,8 @@ export function ErrorAlert({ error, prefix, fieldLabels = {} }: { error: unknown
       {problems.length > 0 && (
         <ul className="problem-list">
           {problems.map((p) => {
-            const name = p.path.split('/').filter((part) => part && part !== 'input')[0] ?? '';
-            return <li key={p.path}>{`${fieldLabels[name] ?? name}: ${sentence(p.message)}`}</li>;
+            const name = problemField(p);
+            return <li key={p.path}>{`${fieldLabels[name] ?? name}: ${plainMessage(name, p.message)}`}</li>;
           })}
         </ul>
       )}

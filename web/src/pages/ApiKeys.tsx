@@ -149,12 +149,14 @@ function RevokeKey({ apiKey }: { apiKey: ApiKey }) {
 }
 
 function NewKeyDialog() {
+  // While the new key's value is shown, only the dialog's Done button closes it.
+  const [showsSecret, setShowsSecret] = useState(false);
   return (
-    <DialogTrigger>
+    <DialogTrigger onOpenChange={() => setShowsSecret(false)}>
       <Button className="button button-primary">New key</Button>
-      <ModalOverlay className="modal-overlay">
+      <ModalOverlay className="modal-overlay" isDismissable={false} isKeyboardDismissDisabled={showsSecret}>
         <Modal className="modal">
-          <Dialog className="dialog">{({ close }) => <NewKeyForm close={close} />}</Dialog>
+          <Dialog className="dialog">{({ close }) => <NewKeyForm close={close} onSecretShown={() => setShowsSecret(true)} />}</Dialog>
         </Modal>
       </ModalOverlay>
     </DialogTrigger>
@@ -165,7 +167,7 @@ function NewKeyDialog() {
 const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
 const today = () => new Date().toLocaleDateString('en-CA');
 
-function NewKeyForm({ close }: { close: () => void }) {
+function NewKeyForm({ close, onSecretShown }: { close: () => void; onSecretShown: () => void }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const roles = useQuery({ queryKey: ['roles'], queryFn: async () => (await gql<{ roles: Role[] }>(ROLES)).roles });
@@ -174,9 +176,16 @@ function NewKeyForm({ close }: { close: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<{ name: string; value: string } | null>(null);
+  // What the form finds missing itself, before sending (the server would refuse it as well).
+  const [missing, setMissing] = useState<Record<string, string>>({});
   // The server's message per field, kept on the field until the next submit (react-aria's own
   // server errors vanish on blur, moving the button under a pointer that is about to click it).
-  const fieldErrors = useMemo(() => fieldErrorsByName(error), [error]);
+  // The server names the role `roleId`; the form's field is `role`.
+  const fieldErrors = useMemo(() => {
+    const byName = fieldErrorsByName(error);
+    if (byName.roleId && !byName.role) byName.role = byName.roleId;
+    return { ...byName, ...missing };
+  }, [error, missing]);
 
   if (created) {
     return (
@@ -208,6 +217,14 @@ function NewKeyForm({ close }: { close: () => void }) {
           const data = new FormData(e.currentTarget);
           const name = String(data.get('name')).trim();
           const expires = String(data.get('expiresAt') ?? '');
+          const found: Record<string, string> = {};
+          if (roleId === null) found.role = 'Choose a role.';
+          if (scopes.length === 0) found.scopes = 'Choose at least one scope.';
+          setMissing(found);
+          if (Object.keys(found).length > 0) {
+            setError(null);
+            return;
+          }
           setPending(true);
           setError(null);
           try {
@@ -216,6 +233,7 @@ function NewKeyForm({ close }: { close: () => void }) {
             });
             await queryClient.invalidateQueries({ queryKey: ['apiKeys'] });
             setCreated({ name: createApiKey.apiKey.name, value: createApiKey.value });
+            onSecretShown();
             announce(`The key ${createApiKey.apiKey.name} is created. Copy its value now.`);
           } catch (err) {
             setError(err);
@@ -236,7 +254,10 @@ function NewKeyForm({ close }: { close: () => void }) {
           isRequired
           className="field"
           value={roleId}
-          onChange={(key) => setRoleId(key === null ? null : Number(key))}
+          onChange={(key) => {
+            setRoleId(key === null ? null : Number(key));
+            setMissing(({ role: _, ...rest }) => rest);
+          }}
           placeholder={roles.isPending ? 'Loading roles…' : 'Choose a role'}
         >
           <Label>Role</Label>
@@ -257,7 +278,13 @@ function NewKeyForm({ close }: { close: () => void }) {
           </Popover>
         </Select>
         <ErrorAlert error={roles.error} prefix="The roles could not be loaded." />
-        <CheckboxGroup name="scopes" isInvalid={!!fieldErrors.scopes} isRequired value={scopes} onChange={setScopes} className="field">
+        <CheckboxGroup name="scopes" isInvalid={!!fieldErrors.scopes} isRequired value={scopes}
+          onChange={(value) => {
+            setScopes(value);
+            setMissing(({ scopes: _, ...rest }) => rest);
+          }}
+          className="field"
+        >
           <Label>Scopes</Label>
           <Text slot="description">Only what the integration needs.</Text>
           <div className="checkbox-grid">
@@ -278,7 +305,7 @@ function NewKeyForm({ close }: { close: () => void }) {
           <Text slot="description">The key stops working at the end of this day. Leave empty for no expiry.</Text>
           <FieldError>{fieldErrors.expiresAt}</FieldError>
         </TextField>
-        <ErrorAlert error={error} fieldLabels={{ name: 'Name', role: 'Role', scopes: 'Scopes', expiresAt: 'Expires' }} />
+        <ErrorAlert error={error} fieldLabels={{ name: 'Name', role: 'Role', roleId: 'Role', scopes: 'Scopes', expiresAt: 'Expires' }} />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>
             Cancel

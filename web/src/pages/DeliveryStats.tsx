@@ -123,7 +123,8 @@ export function DeliveryStatsView({ subscriptionId }: { subscriptionId: string }
 /** uPlot takes seconds on its time axis; each bucket's bars sit on its middle, succeeded left of failed. */
 function chartData(s: DeliveryStats): uPlot.AlignedData {
   const half = (s.bucket === 'hour' ? 3600 : 86400) / 2;
-  return [s.series.map((b) => Date.parse(b.start) / 1000 + half), s.series.map((b) => b.succeeded), s.series.map((b) => b.failed)];
+  // An hour without attempts draws nothing (null), not a zero-height bar's coloured dash.
+  return [s.series.map((b) => Date.parse(b.start) / 1000 + half), s.series.map((b) => b.succeeded || null), s.series.map((b) => b.failed || null)];
 }
 
 function chartOptions(s: DeliveryStats, width: number): uPlot.Options {

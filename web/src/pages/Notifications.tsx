@@ -68,7 +68,8 @@ export function NotificationsPage() {
                 {!n.read && (
                   <Button
                     className="button button-small"
-                    aria-label={`Mark “${n.title}” as read`}
+                    // The visible words first (WCAG 2.5.3, label in name), then which notice.
+                    aria-label={`Mark as read: ${n.title}`}
                     onPress={async () => {
                       setMarkError(null);
                       try {

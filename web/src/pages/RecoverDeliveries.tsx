@@ -2,10 +2,10 @@
 // period or a time of one's choice; it ends now), and the server re-sends every delivery that
 // failed since then, as manual attempts that appear in the Deliveries panel.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Heading, Input, Label, Text, TextField } from 'react-aria-components';
 import { gql } from '../api/client.ts';
-import { RECOVER_DELIVERIES, type WebhookRecovery, type WebhookSubscription } from '../api/operations.ts';
+import { RECOVER_DELIVERIES, WEBHOOK_FAILED_SINCE, type Connection, type WebhookRecovery, type WebhookSubscription } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -85,6 +85,48 @@ export function RecoverDeliveriesDialog({ subscription }: { subscription: Webhoo
           <Text slot="description">Your local time; up to 30 days ago. The period ends now.</Text>
         </TextField>
       )}
+      <RecoverEstimate subscriptionId={subscription.id} since={since()} />
     </ConfirmDialog>
+  );
+}
+
+/** Pages of failed attempts read for the estimate at most: beyond them it says "more than". */
+const ESTIMATE_PAGES = 3;
+
+/**
+ * How many deliveries the recovery would re-send, from the delivery log: those with a failed
+ * attempt in the period, each counted once. The server leaves out the ones that got through
+ * since, so this is the most it sends.
+ */
+function RecoverEstimate({ subscriptionId, since }: { subscriptionId: string; since: string }) {
+  // To the minute: the query is not asked anew at every render while the dialog is open.
+  const from = Number.isNaN(Date.parse(since)) ? null : new Date(Math.floor(Date.parse(since) / 60_000) * 60_000).toISOString();
+  const estimate = useQuery({
+    queryKey: ['webhooks', 'recover-estimate', subscriptionId, from],
+    enabled: from !== null,
+    queryFn: async () => {
+      const deliveries = new Set<string>();
+      let after: string | null = null;
+      for (let page = 0; page < ESTIMATE_PAGES; page++) {
+        const log: Connection<{ deliveryId: string }> = (
+          await gql<{ webhookDeliveries: Connection<{ deliveryId: string }> }>(WEBHOOK_FAILED_SINCE, { subscriptionId, since: from, after })
+        ).webhookDeliveries;
+        for (const e of log.edges) deliveries.add(e.node.deliveryId);
+        if (!log.pageInfo.hasNextPage) return { count: deliveries.size, more: false };
+        after = log.pageInfo.endCursor;
+      }
+      return { count: deliveries.size, more: true };
+    },
+  });
+  if (!estimate.data) return null;
+  const { count, more } = estimate.data;
+  return (
+    <p role="status" className="hint">
+      {count === 0
+        ? 'No delivery failed in this period: there is nothing to re-send.'
+        : count === 1 && !more
+          ? '1 delivery failed in this period: it is re-sent unless it got through since.'
+          : `${more ? 'More than ' : ''}${count} deliveries failed in this period: each is re-sent unless it got through since.`}
+    </p>
   );
 }

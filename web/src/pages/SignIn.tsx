@@ -28,12 +28,13 @@ export function SignInPage() {
         >
           <TextField name="email" type="email" isRequired autoComplete="username" className="field">
             <Label>E-mail</Label>
-            <Input />
+            {/* A new attempt starts clean: "fill out this field" never stands beside the last answer's "wrong password". */}
+            <Input onInvalid={() => setError(null)} />
             <FieldError />
           </TextField>
           <TextField name="password" type="password" isRequired autoComplete="current-password" className="field">
             <Label>Password</Label>
-            <Input />
+            <Input onInvalid={() => setError(null)} />
             <FieldError />
           </TextField>
           <ErrorAlert error={error} />

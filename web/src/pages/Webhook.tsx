@@ -21,8 +21,8 @@ import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
-import { ConditionBadge, conditionExplanation } from './Webhooks.tsx';
-import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
+import { HealthBadge, HealthFacts, healthExplanation } from './SubscriptionHealth.tsx';
+import { useBoards, useFieldChoices, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
@@ -35,6 +35,8 @@ export function WebhookPage({ id }: { id: string }) {
     refetchInterval: 5_000,
   });
   const boards = useBoards();
+  const fieldChoices = useFieldChoices(boards.data);
+  const fieldName = (id: string) => fieldChoices.find((f) => f.id === id)?.name ?? id;
   const s = subscription.data;
 
   return (
@@ -59,15 +61,16 @@ export function WebhookPage({ id }: { id: string }) {
               {s.url}
             </h2>
             <p>
-              <ConditionBadge condition={s.condition} /> {conditionExplanation(s.condition)}
+              <HealthBadge subscription={s} /> {healthExplanation(s)}
             </p>
+            <HealthFacts subscription={s} />
             <dl className="facts">
               <dt>Events</dt>
               <dd>{s.events.join(', ')}</dd>
               {s.fields.length > 0 && (
                 <>
                   <dt>Updates of</dt>
-                  <dd>{s.fields.join(', ')}</dd>
+                  <dd>{s.fields.map(fieldName).join(', ')}</dd>
                 </>
               )}
               <dt>Boards</dt>

@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, Text, TextArea, TextField } from 'react-aria-components';
-import { fieldErrorsByName, gql } from '../api/client.ts';
+import { fieldErrorsByName, gql, plainMessage } from '../api/client.ts';
 import {
   BOARDS,
   CREATE_WEBHOOK,
@@ -40,38 +40,48 @@ export function useBoards() {
   });
 }
 
+/** The fields a ticket.updated filter can name: the ticket's own, then each custom field once (a field id may be on several boards' lists). */
+export function useFieldChoices(boards: BoardSummary[] | undefined): { id: string; name: string }[] {
+  return useMemo(() => {
+    const custom = new Map<string, string>();
+    for (const board of boards ?? []) for (const f of board.fields) if (!custom.has(f.id)) custom.set(f.id, `${f.name} (${board.name})`);
+    return [...UPDATED_FIELDS, ...[...custom].map(([id, name]) => ({ id, name }))];
+  }, [boards]);
+}
+
 export function WebhookFormDialog({ subscription }: { subscription?: WebhookSubscription }) {
+  // While the new signing secret is shown, only the dialog's Done button closes it.
+  const [showsSecret, setShowsSecret] = useState(false);
   return (
-    <DialogTrigger>
+    <DialogTrigger onOpenChange={() => setShowsSecret(false)}>
       <Button className={subscription ? 'button' : 'button button-primary'}>{subscription ? 'Edit' : 'New webhook'}</Button>
-      <ModalOverlay className="modal-overlay">
+      <ModalOverlay className="modal-overlay" isDismissable={false} isKeyboardDismissDisabled={showsSecret}>
         <Modal className="modal modal-wide">
-          <Dialog className="dialog">{({ close }) => <WebhookForm subscription={subscription} close={close} />}</Dialog>
+          <Dialog className="dialog">
+            {({ close }) => <WebhookForm subscription={subscription} close={close} onSecretShown={() => setShowsSecret(true)} />}
+          </Dialog>
         </Modal>
       </ModalOverlay>
     </DialogTrigger>
   );
 }
 
-function WebhookForm({ subscription, close }: { subscription?: WebhookSubscription; close: () => void }) {
+function WebhookForm({ subscription, close, onSecretShown }: { subscription?: WebhookSubscription; close: () => void; onSecretShown: () => void }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const boards = useBoards();
   const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
   const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
   const [fields, setFields] = useState<string[]>(subscription?.fields ?? []);
-  // The ticket's own fields, then each custom field once (a field id may be on several boards' lists).
-  const fieldChoices = useMemo(() => {
-    const custom = new Map<string, string>();
-    for (const board of boards.data ?? []) for (const f of board.fields) if (!custom.has(f.id)) custom.set(f.id, `${f.name} (${board.name})`);
-    return [...UPDATED_FIELDS, ...[...custom].map(([id, name]) => ({ id, name }))];
-  }, [boards.data]);
+  const fieldChoices = useFieldChoices(boards.data);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const [created, setCreated] = useState<WebhookSubscriptionWithSecret | null>(null);
   // The server's message per field, kept on the field until the next submit (react-aria's own
   // server errors vanish on blur, moving the button under a pointer that is about to click it).
-  const fieldErrors = useMemo(() => fieldErrorsByName(error), [error]);
+  // What the form finds missing itself, before sending (the server would refuse it as well).
+  const [missing, setMissing] = useState<Record<string, string>>({});
+  const fieldErrors = useMemo(() => ({ ...fieldErrorsByName(error), ...missing }), [error, missing]);
 
   if (created) {
     return (
@@ -117,6 +127,14 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
             // Empty: no rate bound (null removes one that was set).
             ratePerSecond: rate === '' ? null : Number(rate),
           };
+          const found: Record<string, string> = {};
+          if (!/^https:\/\/[^\s/]+/i.test(input.url)) found.url = plainMessage('url', 'must be https');
+          if (events.length === 0) found.events = 'Choose at least one event.';
+          setMissing(found);
+          if (Object.keys(found).length > 0) {
+            setError(null);
+            return;
+          }
           setPending(true);
           setError(null);
           try {
@@ -126,6 +144,7 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
             } else {
               const { createWebhookSubscription } = await gql<{ createWebhookSubscription: WebhookSubscriptionWithSecret }>(CREATE_WEBHOOK, { input });
               setCreated(createWebhookSubscription);
+              onSecretShown();
               announce('The webhook is created. Copy its signing secret now.');
             }
             await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
@@ -143,7 +162,14 @@ function WebhookForm({ subscription, close }: { subscription?: WebhookSubscripti
           <Text slot="description">An https address on port 443 or 8443 that the internet can reach (no private or local addresses).</Text>
           <FieldError>{fieldErrors.url}</FieldError>
         </TextField>
-        <CheckboxGroup name="events" isInvalid={!!fieldErrors.events} isRequired value={events} onChange={setEvents} className="field">
+        <CheckboxGroup name="events" isInvalid={!!fieldErrors.events} isRequired
+          value={events}
+          onChange={(value) => {
+            setEvents(value);
+            setMissing(({ events: _, ...rest }) => rest);
+          }}
+          className="field"
+        >
           <Label>Events</Label>
           <div className="checkbox-grid">
             {[...WEBHOOK_EVENTS, ...OPERATIONAL_EVENTS].map((event) => (

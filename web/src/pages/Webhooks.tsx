@@ -2,24 +2,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, Link } from 'react-aria-components';
 import { gql } from '../api/client.ts';
-import { WEBHOOK_SUBSCRIPTIONS, type Connection, type SubscriptionCondition, type WebhookSubscription } from '../api/operations.ts';
+import { WEBHOOK_SUBSCRIPTIONS, type Connection, type WebhookSubscription } from '../api/operations.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { HealthBadge, HealthFacts } from './SubscriptionHealth.tsx';
 import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
 
 const PAGE_SIZE = 25;
-
-const CONDITIONS: Record<SubscriptionCondition, { label: string; tone: string; explain: string }> = {
-  receiving: { label: 'Receiving', tone: 'ok', explain: 'Deliveries are sent.' },
-  paused: { label: 'Paused', tone: 'warn', explain: 'Paused after 20 failed deliveries in a row; events are kept until it is resumed.' },
-  disabled: { label: 'Disabled', tone: 'error', explain: 'Disabled because the endpoint answered 410 Gone; nothing is sent until it is enabled.' },
-};
-
-export function ConditionBadge({ condition }: { condition: SubscriptionCondition }) {
-  const c = CONDITIONS[condition];
-  return <span className={`badge badge-${c.tone}`}>{c.label}</span>;
-}
-export const conditionExplanation = (condition: SubscriptionCondition) => CONDITIONS[condition].explain;
 
 export function WebhooksPage() {
   const subscriptions = useInfiniteQuery({
@@ -62,6 +51,7 @@ export function WebhooksPage() {
                 <th scope="col">Events</th>
                 <th scope="col">Boards</th>
                 <th scope="col">Failures in a row</th>
+                <th scope="col">Health</th>
               </tr>
             </thead>
             <tbody>
@@ -74,7 +64,7 @@ export function WebhooksPage() {
                     {s.description && <span className="muted block">{s.description}</span>}
                   </th>
                   <td data-label="Condition">
-                    <ConditionBadge condition={s.condition} />
+                    <HealthBadge subscription={s} />
                   </td>
                   <td data-label="Events">
                     <ul className="tags">
@@ -85,6 +75,9 @@ export function WebhooksPage() {
                   </td>
                   <td data-label="Boards">{s.boards.length ? s.boards.map(boardName).join(', ') : 'Every board'}</td>
                   <td data-label="Failures in a row">{s.consecutiveFailures}</td>
+                  <td data-label="Health">
+                    <HealthFacts subscription={s} compact />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,135 @@
+// A subscription's health at a glance, on the list and the detail page: its condition, or
+// "Failing" while failures keep coming, with the last 24 hours' success rate, the last delivery,
+// the last error and what waits to be sent (the delivery run's backlog, bound and rate).
+import { useQuery } from '@tanstack/react-query';
+import { gql } from '../api/client.ts';
+import {
+  WEBHOOK_DELIVERY_STATS,
+  WEBHOOK_LAST_DELIVERY,
+  type Connection,
+  type DeliveryStats,
+  type LastDelivery,
+  type WebhookBacklogWait,
+  type WebhookSubscription,
+} from '../api/operations.ts';
+import { explainDeliveryError } from '../delivery-errors.ts';
+import { formatDateTime } from '../format.ts';
+
+/**
+ * Failed attempts in a row from which a receiving subscription shows as Failing. One or two
+ * failures are an endpoint's ordinary hiccup (a deploy, a timeout) that the retries absorb; three
+ * in a row, with no success between, means failures keep coming, long before the 20 that pause it.
+ */
+export const FAILING_AFTER = 3;
+
+export type Health = 'receiving' | 'failing' | 'paused' | 'disabled';
+
+export function healthOf(s: Pick<WebhookSubscription, 'condition' | 'consecutiveFailures'>): Health {
+  return s.condition === 'receiving' && s.consecutiveFailures >= FAILING_AFTER ? 'failing' : s.condition;
+}
+
+const HEALTH: Record<Health, { label: string; tone: string; explain: (s: WebhookSubscription) => string }> = {
+  receiving: { label: 'Receiving', tone: 'ok', explain: () => 'Deliveries are sent.' },
+  failing: {
+    label: 'Failing',
+    tone: 'error',
+    explain: (s) => `The last ${s.consecutiveFailures} attempts failed in a row; at 20 the webhook is paused. Check the endpoint and the last error.`,
+  },
+  paused: { label: 'Paused', tone: 'warn', explain: () => 'Paused after 20 failed deliveries in a row; events are kept until it is resumed.' },
+  disabled: { label: 'Disabled', tone: 'error', explain: () => 'Disabled because the endpoint answered 410 Gone; nothing is sent until it is enabled.' },
+};
+
+export function HealthBadge({ subscription }: { subscription: WebhookSubscription }) {
+  const h = HEALTH[healthOf(subscription)];
+  return <span className={`badge badge-${h.tone}`}>{h.label}</span>;
+}
+export const healthExplanation = (s: WebhookSubscription) => HEALTH[healthOf(s)].explain(s);
+
+const WAITING_FOR: Record<WebhookBacklogWait, string> = {
+  nothing: 'Being sent',
+  in_flight_bound: 'Waiting for a free in-flight slot',
+  next_attempt: 'Retries waiting for their next attempt',
+  paused: 'Held while paused',
+  rate: 'Spaced out by the rate limit',
+};
+
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+
+/** How long ago, in the largest whole unit (seconds, minutes, hours, days). */
+export function age(since: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(since).getTime()) / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86_400)} d`;
+}
+
+function lastError(row: LastDelivery): string {
+  if (row.httpStatus) return `HTTP ${row.httpStatus}${row.error ? ` (${row.error})` : ''}`;
+  if (!row.error) return 'No answer';
+  const plain = explainDeliveryError(row.error);
+  return plain ? `${plain.replace(/\.$/, '')} (${row.error})` : row.error;
+}
+
+const REFRESH_MS = 10_000;
+
+/** The numbers a health summary shows beside the subscription's own fields. */
+export function useHealthNumbers(subscriptionId: string) {
+  const stats = useQuery({
+    queryKey: ['webhooks', 'health', subscriptionId, 'stats'],
+    queryFn: async () => (await gql<{ webhookDeliveryStats: DeliveryStats }>(WEBHOOK_DELIVERY_STATS, { subscriptionId, period: '24h' })).webhookDeliveryStats,
+    refetchInterval: REFRESH_MS,
+  });
+  const last = useQuery({
+    queryKey: ['webhooks', 'health', subscriptionId, 'last'],
+    queryFn: async () =>
+      (await gql<{ webhookDeliveries: Connection<LastDelivery> }>(WEBHOOK_LAST_DELIVERY, { subscriptionId })).webhookDeliveries.edges[0]?.node ?? null,
+    refetchInterval: REFRESH_MS,
+  });
+  const lastFailure = useQuery({
+    queryKey: ['webhooks', 'health', subscriptionId, 'lastFailure'],
+    queryFn: async () =>
+      (await gql<{ webhookDeliveries: Connection<LastDelivery> }>(WEBHOOK_LAST_DELIVERY, { subscriptionId, status: 'failed' })).webhookDeliveries.edges[0]
+        ?.node ?? null,
+    refetchInterval: REFRESH_MS,
+  });
+  return { stats: stats.data, last: last.data, lastFailure: lastFailure.data };
+}
+
+/** The health facts as a description list (the detail page) or a compact one (a list row). */
+export function HealthFacts({ subscription: s, compact = false }: { subscription: WebhookSubscription; compact?: boolean }) {
+  const { stats, last, lastFailure } = useHealthNumbers(s.id);
+  const b = s.backlog;
+  const rate = stats === undefined ? '…' : stats.successRate === null ? 'No attempts' : `${percent.format(stats.successRate)} of ${stats.attempts}`;
+  const lastDelivery = last === undefined ? '…' : last === null ? 'None yet' : `${formatDateTime(last.attemptedAt, 'Waiting')} · ${last.status}`;
+  const error = lastFailure === undefined ? '…' : lastFailure === null ? 'None' : `${lastError(lastFailure)}, ${formatDateTime(lastFailure.attemptedAt)}`;
+  const backlog = b.pending === 0 ? 'Nothing waits' : `${b.pending} waiting${b.oldestWaitingSince ? `, oldest for ${age(b.oldestWaitingSince)}` : ''}`;
+  return (
+    <dl className={compact ? 'facts health-cell' : 'facts'}>
+      <dt>Success, last 24 hours</dt>
+      <dd>{rate}</dd>
+      <dt>Last delivery</dt>
+      <dd>{lastDelivery}</dd>
+      <dt>Last error</dt>
+      <dd>{error}</dd>
+      <dt>Backlog</dt>
+      <dd>
+        {backlog}
+        {b.pending > 0 && ` (${WAITING_FOR[b.waitingFor].toLowerCase()})`}
+      </dd>
+      <dt>In flight</dt>
+      <dd>
+        {b.inFlight} of {s.effectiveInFlight}
+        {s.effectiveInFlight < s.maxInFlight && ` (lowered from ${s.maxInFlight} after 429/503 answers)`}
+      </dd>
+      {!compact && (
+        <>
+          <dt>Rate</dt>
+          <dd>{s.ratePerSecond === null ? 'No limit' : `${s.ratePerSecond} per second at most`}</dd>
+          <dt>Order</dt>
+          <dd>{s.ordering === 'strict' ? 'Strict: one at a time, in event order' : 'Concurrent: oldest event first'}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
