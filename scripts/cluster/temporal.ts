@@ -14,6 +14,7 @@ import {
   temporalServerEnv, temporalUiEnv,
 } from './topology.ts';
 import { temporalServer, temporalUi } from './tools.ts';
+import { fromRoot } from '../../src/paths.ts';
 
 // A CommonJS module whose namespaces Node's ESM loader cannot name: reach them through its default export.
 const { grpc, temporal } = proto;
@@ -43,8 +44,8 @@ export function nativeTemporalServerEnv(): Record<string, string> {
     TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
     // The template reads the visibility store's port from POSTGRES_PORT (5432 in compose), not DB_PORT.
     VISIBILITY_DB_PORT: String(postgresPort),
-    // The image's path for the same file (config/dynamicconfig/docker.yaml of the module).
-    DYNAMIC_CONFIG_FILE_PATH: path.join(temporalServer.home, 'config', 'dynamicconfig', 'docker.yaml'),
+    // The file compose mounts at composeDynamicConfigPath, read in place.
+    DYNAMIC_CONFIG_FILE_PATH: fromRoot('deploy', 'temporal-dynamic-config.yaml'),
     // Our machines have no internet: no call home for version news.
     TEMPORAL_VERSION_CHECK_DISABLED: '1',
   };

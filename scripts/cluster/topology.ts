@@ -124,9 +124,13 @@ export const postgresEnv = () => ({
 });
 
 /** What the server's config template (config/docker.yaml of go.temporal.io/server) reads, as auto-setup gets it. */
+/** deploy/temporal-dynamic-config.yaml, where compose mounts it in the Temporal container (the native cluster reads it in place). */
+export const composeDynamicConfigPath = '/etc/temporal/config/dynamicconfig/deliveries.yaml';
+
 export function temporalServerEnv(postgresHost: string, postgresPort: number): Record<string, string> {
   return {
     DB: 'postgres12',
+    DYNAMIC_CONFIG_FILE_PATH: composeDynamicConfigPath,
     DB_PORT: String(postgresPort),
     POSTGRES_USER: temporalDatabase.user,
     POSTGRES_PWD: temporalDatabase.password,

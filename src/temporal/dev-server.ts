@@ -45,6 +45,24 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The dev server's dynamic config. The production shape's Temporal server reads the same two
+ * delivery settings from deploy/temporal-dynamic-config.yaml (test/cluster/compose.test.ts keeps
+ * them equal; why each: docs/operators/operations.md, "Temporal settings").
+ */
+export const devServerDynamicConfig = {
+  // Skip the server's call home for version news: our machines have no internet.
+  'frontend.enableServerVersionCheck': false,
+  // Task-queue fairness (server 1.29 and later; off by default in start-dev): tasks carrying a
+  // fairness key (the workspace) are dispatched round-robin across keys, not first come, first served.
+  'matching.enableFairness': true,
+  // A run that continues as new within this (seconds) of its start has its next run's first task
+  // held back until then (1 s by default, against tight continue-as-new loops). A delivery run
+  // continues as new after listing 50 events, so the default caps a busy subscription near 50
+  // deliveries/s; 0.1 s lifts that to about 500/s.
+  'history.workflowIdReuseMinimalInterval': 0.1,
+};
+
 export async function startDevServer(options: StartDevServerOptions): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
@@ -60,11 +78,7 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
 
   const extraArgs = [
     ...(options.sqlitePragmas ?? SQLITE_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]),
-    // Skip the server's call home for version news: our machines have no internet.
-    '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
-    // Task-queue fairness (server 1.29 and later; off by default in start-dev): tasks carrying a
-    // fairness key (the workspace) are dispatched round-robin across keys, not first come, first served.
-    '--dynamic-config-value', 'matching.enableFairness=true',
+    ...Object.entries(devServerDynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
     ...Object.entries(options.searchAttributes ?? deliverySearchAttributes).flatMap(([name, type]) => [
       '--search-attribute', `${name}=${type}`,
     ]),

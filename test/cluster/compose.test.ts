@@ -8,8 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot, repoRoot } from '../../src/paths.ts';
 import {
   appEnv, appProcesses, composeEndpoints, composePorts, images, postgresEnv, searchAttributes,
-  temporalServerEnv, temporalUiEnv,
+  temporalServerEnv, temporalUiEnv, composeDynamicConfigPath,
 } from '../../scripts/cluster/topology.ts';
+import { nativeTemporalServerEnv } from '../../scripts/cluster/temporal.ts';
+import { devServerDynamicConfig } from '../../src/temporal/dev-server.ts';
 import { dockerCompose } from './docker-compose.ts';
 import { newSecretKeys } from '../../src/webhooks/secret-box.ts';
 import { startCommand, type StartCommand } from './start-command.ts';
@@ -20,6 +22,7 @@ interface ComposeService {
   environment?: Record<string, string>;
   ports?: { published: number | string; target: number }[];
   deploy?: { replicas?: number };
+  volumes?: unknown[];
 }
 
 let services: Record<string, ComposeService>;
@@ -65,6 +68,19 @@ describe('docker-compose.yml', () => {
     // Temporal Web has no sign-in and can terminate workflows: published on loopback only (with a
     // host address, Compose 1.29 prints the port in its short form).
     expect(services['temporal-ui']?.ports as unknown).toEqual([`127.0.0.1:${composePorts.temporalUi}:8080/tcp`]);
+  });
+
+  it("gives the Temporal server the delivery runs' dynamic config, the same values as the dev server of npm start", () => {
+    const file = 'deploy/temporal-dynamic-config.yaml';
+    // Compose prints the bind with the file's absolute path (as a string or an object, by version).
+    const mounts = JSON.stringify(services.temporal?.volumes ?? []);
+    expect(mounts).toContain(fromRoot(file));
+    expect(mounts).toContain(composeDynamicConfigPath);
+    const settings = load(readFileSync(fromRoot(file), 'utf8')) as Record<string, { value: unknown }[]>;
+    expect(Object.keys(settings).length).toBeGreaterThan(0);
+    // Every setting of the file is the dev server's too, with the same value.
+    for (const [key, [{ value }]] of Object.entries(settings)) expect([key, devServerDynamicConfig[key as keyof typeof devServerDynamicConfig]]).toEqual([key, value]);
+    expect(nativeTemporalServerEnv().DYNAMIC_CONFIG_FILE_PATH).toBe(fromRoot(file));
   });
 
   it('will not run without WEBHOOK_SECRET_KEYS, which production requires, and says how to set it', () => {
