@@ -126,6 +126,8 @@ async function main(): Promise<SideResult> {
 
   // The version's src/config.ts reads these when first imported, below.
   Object.assign(process.env, { DATABASE_URL: spec.databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: `bench:${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64')}` });
+  // One key holds every subscription of the wide workspace (10 by default; the workspace's 50 allow them).
+  if (spec.wide) process.env.DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS = String(Math.max(10, spec.wide.subscriptions));
   const { setUpWorkspace } = (await import(fromTree('bench/webhook-data.ts'))) as typeof import('./webhook-data.ts');
   const { startDevServer } = (await import(fromTree('src/temporal/dev-server.ts'))) as typeof import('../src/temporal/dev-server.ts');
 
