@@ -12,7 +12,7 @@ export const UI_OPERATION_NAMES = [
   'ApiKeys', 'Boards', 'CreateApiKey', 'CreateWebhookSubscription', 'DeleteWebhookSubscription', 'EnableWebhookSubscription',
   'MarkNotificationRead', 'Notifications', 'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription',
   'RevokeApiKey', 'Roles', 'RotateWebhookSecret', 'SendWebhookTest', 'SignIn', 'SignOut', 'UpdateWebhookSubscription', 'Viewer',
-  'WebhookDeliveries', 'WebhookDeliveryStats', 'WebhookSubscription', 'WebhookSubscriptions',
+  'WebhookDeliveries', 'WebhookDeliveryStats', 'WebhookFailedSince', 'WebhookLastDelivery', 'WebhookSubscription', 'WebhookSubscriptions',
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */
