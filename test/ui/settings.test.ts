@@ -278,6 +278,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('search').getByLabel('Event id').fill(eventId);
     await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
     await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor({ state: 'detached', ...WAIT });
+    // The old rows go before the search's answer comes: wait for its row, then read the list.
+    await page.locator('tr.delivery-row .event-id', { hasText: eventId }).waitFor(WAIT);
     expect(await page.locator('tr.delivery-row .event-id').allTextContents()).toEqual([eventId]);
     await page.getByRole('search').getByRole('button', { name: 'Show all events' }).click();
     await page.locator('tr.delivery-row', { hasText: 'ticket.created' }).waitFor(WAIT);
