@@ -23,6 +23,8 @@ export interface BenchReceiver {
   arrivals: Map<string, Arrival>;
   /** Requests received in all, duplicates included. */
   total(): number;
+  /** The most requests it held at once (from headers received to answer sent). */
+  maxConcurrent(): number;
   close(): Promise<void>;
 }
 
@@ -42,13 +44,23 @@ export async function listenOnFreeHost(server: https.Server, taken: Set<string>)
   throw new Error(`no free loopback address from ${HOSTS[0]} to ${HOSTS.at(-1)} on port ${PORT}`);
 }
 
-export async function startBenchReceivers(count: number, tls: TestCa): Promise<BenchReceiver[]> {
+/** `answerMs`: how long each answer waits (0: at once), so that attempts overlap as on a real endpoint. */
+export async function startBenchReceivers(count: number, tls: TestCa, answerMs = 0): Promise<BenchReceiver[]> {
   const receivers: BenchReceiver[] = [];
   const taken = new Set<string>();
   for (let i = 0; i < count; i++) {
     const arrivals = new Map<string, Arrival>();
     let total = 0;
+    let open = 0;
+    let maxOpen = 0;
     const server = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (req, res) => {
+      open += 1;
+      maxOpen = Math.max(maxOpen, open);
+      // Counted down when the answer is sent or the sender goes away (a killed worker's connection).
+      let counted = true;
+      const done = () => { if (counted) { counted = false; open -= 1; } };
+      res.once('finish', done);
+      res.once('close', done);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -61,7 +73,8 @@ export async function startBenchReceivers(count: number, tls: TestCa): Promise<B
           const { occurredAt } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurredAt: string };
           arrivals.set(id, { firstAt: now, occurredAt: Date.parse(occurredAt), count: 1 });
         }
-        res.writeHead(204).end();
+        if (answerMs > 0) setTimeout(() => res.writeHead(204).end(), answerMs);
+        else res.writeHead(204).end();
       });
     });
     const host = await listenOnFreeHost(server, taken);
@@ -70,6 +83,7 @@ export async function startBenchReceivers(count: number, tls: TestCa): Promise<B
       origin: `https://${host}:${PORT}`,
       arrivals,
       total: () => total,
+      maxConcurrent: () => maxOpen,
       close: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();

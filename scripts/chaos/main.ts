@@ -1,4 +1,4 @@
-// `npm run chaos [-- --events 5000 --rate 20 --concurrency 32 --drain-minutes 30 --keep]`
+// `npm run chaos [-- --events 5000 --rate 20 --concurrency 32 --drain-minutes 30 --answer-ms 50 --max-in-flight 4 --keep]`
 // The native production topology (npm run cluster) under load while its processes die:
 // 1. The cluster up, its api and worker processes with loopback webhook targets allowed and the
 //    test CA trusted (restarted if they run without); a fresh workspace, an API key, and two
@@ -7,8 +7,10 @@
 //    worker, each api instance, the Temporal server and Redis are SIGKILLed and PostgreSQL shut
 //    down immediately, each started again (scripts/chaos/monkey.ts).
 // 3. The outbox and Temporal drained (progress printed), then checked: every (event, subscribed
-//    subscription) received at least once, duplicates by webhook-id, one ticket per Idempotency-Key
-//    in the database, no 5xx outside a kill window. The last line sums it up; exit 1 on any failure.
+//    subscription) received at least once, duplicates by webhook-id, no receiver ever holding more
+//    requests at once than its subscription's maxInFlight (answers take --answer-ms, so batches are
+//    in flight when a worker dies), one ticket per Idempotency-Key in the database, no 5xx outside
+//    a kill window. The last line sums it up; exit 1 on any failure.
 import { chaosAppEnv } from './env.ts'; // first: it sets the environment src/config.ts reads
 import crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -29,6 +31,10 @@ const { values: opts } = parseArgs({
     rate: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '32' },
     'drain-minutes': { type: 'string', default: '30' },
+    // Receivers answer after this long, so that batches are in flight when a worker is killed.
+    'answer-ms': { type: 'string', default: '50' },
+    // Each subscription's maxInFlight: the receiver never holds more at once, kills or not.
+    'max-in-flight': { type: 'string', default: '4' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -65,7 +71,8 @@ import { createChaosWorkspace, workspaceEvents, drainState, ticketsPerKey, close
 const ws = await createChaosWorkspace();
 const origins = appProcesses.filter((p) => p.publishedPort !== undefined).map((p) => `http://127.0.0.1:${nativePort(p.publishedPort!)}`);
 
-const receivers: BenchReceiver[] = await startBenchReceivers(2, tls);
+const MAX_IN_FLIGHT = Number(opts['max-in-flight']);
+const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts['answer-ms']));
 const subscriptions: { receiver: BenchReceiver; events: string[] }[] = [
   { receiver: receivers[0]!, events: ['ticket.created', 'ticket.updated'] },
   { receiver: receivers[1]!, events: ['ticket.created'] },
@@ -74,7 +81,7 @@ for (const [i, sub] of subscriptions.entries()) {
   const res = await fetch(`${origins[i % origins.length]}/public/v1/webhooks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${sub.receiver.origin}/chaos`, events: sub.events, description: `chaos receiver ${i + 1}` }),
+    body: JSON.stringify({ url: `${sub.receiver.origin}/chaos`, events: sub.events, description: `chaos receiver ${i + 1}`, maxInFlight: MAX_IN_FLIGHT }),
   });
   if (res.status !== 201) throw new Error(`creating subscription ${i + 1} answered ${res.status}: ${await res.text()}`);
 }
@@ -124,6 +131,10 @@ for (const sub of subscriptions) {
     if (!eventIds.has(id)) failures.push(`${sub.receiver.origin} received webhook-id ${id}, not an event of the workspace`);
   }
 }
+const mostAtOnce = Math.max(...receivers.map((r) => r.maxConcurrent()));
+for (const r of receivers) {
+  if (r.maxConcurrent() > MAX_IN_FLIGHT) failures.push(`${r.origin} held ${r.maxConcurrent()} requests at once, over its subscription's maxInFlight ${MAX_IN_FLIGHT}`);
+}
 const perKey = await ticketsPerKey(ws.workspaceId);
 for (const subject of perKey.twice) failures.push(`more than one ticket for one Idempotency-Key: "${subject}"`);
 const missingKeys = [...report.tickets.keys()].filter((key) => !perKey.subjects.has(subjectOf(key)));
@@ -140,5 +151,5 @@ if (!opts.keep) {
   log('stopped the api and worker processes (they ran with chaos settings); `npm run cluster -- up` starts them again');
 }
 for (const f of failures.slice(0, 20)) console.log(`FAIL ${f}`);
-console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id)`);
+console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT})`);
 process.exit(failures.length ? 1 : 0);

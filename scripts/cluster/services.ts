@@ -109,7 +109,7 @@ const temporalServerService: Service = {
     name: 'temporal',
     ports: [nativePort(composePorts.temporal), ...temporalServerPorts()],
     healthy: () => temporalServing(),
-    before: (log) => setupSchema(binaryOf(temporalSqlTool), path.join(clusterDir, 'temporal'), log),
+    before: (log) => setupSchema(binaryOf(temporalSqlTool), log),
     command: () => ({ ...serverCommand(binaryOf(temporalServer)), env: nativeTemporalServerEnv() }),
   }),
   prepare: async (log) => {

@@ -1,19 +1,18 @@
-// The Temporal server on PostgreSQL and Temporal Web, natively, as compose's temporal,
-// temporal-setup and temporal-ui services run them: the same config templates (copied from the
-// Go modules into .tools/, as the images carry them) read the same environment; the schema steps
-// are auto-setup's; the namespace and the search attributes are registered through the frontend.
+// The Temporal server on PostgreSQL and Temporal Web, natively, as compose's temporal-schema,
+// temporal, temporal-setup and temporal-ui services run them: the same config templates (the
+// server's embedded in its binary; the UI's copied from its Go module into .tools/, as its image
+// carries it) read the same environment; the same schema steps; the namespace and the search
+// attributes are registered through the frontend.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import {
-  composePorts, nativeEndpoints, nativePort, namespace, searchAttributes, temporalDatabase,
-  temporalServerEnv, temporalUiEnv,
+  composePorts, nativeEndpoints, nativePort, namespace, searchAttributes,
+  temporalSchemaSteps, temporalServerEnv, temporalSqlToolEnv, temporalUiEnv,
 } from './topology.ts';
-import { temporalServer, temporalUi } from './tools.ts';
+import { temporalUi } from './tools.ts';
 import { fromRoot } from '../../src/paths.ts';
 
 // A CommonJS module whose namespaces Node's ESM loader cannot name: reach them through its default export.
@@ -55,30 +54,16 @@ export function nativeTemporalUiEnv(): Record<string, string> {
   return { ...temporalUiEnv(nativeEndpoints), TEMPORAL_UI_PORT: String(nativePort(composePorts.temporalUi)) };
 }
 
-/** The command lines of the two servers (config dir `config`, environment `docker`, as in the images). */
-export const serverCommand = (bin: string) => ({ command: bin, args: ['--root', temporalServer.home, '--config', 'config', '--env', 'docker', 'start'] });
+/** The server as its image runs it: `start` on the config template embedded in the binary. */
+export const serverCommand = (bin: string) => ({ command: bin, args: ['start'] });
+/** Temporal Web as its image runs it (config dir `config`, environment `docker`). */
 export const uiCommand = (bin: string) => ({ command: bin, args: ['--root', temporalUi.home, '--config', 'config', '--env', 'docker', 'start'] });
 
-/** auto-setup's schema steps, with temporal-sql-tool: create each database once, then bring its schema up to date. */
-export function setupSchema(sqlTool: string, stateDir: string, log: (line: string) => void): void {
-  const schemaDirs: Record<string, string> = { temporal: 'temporal', temporal_visibility: 'visibility' };
-  for (const database of temporalDatabase.databases) {
-    const env = {
-      ...process.env,
-      SQL_PLUGIN: 'postgres12', SQL_HOST: '127.0.0.1', SQL_PORT: String(postgresPort),
-      SQL_USER: temporalDatabase.user, SQL_PASSWORD: temporalDatabase.password, SQL_DATABASE: database,
-    };
-    const run = (...args: string[]) => execFileSync(sqlTool, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const created = path.join(stateDir, `.${database}-created`);
-    if (!existsSync(created)) {
-      log(`creating the ${database} database and its base schema (temporal-sql-tool)`);
-      run('create-database');
-      run('setup-schema', '-v', '0.0');
-      mkdirSync(stateDir, { recursive: true });
-      writeFileSync(created, '');
-    }
-    run('update-schema', '-d', path.join(temporalServer.home, 'schema', 'postgresql', 'v12', schemaDirs[database]!, 'versioned'));
-  }
+/** The schema steps compose's temporal-schema runs (temporalSchemaSteps), with the same temporal-sql-tool. */
+export function setupSchema(sqlTool: string, log: (line: string) => void): void {
+  log('bringing the Temporal databases and their schema up to date (temporal-sql-tool)');
+  const env = { ...process.env, ...temporalSqlToolEnv('127.0.0.1', postgresPort) };
+  for (const args of temporalSchemaSteps) execFileSync(sqlTool, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** True when the frontend answers the gRPC health check with SERVING. */
@@ -95,7 +80,7 @@ export async function temporalServing(address = nativeEndpoints.temporal): Promi
   }
 }
 
-/** auto-setup registers the default namespace; compose's temporal-setup adds our search attributes. */
+/** What compose's temporal-setup does: the default namespace, then our search attributes. */
 export async function registerNamespaceAndSearchAttributes(log: (line: string) => void): Promise<void> {
   const connection = await Connection.connect({ address: nativeEndpoints.temporal });
   try {

@@ -1,7 +1,7 @@
 // The Temporal server, temporal-sql-tool and the Temporal Web server, built once from the Go
 // module proxy into .tools/ (no container images here), with the files their images carry beside
-// them: the server's config template, dynamic config and PostgreSQL schema; the UI's config
-// template. A warm check is `go version -m` on each binary (its module and version).
+// them: the UI's config template (the server's config template and schema are embedded in its
+// binaries). A warm check is `go version -m` on each binary (its module and version).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -31,8 +31,9 @@ export const temporalServer: GoTool = {
   version: `v${versions.temporalServer}`,
   pkg: 'cmd/server',
   home: serverHome,
-  files: ['config/docker.yaml', 'config/dynamicconfig/docker.yaml', 'schema/postgresql/v12'],
-  cost: 'about 6 CPU-minutes, 15 minutes on a busy 2-core machine; a 126 MB binary',
+  // Its config template and PostgreSQL schema are embedded in the binaries (`start` without --config; `--schema-name`).
+  files: [],
+  cost: 'about 10 CPU-minutes, 27 minutes on a busy 2-core machine; a 211 MB binary',
 };
 
 export const temporalSqlTool: GoTool = {

@@ -5,10 +5,12 @@
 import { deliverySearchAttributes } from '../../src/temporal/search-attribute-types.ts';
 
 export const versions = {
-  /** temporalio/auto-setup:<this>; natively go.temporal.io/server@v<this> (server and temporal-sql-tool). */
-  temporalServer: '1.28.1',
-  /** temporalio/admin-tools tag of the same server release (compose's temporal-setup only). */
-  temporalAdminTools: '1.28.1-tctl-1.18.4-cli-1.4.1',
+  /**
+   * temporalio/server:<this> and temporalio/admin-tools:<this> (temporal-sql-tool and the CLI);
+   * natively go.temporal.io/server@v<this> (server and temporal-sql-tool). 1.29 or later for
+   * task-queue fairness (deploy/temporal-dynamic-config.yaml); auto-setup ended with 1.29.
+   */
+  temporalServer: '1.32.1',
   /** temporalio/ui:<this>; natively github.com/temporalio/ui-server/v2@v<this> (the image's server). */
   temporalUi: '2.45.1',
   /** postgres:<this>; natively Debian's postgresql-<this>. */
@@ -20,8 +22,9 @@ export const versions = {
 export const images = {
   postgres: `postgres:${versions.postgresMajor}`,
   redis: `redis:${versions.redisMajor}`,
-  temporal: `temporalio/auto-setup:${versions.temporalServer}`,
-  temporalSetup: `temporalio/admin-tools:${versions.temporalAdminTools}`,
+  temporal: `temporalio/server:${versions.temporalServer}`,
+  /** compose's temporal-schema and temporal-setup. */
+  temporalSetup: `temporalio/admin-tools:${versions.temporalServer}`,
   temporalUi: `temporalio/ui:${versions.temporalUi}`,
 };
 
@@ -123,10 +126,10 @@ export const postgresEnv = () => ({
   POSTGRES_DB: database.name,
 });
 
-/** What the server's config template (config/docker.yaml of go.temporal.io/server) reads, as auto-setup gets it. */
 /** deploy/temporal-dynamic-config.yaml, where compose mounts it in the Temporal container (the native cluster reads it in place). */
 export const composeDynamicConfigPath = '/etc/temporal/config/dynamicconfig/deliveries.yaml';
 
+/** What the server's embedded config template (`temporal-server start` without --config, as the image runs it) reads. */
 export function temporalServerEnv(postgresHost: string, postgresPort: number): Record<string, string> {
   return {
     DB: 'postgres12',
@@ -137,6 +140,30 @@ export function temporalServerEnv(postgresHost: string, postgresPort: number): R
     POSTGRES_SEEDS: postgresHost,
   };
 }
+
+/** temporal-sql-tool's connection (its flags' environment variables) to the Temporal databases. */
+export function temporalSqlToolEnv(postgresHost: string, postgresPort: number): Record<string, string> {
+  return {
+    SQL_PLUGIN: 'postgres12', SQL_HOST: postgresHost, SQL_PORT: String(postgresPort),
+    SQL_USER: temporalDatabase.user, SQL_PASSWORD: temporalDatabase.password,
+  };
+}
+
+/**
+ * The schema steps auto-setup ran, as temporal-sql-tool arguments: compose's temporal-schema runs
+ * them before the server starts, the native cluster before it spawns it. Each is idempotent, so
+ * both run them on every start: create-database ignores an existing database, `setup-schema -v
+ * 0.0` leaves a newer version alone, update-schema applies only the versions missing, from the
+ * schema embedded in the tool (an upgraded server's new versions on the next start).
+ */
+export const temporalSchemaSteps: readonly string[][] = [
+  ['temporal', 'postgresql/v12/temporal'],
+  ['temporal_visibility', 'postgresql/v12/visibility'],
+].flatMap(([database, schema]) => [
+  ['--database', database!, 'create-database'],
+  ['--database', database!, 'setup-schema', '-v', '0.0'],
+  ['--database', database!, 'update-schema', '--schema-name', schema!],
+]);
 
 /** What the UI server's config template (config/docker.yaml of ui-server) reads. */
 export function temporalUiEnv(e: Endpoints): Record<string, string> {

@@ -7,8 +7,8 @@ import { load } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot, repoRoot } from '../../src/paths.ts';
 import {
-  appEnv, appProcesses, composeEndpoints, composePorts, images, postgresEnv, searchAttributes,
-  temporalServerEnv, temporalUiEnv, composeDynamicConfigPath,
+  appEnv, appProcesses, composeEndpoints, composePorts, images, namespace, postgresEnv, searchAttributes,
+  temporalSchemaSteps, temporalServerEnv, temporalSqlToolEnv, temporalUiEnv, composeDynamicConfigPath,
 } from '../../scripts/cluster/topology.ts';
 import { nativeTemporalServerEnv } from '../../scripts/cluster/temporal.ts';
 import { devServerDynamicConfig } from '../../src/temporal/dev-server.ts';
@@ -57,6 +57,7 @@ describe('docker-compose.yml', () => {
     expect(services.postgres?.image).toBe(images.postgres);
     expect(services.redis?.image).toBe(images.redis);
     expect(services.temporal?.image).toBe(images.temporal);
+    expect(services['temporal-schema']?.image).toBe(images.temporalSetup);
     expect(services['temporal-setup']?.image).toBe(images.temporalSetup);
     expect(services['temporal-ui']?.image).toBe(images.temporalUi);
   });
@@ -87,6 +88,17 @@ describe('docker-compose.yml', () => {
     const run = spawnSync(dockerCompose(), ['-f', file, 'config', '-q'], { cwd: repoRoot, env: { ...process.env, WEBHOOK_SECRET_KEYS: '' }, encoding: 'utf8' });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('set WEBHOOK_SECRET_KEYS, e.g. in .env');
+  });
+
+  it('makes the Temporal databases with the schema steps the native cluster runs, with the same connection', () => {
+    expect(services['temporal-schema']?.environment).toEqual(temporalSqlToolEnv('postgres', composePorts.postgres));
+    const script = [services['temporal-schema']?.command].flat().join(' ').trim().split(/\s*&&\s*/).map((step) => step.trim().split(/\s+/));
+    expect(script).toEqual(temporalSchemaSteps.map((args) => ['temporal-sql-tool', ...args]));
+  });
+
+  it('registers the default namespace with the native retention', () => {
+    const script = [services['temporal-setup']?.command].flat().join('\n');
+    expect(script).toContain(`temporal operator namespace create --namespace ${namespace.name} --retention ${namespace.retention}`);
   });
 
   it('registers the search attributes of delivery workflows, with their types', () => {
