@@ -28,6 +28,7 @@ import { createTestCa } from '../test/webhooks/receiver.ts';
 import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
+import { readStages, stageNames, type StageTimes } from './embedded-stages.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 
@@ -69,6 +70,8 @@ interface SideResult {
   aDeliveredInWindow: number;
   aAllDeliveredAfter: number | null;
   aDelivered: number;
+  /** Where B's event-to-arrival went during the burst (the service's own timestamps). */
+  bStagesDuring: StageTimes;
 }
 
 /** Percentiles where a missing value counts as infinitely late (null in the report: n/a). */
@@ -266,7 +269,9 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   while (bulk.size < aExpected && Date.now() < drainUntil) await sleep(500);
   const lastArrival = Math.max(...[...bulk.values()].map((x) => x.firstAt));
   await stopService();
+  const bStagesDuring = await readStages(dataDir, `/steady-${tag}`, during.from, during.to, steady);
   return {
+    bStagesDuring,
     bApiIdle: pcts(idle.apiMs, idle.failed),
     bApiDuring: pcts(during.apiMs, during.failed),
     bArrivalIdle,
@@ -338,6 +343,17 @@ async function main() {
         (i) => 2 * i + 250,
       )} | ${fmt(med(xs.map((x) => x.aUpdates / x.aSeconds)))} (${xs.reduce((s, x) => s + x.aFailed, 0)}, ${xs.reduce((s, x) => s + x.aThrottled, 0)}) | ${fmt(med(xs.map((x) => x.aDeliveredInWindow)))} of ${fmt(xs[0]!.aUpdates)} | ${xs.every((x) => x.aAllDeliveredAfter !== null) ? `${fmt(med(xs.map((x) => x.aAllDeliveredAfter)))} s` : `not within ${num('drain-seconds')} s more (${fmt(med(xs.map((x) => x.aDelivered)))} arrived)`} |`,
     );
+  }
+  lines.push(
+    '',
+    `Where B's event-to-arrival went during the burst (the service's own timestamps, read from its data directory after the run: bench/embedded-stages.ts), p50 / p95 ms of each step:`,
+    '',
+    `| Version | events | ${stageNames.join(' | ')} |`,
+    `|---|--:|${stageNames.map(() => '--:').join('|')}|`,
+  );
+  for (const side of Object.keys(trees)) {
+    const xs = results[side]!;
+    lines.push(`| ${side} | ${fmt(med(xs.map((x) => x.bStagesDuring.n)))} | ${stageNames.map((st) => `${fmt(med(xs.map((x) => x.bStagesDuring.stages[st].p50)))} / ${fmt(med(xs.map((x) => x.bStagesDuring.stages[st].p95)))}`).join(' | ')} |`);
   }
   lines.push('');
   writeResults(path.join(String(opts.out), 'embedded-burst-latest.md'), lines.join('\n'), log);

@@ -8,7 +8,7 @@
 // thrown (the database is down, the worker died mid-batch) is retried by Temporal: a retry takes
 // the batch's deliveries over under a new claim, so an attempt of the dead worker that still
 // answers records nothing (the receiver may get that delivery twice, with the same webhook-id).
-import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, cancellationSignal, heartbeat } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from '../../src/webhooks/delivery.repository.ts';
@@ -216,7 +216,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 
       // Alive while it waits on receivers: a worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
       const beat = setInterval(() => heartbeat(), BATCH_HEARTBEAT_MS);
-      const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d)).finally(() => clearInterval(beat));
+      // A batch given up by Temporal (no heartbeat for BATCH_HEARTBEAT_TIMEOUT, e.g. while the server
+      // was away) is sent again under a new claim: this one learns it at its next heartbeat and
+      // starts nothing more, so the two overlap by at most the requests already open.
+      const replaced = cancellationSignal();
+      const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted).finally(() => clearInterval(beat));
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
       const ok = sent.filter(is2xx);
@@ -302,15 +306,15 @@ export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
 const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300;
 
 /**
- * Sends `items` in order, `width` at a time (the next as one ends), until an answer is not a 2xx:
- * from then on none is started. Returns what was sent, in order, and what was never started.
+ * Sends `items` in order, `width` at a time (the next as one ends), until an answer is not a 2xx
+ * or `stopped()`: from then on none is started. Returns what was sent, in order, and what was never started.
  */
-async function sendInTurn(items: ClaimedDelivery[], width: number, sendOne: (d: ClaimedDelivery) => Promise<Sent>): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
+export async function sendInTurn(items: ClaimedDelivery[], width: number, sendOne: (d: ClaimedDelivery) => Promise<Sent>, stopped: () => boolean = () => false): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
   const sent: (Sent | undefined)[] = new Array(items.length);
   let next = 0;
   let halted = false;
   const lane = async () => {
-    while (!halted && next < items.length) {
+    while (!halted && !stopped() && next < items.length) {
       const i = next++;
       const s = await sendOne(items[i]!);
       sent[i] = s;
