@@ -25,6 +25,8 @@ export interface BenchReceiver {
   total(): number;
   /** The most requests it held at once (from headers received to answer sent). */
   maxConcurrent(): number;
+  /** Each time the requests held at once went over `over` (startBenchReceivers' option): when (wall-clock ms), and the webhook-ids then open. */
+  overAt(): { at: number; open: string[] }[];
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function listenOnFreeHost(server: https.Server, taken: Set<string>)
 }
 
 /** `answerMs`: how long each answer waits (0: at once), so that attempts overlap as on a real endpoint. */
-export async function startBenchReceivers(count: number, tls: TestCa, answerMs = 0): Promise<BenchReceiver[]> {
+export async function startBenchReceivers(count: number, tls: TestCa, answerMs = 0, over = Infinity): Promise<BenchReceiver[]> {
   const receivers: BenchReceiver[] = [];
   const taken = new Set<string>();
   for (let i = 0; i < count; i++) {
@@ -53,14 +55,22 @@ export async function startBenchReceivers(count: number, tls: TestCa, answerMs =
     let total = 0;
     let open = 0;
     let maxOpen = 0;
+    const overAt: { at: number; open: string[] }[] = [];
+    const openIds = new Set<string>();
+    let requests = 0;
     const server = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (req, res) => {
       open += 1;
       maxOpen = Math.max(maxOpen, open);
-      // Counted down when the answer is sent or the sender goes away (a killed worker's connection).
+      const requestId = `${String(req.headers['webhook-id'] ?? '')}#${++requests}`;
+      openIds.add(requestId);
+      if (open > over) overAt.push({ at: Date.now(), open: [...openIds] });
+      // Counted down as the answer is written (not at 'finish': that waits for the socket's write
+      // callback, which a busy process runs after the sender already has the answer and sent its
+      // next request), or when the sender went away unanswered (a killed worker's connection).
       let counted = true;
-      const done = () => { if (counted) { counted = false; open -= 1; } };
-      res.once('finish', done);
+      const done = () => { if (counted) { counted = false; open -= 1; openIds.delete(requestId); } };
       res.once('close', done);
+      const answer = () => { done(); res.writeHead(204).end(); };
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -73,8 +83,8 @@ export async function startBenchReceivers(count: number, tls: TestCa, answerMs =
           const { occurredAt } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurredAt: string };
           arrivals.set(id, { firstAt: now, occurredAt: Date.parse(occurredAt), count: 1 });
         }
-        if (answerMs > 0) setTimeout(() => res.writeHead(204).end(), answerMs);
-        else res.writeHead(204).end();
+        if (answerMs > 0) setTimeout(answer, answerMs);
+        else answer();
       });
     });
     const host = await listenOnFreeHost(server, taken);
@@ -84,6 +94,7 @@ export async function startBenchReceivers(count: number, tls: TestCa, answerMs =
       arrivals,
       total: () => total,
       maxConcurrent: () => maxOpen,
+      overAt: () => overAt,
       close: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();

@@ -7,27 +7,27 @@ import { supervise } from './supervise.ts';
 import { createWorker } from '../workflows/worker.ts';
 import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
 import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflows/delivery/activities.ts';
+import { BATCH_HEARTBEAT_MS } from '../workflows/delivery/constants.ts';
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
 
 /**
- * A delivery's attempt is a regular activity: while its receiver takes its time (up to 10 s) it
- * holds one ACTIVITY slot of this worker, never a workflow-task slot, so workflow tasks (starts,
- * timers, signals: each a few milliseconds) go on for every other delivery. An attempt beyond its
- * subscription's bound answers `waiting` at once and its workflow waits durably, so a receiver
- * that never answers holds at most its subscription's in-flight bound of these slots (10 by
- * default, WEBHOOK_MAX_IN_FLIGHT_LIMIT at most), and the rest serve everyone else.
- * - Activity slots: an attempt is mostly waiting on the network, so hundreds fit in one Node
- *   process; 400 leave room for 40 saturated subscriptions at the default bound.
- * - Workflow-task slots: tasks are short now; 100 keep a backlog of starts moving (eager starts
- *   need a free one when the relay asks) without letting workflow code starve the activities.
- * - Polls: both queues (workflow and activity tasks) are polled on the same task queue by pollers
- *   of their own, so neither waits behind the other. Most workflow tasks are new events on the
- *   normal queue, hence the sticky ratio.
- * - Cache: an event's workflow stays cached from its first attempt to its last answer; 500 cover
- *   the deliveries in flight (a cached workflow takes ~140 KiB of RSS).
+ * How this worker's slots are shared (the delivery engine: workflows/delivery/README.md):
+ * - Activity slots: a delivery run sends its batches through one `sendBatch` activity at a time,
+ *   which holds one slot while its requests (at most the subscription's bound, 10 by default,
+ *   WEBHOOK_MAX_IN_FLIGHT_LIMIT at most) wait on the network; a workspace holds at most its cap
+ *   (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT) of attempts. 400 leave room for many busy subscriptions.
+ * - Workflow-task slots: tasks are short (a claim is a local activity: one transaction); 100 keep
+ *   a backlog of starts and signals moving without letting workflow code starve the activities.
+ * - Polls: workflow and activity tasks are polled by pollers of their own, so neither waits behind
+ *   the other; a run's tasks mostly come on its worker's sticky queue, hence the ratio.
+ * - Cache: a busy run stays cached between its tasks (a cached workflow takes ~140 KiB of RSS).
+ * - Heartbeats: a batch heartbeats every BATCH_HEARTBEAT_MS and is given up after
+ *   BATCH_HEARTBEAT_TIMEOUT without one. The SDK would send them to the server only every 0.8 × that
+ *   timeout (12 of 15 s), so a delay of 3 s on a busy machine would have the batch given to a new
+ *   attempt while this one still sends; at most every BATCH_HEARTBEAT_MS leaves 12 s to spare.
  */
 const DELIVERY_CONCURRENCY = {
   maxCachedWorkflows: 500,
@@ -36,6 +36,7 @@ const DELIVERY_CONCURRENCY = {
   maxConcurrentWorkflowTaskPolls: 10,
   maxConcurrentActivityTaskPolls: 10,
   nonStickyToStickyPollRatio: 0.5,
+  maxHeartbeatThrottleInterval: BATCH_HEARTBEAT_MS,
 };
 
 let runtimeInstalled = false;

@@ -72,7 +72,7 @@ const ws = await createChaosWorkspace();
 const origins = appProcesses.filter((p) => p.publishedPort !== undefined).map((p) => `http://127.0.0.1:${nativePort(p.publishedPort!)}`);
 
 const MAX_IN_FLIGHT = Number(opts['max-in-flight']);
-const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts['answer-ms']));
+const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts['answer-ms']), MAX_IN_FLIGHT);
 const subscriptions: { receiver: BenchReceiver; events: string[] }[] = [
   { receiver: receivers[0]!, events: ['ticket.created', 'ticket.updated'] },
   { receiver: receivers[1]!, events: ['ticket.created'] },
@@ -133,7 +133,11 @@ for (const sub of subscriptions) {
 }
 const mostAtOnce = Math.max(...receivers.map((r) => r.maxConcurrent()));
 for (const r of receivers) {
-  if (r.maxConcurrent() > MAX_IN_FLIGHT) failures.push(`${r.origin} held ${r.maxConcurrent()} requests at once, over its subscription's maxInFlight ${MAX_IN_FLIGHT}`);
+  if (r.maxConcurrent() > MAX_IN_FLIGHT) {
+    const when = [...new Set(r.overAt().map((o) => new Date(o.at).toISOString().slice(11, 19)))];
+    for (const o of r.overAt().slice(0, 5)) log(`${r.origin} at ${new Date(o.at).toISOString().slice(11, 23)} held ${o.open.join(' ')}`);
+    failures.push(`${r.origin} held ${r.maxConcurrent()} requests at once, over its subscription's maxInFlight ${MAX_IN_FLIGHT} (at ${when.slice(0, 10).join(', ')}${when.length > 10 ? ', …' : ''}; the kills are logged above)`);
+  }
 }
 const perKey = await ticketsPerKey(ws.workspaceId);
 for (const subject of perKey.twice) failures.push(`more than one ticket for one Idempotency-Key: "${subject}"`);
