@@ -7,7 +7,7 @@
 //
 // - all: `dist/main.js all` on an embedded PGlite in a temp DATA_DIR, with its own Temporal dev server.
 // - api + worker: `dist/main.js api` and `dist/main.js worker` on a throwaway PostgreSQL
-//   (bench/postgres.ts) and one Temporal dev server (src/temporal/dev-server.ts); both start
+//   (scripts/throwaway-postgres.ts) and one Temporal dev server (src/temporal/dev-server.ts); both start
 //   whenever either is asked for (the worker's work comes through the API).
 // Load on each API for the whole run: autocannon mixing GET /tickets, POST /tickets, GET /boards
 // and GET /me, beside GET /kb/articles?limit=100 over 90 KB articles; every ticket created is a

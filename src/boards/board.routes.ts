@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes, pagedOperation } from '../rest/route.ts';
 import { pageQuery, pageVariables } from '../paging/paging.ts';
 
-/** The board representation of every board response (decisions.md). */
+/** The board representation of every board response (docs/api-contract.md, "Resources"). */
 const BOARD_SELECTION = 'id name fields { id name type required options } states { id name category } priorities';
 
 const READ_SCOPES_NOTE = 'Needs the scope `boards:read`, `tickets:read` or `tickets:write`.';

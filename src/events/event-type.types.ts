@@ -13,7 +13,7 @@ const EventTypeInfo = builder.objectRef<EventTypeEntry>('EventType').implement({
   }),
 });
 
-// `{data: [...]}` as GET /event-types answers it (decisions.md), and room for more members later.
+// `{data: [...]}` as GET /event-types answers it (docs/api-contract.md, "Resources"), and room for more members later.
 const EventTypeCatalogue = builder.objectRef<{ data: EventTypeEntry[] }>('EventTypeCatalogue').implement({
   description: 'The webhook event catalogue',
   fields: (t) => ({ data: t.field({ type: [EventTypeInfo], resolve: (c) => c.data }) }),

@@ -1,4 +1,4 @@
-// Per-key and per-person request limits (decisions.md; draft-ietf-httpapi-ratelimit-headers): the
+// Per-key and per-person request limits (docs/integrators/api-conventions.md, "Rate limits"; draft-ietf-httpapi-ratelimit-headers): the
 // key's `limits.requestsPerMinute`, or for a signed-in person SESSION_REQUESTS_PER_MINUTE shared by
 // all of the person's sessions, over a fixed 60 s window, counted by rate-limiter-flexible in
 // process memory, or in Redis when one is given so that several API instances share one count.

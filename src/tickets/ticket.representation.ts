@@ -1,4 +1,4 @@
-// The ONE ticket representation (decisions.md): every ticket response of REST and GraphQL and
+// The ONE ticket representation (docs/api-contract.md, "Resources"): every ticket response of REST and GraphQL and
 // the `data` of every webhook event are made by toTicketRepresentation, so they cannot drift.
 import type { Channel, Prisma, StateCategory, Ticket } from '../generated/prisma/client.ts';
 import type { EventActor, FieldChange, JsonValue } from '../events/event.envelope.ts';

@@ -4,7 +4,7 @@ import { pageVariables } from '../paging/paging.ts';
 import { ifMatchVersions } from '../rest/conditional.ts';
 import { commentInput, commentListQuery, createTicketInput, ticketListQuery, updateTicketInput } from './ticket.inputs.ts';
 
-/** The shared ticket representation (decisions.md): every ticket response selects exactly this. */
+/** The shared ticket representation (docs/api-contract.md, "Resources"): every ticket response selects exactly this. */
 const TICKET_SELECTION =
   'id boardId subject description state { id name category } priority requester { email } fields { fieldId value } channel createdBy { id name } version createdAt updatedAt';
 const COMMENT_SELECTION = 'id ticketId body public channel author { id name } createdAt';

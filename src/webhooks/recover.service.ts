@@ -1,4 +1,4 @@
-// Recovery (decisions.md, "Recover"): re-send every delivery of a subscription that failed in a
+// Recovery (docs/integrators/webhooks.md, "Recover"): re-send every delivery of a subscription that failed in a
 // time window, as manual attempts, in one Temporal workflow (workflows/recover/).
 import crypto from 'node:crypto';
 import { AppError, type FieldError } from '../errors/errors.ts';

@@ -1,4 +1,4 @@
-// Where webhooks may be sent (decisions.md, "URL rule"): https, port 443 or 8443, no userinfo,
+// Where webhooks may be sent (docs/integrators/webhooks.md, "Subscriptions"): https, port 443 or 8443, no userinfo,
 // and only public unicast addresses. Checked when a subscription is saved (validateWebhookUrl)
 // and again at every delivery on the addresses the connection really uses (guardedLookup), so a
 // name that later resolves elsewhere (DNS rebinding) gains nothing.

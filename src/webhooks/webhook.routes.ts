@@ -5,7 +5,7 @@ import { pageQuery, pageVariables } from '../paging/paging.ts';
 import { EVENT_TYPES } from '../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
 
-/** The subscription representation of every subscription response (decisions.md). */
+/** The subscription representation of every subscription response (docs/integrators/webhooks.md, "Subscriptions"). */
 const SUBSCRIPTION_SELECTION =
   'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond ordering effectiveInFlight retryAfterUntil backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt';
 const ENTRY_SELECTION =

@@ -1,4 +1,4 @@
-// Webhook subscriptions (decisions.md, "Webhook subscriptions" and "Delivery"): the rules of
+// Webhook subscriptions (docs/integrators/webhooks.md, "Subscriptions" and "Retries, pause and disable"): the rules of
 // saving one, its conditions (receiving, paused, disabled), the secret, the Test action, the
 // delivery log and re-sending.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Idempotency-Key (decisions.md): the mechanism on its own (runIdempotent with executors we
+// Idempotency-Key (docs/integrators/api-conventions.md, "Idempotency"): the mechanism on its own (runIdempotent with executors we
 // control), then end to end through the REST handler on an idempotent route.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';

@@ -1,4 +1,4 @@
-// Per-key request limits on REST and GraphQL, in process (decisions.md, "Rate limits").
+// Per-key request limits on REST and GraphQL, in process (docs/integrators/api-conventions.md, "Rate limits").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createApp } from '../../src/http/app.ts';

@@ -1,4 +1,4 @@
-// The webhook URL rule (decisions.md) against a table of addresses and spellings. Only IP
+// The webhook URL rule (docs/integrators/webhooks.md, "Subscriptions") against a table of addresses and spellings. Only IP
 // literals and localhost are used; other names go through a stub resolver, so nothing here
 // reaches beyond loopback.
 import net from 'node:net';
@@ -120,7 +120,7 @@ const table: [string, string | null][] = [
 ];
 
 describe('webhook URL policy', () => {
-  it(`judges ${table.length} URLs as decisions.md says`, async () => {
+  it(`judges ${table.length} URLs as the URL rule says`, async () => {
     expect(table.length).toBeGreaterThanOrEqual(40);
     const verdicts = await Promise.all(
       table.map(async ([url]) => {

@@ -1,4 +1,4 @@
-// The retry schedule of decisions.md: attempts at 0, +1 min, +5 min, +30 min, +2 h, +8 h and
+// The retry schedule (docs/integrators/webhooks.md, "Retries, pause and disable"): attempts at 0, +1 min, +5 min, +30 min, +2 h, +8 h and
 // +24 h, each delay counted from the failure before it (as Svix and Standard Webhooks do), each
 // with ±10% jitter so that a receiver that was down does not get its backlog's retries in the
 // same second. A receiver's Retry-After may move the next attempt later, never beyond what

@@ -54,7 +54,7 @@ export const CREATE_API_KEY = `mutation CreateApiKey($input: CreateApiKeyInput!)
 }`;
 export const REVOKE_API_KEY = 'mutation RevokeApiKey($id: Int!) { revokeApiKey(id: $id) }';
 
-/** The scopes a key can have (decisions.md), with what each allows, for the New key form. */
+/** The scopes a key can have (docs/integrators/api-conventions.md, "Scopes and roles"), with what each allows, for the New key form. */
 export const API_SCOPES = [
   { id: 'tickets:read', label: 'Read tickets' },
   { id: 'tickets:write', label: 'Create and change tickets' },
