@@ -15,7 +15,7 @@ export interface NewNotification {
 /** Notices about a ticket: they carry the ticket's board in `data.boardId`. */
 const BOARD_NOTICE_KINDS = ['ticket.created'];
 /** Notices about a webhook subscription: they carry its id (and URL) in `data.subscriptionId`. */
-const SUBSCRIPTION_NOTICE_KINDS = ['webhook.paused'];
+const SUBSCRIPTION_NOTICE_KINDS = ['webhook.paused', 'webhook.disabled'];
 
 /** The workspace's subscriptions a role with these boards opens: every one of their boards is among them (webhook.service.ts). */
 async function openedSubscriptions(userId: number, boards: ReadonlySet<string>): Promise<string[]> {
