@@ -6,6 +6,7 @@ import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
+import { healthFor, WebhookHealthRef } from './health.types.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -102,6 +103,11 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
       type: Backlog,
       description: 'What waits to be sent now, and for what (the delivery run’s queue)',
       resolve: (s) => backlogOf(s),
+    }),
+    health: t.field({
+      type: WebhookHealthRef,
+      description: 'Its recent attempts at a glance: the last 24 hours’ success, the newest attempt and failure. Loaded for every subscription of the answer in one statement',
+      resolve: (s, _args, ctx) => healthFor(ctx, s.id),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
