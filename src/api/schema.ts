@@ -10,6 +10,7 @@ import '../tickets/ticket.types.ts';
 import '../knowledge-base/article.types.ts';
 import '../notifications/notification.types.ts';
 import '../webhooks/webhook.types.ts';
+import '../webhooks/limits.types.ts';
 import '../webhooks/delivery-stats.types.ts';
 import '../webhooks/recover.types.ts';
 import '../events/event-type.types.ts';

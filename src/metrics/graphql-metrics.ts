@@ -9,10 +9,11 @@ import { graphqlOperations } from './metrics.ts';
  * checks that this list names every one of them).
  */
 export const UI_OPERATION_NAMES = [
-  'ApiKeys', 'Boards', 'CreateApiKey', 'CreateWebhookSubscription', 'DeleteWebhookSubscription', 'EnableWebhookSubscription',
-  'MarkNotificationRead', 'Notifications', 'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription',
-  'RevokeApiKey', 'Roles', 'RotateWebhookSecret', 'SendWebhookTest', 'SignIn', 'SignOut', 'UpdateWebhookSubscription', 'Viewer',
-  'WebhookDeliveries', 'WebhookDeliveryStats', 'WebhookFailedSince', 'WebhookLastDelivery', 'WebhookSubscription', 'WebhookSubscriptions',
+  'ApiKeys', 'Boards', 'CreateApiKey', 'CreateWebhookSubscription', 'DeleteWebhookSubscription', 'DisableWebhookSubscription',
+  'EnableWebhookSubscription', 'MarkAllNotificationsRead', 'MarkNotificationRead', 'Notifications', 'PauseWebhookSubscription',
+  'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription', 'RevokeApiKey', 'Roles', 'RotateWebhookSecret',
+  'SendWebhookTest', 'SignIn', 'SignOut', 'UnreadNotificationCount', 'UpdateWebhookSubscription', 'Viewer', 'WebhookDeliveries',
+  'WebhookDeliveryStats', 'WebhookFailedSince', 'WebhookLimits', 'WebhookSubscription', 'WebhookSubscriptions',
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */

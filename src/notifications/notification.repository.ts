@@ -15,7 +15,7 @@ export interface NewNotification {
 /** Notices about a ticket: they carry the ticket's board in `data.boardId`. */
 const BOARD_NOTICE_KINDS = ['ticket.created'];
 /** Notices about a webhook subscription: they carry its id (and URL) in `data.subscriptionId`. */
-const SUBSCRIPTION_NOTICE_KINDS = ['webhook.paused'];
+const SUBSCRIPTION_NOTICE_KINDS = ['webhook.paused', 'webhook.disabled'];
 
 /** The workspace's subscriptions a role with these boards opens: every one of their boards is among them (webhook.service.ts). */
 async function openedSubscriptions(userId: number, boards: ReadonlySet<string>): Promise<string[]> {
@@ -43,14 +43,22 @@ async function visibleTo(userId: number, boards: ReadonlySet<string> | null): Pr
   };
 }
 
+/** Webhook notices (about subscriptions) or ticket notices; null: every notice. */
+export type NoticeTopic = 'webhooks' | 'tickets' | null;
+const TOPIC_PREFIX = { webhooks: 'webhook.', tickets: 'ticket.' } as const;
+const ofTopic = (topic: NoticeTopic): Prisma.NotificationWhereInput => (topic ? { kind: { startsWith: TOPIC_PREFIX[topic] } } : {});
+
+/** The unread count stops here: the UI shows "999+" beyond, and the count reads at most this many rows. */
+export const UNREAD_COUNT_CAP = 1000;
+
 export const notificationRepository = {
   createMany(workspaceId: number, userIds: number[], n: NewNotification) {
     return prisma.notification.createManyAndReturn({ data: userIds.map((userId) => ({ workspaceId, userId, ...n })) });
   },
 
   /** A page of the user's notices; `boards`: the boards the reader sees (null: all), see visibleTo. */
-  async list(userId: number, unreadOnly: boolean, page: KeysetPage, query: NotificationQuery, boards: ReadonlySet<string> | null = null) {
-    const where = { userId, ...(unreadOnly ? { readAt: null } : {}), ...(await visibleTo(userId, boards)) };
+  async list(userId: number, unreadOnly: boolean, page: KeysetPage, query: NotificationQuery, boards: ReadonlySet<string> | null = null, topic: NoticeTopic = null) {
+    const where = { userId, ...(unreadOnly ? { readAt: null } : {}), ...ofTopic(topic), ...(await visibleTo(userId, boards)) };
     return prisma.notification.findMany({ ...query, where: { AND: [where, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
@@ -59,6 +67,18 @@ export const notificationRepository = {
     const visible = await visibleTo(userId, boards);
     await prisma.notification.updateMany({ where: { id, userId, readAt: null, ...visible }, data: { readAt: at } });
     return prisma.notification.findFirst({ ...query, where: { id, userId, ...visible } });
+  },
+
+  /** The user's unread notices of the topic that it may see, counted up to UNREAD_COUNT_CAP. */
+  async unreadCount(userId: number, workspaceId: number, boards: ReadonlySet<string> | null, topic: NoticeTopic) {
+    const where = { userId, workspaceId, readAt: null, ...ofTopic(topic), ...(await visibleTo(userId, boards)) };
+    return prisma.notification.count({ where, take: UNREAD_COUNT_CAP });
+  },
+
+  /** Marks read, in one statement, the user's unread notices of the topic that it may see (up to `throughId`); answers how many. */
+  async markAllRead(userId: number, workspaceId: number, boards: ReadonlySet<string> | null, topic: NoticeTopic, throughId: number | null, at: Date) {
+    const where = { userId, workspaceId, readAt: null, ...ofTopic(topic), ...(throughId === null ? {} : { id: { lte: throughId } }), ...(await visibleTo(userId, boards)) };
+    return (await prisma.notification.updateMany({ where, data: { readAt: at } })).count;
   },
 
   /**

@@ -2,6 +2,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
 import { notificationService } from './notification.service.ts';
+import { UNREAD_COUNT_CAP } from './notification.repository.ts';
 
 const Notification = builder.prismaObject('Notification', {
   fields: (t) => ({
@@ -17,14 +18,25 @@ const Notification = builder.prismaObject('Notification', {
   }),
 });
 
+const NotificationTopic = builder.enumType('NotificationTopic', {
+  values: {
+    webhooks: { description: 'About webhook subscriptions (`webhook.*`: paused, disabled)' },
+    tickets: { description: 'About tickets (`ticket.*`)' },
+  } as const,
+});
+const TOPIC_NOTE = 'Only notices of this topic; absent or null: every notice';
+
 builder.queryField('notifications', (t) =>
   t.connection({
     type: Notification,
     description: 'The caller’s notifications, newest first (for an API key: its service account’s)',
     authScopes: { authenticated: true },
-    args: { unreadOnly: t.arg.boolean({ required: false, defaultValue: false }) },
-    resolve: (_root, { unreadOnly, ...args }, ctx, info) =>
-      notificationService.list(ctx.principal!, unreadOnly ?? false, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
+    args: {
+      unreadOnly: t.arg.boolean({ required: false, defaultValue: false }),
+      topic: t.arg({ type: NotificationTopic, required: false, description: TOPIC_NOTE }),
+    },
+    resolve: (_root, { unreadOnly, topic, ...args }, ctx, info) =>
+      notificationService.list(ctx.principal!, unreadOnly ?? false, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] }), topic ?? null),
   }),
 );
 
@@ -35,5 +47,29 @@ builder.mutationField('markNotificationRead', (t) =>
     authScopes: { authenticated: true },
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, { id }, ctx) => notificationService.markRead(ctx.principal!, id, query),
+  }),
+);
+
+builder.queryField('unreadNotificationCount', (t) =>
+  t.int({
+    description: `The caller’s unread notifications (those it may read), counted up to ${UNREAD_COUNT_CAP}: ${UNREAD_COUNT_CAP} means at least that many`,
+    authScopes: { authenticated: true },
+    args: { topic: t.arg({ type: NotificationTopic, required: false, description: TOPIC_NOTE }) },
+    resolve: (_root, { topic }, ctx) => notificationService.unreadCount(ctx.principal!, topic ?? null),
+  }),
+);
+
+builder.mutationField('markAllNotificationsRead', (t) =>
+  t.int({
+    description: 'Marks the caller’s own unread notifications read (those it may read), and answers how many it marked; others’ are never touched',
+    authScopes: { authenticated: true },
+    args: {
+      topic: t.arg({ type: NotificationTopic, required: false, description: TOPIC_NOTE }),
+      throughId: t.arg.int({
+        required: false,
+        description: 'Only notices up to this id: the newest one the person saw, so that one arriving meanwhile stays unread; absent: all',
+      }),
+    },
+    resolve: (_root, { topic, throughId }, ctx) => notificationService.markAllRead(ctx.principal!, topic ?? null, throughId ?? null),
   }),
 );

@@ -7,11 +7,10 @@ import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } fr
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
+import { writeConditionNotice, type ConditionNotice } from './condition-notice.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
-/** An administrator is told of one subscription's pause at most once in this time (in-app and e-mail). */
-export const PAUSED_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
 interface RecordAttemptInput {
   deliveryId: string;
@@ -56,11 +55,6 @@ export interface SuccessItem {
   attemptedAt: Date;
   workflowId: string;
   waited: { reason: string; ms: number } | null;
-}
-
-export interface PausedNotice {
-  subscription: { id: string; url: string; workspaceId: number };
-  recipients: { notificationId: number; email: string | null; fullName: string }[];
 }
 
 const cancellable: DeliveryStatus[] = ['pending', 'held'];
@@ -151,12 +145,13 @@ export const deliveryRepository = {
   /**
    * Records one HTTP try and, in the same transaction, what it means: the delivery's status and
    * the subscription's health (a success resets the failure count; 20 failures in a row pause
-   * the subscription and notify its administrators; 410 disables it and cancels what is pending),
+   * the subscription and notify its administrators; 410 disables it, cancels what is pending and
+   * notifies them too),
    * with the operational events of those changes (webhook.paused, webhook.disabled, and
    * webhook.delivery_failed when the last scheduled attempt failed).
    */
-  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: PausedNotice | null; disabled: boolean } | null> {
-    if (input.outcome === 'succeeded' && input.fence === null) return { ...(await recordSuccess(input)), paused: null, disabled: false };
+  async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: ConditionNotice | null; disabled: ConditionNotice | null } | null> {
+    if (input.outcome === 'succeeded' && input.fence === null) return { ...(await recordSuccess(input)), paused: null, disabled: null };
     return prisma.$transaction(async (tx) => {
       if (input.fence !== null) {
         // Fenced: a retry of this batch took the delivery over; what it records stands.
@@ -192,14 +187,14 @@ export const deliveryRepository = {
       });
       const delivery = await tx.delivery.update({ where: { id: input.deliveryId }, data: { attemptCount: { increment: 1 }, ...deliveryChange(input) }, select: { attemptCount: true } });
 
-      let paused: PausedNotice | null = null;
-      let disabled = false;
+      let paused: ConditionNotice | null = null;
+      let disabled: ConditionNotice | null = null;
       if (input.outcome === 'succeeded') {
         // Healthy subscriptions (the usual case) are not written at all, so concurrent deliveries do not queue on the row.
         await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, consecutiveFailures: { gt: 0 } }, data: { consecutiveFailures: 0 } });
       } else if (input.outcome === 'gone') {
-        // Only the attempt that moves it to `disabled` reports it (for the metrics).
-        disabled = (await tx.webhookSubscription.updateMany({
+        // Only the attempt that moves it to `disabled` reports it (the metrics, the notice).
+        const moved = (await tx.webhookSubscription.updateMany({
           where: { id: input.subscriptionId, condition: { not: 'disabled' } },
           data: { condition: 'disabled', disabledAt: input.attemptedAt, conditionReason: 'gone', consecutiveFailures: { increment: 1 } },
         })).count === 1;
@@ -207,7 +202,13 @@ export const deliveryRepository = {
           where: { subscriptionId: input.subscriptionId, status: { in: cancellable } },
           data: { status: 'cancelled', nextAttemptAt: null },
         });
-        if (disabled) await writeConditionEvent(tx, 'webhook.disabled', input.subscriptionId, 'gone', null, input.attemptedAt);
+        if (moved) {
+          await writeConditionEvent(tx, 'webhook.disabled', input.subscriptionId, 'gone', null, input.attemptedAt);
+          disabled = await writeConditionNotice(tx, 'webhook.disabled', input.subscriptionId, input.attemptedAt, (url) => ({
+            body: `${url} answered 410 Gone, so the subscription is disabled and its waiting deliveries are cancelled. Nothing is sent until it is enabled; events meanwhile are not delivered.`,
+            data: { reason: 'gone' },
+          }));
+        }
       } else {
         const sub = await tx.webhookSubscription.update({
           where: { id: input.subscriptionId },
@@ -331,7 +332,7 @@ function deliveryChange(input: RecordAttemptInput): Prisma.DeliveryUpdateInput {
   return input.lastScheduled ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: input.nextAttemptAt };
 }
 
-async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: string, at: Date): Promise<PausedNotice | null> {
+async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: string, at: Date): Promise<ConditionNotice | null> {
   // Only the attempt that moves it out of `receiving` notifies, however many fail at once.
   const { count } = await tx.webhookSubscription.updateMany({
     where: { id: subscriptionId, condition: 'receiving' },
@@ -339,31 +340,8 @@ async function pauseForFailures(tx: Prisma.TransactionClient, subscriptionId: st
   });
   if (count === 0) return null;
   await writeConditionEvent(tx, 'webhook.paused', subscriptionId, 'failures', null, at);
-  const sub = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { id: true, url: true, workspaceId: true, boardIds: true } });
-  // Pausing, resuming and failing again must not flood anyone: one notice per hour per administrator.
-  const recently = { kind: 'webhook.paused', createdAt: { gt: new Date(at.getTime() - PAUSED_NOTICE_INTERVAL_MS) }, data: { path: ['subscriptionId'], equals: sub.id } };
-  // Only administrators whose role opens the subscription (every board, or all of its boards: webhook.service visibleTo) get a
-  // notice written: the list and the e-mail also check when read (notification.repository.ts), but no row names its URL to anyone else.
-  const opens = [{ isAdmin: true }, { allBoards: true }, ...(sub.boardIds.length ? [{ AND: sub.boardIds.map((boardId) => ({ boards: { some: { boardId } } })) }] : [])];
-  const admins = await tx.user.findMany({
-    where: { workspaceId: sub.workspaceId, isAdmin: true, kind: 'human', deactivatedAt: null, notifications: { none: recently }, role: { OR: opens } },
-    select: { id: true, email: true, fullName: true },
-    orderBy: { id: 'asc' },
-  });
-  const recipients: PausedNotice['recipients'] = [];
-  for (const admin of admins) {
-    const notification = await tx.notification.create({
-      data: {
-        workspaceId: sub.workspaceId,
-        userId: admin.id,
-        kind: 'webhook.paused',
-        title: 'Webhook paused',
-        body: `Deliveries to ${sub.url} failed ${PAUSE_AFTER_FAILURES} times in a row, so the subscription is paused. Nothing is sent until it is resumed; events meanwhile are kept and go out on resume.`,
-        link: `/settings/webhooks/${sub.id}`,
-        data: { subscriptionId: sub.id, url: sub.url, consecutiveFailures: PAUSE_AFTER_FAILURES },
-      },
-    });
-    recipients.push({ notificationId: notification.id, email: admin.email, fullName: admin.fullName });
-  }
-  return { subscription: { id: sub.id, url: sub.url, workspaceId: sub.workspaceId }, recipients };
+  return writeConditionNotice(tx, 'webhook.paused', subscriptionId, at, (url) => ({
+    body: `Deliveries to ${url} failed ${PAUSE_AFTER_FAILURES} times in a row, so the subscription is paused. Nothing is sent until it is resumed; events meanwhile are kept and go out on resume.`,
+    data: { consecutiveFailures: PAUSE_AFTER_FAILURES },
+  }));
 }

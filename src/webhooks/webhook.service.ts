@@ -18,6 +18,7 @@ import { webhookRepository, type DeliveryLogRow } from './webhook.repository.ts'
 import { pageByKey, pageInMemory, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
+import { conditionRepository } from './condition.repository.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -189,7 +190,13 @@ interface DeliveryLogQuery {
 
 /** The delivery log's order: newest first by `sortAt`, then by id (an attempt's or a waiting delivery's). */
 const logKeys = timeAndId(/^(?:att|dlv)_[0-9A-Z]{26}$/);
-const subscriptionIds = stringId(/^wh_[0-9A-Z]{26}$/);
+const SUBSCRIPTION_ID = /^wh_[0-9A-Z]{26}$/;
+const subscriptionIds = stringId(SUBSCRIPTION_ID);
+
+/** The condition changes by hand refuse what cannot be an id before any read (and never echo it). */
+function requireSubscriptionId(id: string) {
+  if (!SUBSCRIPTION_ID.test(id)) throw new AppError('validation_failed', 'The id is not a webhook subscription id', { errors: [{ path: '/id', message: 'must be wh_ and 26 characters' }] });
+}
 
 export const webhookService = {
   /** Newest first (ids are time-sortable); the role's view is decided in code, so the short list is paged in memory. */
@@ -301,6 +308,26 @@ export const webhookService = {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
     await startRun(s.id, s.workspaceId);
+    return (await webhookRepository.find(p.workspace.id, id))!;
+  },
+
+  /** By hand, receiving → paused: nothing is sent until resumed; what waits, and new events, are held (up to the cap). */
+  async pause(p: Principal, id: string) {
+    requireSubscriptionId(id);
+    const s = await find(p, id);
+    if (!(await conditionRepository.pause(s.id, actorOf(p)))) {
+      throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not receiving`);
+    }
+    return (await webhookRepository.find(p.workspace.id, id))!;
+  },
+
+  /** By hand, receiving or paused → disabled: what waits is cancelled; nothing is sent until enabled. */
+  async disable(p: Principal, id: string) {
+    requireSubscriptionId(id);
+    const s = await find(p, id);
+    if (!(await conditionRepository.disable(s.id, actorOf(p)))) {
+      throw new AppError('invalid_state_transition', 'The subscription is disabled already');
+    }
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
 

@@ -6,6 +6,7 @@ import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
+import { healthFor, WebhookHealthRef } from './health.types.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -21,6 +22,17 @@ const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
     disabled: { description: 'After a 410 Gone: nothing is sent, pending deliveries are cancelled, until enabled' },
   } as const,
 });
+
+const CONDITION_REASONS = ['failures', 'gone', 'manual'] as const;
+const ConditionReasonEnum = builder.enumType('SubscriptionConditionReason', {
+  values: {
+    failures: { description: 'Paused by the service after 20 failed attempts in a row' },
+    gone: { description: 'Disabled by the service: the endpoint answered 410 Gone' },
+    manual: { description: 'Paused or disabled by a person' },
+  } as const,
+});
+const conditionReasonOf = (s: SubscriptionRow) =>
+  s.condition !== 'receiving' && CONDITION_REASONS.includes(s.conditionReason as 'manual') ? (s.conditionReason as (typeof CONDITION_REASONS)[number]) : null;
 
 const OrderingEnum = builder.enumType('WebhookOrdering', {
   values: {
@@ -68,6 +80,12 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     fields: t.exposeStringList('fields', { description: FIELDS_NOTE }),
     description: t.exposeString('description'),
     condition: t.field({ type: SubscriptionConditionEnum, resolve: (s) => s.condition }),
+    conditionReason: t.field({
+      type: ConditionReasonEnum,
+      nullable: true,
+      description: 'Why it is paused or disabled; null while receiving',
+      resolve: conditionReasonOf,
+    }),
     consecutiveFailures: t.exposeInt('consecutiveFailures', { description: 'Failed attempts in a row; 20 pause the subscription' }),
     maxInFlight: t.exposeInt('maxInFlight', { description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.exposeFloat('ratePerSecond', { nullable: true, description: RATE_NOTE }),
@@ -85,6 +103,11 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
       type: Backlog,
       description: 'What waits to be sent now, and for what (the delivery run’s queue)',
       resolve: (s) => backlogOf(s),
+    }),
+    health: t.field({
+      type: WebhookHealthRef,
+      description: 'Its recent attempts at a glance: the last 24 hours’ success, the newest attempt and failure. Loaded for every subscription of the answer in one statement',
+      resolve: (s, _args, ctx) => healthFor(ctx, s.id),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -297,6 +320,24 @@ builder.mutationFields((t) => ({
     description: 'paused → receiving; held deliveries go out in event order with their remaining attempts',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, ctx) => webhookService.resume(ctx.principal!, id),
+  }),
+
+  pauseWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    description:
+      'receiving → paused, by hand (reason `manual`; emits `webhook.paused` with the caller as actor): nothing is sent, waiting deliveries and new events are held until resumed. `invalid_state_transition` unless receiving',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.pause(ctx.principal!, id),
+  }),
+
+  disableWebhookSubscription: t.field({
+    type: WebhookSubscription,
+    authScopes: MANAGE,
+    description:
+      'receiving or paused → disabled, by hand (reason `manual`; emits `webhook.disabled` with the caller as actor): waiting deliveries are cancelled and nothing is sent until enabled. `invalid_state_transition` when disabled already',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => webhookService.disable(ctx.principal!, id),
   }),
 
   enableWebhookSubscription: t.field({

@@ -305,7 +305,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await notice.waitFor(WAIT);
     expect(await notice.textContent()).toContain('failed 20 times in a row');
     await screenshot(page, 'notifications');
-    await notice.getByRole('link', { name: 'Open: Webhook paused' }).click();
+    await notice.getByRole('link', { name: 'Open it: Webhook paused' }).click();
     await heading(page, 'Webhook').waitFor(WAIT);
     expect(page.url()).toBe(`${stack.origin}/settings/webhooks/${subscriptionId}`);
 

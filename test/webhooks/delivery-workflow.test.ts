@@ -186,7 +186,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     ]);
   });
 
-  it('410 stops at once, disables the subscription and cancels its pending deliveries', async () => {
+  it('410 stops at once, disables the subscription, cancels its pending deliveries and notifies', async () => {
     const ws = await createTestWorkspace();
     const path = `/${uniqueId('gone')}`;
     const sub = await createSubscription(ws, { url: hookUrl(path.slice(1)) });
@@ -209,6 +209,11 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect((await attemptsOf(second.deliveryId)).map((a) => [a.status, a.httpStatus])).toEqual([['failed', 410]]);
     // The first's retry sent nothing.
     expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([first.eventId, second.eventId]);
+    // The administrator is told, in the app and by e-mail, as of a pause.
+    await expect.poll(async () => (await notificationsOf(ws.workspace.id)).map((n) => [n.kind, n.userId, n.emailedAt !== null]), { timeout: 20_000 }).toEqual([
+      ['webhook.disabled', ws.admin.id, true],
+    ]);
+    expect(mails.filter((m) => m.subject === `Webhook disabled: ${sub.url}`).flatMap((m) => m.to.map((t) => t.address))).toEqual([ws.admin.email]);
   });
 
   it('20 consecutive failures pause and notify the administrators; held deliveries go out on resume, in event order', async () => {

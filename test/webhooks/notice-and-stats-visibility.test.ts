@@ -8,7 +8,7 @@ import { writeEvent } from '../../src/events/event.outbox.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { notificationService } from '../../src/notifications/notification.service.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
-import { emailPausedNotice } from '../../src/webhooks/paused-notice.ts';
+import { emailConditionNotice } from '../../src/webhooks/condition-notice-mail.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { billingBoard, supportBoard, type Ws } from '../tickets/helpers.ts';
 import { createSubscription, updateSubscription } from './fixtures.ts';
@@ -52,9 +52,10 @@ describe('notices and statistics follow the read-time visibility', () => {
     const onB = await createSubscription(ws, { url: 'https://hooks.example.com/mail-board-b', boardIds: [boardB] });
     const notices = await pausedNotice([ws.admin.id, limitedAdmin.id], onB);
     const sent: string[] = [];
-    await emailPausedNotice(
+    await emailConditionNotice(
       { from: 'service@example.test', transport: { sendMail: async (m) => void sent.push((m.to as { address: string }).address) } },
       {
+        kind: 'webhook.paused',
         subscription: { id: onB.id, url: onB.url, workspaceId: ws.workspace.id },
         recipients: notices.map((n) => ({ notificationId: n.id, email: n.userId === limitedAdmin.id ? 'limited@example.test' : 'full@example.test', fullName: 'x' })),
       },

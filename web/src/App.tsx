@@ -10,7 +10,7 @@ import { SignInPage } from './pages/SignIn.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
 import { WebhookPage } from './pages/Webhook.tsx';
-import { NotificationsPage } from './pages/Notifications.tsx';
+import { NotificationsPage, UnreadBadge, useUnreadCounts } from './pages/Notifications.tsx';
 
 export function App() {
   const viewerQuery = useViewerQuery();
@@ -57,6 +57,7 @@ function NavLink({ href, children }: { href: string; children: React.ReactNode }
 
 function Shell({ session }: { session: Session }) {
   const { viewer } = session;
+  const unread = useUnreadCounts();
   const home = session.canManageKeys ? '/apps/api-keys' : session.canManageWebhooks ? '/webhooks' : '/notifications';
   return (
     <div className="shell">
@@ -95,7 +96,10 @@ function Shell({ session }: { session: Session }) {
             </li>
           )}
           <li>
-            <NavLink href="/notifications">Notifications</NavLink>
+            <NavLink href="/notifications">
+              Notifications
+              <UnreadBadge count={unread.data?.all} />
+            </NavLink>
           </li>
         </ul>
       </nav>

@@ -13,7 +13,7 @@ import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from '../../src/webhooks/delivery.repository.ts';
 import { parseRetryAfter } from '../../src/webhooks/retry-after.ts';
-import { configuredMailer, emailPausedNotice, type MailerSettings } from '../../src/webhooks/paused-notice.ts';
+import { configuredMailer, emailConditionNotice, type MailerSettings } from '../../src/webhooks/condition-notice-mail.ts';
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
@@ -37,7 +37,7 @@ export interface DeliveryActivityDeps {
    * what receivers compare it with.)
    */
   clock?: () => Date | Promise<Date>;
-  /** E-mail for pause notices; defaults to SMTP_URL when set. null: no e-mail. */
+  /** E-mail for pause and disable notices; defaults to SMTP_URL when set. null: no e-mail. */
   mailer?: MailerSettings | null;
   timeoutMs?: number;
   /** Wakes the runs that wait for room in their workspace's cap. Without it they look again after CAP_RECHECK_MS. */
@@ -248,15 +248,16 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const failure = await recordFailure(s, fence, workflowId);
         if (!failure) continue;
         result.attempted += 1;
-        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, paused: failure.saved.paused !== null, disabled: failure.saved.disabled });
+        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
         if (failure.overloaded) result.overloaded = true;
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
         if (s.result.httpStatus === 410) result.stop = 'ended';
+        if (failure.saved.disabled && mailer) await emailConditionNotice(mailer, failure.saved.disabled);
         if (failure.saved.paused) {
           result.stop ??= 'paused';
           logger.warn({ subscriptionId }, 'webhook subscription paused after consecutive failures');
-          if (mailer) await emailPausedNotice(mailer, failure.saved.paused);
+          if (mailer) await emailConditionNotice(mailer, failure.saved.paused);
         }
       }
       // Room opened in the workspace's cap: wake as many of its waiting runs.
@@ -294,8 +295,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         waited: null,
         fence: null,
       });
-      countAttempt({ outcome, trigger: 'manual', durationMs: s.result.durationMs, lastScheduled: false, paused: saved?.paused != null, disabled: saved?.disabled === true });
-      if (saved?.paused && mailer) await emailPausedNotice(mailer, saved.paused);
+      countAttempt({ outcome, trigger: 'manual', durationMs: s.result.durationMs, lastScheduled: false, paused: saved?.paused != null, disabled: saved?.disabled != null });
+      const notice = saved?.paused ?? saved?.disabled;
+      if (notice && mailer) await emailConditionNotice(mailer, notice);
       return { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved?.attemptId, attempt: saved?.attempt, httpStatus: status ?? null };
     },
   };

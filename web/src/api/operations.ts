@@ -74,12 +74,28 @@ export interface Notification {
   read: boolean;
   createdAt: string;
 }
-export const NOTIFICATIONS = `query Notifications($first: Int, $after: String, $unreadOnly: Boolean) {
-  notifications(first: $first, after: $after, unreadOnly: $unreadOnly) {
+/** Webhook notices or ticket notices; null: all of them. */
+export type NotificationTopic = 'webhooks' | 'tickets' | null;
+export const NOTIFICATIONS = `query Notifications($first: Int, $after: String, $unreadOnly: Boolean, $topic: NotificationTopic) {
+  notifications(first: $first, after: $after, unreadOnly: $unreadOnly, topic: $topic) {
     edges { node { id kind title body link read createdAt } } pageInfo { hasNextPage endCursor }
   }
 }`;
 export const MARK_NOTIFICATION_READ = 'mutation MarkNotificationRead($id: Int!) { markNotificationRead(id: $id) { id read } }';
+/** The server counts up to this many (notification.repository.ts UNREAD_COUNT_CAP). */
+export const UNREAD_COUNT_CAP = 1000;
+/** The unread counts of the navigation and the page's tabs, in one request. */
+export const UNREAD_NOTIFICATION_COUNT = `query UnreadNotificationCount {
+  all: unreadNotificationCount webhooks: unreadNotificationCount(topic: webhooks) tickets: unreadNotificationCount(topic: tickets)
+}`;
+export interface UnreadCounts {
+  all: number;
+  webhooks: number;
+  tickets: number;
+}
+export const MARK_ALL_NOTIFICATIONS_READ = `mutation MarkAllNotificationsRead($topic: NotificationTopic, $throughId: Int) {
+  markAllNotificationsRead(topic: $topic, throughId: $throughId)
+}`;
 
 export type SubscriptionCondition = 'receiving' | 'paused' | 'disabled';
 
@@ -92,6 +108,8 @@ export interface WebhookSubscription {
   fields: string[];
   description: string;
   condition: SubscriptionCondition;
+  /** Why it is paused or disabled: by the service (failures, gone) or by a person (manual). */
+  conditionReason: 'failures' | 'gone' | 'manual' | null;
   consecutiveFailures: number;
   maxInFlight: number;
   ratePerSecond: number | null;
@@ -99,6 +117,7 @@ export interface WebhookSubscription {
   retryAfterUntil: string | null;
   ordering: WebhookOrdering;
   backlog: WebhookBacklog;
+  health: WebhookHealth;
   createdAt: string;
   updatedAt: string;
 }
@@ -111,8 +130,24 @@ export interface WebhookBacklog {
   oldestWaitingSince: string | null;
   waitingFor: WebhookBacklogWait;
 }
+export interface HealthAttempt {
+  status: 'succeeded' | 'failed';
+  httpStatus: number | null;
+  error: string | null;
+  attemptedAt: string;
+  eventType: string;
+}
+/** The last 24 hours and the newest attempts, loaded with the subscription (one statement for a whole list). */
+export interface WebhookHealth {
+  attempts24h: number;
+  successRate24h: number | null;
+  lastAttempt: HealthAttempt | null;
+  lastFailure: HealthAttempt | null;
+}
+const HEALTH_ATTEMPT = '{ status httpStatus error attemptedAt eventType }';
 const SUBSCRIPTION_FIELDS =
-  'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil ordering backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt';
+  'id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond effectiveInFlight retryAfterUntil ordering ' +
+  `backlog { pending inFlight oldestWaitingSince waitingFor } health { attempts24h successRate24h lastAttempt ${HEALTH_ATTEMPT} lastFailure ${HEALTH_ATTEMPT} } createdAt updatedAt`;
 
 export interface WebhookSubscriptionWithSecret extends WebhookSubscription {
   secret: string;
@@ -167,11 +202,6 @@ export const WEBHOOK_SUBSCRIPTIONS = `query WebhookSubscriptions($first: Int, $a
   webhookSubscriptions(first: $first, after: $after) { edges { node { ${SUBSCRIPTION_FIELDS} } } pageInfo { hasNextPage endCursor } }
 }`;
 export const WEBHOOK_SUBSCRIPTION = `query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} secretRotatedAt } }`;
-/** The newest row of the log (status filter optional): the last delivery, or the last failure. */
-export const WEBHOOK_LAST_DELIVERY = `query WebhookLastDelivery($subscriptionId: String!, $status: DeliveryStatus) {
-  webhookDeliveries(subscriptionId: $subscriptionId, status: $status, first: 1) { edges { node { id status httpStatus error attemptedAt eventType } } }
-}`;
-export type LastDelivery = Pick<DeliveryAttempt, 'id' | 'status' | 'httpStatus' | 'error' | 'attemptedAt' | 'eventType'>;
 export const WEBHOOK_DELIVERIES = `query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
   webhookDeliveries(subscriptionId: $subscriptionId, status: $status, eventType: $eventType, eventId: $eventId, first: $first, after: $after) {
     edges { node { ${ATTEMPT_FIELDS} } } pageInfo { hasNextPage endCursor }
@@ -212,6 +242,13 @@ export const DELETE_WEBHOOK = 'mutation DeleteWebhookSubscription($id: String!) 
 export const ROTATE_WEBHOOK_SECRET = `mutation RotateWebhookSecret($id: String!) { rotateWebhookSecret(id: $id) { ${SUBSCRIPTION_FIELDS} secret } }`;
 export const SEND_WEBHOOK_TEST = 'mutation SendWebhookTest($id: String!) { sendWebhookTest(id: $id) { eventId type } }';
 export const RESUME_WEBHOOK = `mutation ResumeWebhookSubscription($id: String!) { resumeWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
+export const PAUSE_WEBHOOK = `mutation PauseWebhookSubscription($id: String!) { pauseWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
+export const DISABLE_WEBHOOK = `mutation DisableWebhookSubscription($id: String!) { disableWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
+export const WEBHOOK_LIMITS = 'query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight } }';
+export interface WebhookLimits {
+  minRatePerSecond: number;
+  maxInFlight: number;
+}
 export const ENABLE_WEBHOOK = `mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ${SUBSCRIPTION_FIELDS} } }`;
 export const RESEND_DELIVERY = `mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
   resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ${ATTEMPT_FIELDS} }

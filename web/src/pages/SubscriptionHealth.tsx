@@ -1,17 +1,7 @@
 // A subscription's health at a glance, on the list and the detail page: its condition, or
 // "Failing" while failures keep coming, with the last 24 hours' success rate, the last delivery,
 // the last error and what waits to be sent (the delivery run's backlog, bound and rate).
-import { useQuery } from '@tanstack/react-query';
-import { gql } from '../api/client.ts';
-import {
-  WEBHOOK_DELIVERY_STATS,
-  WEBHOOK_LAST_DELIVERY,
-  type Connection,
-  type DeliveryStats,
-  type LastDelivery,
-  type WebhookBacklogWait,
-  type WebhookSubscription,
-} from '../api/operations.ts';
+import type { HealthAttempt, WebhookBacklogWait, WebhookSubscription } from '../api/operations.ts';
 import { explainDeliveryError } from '../delivery-errors.ts';
 import { formatDateTime } from '../format.ts';
 
@@ -35,8 +25,22 @@ const HEALTH: Record<Health, { label: string; tone: string; explain: (s: Webhook
     tone: 'error',
     explain: (s) => `The last ${s.consecutiveFailures} attempts failed in a row; at 20 the webhook is paused. Check the endpoint and the last error.`,
   },
-  paused: { label: 'Paused', tone: 'warn', explain: () => 'Paused after 20 failed deliveries in a row; events are kept until it is resumed.' },
-  disabled: { label: 'Disabled', tone: 'error', explain: () => 'Disabled because the endpoint answered 410 Gone; nothing is sent until it is enabled.' },
+  paused: {
+    label: 'Paused',
+    tone: 'warn',
+    explain: (s) =>
+      s.conditionReason === 'manual'
+        ? 'Paused by a person; events are kept until it is resumed.'
+        : 'Paused after 20 failed deliveries in a row; events are kept until it is resumed.',
+  },
+  disabled: {
+    label: 'Disabled',
+    tone: 'error',
+    explain: (s) =>
+      s.conditionReason === 'manual'
+        ? 'Disabled by a person; nothing is sent until it is enabled.'
+        : 'Disabled because the endpoint answered 410 Gone; nothing is sent until it is enabled.',
+  },
 };
 
 export function HealthBadge({ subscription }: { subscription: WebhookSubscription }) {
@@ -64,45 +68,20 @@ export function age(since: string, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)} d`;
 }
 
-function lastError(row: LastDelivery): string {
+function lastError(row: HealthAttempt): string {
   if (row.httpStatus) return `HTTP ${row.httpStatus}${row.error ? ` (${row.error})` : ''}`;
   if (!row.error) return 'No answer';
   const plain = explainDeliveryError(row.error);
   return plain ? `${plain.replace(/\.$/, '')} (${row.error})` : row.error;
 }
 
-const REFRESH_MS = 10_000;
-
-/** The numbers a health summary shows beside the subscription's own fields. */
-export function useHealthNumbers(subscriptionId: string) {
-  const stats = useQuery({
-    queryKey: ['webhooks', 'health', subscriptionId, 'stats'],
-    queryFn: async () => (await gql<{ webhookDeliveryStats: DeliveryStats }>(WEBHOOK_DELIVERY_STATS, { subscriptionId, period: '24h' })).webhookDeliveryStats,
-    refetchInterval: REFRESH_MS,
-  });
-  const last = useQuery({
-    queryKey: ['webhooks', 'health', subscriptionId, 'last'],
-    queryFn: async () =>
-      (await gql<{ webhookDeliveries: Connection<LastDelivery> }>(WEBHOOK_LAST_DELIVERY, { subscriptionId })).webhookDeliveries.edges[0]?.node ?? null,
-    refetchInterval: REFRESH_MS,
-  });
-  const lastFailure = useQuery({
-    queryKey: ['webhooks', 'health', subscriptionId, 'lastFailure'],
-    queryFn: async () =>
-      (await gql<{ webhookDeliveries: Connection<LastDelivery> }>(WEBHOOK_LAST_DELIVERY, { subscriptionId, status: 'failed' })).webhookDeliveries.edges[0]
-        ?.node ?? null,
-    refetchInterval: REFRESH_MS,
-  });
-  return { stats: stats.data, last: last.data, lastFailure: lastFailure.data };
-}
-
 /** The health facts as a description list (the detail page) or a compact one (a list row). */
 export function HealthFacts({ subscription: s, compact = false }: { subscription: WebhookSubscription; compact?: boolean }) {
-  const { stats, last, lastFailure } = useHealthNumbers(s.id);
-  const b = s.backlog;
-  const rate = stats === undefined ? '…' : stats.successRate === null ? 'No attempts' : `${percent.format(stats.successRate)} of ${stats.attempts}`;
-  const lastDelivery = last === undefined ? '…' : last === null ? 'None yet' : `${formatDateTime(last.attemptedAt, 'Waiting')} · ${last.status}`;
-  const error = lastFailure === undefined ? '…' : lastFailure === null ? 'None' : `${lastError(lastFailure)}, ${formatDateTime(lastFailure.attemptedAt)}`;
+  // The numbers come with the subscription (its `health`), which the list and the page poll anyway.
+  const { health: h, backlog: b } = s;
+  const rate = h.successRate24h === null ? 'No attempts' : `${percent.format(h.successRate24h)} of ${h.attempts24h}`;
+  const lastDelivery = h.lastAttempt === null ? 'None yet' : `${formatDateTime(h.lastAttempt.attemptedAt)} · ${h.lastAttempt.status}`;
+  const error = h.lastFailure === null ? 'None' : `${lastError(h.lastFailure)}, ${formatDateTime(h.lastFailure.attemptedAt)}`;
   const backlog = b.pending === 0 ? 'Nothing waits' : `${b.pending} waiting${b.oldestWaitingSince ? `, oldest for ${age(b.oldestWaitingSince)}` : ''}`;
   return (
     <dl className={compact ? 'facts health-cell' : 'facts'}>

@@ -1,5 +1,5 @@
 // One subscription: its settings and actions (edit, test, recover failed deliveries, rotate the
-// secret, resume, enable, delete) and its Deliveries panel.
+// secret, pause, resume, disable, enable, delete) and its Deliveries panel.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Heading, Link } from 'react-aria-components';
@@ -7,7 +7,9 @@ import { useLocation } from 'wouter';
 import { gql } from '../api/client.ts';
 import {
   DELETE_WEBHOOK,
+  DISABLE_WEBHOOK,
   ENABLE_WEBHOOK,
+  PAUSE_WEBHOOK,
   RESUME_WEBHOOK,
   ROTATE_WEBHOOK_SECRET,
   SEND_WEBHOOK_TEST,
@@ -168,6 +170,7 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
         )}
         {s.condition === 'receiving' && <RecoverDeliveriesDialog subscription={s} />}
         <RotateSecretDialog subscription={s} />
+        <ConditionDialogs subscription={s} />
         <ConfirmDialog
           label="Delete"
           title="Delete this webhook?"
@@ -187,6 +190,48 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
       {s.condition === 'disabled' && <p className="hint">Test events, re-sends and recovery need the webhook enabled.</p>}
       <ErrorAlert error={error} />
     </div>
+  );
+}
+
+/** Pause (receiving) and Disable (receiving or paused), each behind a confirmation that starts on Cancel. */
+function ConditionDialogs({ subscription: s }: { subscription: Subscription }) {
+  const queryClient = useQueryClient();
+  const announce = useAnnounce();
+  const change = async (operation: string, said: string) => {
+    await gql(operation, { id: s.id });
+    await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    announce(said);
+  };
+  return (
+    <>
+      {s.condition === 'receiving' && (
+        <ConfirmDialog
+          label="Pause"
+          title="Pause this webhook?"
+          confirmLabel="Pause webhook"
+          danger={false}
+          onConfirm={() => change(PAUSE_WEBHOOK, 'The webhook is paused. Events are kept until you resume it.')}
+        >
+          <p>
+            Nothing is sent to <code>{s.url}</code> until you resume it. Events that occur meanwhile are kept (up to 100) and go out in order
+            on resume. Subscriptions listening to <code>webhook.paused</code> are told.
+          </p>
+        </ConfirmDialog>
+      )}
+      {s.condition !== 'disabled' && (
+        <ConfirmDialog
+          label="Disable"
+          title="Disable this webhook?"
+          confirmLabel="Disable webhook"
+          onConfirm={() => change(DISABLE_WEBHOOK, 'The webhook is disabled. Nothing is sent until you enable it.')}
+        >
+          <p>
+            Nothing is sent to <code>{s.url}</code> until you enable it, and deliveries still waiting are cancelled. Events that occur while
+            it is disabled are never delivered. Subscriptions listening to <code>webhook.disabled</code> are told.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }
 

@@ -13,9 +13,11 @@ import {
   UPDATE_WEBHOOK,
   UPDATED_FIELDS,
   WEBHOOK_EVENTS,
+  WEBHOOK_LIMITS,
   type BoardSummary,
   type Connection,
   type WebhookSubscription,
+  type WebhookLimits,
   type WebhookSubscriptionWithSecret,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
@@ -37,6 +39,15 @@ export function useBoards() {
       }
     },
     staleTime: 60_000,
+  });
+}
+
+/** The service's bounds (its operator settings), so the form states the rule the server enforces. */
+function useWebhookLimits() {
+  return useQuery({
+    queryKey: ['webhooks', 'limits'],
+    queryFn: async () => (await gql<{ webhookLimits: WebhookLimits }>(WEBHOOK_LIMITS)).webhookLimits,
+    staleTime: Infinity,
   });
 }
 
@@ -70,6 +81,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
   const queryClient = useQueryClient();
   const announce = useAnnounce();
   const boards = useBoards();
+  const limits = useWebhookLimits().data;
   const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
   const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
   const [fields, setFields] = useState<string[]>(subscription?.fields ?? []);
@@ -223,7 +235,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
         </TextField>
         <TextField name="maxInFlight" isInvalid={!!fieldErrors.maxInFlight} type="number" defaultValue={String(subscription?.maxInFlight ?? 10)} className="field">
           <Label>Attempts in flight at most</Label>
-          <Input inputMode="numeric" min={1} step={1} />
+          <Input inputMode="numeric" min={1} max={limits?.maxInFlight} step={1} />
           <Text slot="description">
             How many deliveries your endpoint gets at once (default 10). More wait their turn, oldest first, without counting as failures. A 429
             or 503 answer lowers it for a while.
@@ -233,8 +245,10 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
         </TextField>
         <TextField name="ratePerSecond" isInvalid={!!fieldErrors.ratePerSecond} type="number" defaultValue={subscription?.ratePerSecond?.toString() ?? ''} className="field">
           <Label>Deliveries per second at most (optional)</Label>
-          <Input inputMode="decimal" min={0.01} step="any" />
-          <Text slot="description">Empty: no limit besides the one above.</Text>
+          <Input inputMode="decimal" min={limits?.minRatePerSecond} step="any" />
+          <Text slot="description">
+            Empty: no limit besides the one above.{limits ? ` At least ${limits.minRatePerSecond} (this service’s minimum).` : ''}
+          </Text>
           <FieldError>{fieldErrors.ratePerSecond}</FieldError>
         </TextField>
         <ErrorAlert
