@@ -37,6 +37,7 @@ import { runBench, writeResults } from './lifecycle.ts';
 import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 import type { Latencies, SideResult, SideSpec } from './webhook-side.ts';
+import { stageCells, stageNames } from './embedded-stages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -214,6 +215,11 @@ async function main() {
       lines.push(
         `| ${side} | ${lat(xs.map((x) => x.idle))} | ${lat(xs.map((x) => x.during))} | ${xs.reduce((s, x) => s + x.during.missing, 0)} | ${mark(withinTarget(xs.map((x) => x.idle), xs.map((x) => x.during)))} | ${spread(xs.map((x) => x.bulkDelivered))} of ${fmt(xs[0]?.bulkExpected ?? NaN)} | ${xs.every((x) => x.bulkSeconds !== null) ? `${spread(xs.map((x) => x.bulkSeconds!), 1)} s` : 'not within the window'} |`,
       );
+    }
+    lines.push('', "Where B's event-to-arrival went during the burst (the service's own timestamps: bench/embedded-stages.ts), p50 / p95 ms of each step, the first round:", '', `| Version | events | ${stageNames.join(' | ')} |`, `|---|--:|${stageNames.map(() => '--:').join('|')}|`);
+    for (const side of sides) {
+      const stages = results[side][0]?.burst?.stages;
+      lines.push(`| ${side} | ${stages ? fmt(stages.n) : 'n/a'} | ${stageCells(stages).join(' | ')} |`);
     }
     lines.push('');
     writeResults(path.join(str('out'), 'webhooks-burst-latest.md'), lines.join('\n'), log);

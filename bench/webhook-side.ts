@@ -16,6 +16,7 @@ import { cpuMsOfPid, machineCpu } from './webhook-measure.ts';
 import { percentile } from './percentile.ts';
 import { freePort } from '../scripts/free-port.ts';
 import type { BenchData } from './webhook-data.ts';
+import { stagesWith, type StageTimes } from './embedded-stages.ts';
 
 export interface SideSpec {
   /** Root of the version's tree. */
@@ -54,7 +55,8 @@ export interface ThroughputResult {
 
 export interface SideResult {
   throughput?: ThroughputResult[];
-  burst?: { idle: Latencies; during: Latencies; bulkDelivered: number; bulkExpected: number; bulkSeconds: number | null };
+  /** `stages`: where B's time went during the burst (bench/embedded-stages.ts; absent in versions before it). */
+  burst?: { idle: Latencies; during: Latencies; bulkDelivered: number; bulkExpected: number; bulkSeconds: number | null; stages?: StageTimes };
   noisy?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
   wide?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
 }
@@ -66,6 +68,18 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-side-'));
 const fromTree = (file: string) => pathToFileURL(path.join(spec.tree, file)).href;
 
 /** Event-to-arrival percentiles; an event that has not arrived counts as infinitely late (reported as n/a), never as left out. */
+/** One statement or a few on a connection of its own, closed after. */
+async function withDatabase<T>(url: string, fn: (sql: import('pg').Client) => Promise<T>): Promise<T> {
+  const { default: pg } = await import('pg');
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
 function latencies(arrivals: Map<string, { firstAt: number; occurredAt: number }>, ids: string[]): Latencies {
   const ms = ids.map((id) => arrivals.get(id)).map((a) => (a ? a.firstAt - a.occurredAt : Infinity)).sort((a, b) => a - b);
   const missing = ms.filter((x) => x === Infinity).length;
@@ -154,11 +168,8 @@ async function main(): Promise<SideResult> {
   };
   if (spec.wide && wideData) {
     // The highest bound each (WEBHOOK_MAX_IN_FLIGHT_LIMIT), set in SQL so that any version's set-up serves.
-    const { default: pg } = await import('pg');
-    const sql = new pg.Client({ connectionString: spec.databaseUrl });
-    await sql.connect();
-    await sql.query('UPDATE "WebhookSubscription" SET "maxInFlight" = $1 WHERE "id" = ANY($2::text[])', [spec.wide.maxInFlight, wideData.many.subscriptionIds]);
-    await sql.end();
+    const { maxInFlight } = spec.wide;
+    await withDatabase(spec.databaseUrl, (sql) => sql.query('UPDATE "WebhookSubscription" SET "maxInFlight" = $1 WHERE "id" = ANY($2::text[])', [maxInFlight, wideData.many.subscriptionIds]));
   }
 
   log('starting the dev server and the worker process');
@@ -220,7 +231,9 @@ async function main(): Promise<SideResult> {
     const bulkStart = Date.now();
     const bulkIds = burstData.bulk.writeEvents(events, 50, 4);
     const duringIds = await steadyEvents(burstData.steady, intervalMs, windowSeconds);
+    const windowEnd = Date.now();
     await waitFor(() => duringIds.every((id) => steady.has(id)), LATE_MS);
+    const stages = await withDatabase(spec.databaseUrl, (sql) => stagesWith(async (text, params) => (await sql.query(text, params)).rows, '/steady', bulkStart, windowEnd, steady));
     const bulk = await bulkIds;
     // The next case starts on an empty queue: the rest of the burst is delivered first (not measured).
     const bulkDone = () => ['/bulk/1', '/bulk/2'].every((p) => bulk.every((id) => fast.arrivals(p).has(id)));
@@ -237,6 +250,7 @@ async function main(): Promise<SideResult> {
       bulkDelivered: bulkArrivals.length,
       bulkExpected: bulk.length * 2,
       bulkSeconds: complete ? (Math.max(...bulkArrivals.map((a) => a.firstAt)) - bulkStart) / 1000 : null,
+      stages,
     };
   }
 
