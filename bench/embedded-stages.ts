@@ -57,7 +57,7 @@ export async function stagesWith(
        JOIN "Delivery" d ON d."eventId" = e.id
        JOIN "WebhookSubscription" s ON s.id = d."subscriptionId"
        LEFT JOIN "DeliveryAttempt" a ON a."deliveryId" = d.id
-      WHERE s.url LIKE '%' || $1 AND e."occurredAt" BETWEEN to_timestamp($2 / 1000.0) AT TIME ZONE 'UTC' AND to_timestamp($3 / 1000.0) AT TIME ZONE 'UTC'
+      WHERE s.url LIKE '%' || $1 AND e."occurredAt" BETWEEN (to_timestamp($2 / 1000.0) AT TIME ZONE 'UTC') AND (to_timestamp($3 / 1000.0) AT TIME ZONE 'UTC')
       GROUP BY e.id, d."createdAt"`,
     [hookPath, from, to],
   );
