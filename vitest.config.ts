@@ -21,8 +21,8 @@ const isolated = [
   'test/rate-limit/rate-limit.test.ts', // loadConfig
   'test/tracing/traces-off.test.ts', // loadConfig
   'test/tracing/traces.test.ts', // loadConfig, a global tracer provider
-  'test/e2e/**', // the service's own processes
-  'test/ui/**', // loadConfig (test/ui/harness.ts), Chromium
+  'test/e2e/*.test.ts', // the service's own processes
+  'test/ui/*.test.ts', // loadConfig (test/ui/harness.ts), Chromium
   'test/fuzz/schemathesis.test.ts', // the built service as a process
   'test/clients/clients.test.ts', // generators and compilers as processes
   // The whole database's outbox: the relay claims every workspace's events, the gauges count
