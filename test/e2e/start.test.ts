@@ -1,7 +1,7 @@
 // The README's start command, for real: `npm start` (build, then the bundle on plain node with
 // the production heap flags) on embedded defaults (PGlite, a local Temporal dev server),
-// first-run seeding, /readyz 200 as soon as the banner is out, GET /me over a real port, restart.
-// npm passes SIGTERM on to the service.
+// first-run seeding, /readyz 200 as soon as the banner is out, GET /me over a real port. npm
+// passes SIGTERM on to the service. Restarts on the same data directory: test/e2e/cli.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ const start = (ports: Ports) => npmStart(dataDir, ports);
 afterAll(killStarted);
 
 describe('npm start on embedded defaults', () => {
-  it('seeds a demo workspace once, prints a key that works, and keeps data across restarts', { timeout: 360_000 }, async () => {
+  it('seeds a demo workspace on the first start and prints a key that works', { timeout: 360_000 }, async () => {
     const ports = { http: await freePort(), temporal: await freePort(), ui: await freePort() };
     const first = await start(ports);
     // The banner comes once every readiness check passes: the worker's first connection included.
@@ -52,13 +52,7 @@ describe('npm start on embedded defaults', () => {
     // Temporal Web answers on its port.
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
     expect(await first.stop()).toBe(0);
-
-    // Second start on the same data directory: no new seed, the same key still works.
-    const second = await start(ports);
-    expect(second.out()).not.toContain('First run');
-    const again = await fetch(`http://127.0.0.1:${ports.http}/public/v1/me`, { headers: { authorization: `Bearer ${key}` } });
-    expect(again.status).toBe(200);
-    expect((await again.json()).apiKey.id).toBe(body.apiKey.id);
-    expect(await second.stop()).toBe(0);
+    // A second start on the same data directory (no new seed, the keys still work) is
+    // test/e2e/cli.test.ts's, after a stop; one here would only pay for another build and boot.
   });
 });

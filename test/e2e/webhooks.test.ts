@@ -60,7 +60,14 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${mode}: no banner in 90 s\n${out}`)), 90_000);
+    // A start that gives up says which readiness check held the banner back (the service logs
+    // nothing before it at LOG_LEVEL=warn), and kills what it started: left running, it would
+    // spend the CPU of the rest of the run retrying a Temporal server that the file stops.
+    const timer = setTimeout(async () => {
+      const checks = opts.port ? await fetch(`http://127.0.0.1:${opts.port}/readyz`).then((r) => r.text(), (e: Error) => e.message) : 'no port';
+      child.kill('SIGKILL');
+      reject(new Error(`${mode}: no banner in 90 s (/readyz: ${checks})\n${out}`));
+    }, 90_000);
     const onData = () => {
       if (out.includes('Database:')) {
         clearTimeout(timer);
