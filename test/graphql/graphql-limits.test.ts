@@ -169,7 +169,8 @@ describe('what the settings UI and the REST routes send', () => {
   const yoga = createGraphQLServer({ production: true });
   const operations = [
     ...routes.map((r) => [`REST ${r.operationId}`, r.operation] as const),
-    ...Object.entries(ui).flatMap(([name, value]) => (typeof value === 'string' && /^\s*(query|mutation)\b/.test(value) ? [[`UI ${name}`, value] as const] : [])),
+    // The UI's documents are generated TypedDocumentStrings (String objects); what is sent is their text.
+    ...Object.entries(ui).flatMap(([name, value]) => (value instanceof String && /^\s*(query|mutation)\b/.test(value.toString()) ? [[`UI ${name}`, value.toString()] as const] : [])),
   ];
 
   it('covers every REST route and the UI’s operations', () => {

@@ -9,7 +9,7 @@ export function useViewerQuery() {
   return useQuery({
     queryKey: ['viewer'],
     queryFn: async () => {
-      const { viewer } = await gqlGet<{ viewer: Viewer | null }>(VIEWER);
+      const { viewer } = await gqlGet(VIEWER);
       setCsrfToken(viewer?.csrfToken ?? null);
       return viewer;
     },
@@ -40,7 +40,7 @@ export function useRolePermissions(viewer: Viewer | null | undefined) {
   return useQuery({
     queryKey: ['roles'],
     enabled: !!viewer && !viewer.isAdmin,
-    queryFn: async () => (await gql<{ roles: Role[] }>(ROLES)).roles,
+    queryFn: async () => (await gql(ROLES)).roles,
     select: (roles) => roles.find((r) => r.id === viewer?.role.id)?.permissions ?? [],
     staleTime: 60_000,
   });
@@ -54,7 +54,7 @@ function forgetAllBut(queryClient: QueryClient, key: string) {
 export function useSignIn() {
   const queryClient = useQueryClient();
   return async (email: string, password: string) => {
-    const { signIn } = await gql<{ signIn: Viewer }>(SIGN_IN, { email, password });
+    const { signIn } = await gql(SIGN_IN, { email, password });
     setCsrfToken(signIn.csrfToken);
     forgetAllBut(queryClient, 'viewer');
     queryClient.setQueryData(['viewer'], signIn);
@@ -64,7 +64,7 @@ export function useSignIn() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return async () => {
-    await gql<{ signOut: boolean }>(SIGN_OUT);
+    await gql(SIGN_OUT);
     setCsrfToken(null);
     forgetAllBut(queryClient, 'viewer');
     queryClient.setQueryData(['viewer'], null);

@@ -1,6 +1,8 @@
 // The UI's only way to the server: GraphQL at /graphql with the session cookie. Every POST
 // carries the session's CSRF token (the server refuses POSTs of a session without it), so the
-// viewer is read with GET first; see src/auth/csrf.ts.
+// viewer is read with GET first; see src/auth/csrf.ts. Operations are the typed documents of
+// operations.ts (generated in web/src/gql/), so each call's variables and result follow the schema.
+import type { TypedDocumentString } from '../gql/graphql.ts';
 
 const ENDPOINT = '/graphql';
 
@@ -84,19 +86,26 @@ async function send<T>(request: Request): Promise<T> {
   return body.data;
 }
 
+/** What an operation answers, read off its generated document. */
+export type ResultOf<D> = D extends TypedDocumentString<infer R, infer _V> ? R : never;
+
+/** The variables argument: optional when the operation requires none. */
+type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
+
 /** A query read with GET: needs no CSRF token (used for `viewer`, before the token is known). */
-export function gqlGet<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
+export function gqlGet<R, V>(document: TypedDocumentString<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
   const url = new URL(ENDPOINT, window.location.origin);
-  url.searchParams.set('query', query);
+  url.searchParams.set('query', document.toString());
   if (variables) url.searchParams.set('variables', JSON.stringify(variables));
-  return send<T>(new Request(url, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } }));
+  return send<R>(new Request(url, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } }));
 }
 
 /** Any operation, with POST and the session's CSRF token. */
-export function gql<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
+export function gql<R, V>(document: TypedDocumentString<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
-  return send<T>(new Request(ENDPOINT, { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify({ query, variables }) }));
+  const body = JSON.stringify({ query: document.toString(), variables });
+  return send<R>(new Request(ENDPOINT, { method: 'POST', credentials: 'same-origin', headers, body }));
 }
 
 /** The field a server problem names (paths like `/url` or `/input/url`). */

@@ -23,7 +23,7 @@ import {
   TextField,
 } from 'react-aria-components';
 import { fieldErrorsByName, gql } from '../api/client.ts';
-import { API_KEYS, API_SCOPES, CREATE_API_KEY, REVOKE_API_KEY, ROLES, type ApiKey, type Connection, type Role } from '../api/operations.ts';
+import { API_KEYS, API_SCOPES, CREATE_API_KEY, REVOKE_API_KEY, ROLES, type ApiKey, type Role } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
@@ -43,7 +43,7 @@ export function ApiKeysPage() {
   const keys = useInfiniteQuery({
     queryKey: ['apiKeys'],
     initialPageParam: null as string | null,
-    queryFn: async ({ pageParam }) => (await gql<{ apiKeys: Connection<ApiKey> }>(API_KEYS, { first: PAGE_SIZE, after: pageParam })).apiKeys,
+    queryFn: async ({ pageParam }) => (await gql(API_KEYS, { first: PAGE_SIZE, after: pageParam })).apiKeys,
     getNextPageParam: (last) => (last.pageInfo.hasNextPage ? last.pageInfo.endCursor : null),
   });
   const rows = keys.data?.pages.flatMap((p) => p.edges.map((e) => e.node)) ?? [];
@@ -170,7 +170,7 @@ const today = () => new Date().toLocaleDateString('en-CA');
 function NewKeyForm({ close, onSecretShown }: { close: () => void; onSecretShown: () => void }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
-  const roles = useQuery({ queryKey: ['roles'], queryFn: async () => (await gql<{ roles: Role[] }>(ROLES)).roles });
+  const roles = useQuery({ queryKey: ['roles'], queryFn: async () => (await gql(ROLES)).roles });
   const [roleId, setRoleId] = useState<number | null>(null);
   const [scopes, setScopes] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -221,14 +221,14 @@ function NewKeyForm({ close, onSecretShown }: { close: () => void; onSecretShown
           if (roleId === null) found.role = 'Choose a role.';
           if (scopes.length === 0) found.scopes = 'Choose at least one scope.';
           setMissing(found);
-          if (Object.keys(found).length > 0) {
+          if (roleId === null || Object.keys(found).length > 0) {
             setError(null);
             return;
           }
           setPending(true);
           setError(null);
           try {
-            const { createApiKey } = await gql<{ createApiKey: { value: string; apiKey: ApiKey } }>(CREATE_API_KEY, {
+            const { createApiKey } = await gql(CREATE_API_KEY, {
               input: { name, roleId, scopes, expiresAt: expires ? endOfDay(expires) : null },
             });
             await queryClient.invalidateQueries({ queryKey: ['apiKeys'] });

@@ -11,7 +11,6 @@ import {
   LOG_EVENT_TYPES,
   RESEND_DELIVERY,
   WEBHOOK_DELIVERIES,
-  type Connection,
   type DeliveryAttempt,
   type DeliveryStatus,
   type WebhookSubscription,
@@ -72,9 +71,9 @@ export function DeliveriesPanel({ subscription }: { subscription: WebhookSubscri
     initialPageParam: null as string | null,
     queryFn: async ({ pageParam }) =>
       (
-        await gql<{ webhookDeliveries: Connection<DeliveryAttempt> }>(WEBHOOK_DELIVERIES, {
+        await gql(WEBHOOK_DELIVERIES, {
           subscriptionId: subscription.id,
-          status: status === ALL ? null : status,
+          status: DELIVERY_STATUSES.find((s) => s === status) ?? null,
           eventType: eventType === ALL ? null : eventType,
           eventId,
           first: PAGE_SIZE,
@@ -241,7 +240,7 @@ function DeliveryPanel({ group, subscription, close }: { group: DeliveryGroup; s
     queryKey: ['webhooks', 'deliveries', subscription.id, 'event', group.latest.eventId],
     queryFn: async () =>
       (
-        await gql<{ webhookDeliveries: Connection<DeliveryAttempt> }>(WEBHOOK_DELIVERIES, {
+        await gql(WEBHOOK_DELIVERIES, {
           subscriptionId: subscription.id,
           eventId: group.latest.eventId,
           first: 50,
@@ -288,7 +287,7 @@ function DeliveryPanel({ group, subscription, close }: { group: DeliveryGroup; s
             setPending(true);
             setError(null);
             try {
-              const { resendWebhookDelivery: attempt } = await gql<{ resendWebhookDelivery: DeliveryAttempt }>(RESEND_DELIVERY, {
+              const { resendWebhookDelivery: attempt } = await gql(RESEND_DELIVERY, {
                 subscriptionId: subscription.id,
                 deliveryId: group.deliveryId,
               });

@@ -17,6 +17,8 @@ const CHART_HEIGHT = 220;
 const COLORS = { succeeded: '#2f9e55', failed: '#b42318' };
 
 const PERIOD_LABELS: Record<StatsPeriod, string> = { '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
+/** The answer's period (the schema's String: the one asked for), in words. */
+const periodLabel = (period: string) => (PERIOD_LABELS[period as StatsPeriod] ?? period).toLowerCase();
 const PERIOD_BUTTONS: Record<StatsPeriod, string> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days' };
 const hourFormat = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
@@ -30,7 +32,7 @@ export function DeliveryStatsView({ subscriptionId }: { subscriptionId: string }
   const [period, setPeriod] = useState<StatsPeriod>('24h');
   const stats = useQuery({
     queryKey: ['webhooks', 'stats', subscriptionId, period],
-    queryFn: async () => (await gql<{ webhookDeliveryStats: DeliveryStats }>(WEBHOOK_DELIVERY_STATS, { subscriptionId, period })).webhookDeliveryStats,
+    queryFn: async () => (await gql(WEBHOOK_DELIVERY_STATS, { subscriptionId, period })).webhookDeliveryStats,
     refetchInterval: POLL_MS,
     placeholderData: (previous) => previous,
   });
@@ -58,7 +60,7 @@ export function DeliveryStatsView({ subscriptionId }: { subscriptionId: string }
       {stats.isPending && <p role="status">Loading statistics…</p>}
       {s && (
         <>
-          <dl className="facts stats-facts" aria-label={`Attempts, ${PERIOD_LABELS[s.period].toLowerCase()}`}>
+          <dl className="facts stats-facts" aria-label={`Attempts, ${periodLabel(s.period)}`}>
             <dt>Attempts</dt>
             <dd>{s.attempts}</dd>
             <dt>Succeeded</dt>
@@ -83,7 +85,7 @@ export function DeliveryStatsView({ subscriptionId }: { subscriptionId: string }
           ) : (
             <div
               role="img"
-              aria-label={`Bar chart of attempts per ${unit}, ${PERIOD_LABELS[s.period].toLowerCase()}: ${s.succeeded} succeeded and ${s.failed} failed. The table below has each ${unit}.`}
+              aria-label={`Bar chart of attempts per ${unit}, ${periodLabel(s.period)}: ${s.succeeded} succeeded and ${s.failed} failed. The table below has each ${unit}.`}
             >
               <StatsChart stats={s} />
             </div>

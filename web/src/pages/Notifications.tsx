@@ -11,9 +11,7 @@ import {
   NOTIFICATIONS,
   UNREAD_COUNT_CAP,
   UNREAD_NOTIFICATION_COUNT,
-  type Connection,
   type Notification,
-  type UnreadCounts,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
@@ -43,7 +41,7 @@ const POLL_MS = 15_000;
 export function useUnreadCounts() {
   return useQuery({
     queryKey: ['notifications', 'unread'],
-    queryFn: () => gql<UnreadCounts>(UNREAD_NOTIFICATION_COUNT),
+    queryFn: () => gql(UNREAD_NOTIFICATION_COUNT),
     refetchInterval: POLL_MS,
   });
 }
@@ -110,7 +108,7 @@ function NoticeList({ tab, unreadOnly, unread }: { tab: TopicTab; unreadOnly: bo
     queryKey: ['notifications', 'list', tab.id, unreadOnly],
     initialPageParam: null as string | null,
     queryFn: async ({ pageParam }) =>
-      (await gql<{ notifications: Connection<Notification> }>(NOTIFICATIONS, { first: PAGE_SIZE, after: pageParam, unreadOnly, topic: tab.topic }))
+      (await gql(NOTIFICATIONS, { first: PAGE_SIZE, after: pageParam, unreadOnly, topic: tab.topic }))
         .notifications,
     getNextPageParam: (last) => (last.pageInfo.hasNextPage ? last.pageInfo.endCursor : null),
     refetchInterval: POLL_MS,
@@ -122,7 +120,7 @@ function NoticeList({ tab, unreadOnly, unread }: { tab: TopicTab; unreadOnly: bo
     setMarkError(null);
     try {
       // Up to the newest one shown: a notice arriving meanwhile stays unread.
-      const { markAllNotificationsRead: n } = await gql<{ markAllNotificationsRead: number }>(MARK_ALL_NOTIFICATIONS_READ, {
+      const { markAllNotificationsRead: n } = await gql(MARK_ALL_NOTIFICATIONS_READ, {
         topic: tab.topic,
         throughId: rows[0]?.id ?? null,
       });

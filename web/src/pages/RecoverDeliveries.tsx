@@ -4,8 +4,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Heading, Input, Label, Text, TextField } from 'react-aria-components';
-import { gql } from '../api/client.ts';
-import { RECOVER_DELIVERIES, WEBHOOK_FAILED_SINCE, type Connection, type WebhookRecovery, type WebhookSubscription } from '../api/operations.ts';
+import { gql, type ResultOf } from '../api/client.ts';
+import { RECOVER_DELIVERIES, WEBHOOK_FAILED_SINCE, type WebhookRecovery, type WebhookSubscription } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -48,7 +48,7 @@ export function RecoverDeliveriesDialog({ subscription }: { subscription: Webhoo
       confirmLabel="Recover"
       danger={false}
       onConfirm={async () => {
-        const { recoverWebhookDeliveries } = await gql<{ recoverWebhookDeliveries: WebhookRecovery }>(RECOVER_DELIVERIES, {
+        const { recoverWebhookDeliveries } = await gql(RECOVER_DELIVERIES, {
           subscriptionId: subscription.id,
           since: since(),
         });
@@ -108,9 +108,8 @@ function RecoverEstimate({ subscriptionId, since }: { subscriptionId: string; si
       const deliveries = new Set<string>();
       let after: string | null = null;
       for (let page = 0; page < ESTIMATE_PAGES; page++) {
-        const log: Connection<{ deliveryId: string }> = (
-          await gql<{ webhookDeliveries: Connection<{ deliveryId: string }> }>(WEBHOOK_FAILED_SINCE, { subscriptionId, since: from, after })
-        ).webhookDeliveries;
+        // Enabled only with a time (`from`).
+        const log: ResultOf<typeof WEBHOOK_FAILED_SINCE>['webhookDeliveries'] = (await gql(WEBHOOK_FAILED_SINCE, { subscriptionId, since: from!, after })).webhookDeliveries;
         for (const e of log.edges) deliveries.add(e.node.deliveryId);
         if (!log.pageInfo.hasNextPage) return { count: deliveries.size, more: false };
         after = log.pageInfo.endCursor;

@@ -55,6 +55,8 @@ const WAITING_FOR: Record<WebhookBacklogWait, string> = {
   next_attempt: 'Retries waiting for their next attempt',
   paused: 'Held while paused',
   rate: 'Spaced out by the rate limit',
+  retry_after: 'Waiting for the time the endpoint’s Retry-After asked for',
+  workspace_cap: 'Waiting for the workspace’s limit of attempts in flight',
 };
 
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });

@@ -14,8 +14,7 @@ import {
   ROTATE_WEBHOOK_SECRET,
   SEND_WEBHOOK_TEST,
   WEBHOOK_SUBSCRIPTION,
-  type WebhookSubscription,
-  type WebhookSubscriptionWithSecret,
+  type WebhookSubscriptionDetail as Subscription,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
@@ -28,12 +27,10 @@ import { useBoards, useFieldChoices, WebhookFormDialog } from './WebhookForm.tsx
 import { DeliveriesPanel } from './Deliveries.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
-type Subscription = WebhookSubscription & { secretRotatedAt: string | null };
-
 export function WebhookPage({ id }: { id: string }) {
   const subscription = useQuery({
     queryKey: ['webhooks', 'one', id],
-    queryFn: async () => (await gql<{ webhookSubscription: Subscription }>(WEBHOOK_SUBSCRIPTION, { id })).webhookSubscription,
+    queryFn: async () => (await gql(WEBHOOK_SUBSCRIPTION, { id })).webhookSubscription,
     refetchInterval: 5_000,
   });
   const boards = useBoards();
@@ -197,8 +194,8 @@ function Actions({ subscription: s }: { subscription: Subscription }) {
 function ConditionDialogs({ subscription: s }: { subscription: Subscription }) {
   const queryClient = useQueryClient();
   const announce = useAnnounce();
-  const change = async (operation: string, said: string) => {
-    await gql(operation, { id: s.id });
+  const change = async (request: Promise<unknown>, said: string) => {
+    await request;
     await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
     announce(said);
   };
@@ -210,7 +207,7 @@ function ConditionDialogs({ subscription: s }: { subscription: Subscription }) {
           title="Pause this webhook?"
           confirmLabel="Pause webhook"
           danger={false}
-          onConfirm={() => change(PAUSE_WEBHOOK, 'The webhook is paused. Events are kept until you resume it.')}
+          onConfirm={() => change(gql(PAUSE_WEBHOOK, { id: s.id }), 'The webhook is paused. Events are kept until you resume it.')}
         >
           <p>
             Nothing is sent to <code>{s.url}</code> until you resume it. Events that occur meanwhile are kept (up to 100) and go out in order
@@ -223,7 +220,7 @@ function ConditionDialogs({ subscription: s }: { subscription: Subscription }) {
           label="Disable"
           title="Disable this webhook?"
           confirmLabel="Disable webhook"
-          onConfirm={() => change(DISABLE_WEBHOOK, 'The webhook is disabled. Nothing is sent until you enable it.')}
+          onConfirm={() => change(gql(DISABLE_WEBHOOK, { id: s.id }), 'The webhook is disabled. Nothing is sent until you enable it.')}
         >
           <p>
             Nothing is sent to <code>{s.url}</code> until you enable it, and deliveries still waiting are cancelled. Events that occur while
@@ -245,7 +242,7 @@ function RotateSecretDialog({ subscription: s }: { subscription: Subscription })
       confirmLabel="Rotate secret"
       danger={false}
       onConfirm={async () => {
-        const { rotateWebhookSecret } = await gql<{ rotateWebhookSecret: WebhookSubscriptionWithSecret }>(ROTATE_WEBHOOK_SECRET, { id: s.id });
+        const { rotateWebhookSecret } = await gql(ROTATE_WEBHOOK_SECRET, { id: s.id });
         announce('The signing secret is rotated. Copy the new secret now.');
         await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
         return rotateWebhookSecret.secret;

@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, Text, TextArea, TextField } from 'react-aria-components';
-import { fieldErrorsByName, gql, plainMessage } from '../api/client.ts';
+import { fieldErrorsByName, gql, plainMessage, type ResultOf } from '../api/client.ts';
 import {
   BOARDS,
   CREATE_WEBHOOK,
@@ -15,10 +15,7 @@ import {
   WEBHOOK_EVENTS,
   WEBHOOK_LIMITS,
   type BoardSummary,
-  type Connection,
   type WebhookSubscription,
-  type WebhookLimits,
-  type WebhookSubscriptionWithSecret,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
@@ -32,7 +29,7 @@ export function useBoards() {
       const boards: BoardSummary[] = [];
       let after: string | null = null;
       for (;;) {
-        const page: Connection<BoardSummary> = (await gql<{ boards: Connection<BoardSummary> }>(BOARDS, { first: 100, after })).boards;
+        const page: ResultOf<typeof BOARDS>['boards'] = (await gql(BOARDS, { first: 100, after })).boards;
         boards.push(...page.edges.map((e) => e.node));
         if (!page.pageInfo.hasNextPage) return boards;
         after = page.pageInfo.endCursor;
@@ -46,7 +43,7 @@ export function useBoards() {
 function useWebhookLimits() {
   return useQuery({
     queryKey: ['webhooks', 'limits'],
-    queryFn: async () => (await gql<{ webhookLimits: WebhookLimits }>(WEBHOOK_LIMITS)).webhookLimits,
+    queryFn: async () => (await gql(WEBHOOK_LIMITS)).webhookLimits,
     staleTime: Infinity,
   });
 }
@@ -88,7 +85,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
   const fieldChoices = useFieldChoices(boards.data);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
-  const [created, setCreated] = useState<WebhookSubscriptionWithSecret | null>(null);
+  const [created, setCreated] = useState<ResultOf<typeof CREATE_WEBHOOK>['createWebhookSubscription'] | null>(null);
   // The server's message per field, kept on the field until the next submit (react-aria's own
   // server errors vanish on blur, moving the button under a pointer that is about to click it).
   // What the form finds missing itself, before sending (the server would refuse it as well).
@@ -154,7 +151,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
               await gql(UPDATE_WEBHOOK, { id: subscription.id, input });
               announce('The webhook is saved.');
             } else {
-              const { createWebhookSubscription } = await gql<{ createWebhookSubscription: WebhookSubscriptionWithSecret }>(CREATE_WEBHOOK, { input });
+              const { createWebhookSubscription } = await gql(CREATE_WEBHOOK, { input });
               setCreated(createWebhookSubscription);
               onSecretShown();
               announce('The webhook is created. Copy its signing secret now.');

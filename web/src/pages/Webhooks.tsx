@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, Link } from 'react-aria-components';
 import { gql } from '../api/client.ts';
-import { WEBHOOK_SUBSCRIPTIONS, type Connection, type WebhookSubscription } from '../api/operations.ts';
+import { WEBHOOK_SUBSCRIPTIONS, type WebhookSubscription } from '../api/operations.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HealthBadge, HealthFacts } from './SubscriptionHealth.tsx';
@@ -15,7 +15,7 @@ export function WebhooksPage() {
     queryKey: ['webhooks', 'list'],
     initialPageParam: null as string | null,
     queryFn: async ({ pageParam }) =>
-      (await gql<{ webhookSubscriptions: Connection<WebhookSubscription> }>(WEBHOOK_SUBSCRIPTIONS, { first: PAGE_SIZE, after: pageParam })).webhookSubscriptions,
+      (await gql(WEBHOOK_SUBSCRIPTIONS, { first: PAGE_SIZE, after: pageParam })).webhookSubscriptions,
     getNextPageParam: (last) => (last.pageInfo.hasNextPage ? last.pageInfo.endCursor : null),
     // Conditions change on their own (a pause after failures): keep the list current. What the poll
     // costs when nothing changes: ONE GraphQL request per 10 s for the whole page, never one per row.

@@ -1,0 +1,1125 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type CreateApiKeyInput = {
+  expiresAt?: string | null | undefined;
+  name: string;
+  roleId: number;
+  scopes: Array<string>;
+};
+
+export type CreateWebhookSubscriptionInput = {
+  /** Board ids; empty or absent means every board */
+  boards?: Array<string> | null | undefined;
+  description?: string | null | undefined;
+  /** Event types to receive (at least one): `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
+  events: Array<string>;
+  /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+  fields?: Array<string> | null | undefined;
+  /** Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+  maxInFlight?: number | null | undefined;
+  /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
+  ordering?: WebhookOrdering | null | undefined;
+  /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
+  ratePerSecond?: number | null | undefined;
+  /** https, port 443 or 8443, a public address */
+  url: string;
+};
+
+export type DeliveryStatus =
+  | 'cancelled'
+  | 'failed'
+  | 'held'
+  | 'pending'
+  | 'succeeded';
+
+export type NotificationTopic =
+  /** About tickets (`ticket.*`) */
+  | 'tickets'
+  /** About webhook subscriptions (`webhook.*`: paused, disabled) */
+  | 'webhooks';
+
+export type SubscriptionCondition =
+  /** After a 410 Gone: nothing is sent, pending deliveries are cancelled, until enabled */
+  | 'disabled'
+  /** After 20 consecutive failures: nothing is sent, deliveries are held until resumed */
+  | 'paused'
+  /** Deliveries are sent */
+  | 'receiving';
+
+export type SubscriptionConditionReason =
+  /** Paused by the service after 20 failed attempts in a row */
+  | 'failures'
+  /** Disabled by the service: the endpoint answered 410 Gone */
+  | 'gone'
+  /** Paused or disabled by a person */
+  | 'manual';
+
+/** The members to change; at least one */
+export type UpdateWebhookSubscriptionInput = {
+  /** Board ids; empty or absent means every board */
+  boards?: Array<string> | null | undefined;
+  description?: string | null | undefined;
+  /** Event types to receive (at least one): `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
+  events?: Array<string> | null | undefined;
+  /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
+  fields?: Array<string> | null | undefined;
+  /** Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+  maxInFlight?: number | null | undefined;
+  /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
+  ordering?: WebhookOrdering | null | undefined;
+  /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
+  ratePerSecond?: number | null | undefined;
+  /** https, port 443 or 8443, a public address */
+  url?: string | null | undefined;
+};
+
+export type WebhookBacklogWait =
+  /** The subscription has its bound of attempts in flight */
+  | 'in_flight_bound'
+  /** Only retries wait, each for its next scheduled attempt */
+  | 'next_attempt'
+  /** Nothing waits, or what waits is being sent */
+  | 'nothing'
+  /** The subscription is paused: its deliveries are held until it is resumed */
+  | 'paused'
+  /** The subscription’s rate (ratePerSecond) */
+  | 'rate'
+  /** The receiver’s Retry-After (retryAfterUntil) */
+  | 'retry_after'
+  /** The workspace has the service’s maximum of attempts in flight across its subscriptions */
+  | 'workspace_cap';
+
+export type WebhookOrdering =
+  /** Up to the bound in force at once, oldest event first */
+  | 'concurrent'
+  /** One at a time, in event order */
+  | 'strict';
+
+export type WebhookRecoveryStatus =
+  /** Done (a repeated request got the recovery it started earlier) */
+  | 'finished'
+  /** Re-sending */
+  | 'running';
+
+export type WebhookStatsBucketSize =
+  /** One UTC day (periods 7d and 30d) */
+  | 'day'
+  /** One UTC hour (period 24h) */
+  | 'hour';
+
+export type ViewerFieldsFragment = { id: number, fullName: string, email: string | null, isAdmin: boolean, csrfToken: string, role: { id: number, name: string }, workspace: { name: string, domain: string } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { id: number, fullName: string, email: string | null, isAdmin: boolean, csrfToken: string, role: { id: number, name: string }, workspace: { name: string, domain: string } } | null };
+
+export type SignInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { id: number, fullName: string, email: string | null, isAdmin: boolean, csrfToken: string, role: { id: number, name: string }, workspace: { name: string, domain: string } } };
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignOutMutation = { signOut: boolean };
+
+export type RolesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RolesQuery = { roles: Array<{ id: number, name: string, isAdmin: boolean, permissions: Array<string> }> };
+
+export type ApiKeyFieldsFragment = { id: number, name: string, prefix: string, scopes: Array<string>, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, createdAt: string, role: { id: number, name: string } };
+
+export type ApiKeysQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ApiKeysQuery = { apiKeys: { edges: Array<{ node: { id: number, name: string, prefix: string, scopes: Array<string>, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, createdAt: string, role: { id: number, name: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { value: string, apiKey: { id: number, name: string, prefix: string, scopes: Array<string>, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null, createdAt: string, role: { id: number, name: string } } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: boolean };
+
+export type NotificationsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+  topic?: NotificationTopic | null | undefined;
+}>;
+
+
+export type NotificationsQuery = { notifications: { edges: Array<{ node: { id: number, kind: string, title: string, body: string, link: string | null, read: boolean, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type MarkNotificationReadMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type MarkNotificationReadMutation = { markNotificationRead: { id: number, read: boolean } };
+
+export type UnreadNotificationCountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UnreadNotificationCountQuery = { all: number, webhooks: number, tickets: number };
+
+export type MarkAllNotificationsReadMutationVariables = Exact<{
+  topic?: NotificationTopic | null | undefined;
+  throughId?: number | null | undefined;
+}>;
+
+
+export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: number };
+
+export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
+
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } };
+
+export type WebhookSubscriptionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type WebhookSubscriptionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  subscriptionId: string;
+  status?: DeliveryStatus | null | undefined;
+  eventType?: string | null | undefined;
+  eventId?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: { edges: Array<{ node: { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type WebhookDeliveryStatsQueryVariables = Exact<{
+  subscriptionId: string;
+  period?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveryStatsQuery = { webhookDeliveryStats: { period: string, bucket: WebhookStatsBucketSize, from: string, to: string, attempts: number, succeeded: number, failed: number, successRate: number | null, durationMs: { p50: number | null, p95: number | null, p99: number | null }, series: Array<{ start: string, attempts: number, succeeded: number, failed: number }> } };
+
+export type CreateWebhookSubscriptionMutationVariables = Exact<{
+  input: CreateWebhookSubscriptionInput;
+}>;
+
+
+export type CreateWebhookSubscriptionMutation = { createWebhookSubscription: { id: string, url: string, secret: string } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { id: string, secret: string } };
+
+export type UpdateWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+  input: UpdateWebhookSubscriptionInput;
+}>;
+
+
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type DeleteWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteWebhookSubscriptionMutation = { deleteWebhookSubscription: boolean };
+
+export type SendWebhookTestMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SendWebhookTestMutation = { sendWebhookTest: { eventId: string, type: string } };
+
+export type ResumeWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type PauseWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type DisableWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type EnableWebhookSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+
+export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookLimitsQuery = { webhookLimits: { minRatePerSecond: number, maxInFlight: number } };
+
+export type ResendWebhookDeliveryMutationVariables = Exact<{
+  subscriptionId: string;
+  deliveryId: string;
+}>;
+
+
+export type ResendWebhookDeliveryMutation = { resendWebhookDelivery: { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null } };
+
+export type WebhookFailedSinceQueryVariables = Exact<{
+  subscriptionId: string;
+  since: string;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookFailedSinceQuery = { webhookDeliveries: { edges: Array<{ node: { deliveryId: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type RecoverWebhookDeliveriesMutationVariables = Exact<{
+  subscriptionId: string;
+  since: string;
+}>;
+
+
+export type RecoverWebhookDeliveriesMutation = { recoverWebhookDeliveries: { id: string, since: string, until: string, status: WebhookRecoveryStatus } };
+
+export type BoardsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type BoardsQuery = { boards: { edges: Array<{ node: { id: string, name: string, fields: Array<{ id: string, name: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const ViewerFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ViewerFields on Viewer {
+  id
+  fullName
+  email
+  isAdmin
+  csrfToken
+  role {
+    id
+    name
+  }
+  workspace {
+    name
+    domain
+  }
+}
+    `, {"fragmentName":"ViewerFields"}) as unknown as TypedDocumentString<ViewerFieldsFragment, unknown>;
+export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  scopes
+  role {
+    id
+    name
+  }
+  expiresAt
+  lastUsedAt
+  revokedAt
+  createdAt
+}
+    `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const HealthAttemptFieldsFragmentDoc = new TypedDocumentString(`
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+    `, {"fragmentName":"HealthAttemptFields"}) as unknown as TypedDocumentString<HealthAttemptFieldsFragment, unknown>;
+export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}`, {"fragmentName":"SubscriptionFields"}) as unknown as TypedDocumentString<SubscriptionFieldsFragment, unknown>;
+export const AttemptFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AttemptFields on WebhookDeliveryAttempt {
+  id
+  deliveryId
+  eventId
+  eventType
+  attempt
+  trigger
+  status
+  httpStatus
+  durationMs
+  responseExcerpt
+  error
+  payload
+  attemptedAt
+  nextAttemptAt
+}
+    `, {"fragmentName":"AttemptFields"}) as unknown as TypedDocumentString<AttemptFieldsFragment, unknown>;
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    ...ViewerFields
+  }
+}
+    fragment ViewerFields on Viewer {
+  id
+  fullName
+  email
+  isAdmin
+  csrfToken
+  role {
+    id
+    name
+  }
+  workspace {
+    name
+    domain
+  }
+}`) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) {
+    ...ViewerFields
+  }
+}
+    fragment ViewerFields on Viewer {
+  id
+  fullName
+  email
+  isAdmin
+  csrfToken
+  role {
+    id
+    name
+  }
+  workspace {
+    name
+    domain
+  }
+}`) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SignOutDocument = new TypedDocumentString(`
+    mutation SignOut {
+  signOut
+}
+    `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const RolesDocument = new TypedDocumentString(`
+    query Roles {
+  roles {
+    id
+    name
+    isAdmin
+    permissions
+  }
+}
+    `) as unknown as TypedDocumentString<RolesQuery, RolesQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys($first: Int, $after: String) {
+  apiKeys(first: $first, after: $after) {
+    edges {
+      node {
+        ...ApiKeyFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  scopes
+  role {
+    id
+    name
+  }
+  expiresAt
+  lastUsedAt
+  revokedAt
+  createdAt
+}`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    value
+    apiKey {
+      ...ApiKeyFields
+    }
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  prefix
+  scopes
+  role {
+    id
+    name
+  }
+  expiresAt
+  lastUsedAt
+  revokedAt
+  createdAt
+}`) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: Int!) {
+  revokeApiKey(id: $id)
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const NotificationsDocument = new TypedDocumentString(`
+    query Notifications($first: Int, $after: String, $unreadOnly: Boolean, $topic: NotificationTopic) {
+  notifications(
+    first: $first
+    after: $after
+    unreadOnly: $unreadOnly
+    topic: $topic
+  ) {
+    edges {
+      node {
+        id
+        kind
+        title
+        body
+        link
+        read
+        createdAt
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NotificationsQuery, NotificationsQueryVariables>;
+export const MarkNotificationReadDocument = new TypedDocumentString(`
+    mutation MarkNotificationRead($id: Int!) {
+  markNotificationRead(id: $id) {
+    id
+    read
+  }
+}
+    `) as unknown as TypedDocumentString<MarkNotificationReadMutation, MarkNotificationReadMutationVariables>;
+export const UnreadNotificationCountDocument = new TypedDocumentString(`
+    query UnreadNotificationCount {
+  all: unreadNotificationCount
+  webhooks: unreadNotificationCount(topic: webhooks)
+  tickets: unreadNotificationCount(topic: tickets)
+}
+    `) as unknown as TypedDocumentString<UnreadNotificationCountQuery, UnreadNotificationCountQueryVariables>;
+export const MarkAllNotificationsReadDocument = new TypedDocumentString(`
+    mutation MarkAllNotificationsRead($topic: NotificationTopic, $throughId: Int) {
+  markAllNotificationsRead(topic: $topic, throughId: $throughId)
+}
+    `) as unknown as TypedDocumentString<MarkAllNotificationsReadMutation, MarkAllNotificationsReadMutationVariables>;
+export const WebhookSubscriptionsDocument = new TypedDocumentString(`
+    query WebhookSubscriptions($first: Int, $after: String) {
+  webhookSubscriptions(first: $first, after: $after) {
+    edges {
+      node {
+        ...SubscriptionFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<WebhookSubscriptionsQuery, WebhookSubscriptionsQueryVariables>;
+export const WebhookSubscriptionDocument = new TypedDocumentString(`
+    query WebhookSubscription($id: String!) {
+  webhookSubscription(id: $id) {
+    ...SubscriptionFields
+    secretRotatedAt
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<WebhookSubscriptionQuery, WebhookSubscriptionQueryVariables>;
+export const WebhookDeliveriesDocument = new TypedDocumentString(`
+    query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
+  webhookDeliveries(
+    subscriptionId: $subscriptionId
+    status: $status
+    eventType: $eventType
+    eventId: $eventId
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...AttemptFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment AttemptFields on WebhookDeliveryAttempt {
+  id
+  deliveryId
+  eventId
+  eventType
+  attempt
+  trigger
+  status
+  httpStatus
+  durationMs
+  responseExcerpt
+  error
+  payload
+  attemptedAt
+  nextAttemptAt
+}`) as unknown as TypedDocumentString<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;
+export const WebhookDeliveryStatsDocument = new TypedDocumentString(`
+    query WebhookDeliveryStats($subscriptionId: String!, $period: String) {
+  webhookDeliveryStats(subscriptionId: $subscriptionId, period: $period) {
+    period
+    bucket
+    from
+    to
+    attempts
+    succeeded
+    failed
+    successRate
+    durationMs {
+      p50
+      p95
+      p99
+    }
+    series {
+      start
+      attempts
+      succeeded
+      failed
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookDeliveryStatsQuery, WebhookDeliveryStatsQueryVariables>;
+export const CreateWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation CreateWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
+  createWebhookSubscription(input: $input) {
+    id
+    url
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<CreateWebhookSubscriptionMutation, CreateWebhookSubscriptionMutationVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret($id: String!) {
+  rotateWebhookSecret(id: $id) {
+    id
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const UpdateWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation UpdateWebhookSubscription($id: String!, $input: UpdateWebhookSubscriptionInput!) {
+  updateWebhookSubscription(id: $id, input: $input) {
+    ...SubscriptionFields
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<UpdateWebhookSubscriptionMutation, UpdateWebhookSubscriptionMutationVariables>;
+export const DeleteWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation DeleteWebhookSubscription($id: String!) {
+  deleteWebhookSubscription(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteWebhookSubscriptionMutation, DeleteWebhookSubscriptionMutationVariables>;
+export const SendWebhookTestDocument = new TypedDocumentString(`
+    mutation SendWebhookTest($id: String!) {
+  sendWebhookTest(id: $id) {
+    eventId
+    type
+  }
+}
+    `) as unknown as TypedDocumentString<SendWebhookTestMutation, SendWebhookTestMutationVariables>;
+export const ResumeWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation ResumeWebhookSubscription($id: String!) {
+  resumeWebhookSubscription(id: $id) {
+    ...SubscriptionFields
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<ResumeWebhookSubscriptionMutation, ResumeWebhookSubscriptionMutationVariables>;
+export const PauseWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation PauseWebhookSubscription($id: String!) {
+  pauseWebhookSubscription(id: $id) {
+    ...SubscriptionFields
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<PauseWebhookSubscriptionMutation, PauseWebhookSubscriptionMutationVariables>;
+export const DisableWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation DisableWebhookSubscription($id: String!) {
+  disableWebhookSubscription(id: $id) {
+    ...SubscriptionFields
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<DisableWebhookSubscriptionMutation, DisableWebhookSubscriptionMutationVariables>;
+export const EnableWebhookSubscriptionDocument = new TypedDocumentString(`
+    mutation EnableWebhookSubscription($id: String!) {
+  enableWebhookSubscription(id: $id) {
+    ...SubscriptionFields
+  }
+}
+    fragment HealthAttemptFields on WebhookHealthAttempt {
+  status
+  httpStatus
+  error
+  attemptedAt
+  eventType
+}
+fragment SubscriptionFields on WebhookSubscription {
+  id
+  url
+  events
+  boards
+  fields
+  description
+  condition
+  conditionReason
+  consecutiveFailures
+  maxInFlight
+  ratePerSecond
+  effectiveInFlight
+  retryAfterUntil
+  ordering
+  backlog {
+    pending
+    inFlight
+    oldestWaitingSince
+    waitingFor
+  }
+  health {
+    attempts24h
+    successRate24h
+    lastAttempt {
+      ...HealthAttemptFields
+    }
+    lastFailure {
+      ...HealthAttemptFields
+    }
+  }
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<EnableWebhookSubscriptionMutation, EnableWebhookSubscriptionMutationVariables>;
+export const WebhookLimitsDocument = new TypedDocumentString(`
+    query WebhookLimits {
+  webhookLimits {
+    minRatePerSecond
+    maxInFlight
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookLimitsQuery, WebhookLimitsQueryVariables>;
+export const ResendWebhookDeliveryDocument = new TypedDocumentString(`
+    mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
+  resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) {
+    ...AttemptFields
+  }
+}
+    fragment AttemptFields on WebhookDeliveryAttempt {
+  id
+  deliveryId
+  eventId
+  eventType
+  attempt
+  trigger
+  status
+  httpStatus
+  durationMs
+  responseExcerpt
+  error
+  payload
+  attemptedAt
+  nextAttemptAt
+}`) as unknown as TypedDocumentString<ResendWebhookDeliveryMutation, ResendWebhookDeliveryMutationVariables>;
+export const WebhookFailedSinceDocument = new TypedDocumentString(`
+    query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {
+  webhookDeliveries(
+    subscriptionId: $subscriptionId
+    status: failed
+    since: $since
+    first: 100
+    after: $after
+  ) {
+    edges {
+      node {
+        deliveryId
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookFailedSinceQuery, WebhookFailedSinceQueryVariables>;
+export const RecoverWebhookDeliveriesDocument = new TypedDocumentString(`
+    mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {
+  recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) {
+    id
+    since
+    until
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RecoverWebhookDeliveriesMutation, RecoverWebhookDeliveriesMutationVariables>;
+export const BoardsDocument = new TypedDocumentString(`
+    query Boards($first: Int, $after: String) {
+  boards(first: $first, after: $after) {
+    edges {
+      node {
+        id
+        name
+        fields {
+          id
+          name
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BoardsQuery, BoardsQueryVariables>;
