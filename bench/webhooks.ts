@@ -39,6 +39,7 @@ import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
 import { newSecretKeys } from '../src/webhooks/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
+import { stageCells, stageNames, stagesWith } from './embedded-stages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -330,6 +331,7 @@ async function main() {
   const tickets = Math.round(ticketsPerSecond * LATENCY_SECONDS);
   log(`Latency: ${fmt(tickets)} tickets through the ticket service at ${fmt(ticketsPerSecond, 1)}/s (${fmt(deliveriesPerSecond, 1)} deliveries/s) for ${LATENCY_SECONDS} s…`);
   const latencyStart = performance.now();
+  const latencyFrom = Date.now();
   let created = 0;
   let createErrors = 0;
   const inFlight: Promise<unknown>[] = [];
@@ -358,6 +360,14 @@ async function main() {
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
   log(`Latency: p50 ${fmt(p50)} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms; ${latencyCheck.missing} missing, ${latencyCheck.duplicates} duplicates`);
+  // Where the first receiver's latency went (the service's own timestamps); a breakdown, so a failure only logs.
+  const stageSql = new pg.Client({ connectionString: databaseUrl });
+  const stages = await stageSql
+    .connect()
+    .then(() => stagesWith(async (text, params) => (await stageSql.query(text, params)).rows, `${receivers[0]!.origin}/webhooks/bench`, latencyFrom, Date.now(), receivers[0]!.arrivals))
+    .catch((err) => void log(`Latency: could not read the stages: ${err}`))
+    .finally(() => stageSql.end().catch(() => undefined));
+  if (stages) log(`Latency stages (p50 / p95 ms): ${stageNames.map((n, i) => `${n} ${stageCells(stages)[i]}`).join('; ')}`);
   if (!latencyArrived) log('Latency: not every delivery arrived in time');
 
   const workerStats = procStats(child.pid!);
@@ -402,6 +412,7 @@ async function main() {
     `| Fan-out: delivery rows by status / attempts recorded / events not relayed | ${JSON.stringify(fanoutRows.byStatus)} / ${fmt(fanoutRows.attempts)} / ${fanoutRows.unrelayed} |`,
     `| Latency phase: tickets created (ticket service) | ${fmt(created)} at ${fmt(achievedTicketsPerSecond, 1)}/s (${createErrors} errors) → ${fmt(latencyCheck.expected)} deliveries at ${fmt(achievedTicketsPerSecond * SUBSCRIPTIONS, 1)}/s |`,
     `| **Latency: occurredAt → first attempt at receiver, p50 / p99 / max** | **${fmt(p50)} / ${fmt(p99)}** / ${fmt(latencies.at(-1) ?? NaN)} ms |`,
+    `| Latency, the first receiver's steps p50 / p95 ms (bench/embedded-stages.ts): ${stageNames.join(', ')} | ${stageCells(stages ?? undefined).join(', ')} |`,
     `| Latency: delivery rows by status / attempts recorded / events not relayed | ${JSON.stringify(latencyRows.byStatus)} / ${fmt(latencyRows.attempts)} / ${latencyRows.unrelayed} |`,
     `| Worker process (worker + relay) peak RSS / RSS at end | ${fmt(workerStats.peakMb)} / ${fmt(workerStats.rssMb)} MB |`,
   );
