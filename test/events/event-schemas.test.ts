@@ -63,7 +63,7 @@ async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTest
     });
   expect((await attempt(7, 'failed', 503))?.paused).not.toBeNull();
   expect(await deliveryRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
-  expect((await attempt(6, 'gone', 410))?.disabled).toBe(true);
+  expect((await attempt(6, 'gone', 410))?.disabled).toMatchObject({ kind: 'webhook.disabled' });
   const enabled = await api('POST', `/webhooks/${subscriptionId}/enable`, { key });
   expect(enabled.status, enabled.text).toBe(200);
 }
