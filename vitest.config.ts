@@ -36,6 +36,10 @@ const isolated = [
   // Stops Temporal under a readiness check whose gRPC retry outlives the closed client (the
   // SDK's retry timer throws `Channel has been shut down` into whatever file runs next).
   'test/http/readiness.test.ts',
+  // Failed once each in the shared project in CI (2026-11-28, cause not established): the events
+  // feed's order within a PATCH's events, and the fairness test's dispatch order (CPU-sensitive).
+  'test/events/events-feed.test.ts',
+  'test/temporal/dev-server-fairness.test.ts',
   // `// @vitest-environment postgres` (test/support/postgres-environment.ts): a database each.
   'test/auth/revocation-instances.test.ts',
   'test/auth/revocation-listener.test.ts',
