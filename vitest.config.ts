@@ -68,7 +68,11 @@ export default defineConfig({
     // Two cores: more parallel files only contend for them (PGlite and Temporal are CPU-bound).
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: false } },
+      // Off again (2026-11-28): three clean-clone CI runs in a row failed different files in the
+      // shared project (a secret-keys start-up seeing another file's stored secrets, a delivery run
+      // attempting nothing, the events feed's order). Sharing needs every file's whole-database
+      // reads found first (issue 31); until then each file has its process and database again.
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: true } },
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
     ],
   },
