@@ -3,7 +3,7 @@
 // that a second `npm start`, or a CLI, never opens the same PGlite directory beside it.
 import { config } from '../config.ts';
 import { claimDataDir, DataDirBusy } from './data-dir-lock.ts';
-import { makeDataDirPrivate } from './private-data-dir.ts';
+import { makeDataDirPrivate } from '../db/private-data-dir.ts';
 
 // The Temporal dev server also keeps its data in DATA_DIR (claimDataDir makes it private too).
 if (config.database.kind !== 'pglite' && !config.temporal.address) makeDataDirPrivate(config.dataDir);

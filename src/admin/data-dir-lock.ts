@@ -7,7 +7,7 @@
 // in a restarted container where the new service has the old one's pid), and is taken over.
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeDataDirPrivate } from './private-data-dir.ts';
+import { makeDataDirPrivate } from '../db/private-data-dir.ts';
 
 interface LockOwner {
   pid: number;

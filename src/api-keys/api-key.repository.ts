@@ -1,6 +1,6 @@
 import { prisma } from '../db/db.ts';
-import { roleInclude } from '../auth/role-access.ts';
-import { INVALIDATION_CHANNEL, invalidationPayload } from '../auth/invalidation.ts';
+import { roleInclude } from '../access/role-access.ts';
+import { INVALIDATION_CHANNEL, invalidationPayload } from '../access/invalidation.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
 
@@ -64,7 +64,7 @@ export const apiKeyRepository = {
     return prisma.apiKey.findMany({ ...query, where: { AND: [{ workspaceId }, page.where] }, orderBy: page.orderBy, take: page.take });
   },
 
-  /** Every API instance hears of the revocation when it commits (auth/invalidation.ts). */
+  /** Every API instance hears of the revocation when it commits (access/invalidation.ts). */
   revoke(workspaceId: number, id: number, at: Date) {
     return prisma.$transaction(async (tx) => {
       const revoked = await tx.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: at } });

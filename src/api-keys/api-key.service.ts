@@ -1,14 +1,14 @@
 // API keys: `svc_<id part>_<secret>`. Only the SHA-256 of the whole key is stored; the key is
 // shown once. Authentication is served from an in-process cache so that most requests need no
-// database round trip; a revocation empties it on every instance at once (auth/invalidation.ts).
+// database round trip; a revocation empties it on every instance at once (access/invalidation.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { inYears, text } from '../validation/text.ts';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../access/principal.ts';
-import { toRoleAccess } from '../auth/role-access.ts';
-import { invalidateLocally, listenForInvalidations, SecurityCache } from '../auth/invalidation.ts';
+import { toRoleAccess } from '../access/role-access.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache } from '../access/invalidation.ts';
 import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 

@@ -4,7 +4,7 @@ import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
 import type { ApiKeyPrincipal } from '../access/principal.ts';
-import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
+import { RoleSummary, WorkspaceInfo } from '../graphql/workspace-summaries.ts';
 import { apiKeyService } from './api-key.service.ts';
 import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
 

@@ -8,7 +8,7 @@ import { parse, validate, type GraphQLError, type OperationDefinitionNode } from
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { schema } from './schema.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import type { RequestAuth } from '../auth/authenticate.ts';
+import type { RequestAuth } from './authenticate.ts';
 import { readJsonBody } from '../validation/request-body.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef, RouteInput } from '../rest/route.ts';

@@ -1,7 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { Prisma } from '../generated/prisma/client.ts';
-import { roleInclude } from './role-access.ts';
-import { INVALIDATION_CHANNEL, invalidationPayload } from './invalidation.ts';
+import { roleInclude } from '../access/role-access.ts';
+import { INVALIDATION_CHANNEL, invalidationPayload } from '../access/invalidation.ts';
 
 const userInclude = { workspace: true, role: { include: roleInclude } } as const;
 
@@ -55,7 +55,7 @@ export const sessionRepository = {
     return prisma.session.updateMany({ where: { id }, data: { lastSeenAt: at } });
   },
 
-  /** Every API instance hears of the ended session when it commits (invalidation.ts). */
+  /** Every API instance hears of the ended session when it commits (access/invalidation.ts). */
   delete(id: string) {
     return prisma.$transaction(async (tx) => {
       const deleted = await tx.session.deleteMany({ where: { id } });

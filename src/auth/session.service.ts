@@ -2,17 +2,17 @@
 // their SHA-256 (Session.id), so a leaked table signs nobody in. A session ends after 12 hours
 // without use or 7 days after sign-in, whichever comes first. Like API keys, a resolved session
 // is served from an in-process cache that a sign-out empties on every instance at once
-// (invalidation.ts). Password guessing is throttled before any hash (sign-in-throttle.ts).
+// (access/invalidation.ts). Password guessing is throttled before any hash (sign-in-throttle.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { parse, serialize } from 'hono/utils/cookie';
 import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { hashPassword, needsRehash, verifyPassword } from './password.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../access/password.ts';
 import { scopesForRole, type UserPrincipal } from '../access/principal.ts';
-import { toRoleAccess } from './role-access.ts';
+import { toRoleAccess } from '../access/role-access.ts';
 import { sessionRepository } from './session.repository.ts';
-import { invalidateLocally, listenForInvalidations, SecurityCache } from './invalidation.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache } from '../access/invalidation.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
 import { notificationService } from '../notifications/notification.service.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
@@ -128,7 +128,7 @@ export const sessionService = {
       });
     }
     const user = matches[0];
-    // A hash of an earlier scheme is replaced now that the password is known (password.ts).
+    // A hash of an earlier scheme is replaced now that the password is known (access/password.ts).
     if (needsRehash(user.passwordHash!)) await sessionRepository.replacePasswordHash(user.id, user.passwordHash!, await hashPassword(password));
     const token = crypto.randomBytes(32).toString('base64url');
     const id = hashToken(token);

@@ -4,7 +4,7 @@
 import { builder } from '../graphql/builder.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { AppError } from '../errors/errors.ts';
-import { RoleSummary, WorkspaceInfo } from '../workspaces/workspace.summaries.ts';
+import { RoleSummary, WorkspaceInfo } from '../graphql/workspace-summaries.ts';
 import type { UserPrincipal } from '../access/principal.ts';
 import { sessionService } from './session.service.ts';
 

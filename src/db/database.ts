@@ -11,7 +11,7 @@ import type { GetPrismaClientConfig } from '@prisma/client/runtime/client';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import type { SqlRunner } from './migrations.ts';
-import { makeOwnerOnly } from '../admin/private-data-dir.ts';
+import { makeOwnerOnly } from './private-data-dir.ts';
 import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {

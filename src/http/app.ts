@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createGraphQLServer, type GraphQLServer } from '../api/yoga.ts';
 import { AppError } from '../errors/errors.ts';
-import { authenticateRequest, type RequestAuth } from '../auth/authenticate.ts';
+import { authenticateRequest, type RequestAuth } from '../api/authenticate.ts';
 import { routes as apiRoutes } from '../api/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../api/rest-handler.ts';

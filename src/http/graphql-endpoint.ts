@@ -3,7 +3,7 @@
 // reads anything. The limits of the GraphQL
 // document itself are Yoga plugins (src/graphql/limits.ts).
 import { AppError } from '../errors/errors.ts';
-import { authenticateGraphQLRequest, type RequestAuth } from '../auth/authenticate.ts';
+import { authenticateGraphQLRequest, type RequestAuth } from '../api/authenticate.ts';
 import type { GraphQLServer } from '../api/yoga.ts';
 import { pageMemory } from '../paging/page-budget.ts';
 import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';

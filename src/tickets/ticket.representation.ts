@@ -1,7 +1,9 @@
 // The ONE ticket representation (docs/api-contract.md, "Resources"): every ticket response of REST and GraphQL and
 // the `data` of every webhook event are made by toTicketRepresentation, so they cannot drift.
 import type { Channel, Prisma, StateCategory, Ticket } from '../generated/prisma/client.ts';
+import type { z } from 'zod';
 import type { EventActor, FieldChange, JsonValue } from '../events/event.envelope.ts';
+import type { commentSchema, Same, ticketSchema } from '../events/event.schemas.ts';
 
 export interface FieldValue {
   fieldId: string;
@@ -106,3 +108,8 @@ export function toHistoryEntryRepresentation(row: Prisma.TicketHistoryEntryGetPa
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+// The event schemas (the webhooks section of the OpenAPI document) describe exactly the
+// representations built here: a compile error otherwise.
+true satisfies Same<z.infer<typeof ticketSchema>, TicketRepresentation>;
+true satisfies Same<z.infer<typeof commentSchema>, CommentRepresentation>;

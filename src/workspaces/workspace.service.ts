@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../access/password.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { API_SCOPES } from '../access/principal.ts';
 import { workspaceRepository, type BoardSeed } from './workspace.repository.ts';

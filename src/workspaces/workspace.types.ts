@@ -1,7 +1,7 @@
 // GraphQL: the caller's workspace and its roles.
 import { builder } from '../graphql/builder.ts';
 import { canSeeBoard } from '../access/principal.ts';
-import { WorkspaceInfo } from './workspace.summaries.ts';
+import { WorkspaceInfo } from '../graphql/workspace-summaries.ts';
 import { userService } from '../users/user.service.ts';
 
 builder.queryField('workspace', (t) =>

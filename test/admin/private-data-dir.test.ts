@@ -62,7 +62,7 @@ describe('DATA_DIR of the embedded default', () => {
     expect(process.umask()).toBe(0o077);
 
     // The next start takes the group and other bits from whatever is left as well.
-    const { makeDataDirPrivate } = await import('../../src/admin/private-data-dir.ts');
+    const { makeDataDirPrivate } = await import('../../src/db/private-data-dir.ts');
     makeDataDirPrivate(config.dataDir);
     expect(open(walk(config.dataDir))).toEqual([]);
   });

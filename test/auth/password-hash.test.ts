@@ -2,7 +2,7 @@
 // earlier scheme (scrypt, N=2^14) is replaced at the person's next sign-in.
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash, verifyPassword } from '../../src/auth/password.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../../src/access/password.ts';
 import { sessionService } from '../../src/auth/session.service.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { prisma } from '../../src/db/db.ts';

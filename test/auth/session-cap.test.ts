@@ -2,7 +2,7 @@
 // every instance, as a sign-out does) and leaves a notice in the settings UI saying so.
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
-import { hashPassword } from '../../src/auth/password.ts';
+import { hashPassword } from '../../src/access/password.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { MAX_LIVE_SESSIONS, sessionService, sessionTokenOf } from '../../src/auth/session.service.ts';
 import { prisma } from '../../src/db/db.ts';

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
-import { hashPassword } from '../../src/auth/password.ts';
+import { hashPassword } from '../../src/access/password.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { sessionService, IDLE_TIMEOUT_MS } from '../../src/auth/session.service.ts';
 import { prisma } from '../../src/db/db.ts';

@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Counts the scrypt hashes signIn runs, whatever they take.
 const hashes = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/auth/password.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/auth/password.ts')>();
+vi.mock('../../src/access/password.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/access/password.ts')>();
   return {
     ...original,
     verifyPassword: (...args: Parameters<typeof original.verifyPassword>) => {

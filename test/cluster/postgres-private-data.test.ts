@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeDataDirPrivate } from '../../src/admin/private-data-dir.ts';
+import { makeDataDirPrivate } from '../../src/db/private-data-dir.ts';
 import { postgresDirFor, postgresReady, startPostgres, stopPostgres, type Postgres } from '../../scripts/cluster/postgres.ts';
 import { freePort } from '../support/http.ts';
 

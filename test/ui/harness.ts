@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
-import { hashPassword } from '../../src/auth/password.ts';
+import { hashPassword } from '../../src/access/password.ts';
 import { ensureWebBuild } from '../../web/build.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { freePort, serveApp } from '../support/http.ts';

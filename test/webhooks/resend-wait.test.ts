@@ -3,7 +3,7 @@
 // worker polls the task queue, so the re-send never gets a result: the answer cannot depend on time.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { authenticateRequest } from '../../src/auth/authenticate.ts';
+import { authenticateRequest } from '../../src/api/authenticate.ts';
 import { webhookService } from '../../src/webhooks/webhook.service.ts';
 import { routes } from '../../src/api/routes.ts';
 import { resendWorkflowId } from '../../workflows/delivery/ids.ts';

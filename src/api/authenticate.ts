@@ -3,8 +3,8 @@
 import { AppError } from '../errors/errors.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import type { Principal } from '../access/principal.ts';
-import { sessionService, sessionTokenOf } from './session.service.ts';
-import { assertCsrfToken, assertSameOrigin, isSafeMethod } from './csrf.ts';
+import { sessionService, sessionTokenOf } from '../auth/session.service.ts';
+import { assertCsrfToken, assertSameOrigin, isSafeMethod } from '../auth/csrf.ts';
 
 export interface RequestAuth {
   principal: Principal | null;

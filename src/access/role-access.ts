@@ -1,4 +1,4 @@
-import type { RoleAccess } from '../access/principal.ts';
+import type { RoleAccess } from './principal.ts';
 
 interface RoleRow {
   id: number;

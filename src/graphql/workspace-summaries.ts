@@ -1,6 +1,6 @@
 // GraphQL: the two summaries a caller's identity shows (`me` for an API key, `viewer` for a
 // person): its workspace and its role.
-import { builder } from '../graphql/builder.ts';
+import { builder } from './builder.ts';
 import type { ApiKeyPrincipal } from '../access/principal.ts';
 
 export const WorkspaceInfo = builder.objectRef<ApiKeyPrincipal['workspace']>('WorkspaceInfo').implement({
