@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll } from 'vitest';
 import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { provisioned } from './tools.ts';
 import { freePort } from '../../scripts/free-port.ts';
@@ -120,4 +121,22 @@ export async function createDeliveryTimeSkippingEnv(): Promise<TestWorkflowEnvir
     ),
   });
   return env;
+}
+
+/**
+ * A Temporal server for the whole file: started before its tests (`start`, e.g. startTestDevServer
+ * or createTimeSkippingEnv), torn down after them. Returns a getter for the tests to call.
+ */
+export function useTemporal<T extends { teardown(): Promise<void> }>(start: () => Promise<T>): () => T {
+  let env: T | undefined;
+  beforeAll(async () => {
+    env = await start();
+  }, 60_000);
+  afterAll(async () => {
+    await env?.teardown();
+  }, 60_000);
+  return () => {
+    if (!env) throw new Error('the Temporal server of this file did not start (see beforeAll)');
+    return env;
+  };
 }

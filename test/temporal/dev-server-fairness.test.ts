@@ -1,27 +1,19 @@
 // Task-queue fairness on our dev server: a workflow whose fairness key has one task is not
 // served behind another key's backlog (the dev server runs with matching.enableFairness).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorker } from '../../workflows/worker.ts';
 import { helloWorkflow } from './hello/workflows.ts';
-import { helloWorkflowsPath, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { helloWorkflowsPath, startTestDevServer, uniqueId, useTemporal } from '../support/temporal.ts';
 
 describe('task-queue fairness on the dev server', () => {
-  let env: TestDevServer;
-
-  beforeAll(async () => {
-    env = await startTestDevServer();
-  }, 60_000);
-
-  afterAll(async () => {
-    await env?.teardown();
-  }, 60_000);
+  const temporal = useTemporal(startTestDevServer);
 
   it("dispatches a lone key's task among the first, not behind another key's backlog", { timeout: 120_000 }, async () => {
     const taskQueue = uniqueId('fair');
     const backlog = 60;
     // Everything is queued before any worker polls: 60 workflows of workspace A, then one of B.
     const start = (name: string, fairnessKey: string) =>
-      env.client.workflow.start(helloWorkflow, { args: [name], taskQueue, workflowId: uniqueId(name), priority: { fairnessKey } });
+      temporal().client.workflow.start(helloWorkflow, { args: [name], taskQueue, workflowId: uniqueId(name), priority: { fairnessKey } });
     const handles = [];
     for (let i = 0; i < backlog; i++) handles.push(await start(`a${i}`, 'workspace-a'));
     handles.push(await start('b', 'workspace-b'));
@@ -29,8 +21,8 @@ describe('task-queue fairness on the dev server', () => {
     // One task at a time, so the order of the activity calls is the order of dispatch.
     const calls: string[] = [];
     const worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace,
+      connection: temporal().nativeConnection,
+      namespace: temporal().namespace,
       taskQueue,
       workflowsPath: helloWorkflowsPath,
       // No sticky cache: every workflow task goes through the (fair) task queue.

@@ -1,29 +1,21 @@
 // The hello workflow end to end on a real dev server: real worker, real activity.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { createHelloActivities } from './hello/activities.ts';
 import { helloWorkflow } from './hello/workflows.ts';
 import { createWorker } from '../../workflows/worker.ts';
-import { helloWorkflowsPath, startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
+import { helloWorkflowsPath, startTestDevServer, uniqueId, useTemporal } from '../support/temporal.ts';
 
 describe('hello workflow on the dev server', () => {
-  let env: TestDevServer;
-
-  beforeAll(async () => {
-    env = await startTestDevServer();
-  }, 60_000);
-
-  afterAll(async () => {
-    await env?.teardown();
-  }, 60_000);
+  const temporal = useTemporal(startTestDevServer);
 
   it('runs the greet activity in a real worker and returns its result', { timeout: 60_000 }, async () => {
     const taskQueue = uniqueId('hello');
     const calls: string[] = [];
     const real = createHelloActivities({ greeting: 'Hi' });
     const worker = await createWorker({
-      connection: env.nativeConnection,
-      namespace: env.namespace,
+      connection: temporal().nativeConnection,
+      namespace: temporal().namespace,
       taskQueue,
       workflowsPath: helloWorkflowsPath,
       activities: {
@@ -37,7 +29,7 @@ describe('hello workflow on the dev server', () => {
     const workflowId = uniqueId('hello-wf');
     const subscriptionId = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
     const result = await worker.runUntil(
-      env.client.workflow.execute(helloWorkflow, {
+      temporal().client.workflow.execute(helloWorkflow, {
         args: ['Ada'],
         taskQueue,
         workflowId,
@@ -49,7 +41,7 @@ describe('hello workflow on the dev server', () => {
     expect(result).toBe('Hi, Ada!');
     expect(calls).toEqual(['Ada']);
 
-    const handle = env.client.workflow.getHandle(workflowId);
+    const handle = temporal().client.workflow.getHandle(workflowId);
     const description = await handle.describe();
     expect(description.status.name).toBe('COMPLETED');
     expect(description.typedSearchAttributes.get(subscriptionId)).toBe('sub-123');
