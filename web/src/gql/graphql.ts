@@ -25,6 +25,8 @@ export type CreateWebhookSubscriptionInput = {
   ordering?: WebhookOrdering | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
   ratePerSecond?: number | null | undefined;
+  /** null: back to the default schedule */
+  retrySchedule?: WebhookRetryScheduleInput | null | undefined;
   /** https, port 443 or 8443, a public address */
   url: string;
 };
@@ -73,6 +75,8 @@ export type UpdateWebhookSubscriptionInput = {
   ordering?: WebhookOrdering | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
   ratePerSecond?: number | null | undefined;
+  /** null: back to the default schedule */
+  retrySchedule?: WebhookRetryScheduleInput | null | undefined;
   /** https, port 443 or 8443, a public address */
   url?: string | null | undefined;
 };
@@ -104,6 +108,12 @@ export type WebhookRecoveryStatus =
   | 'finished'
   /** Re-sending */
   | 'running';
+
+/** Shortens the retry schedule: `delaysSeconds` are the waits after each failed attempt (each ±10% jitter), so n delays make n + 1 attempts; `[]` makes one attempt and no retry. At most 6 delays, each at least the service’s minimum (WEBHOOK_RETRY_MIN_DELAY_SECONDS, 60 by default) and at most 86400, adding up to at most 124560 (the default’s span): validation_failed otherwise. Absent or null: the default (60, 300, 1800, 7200, 28800, 86400). A change applies to waiting deliveries from their next failure on. */
+export type WebhookRetryScheduleInput = {
+  /** Seconds to wait after each failed attempt but the last; at most 6 */
+  delaysSeconds: Array<number>;
+};
 
 export type WebhookStatsBucketSize =
   /** One UTC day (periods 7d and 30d) */
