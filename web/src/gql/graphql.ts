@@ -202,7 +202,7 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 
 export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
 
-export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } };
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -210,14 +210,14 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSubscriptionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
 
@@ -261,7 +261,7 @@ export type UpdateWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DeleteWebhookSubscriptionMutationVariables = Exact<{
   id: string;
@@ -282,33 +282,33 @@ export type ResumeWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type PauseWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DisableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type EnableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhookLimitsQuery = { webhookLimits: { minRatePerSecond: number, maxInFlight: number } };
+export type WebhookLimitsQuery = { webhookLimits: { minRatePerSecond: number, maxInFlight: number, retryMinDelaySeconds: number, defaultRetryDelaysSeconds: Array<number>, maxRetrySpanSeconds: number } };
 
 export type ResendWebhookDeliveryMutationVariables = Exact<{
   subscriptionId: string;
@@ -437,6 +437,12 @@ export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }
     fragment HealthAttemptFields on WebhookHealthAttempt {
   status
@@ -676,6 +682,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<WebhookSubscriptionsQuery, WebhookSubscriptionsQueryVariables>;
 export const WebhookSubscriptionDocument = new TypedDocumentString(`
     query WebhookSubscription($id: String!) {
@@ -724,6 +736,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<WebhookSubscriptionQuery, WebhookSubscriptionQueryVariables>;
 export const WebhookDeliveriesDocument = new TypedDocumentString(`
     query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
@@ -850,6 +868,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<UpdateWebhookSubscriptionMutation, UpdateWebhookSubscriptionMutationVariables>;
 export const DeleteWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation DeleteWebhookSubscription($id: String!) {
@@ -910,6 +934,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<ResumeWebhookSubscriptionMutation, ResumeWebhookSubscriptionMutationVariables>;
 export const PauseWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation PauseWebhookSubscription($id: String!) {
@@ -957,6 +987,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<PauseWebhookSubscriptionMutation, PauseWebhookSubscriptionMutationVariables>;
 export const DisableWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation DisableWebhookSubscription($id: String!) {
@@ -1004,6 +1040,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<DisableWebhookSubscriptionMutation, DisableWebhookSubscriptionMutationVariables>;
 export const EnableWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation EnableWebhookSubscription($id: String!) {
@@ -1051,12 +1093,21 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<EnableWebhookSubscriptionMutation, EnableWebhookSubscriptionMutationVariables>;
 export const WebhookLimitsDocument = new TypedDocumentString(`
     query WebhookLimits {
   webhookLimits {
     minRatePerSecond
     maxInFlight
+    retryMinDelaySeconds
+    defaultRetryDelaysSeconds
+    maxRetrySpanSeconds
   }
 }
     `) as unknown as TypedDocumentString<WebhookLimitsQuery, WebhookLimitsQueryVariables>;
