@@ -55,6 +55,9 @@ const schema = z.object({
   // The slowest rate a subscription may ask for (docs/integrators/webhooks.md, "Bounds"): at 0.1/s a paused
   // subscription's held cap (100) drains in under 17 minutes, within its deliveries' first retries.
   WEBHOOK_MIN_RATE_PER_SECOND: z.coerce.number().min(0.01).max(1000).default(0.1),
+  // The shortest retry delay a subscription's retry schedule may ask for (docs/integrators/webhooks.md,
+  // "Retry schedules"): a receiver that is down is not hammered.
+  WEBHOOK_RETRY_MIN_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // Retention (docs/operators/retention-and-backups.md).
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -161,7 +164,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

@@ -3425,6 +3425,17 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description The retry schedule in force */
+                            retrySchedule: {
+                                /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                                delaysSeconds: number[];
+                                /** @description Scheduled attempts at most: one more than the delays */
+                                maxAttempts: number;
+                                /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                                spanSeconds: number;
+                                /** @description False: the default schedule */
+                                custom: boolean;
+                            };
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
@@ -3528,6 +3539,11 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "concurrent" | "strict";
+                    /** @description Shortens the retry schedule: `delaysSeconds` are the waits after each failed attempt (each ±10% jitter), so n delays make n + 1 attempts; `[]` makes one attempt and no retry. At most 6 delays, each at least the service’s minimum (WEBHOOK_RETRY_MIN_DELAY_SECONDS, 60 by default) and at most 86400, adding up to at most 124560 (the default’s span): validation_failed otherwise. Absent or null: the default (60, 300, 1800, 7200, 28800, 86400). A change applies to waiting deliveries from their next failure on. */
+                    retrySchedule?: {
+                        /** @description Seconds to wait after each failed attempt but the last */
+                        delaysSeconds: number[];
+                    } | null;
                 };
             };
         };
@@ -3590,6 +3606,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                         /** @description `whsec_` and the base64 of 32 random bytes; shown in this answer only */
                         secret: string;
                     };
@@ -3766,6 +3793,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                     };
                 };
             };
@@ -3980,6 +4018,11 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "concurrent" | "strict";
+                    /** @description Shortens the retry schedule: `delaysSeconds` are the waits after each failed attempt (each ±10% jitter), so n delays make n + 1 attempts; `[]` makes one attempt and no retry. At most 6 delays, each at least the service’s minimum (WEBHOOK_RETRY_MIN_DELAY_SECONDS, 60 by default) and at most 86400, adding up to at most 124560 (the default’s span): validation_failed otherwise. Absent or null: the default (60, 300, 1800, 7200, 28800, 86400). A change applies to waiting deliveries from their next failure on. */
+                    retrySchedule?: {
+                        /** @description Seconds to wait after each failed attempt but the last */
+                        delaysSeconds: number[];
+                    } | null;
                 };
             };
         };
@@ -4042,6 +4085,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                     };
                 };
             };
@@ -4228,6 +4282,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                         /** @description `whsec_` and the base64 of 32 random bytes; shown in this answer only */
                         secret: string;
                     };
@@ -4485,6 +4550,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                     };
                 };
             };
@@ -4635,6 +4711,17 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description The retry schedule in force */
+                        retrySchedule: {
+                            /** @description Seconds waited after each failed attempt but the last (each ±10% jitter) */
+                            delaysSeconds: number[];
+                            /** @description Scheduled attempts at most: one more than the delays */
+                            maxAttempts: number;
+                            /** @description The delays added up: how long after its first attempt a delivery may still be retried (a Retry-After is capped within it) */
+                            spanSeconds: number;
+                            /** @description False: the default schedule */
+                            custom: boolean;
+                        };
                     };
                 };
             };
@@ -4792,6 +4879,8 @@ export interface operations {
                                 /** @description Milliseconds waited in all */
                                 ms: number;
                             } | null;
+                            /** @description The scheduled attempts of the subscription’s retry schedule in force (`attempt` of `maxAttempts`); null for a manual re-send’s answer */
+                            maxAttempts: number | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
@@ -4937,6 +5026,8 @@ export interface operations {
                             /** @description Milliseconds waited in all */
                             ms: number;
                         } | null;
+                        /** @description The scheduled attempts of the subscription’s retry schedule in force (`attempt` of `maxAttempts`); null for a manual re-send’s answer */
+                        maxAttempts: number | null;
                     };
                 };
             };
@@ -4988,6 +5079,8 @@ export interface operations {
                             /** @description Milliseconds waited in all */
                             ms: number;
                         } | null;
+                        /** @description The scheduled attempts of the subscription’s retry schedule in force (`attempt` of `maxAttempts`); null for a manual re-send’s answer */
+                        maxAttempts: number | null;
                     };
                 };
             };

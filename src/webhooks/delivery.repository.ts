@@ -73,6 +73,8 @@ export interface AttemptContext {
     previousSecret: string | null;
     secretRotatedAt: Date | null;
     maxInFlight: number;
+    /** Its retry schedule as stored (retry-schedule.ts); null: the default. */
+    retrySchedule: unknown;
   };
 }
 
@@ -92,6 +94,7 @@ interface AttemptContextRow {
   previousSecret: string | null;
   secretRotatedAt: Date | null;
   maxInFlight: number;
+  retrySchedule: unknown;
 }
 
 export const deliveryRepository = {
@@ -111,7 +114,7 @@ export const deliveryRepository = {
     const rows = await prisma.$queryRaw<AttemptContextRow[]>`
       SELECT d."id", d."status"::text AS "status",
              e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
-             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight"
+             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight", s."retrySchedule"
       FROM "Delivery" d
       JOIN "Event" e ON e."id" = d."eventId"
       JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
@@ -130,6 +133,7 @@ export const deliveryRepository = {
         previousSecret: row.previousSecret === null ? null : openSecret(row.previousSecret, { subscriptionId: row.subscriptionId, column: 'previousSecret' }),
         secretRotatedAt: row.secretRotatedAt,
         maxInFlight: row.maxInFlight,
+        retrySchedule: row.retrySchedule ?? null,
       },
     }));
   },

@@ -25,6 +25,8 @@ interface SubscriptionData {
   maxInFlight?: number;
   ratePerSecond?: number | null;
   ordering?: 'concurrent' | 'strict';
+  /** null: back to the default schedule (retry-schedule.ts). */
+  retrySchedule?: { delaysSeconds: number[] } | null;
 }
 
 /** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
@@ -51,6 +53,8 @@ export interface DeliveryLogRow {
   waitedReason: string | null;
   waitedMs: number | null;
   sortAt: Date;
+  /** The subscription's scheduled attempts in force (retry-schedule.ts); set by the service. */
+  maxAttempts?: number;
 }
 
 interface DeliveryLogFilter {
@@ -207,6 +211,7 @@ export const webhookRepository = {
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
           ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
+          ...(input.retrySchedule ? { retrySchedule: input.retrySchedule } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
@@ -226,7 +231,9 @@ export const webhookRepository = {
   },
 
   async update(id: string, data: SubscriptionUpdate) {
-    return openSecrets(await prisma.webhookSubscription.update({ where: { id }, data }));
+    const { retrySchedule, ...rest } = data;
+    const schedule = retrySchedule === undefined ? {} : { retrySchedule: retrySchedule ?? Prisma.DbNull };
+    return openSecrets(await prisma.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule } }));
   },
 
   /** Soft delete (the log stays for its 30 days); what was still to be sent is cancelled. */

@@ -19,6 +19,7 @@ import { pageByKey, pageInMemory, type ConnectionArgs } from '../paging/page-by-
 import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
 import { conditionRepository } from './condition.repository.ts';
+import { retryScheduleInput, retryScheduleView } from './retry-schedule.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -85,6 +86,7 @@ const subscriptionFields = {
     .enum(['concurrent', 'strict'])
     .optional()
     .describe(ORDERING_NOTE),
+  retrySchedule: retryScheduleInput,
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -237,6 +239,7 @@ export const webhookService = {
       ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
       ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
+      ...(data.retrySchedule ? { retrySchedule: data.retrySchedule } : {}),
       secret,
     });
     if ('limitReached' in subscription) {
@@ -268,6 +271,7 @@ export const webhookService = {
       ...(boards !== undefined ? { boardIds: boards } : {}),
       ...(fields !== undefined ? { fields } : {}),
       ...(data.description !== undefined ? { description: data.description } : {}),
+      ...(data.retrySchedule !== undefined ? { retrySchedule: data.retrySchedule } : {}),
     });
   },
 
@@ -349,7 +353,8 @@ export const webhookService = {
       newestFirst: true,
       load: async (page) => {
         const s = await find(p, id);
-        return webhookRepository.deliveryLog(s.id, { ...q, after: page.where.id?.lt ?? null, boardIds: visibleBoards(p) }, page.take);
+        const { maxAttempts } = retryScheduleView(s.retrySchedule);
+        return (await webhookRepository.deliveryLog(s.id, { ...q, after: page.where.id?.lt ?? null, boardIds: visibleBoards(p) }, page.take)).map((r) => ({ ...r, maxAttempts }));
       },
     });
   },

@@ -7,6 +7,8 @@ import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, web
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
 import { healthFor, WebhookHealthRef } from './health.types.ts';
+import { RetryScheduleInput, RetryScheduleRef } from './retry-schedule.types.ts';
+import { retryScheduleView } from './retry-schedule.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -111,6 +113,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    retrySchedule: t.field({ type: RetryScheduleRef, description: 'The retry schedule in force', resolve: (s) => retryScheduleView(s.retrySchedule) }),
   };
 }
 
@@ -176,6 +179,11 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
       description: 'Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds',
       resolve: (r) => (r.waitedReason ? { reason: r.waitedReason as 'retry_after', ms: r.waitedMs ?? 0 } : null),
     }),
+    maxAttempts: t.int({
+      nullable: true,
+      description: 'The scheduled attempts of the subscription’s retry schedule in force (`attempt` of `maxAttempts`); null for a manual re-send’s answer',
+      resolve: (r) => r.maxAttempts ?? null,
+    }),
   }),
 });
 
@@ -208,6 +216,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
+    retrySchedule: t.field({ type: RetryScheduleInput, required: false, description: 'null: back to the default schedule' }),
   }),
 });
 
@@ -222,6 +231,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}; null removes it` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
+    retrySchedule: t.field({ type: RetryScheduleInput, required: false, description: 'null: back to the default schedule' }),
   }),
 });
 

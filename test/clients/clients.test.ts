@@ -139,6 +139,9 @@ async function checkMainFlow(flow: FlowRunner, client: 'Python' | 'Go') {
   expect(subscription.workspaceId).toBe(ws.workspace.id);
   expect(out.subscription).toMatchObject({ url: `https://93.184.216.34/${client.toLowerCase()}`, events: ['ticket.created'], condition: 'receiving' });
   expect(out.subscription.secret).toMatch(/^whsec_/);
+  // A shortened retry schedule, sent through the generated request model and read from the answer's.
+  expect(out.subscription.retrySchedule).toEqual({ delaysSeconds: [60, 300], maxAttempts: 3, custom: true });
+  expect(subscription.retrySchedule).toEqual({ delaysSeconds: [60, 300] });
   expect(Date.parse(out.subscription.createdAt)).toBe(subscription.createdAt.getTime());
   return { ws, key: key.value, subscriptionId: out.subscription.id as string };
 }
@@ -185,9 +188,12 @@ async function checkDeliveries(flow: FlowRunner, setup: Awaited<ReturnType<typeo
       httpStatus: e.httpStatus,
       attemptedAt: instant(e.attemptedAt),
       waited: e.waited,
+      maxAttempts: e.maxAttempts,
     })),
   );
   expect(out.pages.every((page: unknown[]) => page.length <= 1)).toBe(true);
+  // Each entry against the subscription's schedule in force: attempt n of 3.
+  expect(out.pages.flat().map((e: any) => e.maxAttempts)).toEqual([3, 3]);
   expect(out.pages.flat().map((e: any) => [e.deliveryId, e.status, e.httpStatus, e.waited])).toEqual([
     [waiting.deliveryId, 'pending', null, null],
     [attempted.deliveryId, 'failed', 503, { reason: 'retry_after', ms: 30_000 }],

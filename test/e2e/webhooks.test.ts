@@ -51,6 +51,8 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
     TEMPORAL_ADDRESS: opts.temporalAddress,
     TEMPORAL_TASK_QUEUE: 'e2e-webhooks',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // A subscription of these tests may retry after a few seconds (the SIGKILL test's), not a minute.
+    WEBHOOK_RETRY_MIN_DELAY_SECONDS: '1',
     NODE_EXTRA_CA_CERTS: caFile,
   };
   // Node itself with tsx's loader (not the tsx CLI, which runs Node as a child): a SIGKILL then
@@ -159,8 +161,8 @@ async function createTicket(subject: string) {
   return res.body;
 }
 
-async function subscribe(hook: string, events: string[]) {
-  const res = await api('POST', '/webhooks', { origin, key: apiKey, body: { url: `${receiver.origin}${hook}`, events } });
+async function subscribe(hook: string, events: string[], extra: Record<string, unknown> = {}) {
+  const res = await api('POST', '/webhooks', { origin, key: apiKey, body: { url: `${receiver.origin}${hook}`, events, ...extra } });
   expect(res.status).toBe(201);
   return res.body as { id: string; secret: string };
 }
@@ -285,40 +287,54 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
   });
 
   it('the worker killed with SIGKILL during a retry wait still delivers after restart', { timeout: 180_000 }, async () => {
-    let calls = 0;
-    receiver.respond('/hooks/flaky', () => (++calls === 1 ? { status: 503, body: 'try later' } : { status: 200 }));
-    const sub = await subscribe('/hooks/flaky', ['ticket.created']);
+    // The receiver fails every attempt until the worker is dead; the subscription retries every 10 s
+    // (WEBHOOK_RETRY_MIN_DELAY_SECONDS is 1 here), so the test waits seconds, not the default's minute.
+    let killed = false;
+    receiver.respond('/hooks/flaky', () => (killed ? { status: 200 } : { status: 503, body: 'try later' }));
+    const sub = await subscribe('/hooks/flaky', ['ticket.created'], { retrySchedule: { delaysSeconds: [10, 10, 10, 10, 10, 10] } });
     await createTicket('Retry me');
     await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the first attempt')).toBeGreaterThan(0);
     const first = deliveriesTo('/hooks/flaky')[0]!;
-    const failed = await vi.waitFor(async () => {
+
+    // The kill lands in a retry wait, known from state rather than timing: the newest failed attempt
+    // is in the log with its next attempt still ahead (by a margin far beyond a kill's milliseconds),
+    // and the receiver has had no request since it. A slow machine that misses one wait takes the next.
+    const margin = 3_000;
+    const wait = await vi.waitFor(async () => {
       const r = await api('GET', `/webhooks/${sub.id}/deliveries?status=failed`, { origin, key: apiKey });
-      expect(r.body.data[0], 'the failed attempt in the log').toBeDefined();
-      return r.body.data[0];
-    }, waiting('the failed attempt in the log'));
-    expect(failed).toMatchObject({ attempt: 1, httpStatus: 503, responseExcerpt: 'try later' });
-    const nextAt = new Date(failed.nextAttemptAt).getTime();
-    // One minute, ±10% jitter.
-    expect(nextAt - new Date(failed.attemptedAt).getTime()).toBeGreaterThanOrEqual(54_000);
-    expect(nextAt - new Date(failed.attemptedAt).getTime()).toBeLessThanOrEqual(66_000);
+      const latest = r.body.data[0];
+      expect(latest, 'a failed attempt in the log').toBeDefined();
+      const received = deliveriesTo('/hooks/flaky').length;
+      expect(received, 'no attempt out since the newest one logged').toBe(latest.attempt);
+      expect(new Date(latest.nextAttemptAt).getTime() - Date.now(), 'the next attempt still ahead').toBeGreaterThan(margin);
+      return { latest, received };
+    }, waiting('a retry wait', 90_000));
+    expect(wait.latest).toMatchObject({ httpStatus: 503, responseExcerpt: 'try later', maxAttempts: 7 });
+    const nextAt = new Date(wait.latest.nextAttemptAt).getTime();
+    // Ten seconds, ±10% jitter.
+    expect(nextAt - new Date(wait.latest.attemptedAt).getTime()).toBeGreaterThanOrEqual(9_000);
+    expect(nextAt - new Date(wait.latest.attemptedAt).getTime()).toBeLessThanOrEqual(11_000);
 
     await deployment.worker.kill('SIGKILL');
+    killed = true;
+    expect(deliveriesTo('/hooks/flaky'), 'nothing went out between the check and the kill').toHaveLength(wait.received);
     if (!split) deployment = await deploy();
     else deployment.worker = await startService('worker', { temporalAddress: dev.address });
 
-    await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the retry', 120_000)).toBeGreaterThan(1);
-    const second = deliveriesTo('/hooks/flaky')[1]!;
-    expect(Date.now()).toBeGreaterThanOrEqual(nextAt);
-    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
-    expect(second.body).toBe(first.body);
-    verified(second, sub.secret);
+    await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the retry', 120_000)).toBeGreaterThan(wait.received);
+    const retried = deliveriesTo('/hooks/flaky')[wait.received]!;
+    expect(retried.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(retried.body).toBe(first.body);
+    verified(retried, sub.secret);
     const ok = await vi.waitFor(async () => {
       const r = await api('GET', `/webhooks/${sub.id}/deliveries?status=succeeded`, { origin, key: apiKey });
       expect(r.body.data[0], 'the retry in the log').toBeDefined();
       return r.body.data[0];
     }, waiting('the retry in the log'));
-    expect(ok).toMatchObject({ attempt: 2, trigger: 'scheduled', httpStatus: 200 });
-    expect(deliveriesTo('/hooks/flaky')).toHaveLength(2);
+    // The attempt after the wait the kill interrupted, made by the restarted worker, not before its time.
+    expect(ok).toMatchObject({ attempt: wait.latest.attempt + 1, trigger: 'scheduled', httpStatus: 200 });
+    expect(new Date(ok.attemptedAt).getTime()).toBeGreaterThanOrEqual(nextAt);
+    expect(deliveriesTo('/hooks/flaky')).toHaveLength(wait.received + 1);
   });
 
   it('the worker and the relay killed with SIGKILL mid-fan-out lose nothing; a repeat carries the same webhook-id', { timeout: 240_000 }, async () => {

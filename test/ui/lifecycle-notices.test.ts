@@ -195,6 +195,40 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  it('the retry schedule field: the server’s bounds stated, a refusal on the field, a shorter schedule saved and shown', async () => {
+    await page.goto(`/settings/webhooks/${subscriptionId}`);
+    await heading(page, 'Webhook').waitFor(WAIT);
+    await page.getByText('Default: 7 attempts, retried after 1 min, 5 min, 30 min, 2 h, 8 h, 24 h').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit webhook' });
+    const retries = dialog.getByLabel(/Retry delays in seconds/);
+    expect(await retries.inputValue()).toBe('');
+    const floor = config.webhooks.retryMinDelaySeconds;
+    await expect.poll(() => dialog.textContent(), WAIT).toContain(`each at least ${floor} (this service’s minimum)`);
+    const field = dialog.locator('.field', { has: page.getByLabel(/Retry delays in seconds/) });
+    // The form's own check, then the server's refusal below the operator's minimum, each on the field.
+    await retries.fill('soon');
+    await dialog.getByRole('button', { name: /Save/ }).click();
+    await field.getByText('Use whole seconds separated by commas').waitFor(WAIT);
+    await retries.fill(String(floor - 1));
+    await dialog.getByRole('button', { name: /Save/ }).click();
+    await field.getByText(new RegExp(`at least ${floor} seconds`)).waitFor(WAIT);
+    await retries.fill('60, 300');
+    await dialog.getByRole('button', { name: /Save/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('3 attempts, retried after 1 min, 5 min').waitFor(WAIT);
+    const saved = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    expect(saved.retrySchedule).toEqual({ delaysSeconds: [60, 300] });
+    // The form shows it again, and an empty field goes back to the default.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await dialog.getByLabel(/Retry delays in seconds/).inputValue()).toBe('60, 300');
+    await dialog.getByLabel(/Retry delays in seconds/).fill('');
+    await dialog.getByRole('button', { name: /Save/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Default: 7 attempts', { exact: false }).waitFor(WAIT);
+    expect((await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } })).retrySchedule).toBeNull();
+  });
+
   for (const width of [1440, 390]) {
     it(`axe-core: the confirmations and the notification tabs at ${width} px`, async () => {
       const { context, page: p } = await stack.newPage(width);

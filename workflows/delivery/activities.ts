@@ -23,7 +23,8 @@ import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
 import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
-import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from './schedule.ts';
+import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
+import { retryDelaysMs } from '../../src/webhooks/retry-schedule.ts';
 import { wakeRuns } from './wake.ts';
 
 export interface DeliveryActivityDeps {
@@ -128,10 +129,12 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
     const gone = status === 410;
-    const lastScheduled = claimed.attempt >= MAX_ATTEMPTS;
+    // The subscription's schedule as it is now: a change applies from a delivery's next failure on.
+    const delays = retryDelaysMs(delivery.subscription.retrySchedule);
+    const lastScheduled = claimed.attempt >= maxAttemptsOf(delays);
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
-    const jittered = jitteredDelay(claimed.attempt, Math.random());
-    const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs) : null;
+    const jittered = jitteredDelay(claimed.attempt, Math.random(), delays);
+    const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs, delays) : null;
     const saved = await deliveryRepository.recordAttempt({
       deliveryId: delivery.id,
       subscriptionId: delivery.subscription.id,
@@ -153,12 +156,13 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       fence,
     });
     // No attempt of the subscription before then; never longer than a delivery's whole schedule.
-    const retryAfterUntil = retryAfterMs ? attemptedAt.getTime() + Math.min(retryAfterMs, remainingSpanMs(1)) : null;
-    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil, overloaded: status === 429 || status === 503 };
+    const hold = retryAfterMs ? Math.min(retryAfterMs, remainingSpanMs(1, delays)) : 0;
+    const retryAfterUntil = hold > 0 ? attemptedAt.getTime() + hold : null;
+    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil, overloaded: status === 429 || status === 503, lastScheduled };
   }
 
-  function observe(s: Sent, outcome: 'succeeded' | 'failed' | 'gone', extra: { paused?: boolean; disabled?: boolean; attempt: number }) {
-    countAttempt({ outcome, trigger: 'scheduled', durationMs: s.result.durationMs, lastScheduled: extra.attempt >= MAX_ATTEMPTS, paused: extra.paused === true, disabled: extra.disabled === true });
+  function observe(s: Sent, outcome: 'succeeded' | 'failed' | 'gone', extra: { paused?: boolean; disabled?: boolean; attempt: number; lastScheduled?: boolean }) {
+    countAttempt({ outcome, trigger: 'scheduled', durationMs: s.result.durationMs, lastScheduled: extra.lastScheduled ?? extra.attempt >= maxAttemptsOf(retryDelaysMs(s.delivery.subscription.retrySchedule)), paused: extra.paused === true, disabled: extra.disabled === true });
     annotateSpan({
       'webhook.delivery.id': s.delivery.id,
       'webhook.event.id': s.delivery.event.id,
@@ -248,7 +252,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const failure = await recordFailure(s, fence, workflowId);
         if (!failure) continue;
         result.attempted += 1;
-        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
+        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
         if (failure.overloaded) result.overloaded = true;
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);

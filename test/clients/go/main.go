@@ -125,6 +125,10 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 		Url:         "https://93.184.216.34/go",
 		Events:      []ticketing.CreateWebhookSubscriptionJSONBodyEvents{"ticket.created"},
 		Description: &description,
+		// The request's anonymous struct, as oapi-codegen declares it (its tag is part of the type).
+		RetrySchedule: &struct {
+			DelaysSeconds []int `json:"delaysSeconds"`
+		}{DelaysSeconds: []int{60, 300}},
 	})
 	sub := parsed(subR.JSON201, subR.Body, status(subR), err)
 
@@ -147,6 +151,9 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 		"subscription": map[string]any{
 			"id": sub.Id, "url": sub.Url, "events": sub.Events, "condition": string(sub.Condition),
 			"secret": sub.Secret, "createdAt": sub.CreatedAt.Format(time.RFC3339Nano),
+			"retrySchedule": map[string]any{
+				"delaysSeconds": sub.RetrySchedule.DelaysSeconds, "maxAttempts": sub.RetrySchedule.MaxAttempts, "custom": sub.RetrySchedule.Custom,
+			},
 		},
 	}
 }
@@ -163,6 +170,7 @@ func deliveriesFlow(c *ticketing.ClientWithResponses, subscriptionID string) map
 			entry := map[string]any{
 				"id": e.Id, "deliveryId": e.DeliveryId, "eventType": e.EventType, "attempt": e.Attempt,
 				"status": string(e.Status), "httpStatus": e.HttpStatus, "attemptedAt": nil, "waited": nil,
+				"maxAttempts": e.MaxAttempts,
 			}
 			if e.AttemptedAt != nil {
 				entry["attemptedAt"] = e.AttemptedAt.Format(time.RFC3339Nano)

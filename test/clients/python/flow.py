@@ -25,6 +25,7 @@ from ticketing_client.models import (
     CreateTicketBodyFieldsItem,
     CreateWebhookSubscriptionBody,
     CreateWebhookSubscriptionBodyEventsItem,
+    CreateWebhookSubscriptionBodyRetryScheduleType0,
     CreateWebhookSubscriptionResponse201,
     GetMeResponse200,
     ListBoardsResponse200,
@@ -86,6 +87,7 @@ def main_flow(client):
                 url="https://93.184.216.34/python",
                 events=[CreateWebhookSubscriptionBodyEventsItem.TICKET_CREATED],
                 description="From Python",
+                retry_schedule=CreateWebhookSubscriptionBodyRetryScheduleType0(delays_seconds=[60, 300]),
             ),
         ),
         CreateWebhookSubscriptionResponse201,
@@ -114,6 +116,11 @@ def main_flow(client):
             "condition": subscription.condition.value,
             "secret": subscription.secret,
             "createdAt": subscription.created_at.isoformat(),
+            "retrySchedule": {
+                "delaysSeconds": subscription.retry_schedule.delays_seconds,
+                "maxAttempts": subscription.retry_schedule.max_attempts,
+                "custom": subscription.retry_schedule.custom,
+            },
         },
     }
 
@@ -136,6 +143,7 @@ def deliveries_flow(client, subscription_id):
                     "httpStatus": e.http_status,
                     "attemptedAt": e.attempted_at.isoformat() if e.attempted_at else None,
                     "waited": {"reason": e.waited.reason.value, "ms": e.waited.ms} if e.waited else None,
+                    "maxAttempts": e.max_attempts,
                 }
                 for e in page.data
             ]

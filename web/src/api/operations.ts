@@ -83,6 +83,7 @@ graphql(`
     backlog { pending inFlight oldestWaitingSince waitingFor }
     health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }
     createdAt updatedAt
+    retrySchedule { delaysSeconds maxAttempts spanSeconds custom }
   }
 `);
 export const WEBHOOK_SUBSCRIPTIONS = graphql(`
@@ -173,7 +174,7 @@ export const DISABLE_WEBHOOK = graphql(`
 export const ENABLE_WEBHOOK = graphql(`
   mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ...SubscriptionFields } }
 `);
-export const WEBHOOK_LIMITS = graphql(`query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight } }`);
+export const WEBHOOK_LIMITS = graphql(`query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight retryMinDelaySeconds defaultRetryDelaysSeconds maxRetrySpanSeconds } }`);
 export const RESEND_DELIVERY = graphql(`
   mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {
     resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ...AttemptFields }

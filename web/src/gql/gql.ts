@@ -29,7 +29,7 @@ type Documents = {
     "\n  query UnreadNotificationCount {\n    all: unreadNotificationCount webhooks: unreadNotificationCount(topic: webhooks) tickets: unreadNotificationCount(topic: tickets)\n  }\n": typeof types.UnreadNotificationCountDocument,
     "\n  mutation MarkAllNotificationsRead($topic: NotificationTopic, $throughId: Int) {\n    markAllNotificationsRead(topic: $topic, throughId: $throughId)\n  }\n": typeof types.MarkAllNotificationsReadDocument,
     "\n  fragment HealthAttemptFields on WebhookHealthAttempt { status httpStatus error attemptedAt eventType }\n": typeof types.HealthAttemptFieldsFragmentDoc,
-    "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n  }\n": typeof types.SubscriptionFieldsFragmentDoc,
+    "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n    retrySchedule { delaysSeconds maxAttempts spanSeconds custom }\n  }\n": typeof types.SubscriptionFieldsFragmentDoc,
     "\n  query WebhookSubscriptions($first: Int, $after: String) {\n    webhookSubscriptions(first: $first, after: $after) { edges { node { ...SubscriptionFields } } pageInfo { hasNextPage endCursor } }\n  }\n": typeof types.WebhookSubscriptionsDocument,
     "\n  query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ...SubscriptionFields secretRotatedAt } }\n": typeof types.WebhookSubscriptionDocument,
     "\n  fragment AttemptFields on WebhookDeliveryAttempt {\n    id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt\n  }\n": typeof types.AttemptFieldsFragmentDoc,
@@ -44,7 +44,7 @@ type Documents = {
     "\n  mutation PauseWebhookSubscription($id: String!) { pauseWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": typeof types.PauseWebhookSubscriptionDocument,
     "\n  mutation DisableWebhookSubscription($id: String!) { disableWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": typeof types.DisableWebhookSubscriptionDocument,
     "\n  mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": typeof types.EnableWebhookSubscriptionDocument,
-    "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight } }": typeof types.WebhookLimitsDocument,
+    "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight retryMinDelaySeconds defaultRetryDelaysSeconds maxRetrySpanSeconds } }": typeof types.WebhookLimitsDocument,
     "\n  mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {\n    resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ...AttemptFields }\n  }\n": typeof types.ResendWebhookDeliveryDocument,
     "\n  query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {\n    webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {\n      edges { node { deliveryId } } pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WebhookFailedSinceDocument,
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": typeof types.RecoverWebhookDeliveriesDocument,
@@ -65,7 +65,7 @@ const documents: Documents = {
     "\n  query UnreadNotificationCount {\n    all: unreadNotificationCount webhooks: unreadNotificationCount(topic: webhooks) tickets: unreadNotificationCount(topic: tickets)\n  }\n": types.UnreadNotificationCountDocument,
     "\n  mutation MarkAllNotificationsRead($topic: NotificationTopic, $throughId: Int) {\n    markAllNotificationsRead(topic: $topic, throughId: $throughId)\n  }\n": types.MarkAllNotificationsReadDocument,
     "\n  fragment HealthAttemptFields on WebhookHealthAttempt { status httpStatus error attemptedAt eventType }\n": types.HealthAttemptFieldsFragmentDoc,
-    "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n  }\n": types.SubscriptionFieldsFragmentDoc,
+    "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n    retrySchedule { delaysSeconds maxAttempts spanSeconds custom }\n  }\n": types.SubscriptionFieldsFragmentDoc,
     "\n  query WebhookSubscriptions($first: Int, $after: String) {\n    webhookSubscriptions(first: $first, after: $after) { edges { node { ...SubscriptionFields } } pageInfo { hasNextPage endCursor } }\n  }\n": types.WebhookSubscriptionsDocument,
     "\n  query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ...SubscriptionFields secretRotatedAt } }\n": types.WebhookSubscriptionDocument,
     "\n  fragment AttemptFields on WebhookDeliveryAttempt {\n    id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt\n  }\n": types.AttemptFieldsFragmentDoc,
@@ -80,7 +80,7 @@ const documents: Documents = {
     "\n  mutation PauseWebhookSubscription($id: String!) { pauseWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": types.PauseWebhookSubscriptionDocument,
     "\n  mutation DisableWebhookSubscription($id: String!) { disableWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": types.DisableWebhookSubscriptionDocument,
     "\n  mutation EnableWebhookSubscription($id: String!) { enableWebhookSubscription(id: $id) { ...SubscriptionFields } }\n": types.EnableWebhookSubscriptionDocument,
-    "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight } }": types.WebhookLimitsDocument,
+    "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight retryMinDelaySeconds defaultRetryDelaysSeconds maxRetrySpanSeconds } }": types.WebhookLimitsDocument,
     "\n  mutation ResendWebhookDelivery($subscriptionId: String!, $deliveryId: String!) {\n    resendWebhookDelivery(subscriptionId: $subscriptionId, deliveryId: $deliveryId) { ...AttemptFields }\n  }\n": types.ResendWebhookDeliveryDocument,
     "\n  query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {\n    webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {\n      edges { node { deliveryId } } pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WebhookFailedSinceDocument,
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": types.RecoverWebhookDeliveriesDocument,
@@ -146,7 +146,7 @@ export function graphql(source: "\n  fragment HealthAttemptFields on WebhookHeal
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n  }\n"): typeof import('./graphql.ts').SubscriptionFieldsFragmentDoc;
+export function graphql(source: "\n  fragment SubscriptionFields on WebhookSubscription {\n    id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond\n    effectiveInFlight retryAfterUntil ordering\n    backlog { pending inFlight oldestWaitingSince waitingFor }\n    health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }\n    createdAt updatedAt\n    retrySchedule { delaysSeconds maxAttempts spanSeconds custom }\n  }\n"): typeof import('./graphql.ts').SubscriptionFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -206,7 +206,7 @@ export function graphql(source: "\n  mutation EnableWebhookSubscription($id: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight } }"): typeof import('./graphql.ts').WebhookLimitsDocument;
+export function graphql(source: "query WebhookLimits { webhookLimits { minRatePerSecond maxInFlight retryMinDelaySeconds defaultRetryDelaysSeconds maxRetrySpanSeconds } }"): typeof import('./graphql.ts').WebhookLimitsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -25,6 +25,8 @@ export type CreateWebhookSubscriptionInput = {
   ordering?: WebhookOrdering | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
   ratePerSecond?: number | null | undefined;
+  /** null: back to the default schedule */
+  retrySchedule?: WebhookRetryScheduleInput | null | undefined;
   /** https, port 443 or 8443, a public address */
   url: string;
 };
@@ -73,6 +75,8 @@ export type UpdateWebhookSubscriptionInput = {
   ordering?: WebhookOrdering | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
   ratePerSecond?: number | null | undefined;
+  /** null: back to the default schedule */
+  retrySchedule?: WebhookRetryScheduleInput | null | undefined;
   /** https, port 443 or 8443, a public address */
   url?: string | null | undefined;
 };
@@ -104,6 +108,12 @@ export type WebhookRecoveryStatus =
   | 'finished'
   /** Re-sending */
   | 'running';
+
+/** Shortens the retry schedule: `delaysSeconds` are the waits after each failed attempt (each ±10% jitter), so n delays make n + 1 attempts; `[]` makes one attempt and no retry. At most 6 delays, each at least the service’s minimum (WEBHOOK_RETRY_MIN_DELAY_SECONDS, 60 by default) and at most 86400, adding up to at most 124560 (the default’s span): validation_failed otherwise. Absent or null: the default (60, 300, 1800, 7200, 28800, 86400). A change applies to waiting deliveries from their next failure on. */
+export type WebhookRetryScheduleInput = {
+  /** Seconds to wait after each failed attempt but the last; at most 6 */
+  delaysSeconds: Array<number>;
+};
 
 export type WebhookStatsBucketSize =
   /** One UTC day (periods 7d and 30d) */
@@ -192,7 +202,7 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 
 export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
 
-export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } };
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -200,14 +210,14 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSubscriptionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
 
@@ -251,7 +261,7 @@ export type UpdateWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DeleteWebhookSubscriptionMutationVariables = Exact<{
   id: string;
@@ -272,33 +282,33 @@ export type ResumeWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type PauseWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DisableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type EnableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type WebhookLimitsQuery = { webhookLimits: { minRatePerSecond: number, maxInFlight: number } };
+export type WebhookLimitsQuery = { webhookLimits: { minRatePerSecond: number, maxInFlight: number, retryMinDelaySeconds: number, defaultRetryDelaysSeconds: Array<number>, maxRetrySpanSeconds: number } };
 
 export type ResendWebhookDeliveryMutationVariables = Exact<{
   subscriptionId: string;
@@ -427,6 +437,12 @@ export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }
     fragment HealthAttemptFields on WebhookHealthAttempt {
   status
@@ -666,6 +682,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<WebhookSubscriptionsQuery, WebhookSubscriptionsQueryVariables>;
 export const WebhookSubscriptionDocument = new TypedDocumentString(`
     query WebhookSubscription($id: String!) {
@@ -714,6 +736,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<WebhookSubscriptionQuery, WebhookSubscriptionQueryVariables>;
 export const WebhookDeliveriesDocument = new TypedDocumentString(`
     query WebhookDeliveries($subscriptionId: String!, $status: DeliveryStatus, $eventType: String, $eventId: String, $first: Int, $after: String) {
@@ -840,6 +868,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<UpdateWebhookSubscriptionMutation, UpdateWebhookSubscriptionMutationVariables>;
 export const DeleteWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation DeleteWebhookSubscription($id: String!) {
@@ -900,6 +934,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<ResumeWebhookSubscriptionMutation, ResumeWebhookSubscriptionMutationVariables>;
 export const PauseWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation PauseWebhookSubscription($id: String!) {
@@ -947,6 +987,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<PauseWebhookSubscriptionMutation, PauseWebhookSubscriptionMutationVariables>;
 export const DisableWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation DisableWebhookSubscription($id: String!) {
@@ -994,6 +1040,12 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<DisableWebhookSubscriptionMutation, DisableWebhookSubscriptionMutationVariables>;
 export const EnableWebhookSubscriptionDocument = new TypedDocumentString(`
     mutation EnableWebhookSubscription($id: String!) {
@@ -1041,12 +1093,21 @@ fragment SubscriptionFields on WebhookSubscription {
   }
   createdAt
   updatedAt
+  retrySchedule {
+    delaysSeconds
+    maxAttempts
+    spanSeconds
+    custom
+  }
 }`) as unknown as TypedDocumentString<EnableWebhookSubscriptionMutation, EnableWebhookSubscriptionMutationVariables>;
 export const WebhookLimitsDocument = new TypedDocumentString(`
     query WebhookLimits {
   webhookLimits {
     minRatePerSecond
     maxInFlight
+    retryMinDelaySeconds
+    defaultRetryDelaysSeconds
+    maxRetrySpanSeconds
   }
 }
     `) as unknown as TypedDocumentString<WebhookLimitsQuery, WebhookLimitsQueryVariables>;

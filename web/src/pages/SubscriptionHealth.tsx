@@ -4,6 +4,7 @@
 import type { HealthAttempt, WebhookBacklogWait, WebhookSubscription } from '../api/operations.ts';
 import { explainDeliveryError } from '../delivery-errors.ts';
 import { formatDateTime } from '../format.ts';
+import { retryScheduleText } from './retry-schedule-field.ts';
 
 /**
  * Failed attempts in a row from which a receiving subscription shows as Failing. One or two
@@ -107,6 +108,8 @@ export function HealthFacts({ subscription: s, compact = false }: { subscription
         <>
           <dt>Rate</dt>
           <dd>{s.ratePerSecond === null ? 'No limit' : `${s.ratePerSecond} per second at most`}</dd>
+          <dt>Retries</dt>
+          <dd>{retryScheduleText(s.retrySchedule)}</dd>
           <dt>Order</dt>
           <dd>{s.ordering === 'strict' ? 'Strict: one at a time, in event order' : 'Concurrent: oldest event first'}</dd>
         </>

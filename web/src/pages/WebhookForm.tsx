@@ -20,6 +20,7 @@ import {
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
+import { parseRetryDelays, retryDelaysText } from './retry-schedule-field.ts';
 
 /** Every board the viewer sees (a workspace has few; pages of 100). */
 export function useBoards() {
@@ -125,6 +126,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
           e.preventDefault();
           const data = new FormData(e.currentTarget);
           const rate = String(data.get('ratePerSecond') ?? '').trim();
+          const retries = parseRetryDelays(String(data.get('retrySchedule') ?? ''));
           const input = {
             url: String(data.get('url')).trim(),
             description: String(data.get('description') ?? ''),
@@ -135,8 +137,11 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
             maxInFlight: Number(data.get('maxInFlight') || 10),
             // Empty: no rate bound (null removes one that was set).
             ratePerSecond: rate === '' ? null : Number(rate),
+            // Empty: the default schedule (null resets a shorter one).
+            retrySchedule: retries === 'invalid' ? null : retries,
           };
           const found: Record<string, string> = {};
+          if (retries === 'invalid') found.retrySchedule = 'Use whole seconds separated by commas, or “none” for no retry.';
           if (!/^https:\/\/[^\s/]+/i.test(input.url)) found.url = plainMessage('url', 'must be https');
           if (events.length === 0) found.events = 'Choose at least one event.';
           setMissing(found);
@@ -248,9 +253,19 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
           </Text>
           <FieldError>{fieldErrors.ratePerSecond}</FieldError>
         </TextField>
+        <TextField name="retrySchedule" isInvalid={!!fieldErrors.retrySchedule} defaultValue={retryDelaysText(subscription?.retrySchedule)} className="field">
+          <Label>Retry delays in seconds (optional)</Label>
+          <Input placeholder={limits ? limits.defaultRetryDelaysSeconds.join(', ') : ''} />
+          <Text slot="description">
+            The waits after each failed attempt, for example <code>60, 300</code> (three attempts); <code>none</code>: one attempt, no retry. Empty: the
+            default seven attempts over about 35 hours.
+            {limits ? ` At most ${limits.defaultRetryDelaysSeconds.length} delays, each at least ${limits.retryMinDelaySeconds} (this service’s minimum), adding up to at most ${limits.maxRetrySpanSeconds}.` : ''}
+          </Text>
+          <FieldError>{fieldErrors.retrySchedule}</FieldError>
+        </TextField>
         <ErrorAlert
           error={error}
-          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most' }}
+          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most', retrySchedule: 'Retry delays in seconds' }}
         />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>

@@ -122,6 +122,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   retryAfterUntil: number
   ordering: number
   capWaitingSince: number
+  retrySchedule: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -225,6 +226,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  retrySchedule?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -341,6 +343,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   retryAfterUntil: Date | null
   ordering: string
   capWaitingSince: Date | null
+  retrySchedule: runtime.JsonValue | null
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -393,6 +396,7 @@ export type WebhookSubscriptionWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -427,6 +431,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -464,6 +469,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -498,6 +504,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -535,6 +542,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  retrySchedule?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -561,6 +569,7 @@ export type WebhookSubscriptionCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -595,6 +604,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -623,6 +633,7 @@ export type WebhookSubscriptionUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -657,6 +668,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -688,6 +700,7 @@ export type WebhookSubscriptionCreateManyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -714,6 +727,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -743,6 +757,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -782,6 +797,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  retrySchedule?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -1078,6 +1094,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1110,6 +1127,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1170,6 +1188,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1196,6 +1215,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1228,6 +1248,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1282,6 +1303,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1314,6 +1336,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1368,6 +1391,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1401,6 +1425,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1444,6 +1469,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1477,6 +1503,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1504,6 +1531,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1537,6 +1565,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1580,6 +1609,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1613,6 +1643,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1642,6 +1673,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1668,6 +1700,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1700,6 +1733,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1730,6 +1764,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1758,6 +1793,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1784,6 +1820,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1816,6 +1853,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1846,6 +1884,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1874,6 +1913,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1900,6 +1940,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1932,6 +1973,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1962,6 +2004,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2031,6 +2074,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  retrySchedule?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2066,6 +2110,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  retrySchedule?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2098,6 +2143,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  retrySchedule?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2130,12 +2176,13 @@ export type WebhookSubscriptionSelectScalar = {
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  retrySchedule?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "retrySchedule" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2227,6 +2274,10 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Its delivery run found the workspace's in-flight cap full: the next attempt of the workspace to finish wakes it.
      */
     capWaitingSince: Date | null
+    /**
+     * Its retry schedule, {"delaysSeconds": [...]} (src/webhooks/retry-schedule.ts); null: the default seven attempts.
+     */
+    retrySchedule: runtime.JsonValue | null
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2681,6 +2732,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly retrySchedule: Prisma.FieldRef<"WebhookSubscription", 'Json'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
