@@ -25,6 +25,7 @@ interface SubscriptionData {
   maxInFlight?: number;
   ratePerSecond?: number | null;
   ordering?: 'concurrent' | 'strict';
+  payload?: 'full' | 'thin';
 }
 
 /** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
@@ -151,7 +152,9 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
 }
 
 /** A delivery's columns of a relay pair (the caller's pairs may carry more). */
-const pick = (p: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }) => ({ eventId: p.eventId, subscriptionId: p.subscriptionId, seq: p.seq, workflowId: p.workflowId });
+const pick = (p: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string; payloadMode?: string }) => ({
+  eventId: p.eventId, subscriptionId: p.subscriptionId, seq: p.seq, workflowId: p.workflowId, ...(p.payloadMode ? { payloadMode: p.payloadMode } : {}),
+});
 
 /**
  * What a paused subscription holds, counted up to `cap` (an index walk of at most `cap` rows):
@@ -207,6 +210,7 @@ export const webhookRepository = {
           ...(input.maxInFlight !== undefined ? { maxInFlight: input.maxInFlight } : {}),
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
           ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
+          ...(input.payload !== undefined ? { payload: input.payload } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
@@ -382,7 +386,7 @@ export const webhookRepository = {
   async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
     const subscriptions = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true },
+      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true, payload: true },
     });
     const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
     if (!paused.length) return subscriptions;
@@ -407,7 +411,7 @@ export const webhookRepository = {
    * skipped for it, in event order, and logged as subscriptionsForRelay logs a full one. Returns the
    * pairs that have a delivery now (made here or before).
    */
-  async createDeliveries<P extends { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }>(
+  async createDeliveries<P extends { eventId: string; subscriptionId: string; seq: bigint; workflowId: string; payloadMode?: string }>(
     pairs: P[],
     paused: ReadonlySet<string> = new Set(),
     heldCap = config.limits.maxHeldDeliveriesPerSubscription,

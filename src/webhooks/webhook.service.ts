@@ -19,6 +19,7 @@ import { pageByKey, pageInMemory, type ConnectionArgs } from '../paging/page-by-
 import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
 import { conditionRepository } from './condition.repository.ts';
+import { PAYLOAD_MODES, PAYLOAD_NOTE } from './thin-payload.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -85,6 +86,7 @@ const subscriptionFields = {
     .enum(['concurrent', 'strict'])
     .optional()
     .describe(ORDERING_NOTE),
+  payload: z.enum(PAYLOAD_MODES).optional().describe(PAYLOAD_NOTE),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -237,6 +239,7 @@ export const webhookService = {
       ...(data.maxInFlight !== undefined ? { maxInFlight: data.maxInFlight } : {}),
       ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
+      ...(data.payload !== undefined ? { payload: data.payload } : {}),
       secret,
     });
     if ('limitReached' in subscription) {
@@ -263,6 +266,7 @@ export const webhookService = {
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
+      ...(data.payload !== undefined ? { payload: data.payload } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),

@@ -7,6 +7,7 @@ import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, web
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
 import { healthFor, WebhookHealthRef } from './health.types.ts';
+import { PAYLOAD_NOTE } from './thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -38,6 +39,13 @@ const OrderingEnum = builder.enumType('WebhookOrdering', {
   values: {
     concurrent: { description: 'Up to the bound in force at once, oldest event first' },
     strict: { description: 'One at a time, in event order' },
+  } as const,
+});
+
+const PayloadEnum = builder.enumType('WebhookPayload', {
+  values: {
+    full: { description: 'Each event carries the ticket after the change (the default)' },
+    thin: { description: 'Ticket events carry only the ticket’s id, version, changed fields and link' },
   } as const,
 });
 
@@ -90,6 +98,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     maxInFlight: t.exposeInt('maxInFlight', { description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.exposeFloat('ratePerSecond', { nullable: true, description: RATE_NOTE }),
     ordering: t.field({ type: OrderingEnum, description: ORDERING_NOTE, resolve: (s) => s.ordering as 'concurrent' | 'strict' }),
+    payload: t.field({ type: PayloadEnum, description: PAYLOAD_NOTE, resolve: (s) => (s.payload === 'thin' ? 'thin' : 'full') }),
     effectiveInFlight: t.int({
       description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
       resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
@@ -208,6 +217,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
+    payload: t.field({ type: PayloadEnum, required: false, description: PAYLOAD_NOTE }),
   }),
 });
 
@@ -222,6 +232,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     maxInFlight: t.int({ required: false, description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}; null removes it` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
+    payload: t.field({ type: PayloadEnum, required: false, description: PAYLOAD_NOTE }),
   }),
 });
 

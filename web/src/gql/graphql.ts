@@ -23,6 +23,8 @@ export type CreateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
   ratePerSecond?: number | null | undefined;
   /** https, port 443 or 8443, a public address */
@@ -71,6 +73,8 @@ export type UpdateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
   ratePerSecond?: number | null | undefined;
   /** https, port 443 or 8443, a public address */
@@ -98,6 +102,12 @@ export type WebhookOrdering =
   | 'concurrent'
   /** One at a time, in event order */
   | 'strict';
+
+export type WebhookPayload =
+  /** Each event carries the ticket after the change (the default) */
+  | 'full'
+  /** Ticket events carry only the ticket’s id, version, changed fields and link */
+  | 'thin';
 
 export type WebhookRecoveryStatus =
   /** Done (a repeated request got the recovery it started earlier) */

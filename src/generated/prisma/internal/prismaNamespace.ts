@@ -2177,6 +2177,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  payload: 'payload',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -2217,6 +2218,7 @@ export const DeliveryScalarFieldEnum = {
   seq: 'seq',
   claim: 'claim',
   workflowId: 'workflowId',
+  payloadMode: 'payloadMode',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

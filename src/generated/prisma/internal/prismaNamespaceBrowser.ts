@@ -311,6 +311,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  payload: 'payload',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -351,6 +352,7 @@ export const DeliveryScalarFieldEnum = {
   seq: 'seq',
   claim: 'claim',
   workflowId: 'workflowId',
+  payloadMode: 'payloadMode',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -67,6 +67,7 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -93,6 +94,7 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -122,6 +124,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   retryAfterUntil: number
   ordering: number
   capWaitingSince: number
+  payload: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -170,6 +173,7 @@ export type WebhookSubscriptionMinAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -196,6 +200,7 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -225,6 +230,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -341,6 +347,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   retryAfterUntil: Date | null
   ordering: string
   capWaitingSince: Date | null
+  payload: string
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -393,6 +400,7 @@ export type WebhookSubscriptionWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -427,6 +435,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -464,6 +473,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -498,6 +508,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -535,6 +546,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  payload?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -561,6 +573,7 @@ export type WebhookSubscriptionCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -595,6 +608,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -623,6 +637,7 @@ export type WebhookSubscriptionUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -657,6 +672,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -688,6 +704,7 @@ export type WebhookSubscriptionCreateManyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -714,6 +731,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -743,6 +761,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -782,6 +801,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -818,6 +838,7 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -844,6 +865,7 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -1078,6 +1100,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1110,6 +1133,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1170,6 +1194,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1196,6 +1221,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1228,6 +1254,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1282,6 +1309,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1314,6 +1342,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1368,6 +1397,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1401,6 +1431,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1444,6 +1475,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1477,6 +1509,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1504,6 +1537,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1537,6 +1571,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1580,6 +1615,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1613,6 +1649,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1642,6 +1679,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1668,6 +1706,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1700,6 +1739,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1730,6 +1770,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1758,6 +1799,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1784,6 +1826,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1816,6 +1859,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1846,6 +1890,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1874,6 +1919,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1900,6 +1946,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1932,6 +1979,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1962,6 +2010,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2031,6 +2080,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2066,6 +2116,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2098,6 +2149,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2130,12 +2182,13 @@ export type WebhookSubscriptionSelectScalar = {
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2227,6 +2280,10 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Its delivery run found the workspace's in-flight cap full: the next attempt of the workspace to finish wakes it.
      */
     capWaitingSince: Date | null
+    /**
+     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/thin-payload.ts).
+     */
+    payload: string
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2681,6 +2738,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly payload: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
