@@ -517,7 +517,7 @@ export interface webhooks {
          * ticket.created
          * @description A ticket was created (in the web app or through the API). `changes` is null.
          *
-         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`: fetch the ticket at `url`, with `If-Match: "<version>"` to learn whether it is still at that version (412 if not).
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -541,7 +541,7 @@ export interface webhooks {
          * ticket.updated
          * @description Fields of a ticket other than its state changed: subject, description, priority or custom fields. `changes` lists each changed field with its old and new value. One request changing the state too sends `ticket.state_changed` as well.
          *
-         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`: fetch the ticket at `url`, with `If-Match: "<version>"` to learn whether it is still at that version (412 if not).
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -565,7 +565,7 @@ export interface webhooks {
          * ticket.state_changed
          * @description The state of a ticket changed. `changes` is the single object `{field: "state", oldValue, newValue}` of state names.
          *
-         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`: fetch the ticket at `url`, with `If-Match: "<version>"` to learn whether it is still at that version (412 if not).
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -589,7 +589,7 @@ export interface webhooks {
          * ticket.comment_added
          * @description A comment (public or internal note) was added to a ticket. `changes` is null; `comment` is the new comment.
          *
-         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`: fetch the ticket at `url`, with `If-Match: "<version>"` to learn whether it is still at that version (412 if not).
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -3409,7 +3409,7 @@ export interface operations {
                              */
                             ordering: "concurrent" | "strict";
                             /**
-                             * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                             * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                              * @enum {string}
                              */
                             payload: "full" | "thin";
@@ -3542,7 +3542,7 @@ export interface operations {
                      */
                     ordering?: "concurrent" | "strict";
                     /**
-                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
@@ -3584,7 +3584,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -3765,7 +3765,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -4009,7 +4009,7 @@ export interface operations {
                      */
                     ordering?: "concurrent" | "strict";
                     /**
-                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
@@ -4051,7 +4051,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -4242,7 +4242,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -4504,7 +4504,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -4659,7 +4659,7 @@ export interface operations {
                          */
                         ordering: "concurrent" | "strict";
                         /**
-                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
                          * @enum {string}
                          */
                         payload: "full" | "thin";
@@ -5804,7 +5804,7 @@ export interface operations {
                         object: "ticket";
                         /** @description The ticket id */
                         id: number;
-                        /** @description The ticket’s version right after this change: GET the ticket with `If-Match: "<version>"` (or compare its ETag); a 412, or a higher version, means it changed again since */
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
                         version: number;
                         /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
                         changedFields: string[];
@@ -5813,6 +5813,11 @@ export interface operations {
                         /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
                         commentId?: number;
                     };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -5898,7 +5903,7 @@ export interface operations {
                         object: "ticket";
                         /** @description The ticket id */
                         id: number;
-                        /** @description The ticket’s version right after this change: GET the ticket with `If-Match: "<version>"` (or compare its ETag); a 412, or a higher version, means it changed again since */
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
                         version: number;
                         /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
                         changedFields: string[];
@@ -5907,6 +5912,11 @@ export interface operations {
                         /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
                         commentId?: number;
                     };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -5992,7 +6002,7 @@ export interface operations {
                         object: "ticket";
                         /** @description The ticket id */
                         id: number;
-                        /** @description The ticket’s version right after this change: GET the ticket with `If-Match: "<version>"` (or compare its ETag); a 412, or a higher version, means it changed again since */
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
                         version: number;
                         /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
                         changedFields: string[];
@@ -6001,6 +6011,11 @@ export interface operations {
                         /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
                         commentId?: number;
                     };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -6081,7 +6096,7 @@ export interface operations {
                         object: "ticket";
                         /** @description The ticket id */
                         id: number;
-                        /** @description The ticket’s version right after this change: GET the ticket with `If-Match: "<version>"` (or compare its ETag); a 412, or a higher version, means it changed again since */
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
                         version: number;
                         /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
                         changedFields: string[];
@@ -6090,6 +6105,11 @@ export interface operations {
                         /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
                         commentId?: number;
                     };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };

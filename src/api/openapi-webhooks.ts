@@ -30,8 +30,9 @@ const webhookHeaders = [
 /** The public base URL of the thin examples (the example workspace's). */
 const EXAMPLE_BASE_URL = 'https://acme.example.com/public/v1';
 const THIN_NOTE =
-  '\n\nTo a subscription with `payload: "thin"` the body is the thin variant (example `thin`): `changes` null, no `comment`, and `data` only ' +
-  '`{object: "ticket", id, version, changedFields, url}`: fetch the ticket at `url`, with `If-Match: "<version>"` to learn whether it is still at that version (412 if not).';
+  '\n\nTo a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only ' +
+  '`{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; ' +
+  'a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).';
 
 /** A ticket event's body: the full envelope or its thin variant, by the subscription's `payload`; other events have one form. */
 function bodyOf(type: (typeof EVENT_TYPES)[number], refs: { ticket: string; comment: string }) {

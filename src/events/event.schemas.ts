@@ -285,7 +285,7 @@ const thinTicketData = z
     version: z
       .int()
       .min(1)
-      .describe('The ticket’s version right after this change: GET the ticket with `If-Match: "<version>"` (or compare its ETag); a 412, or a higher version, means it changed again since'),
+      .describe('The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise)'),
     changedFields: z
       .array(z.string())
       .describe('The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created'),
@@ -296,5 +296,6 @@ const thinTicketData = z
 
 /** The body of a ticket event delivered to a subscription with `payload: "thin"`: `changes` null, no `comment`. */
 export function thinEventBodySchema(type: TicketEventType): JsonSchema {
-  return bodyJsonSchema(envelope(type, z.null().describe('Always null in thin payloads (old and new values are ticket content)'), thinTicketData));
+  const changes = z.null().describe('Always null in thin payloads (old and new values are ticket content)');
+  return bodyJsonSchema(envelope(type, changes, thinTicketData, { payload: z.literal('thin').describe('Marks a thin payload: full ones have no such member') }));
 }

@@ -32,7 +32,9 @@ function changedFieldsOf(type: TicketEventType, changes: unknown): string[] {
 
 /**
  * The thin form of a stored envelope: the same members, with `changes` null (it holds old and new
- * values), `data` the ticket reference and no `comment`. Anything else is returned as it is.
+ * values), `data` the ticket reference, no `comment`, and `payload: "thin"` to say so (which also
+ * keeps the two forms of a type apart in the OpenAPI document's `oneOf`). Anything else is
+ * returned as it is.
  */
 export function thinEnvelope(envelope: unknown, publicBaseUrl: string): unknown {
   if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) return envelope;
@@ -48,5 +50,5 @@ export function thinEnvelope(envelope: unknown, publicBaseUrl: string): unknown 
   };
   const commentId = (comment as { id?: unknown } | undefined)?.id;
   if (rest.type === 'ticket.comment_added' && typeof commentId === 'number') data.commentId = commentId;
-  return { ...rest, changes: null, data: data as unknown as JsonValue };
+  return { ...rest, changes: null, data: data as unknown as JsonValue, payload: 'thin' };
 }

@@ -10,7 +10,7 @@ export type PayloadMode = (typeof PAYLOAD_MODES)[number];
 
 export const PAYLOAD_NOTE =
   '`full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` ' +
-  '(`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. ' +
+  '(`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. ' +
   'A change applies to the events relayed after it: deliveries already written keep the form they were written with.';
 
 /** The envelope a delivery sends: the stored one, or its thin form. */

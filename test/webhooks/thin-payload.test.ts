@@ -107,6 +107,7 @@ describe('thin bodies', () => {
       ...envelope,
       comment: undefined,
       data: { object: 'ticket', id: 12, version: 4, changedFields: ['comments'], url: 'https://api.example.com/public/v1/tickets/12', commentId: 99 },
+      payload: 'thin',
     } as unknown);
     expect('comment' in thin).toBe(false);
     expect(JSON.stringify(thin)).not.toMatch(/Secret/);
@@ -187,7 +188,7 @@ describe('a thin delivery, end to end (time-skipping)', { timeout: 120_000 }, ()
     for (const [, sent] of bodies) expect(new Set(sent).size).toBe(1);
 
     const [created, updated] = deliveries.map((d) => JSON.parse(bodies.get(d.eventId)![0]!));
-    expect(created).toMatchObject({ type: 'ticket.created', changes: null, data: { object: 'ticket', id: ticket.id, version: 1, changedFields: [] } });
+    expect(created).toMatchObject({ type: 'ticket.created', payload: 'thin', changes: null, data: { object: 'ticket', id: ticket.id, version: 1, changedFields: [] } });
     expect(updated).toMatchObject({ type: 'ticket.updated', changes: null, data: { object: 'ticket', id: ticket.id, version: 2, changedFields: ['subject'] } });
     expect(updated.data.url).toBe(`${config.http.publicBaseUrl}/tickets/${ticket.id}`);
     expect(Object.keys(updated.data).sort()).toEqual(['changedFields', 'id', 'object', 'url', 'version']);

@@ -23,7 +23,7 @@ export type CreateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
-  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
   payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
   ratePerSecond?: number | null | undefined;
@@ -73,7 +73,7 @@ export type UpdateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
-  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`), and the receiver fetches the ticket, with `If-Match: "<version>"` to learn whether it is still current; `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
   payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
   ratePerSecond?: number | null | undefined;
