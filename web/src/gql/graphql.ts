@@ -202,7 +202,7 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 
 export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
 
-export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } };
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -210,14 +210,14 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSubscriptionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
 
@@ -261,7 +261,7 @@ export type UpdateWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type DeleteWebhookSubscriptionMutationVariables = Exact<{
   id: string;
@@ -282,28 +282,28 @@ export type ResumeWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type PauseWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type DisableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type EnableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null } } };
 
 export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -419,6 +419,7 @@ export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -658,6 +659,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -706,6 +708,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -832,6 +835,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -892,6 +896,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -939,6 +944,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -986,6 +992,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -1033,6 +1040,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
