@@ -121,10 +121,12 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 	}
 
 	description := "From Go"
+	thin := ticketing.CreateWebhookSubscriptionJSONBodyPayload("thin")
 	subR, err := c.CreateWebhookSubscriptionWithResponse(ctx, ticketing.CreateWebhookSubscriptionJSONRequestBody{
 		Url:         "https://93.184.216.34/go",
 		Events:      []ticketing.CreateWebhookSubscriptionJSONBodyEvents{"ticket.created"},
 		Description: &description,
+		Payload:     &thin,
 	})
 	sub := parsed(subR.JSON201, subR.Body, status(subR), err)
 
@@ -145,7 +147,7 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 		"created":  created,
 		"pages":    pages,
 		"subscription": map[string]any{
-			"id": sub.Id, "url": sub.Url, "events": sub.Events, "condition": string(sub.Condition),
+			"id": sub.Id, "url": sub.Url, "events": sub.Events, "condition": string(sub.Condition), "payload": string(sub.Payload),
 			"secret": sub.Secret, "createdAt": sub.CreatedAt.Format(time.RFC3339Nano),
 		},
 	}
