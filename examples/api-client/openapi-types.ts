@@ -4827,7 +4827,7 @@ export interface operations {
                             responseExcerpt: string | null;
                             /** @description Why there was no answer (time-out, refused connection, refused address) */
                             error: string | null;
-                            /** @description The event envelope sent (the signed body) */
+                            /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                             payload: unknown;
                             /** Format: date-time */
                             attemptedAt: string | null;
@@ -4972,7 +4972,7 @@ export interface operations {
                         responseExcerpt: string | null;
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
-                        /** @description The event envelope sent (the signed body) */
+                        /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                         payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
@@ -5023,7 +5023,7 @@ export interface operations {
                         responseExcerpt: string | null;
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
-                        /** @description The event envelope sent (the signed body) */
+                        /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                         payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;

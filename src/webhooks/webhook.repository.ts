@@ -52,6 +52,8 @@ export interface DeliveryLogRow {
   waitedReason: string | null;
   waitedMs: number | null;
   sortAt: Date;
+  /** A waiting delivery's form (thin-payload.ts): its `payload` is the stored event, shown as it will be sent. Null for attempts, whose payload is the body sent. */
+  payloadMode?: string | null;
 }
 
 interface DeliveryLogFilter {
@@ -122,7 +124,8 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
-           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt"
+           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt",
+           NULL AS "payloadMode"
       FROM "DeliveryAttempt" a
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY a."attemptedAt" DESC, a."id" DESC
@@ -144,7 +147,8 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
            d."status"::text AS "status", NULL::int AS "httpStatus", NULL::int AS "durationMs", NULL AS "responseExcerpt", NULL AS "error",
            e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId",
-           NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt"
+           NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt",
+           d."payloadMode"
       FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY d."updatedAt" DESC, d."id" DESC
@@ -307,7 +311,7 @@ export const webhookRepository = {
   async findDelivery(subscriptionId: string, id: string, boardIds: string[] | null) {
     const delivery = await prisma.delivery.findFirst({
       where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
-      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true, payload: true } } },
+      select: { id: true, eventId: true, subscriptionId: true, payloadMode: true, event: { select: { type: true, workspaceId: true, payload: true } } },
     });
     if (!delivery || !boardIds) return delivery;
     const [visible] = await prisma.$queryRaw<{ ok: boolean }[]>`SELECT ${eventVisible(boardIds)} AS "ok" FROM "Event" e WHERE e."id" = ${delivery.eventId}`;

@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, web
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
 import { healthFor, WebhookHealthRef } from './health.types.ts';
-import { PAYLOAD_NOTE } from './thin-payload.ts';
+import { deliveredPayload, PAYLOAD_NOTE } from './thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -175,7 +175,11 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     durationMs: t.exposeInt('durationMs', { nullable: true }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'The first 1 KiB of the answer' }),
     error: t.exposeString('error', { nullable: true, description: 'Why there was no answer (time-out, refused connection, refused address)' }),
-    payload: t.field({ type: 'JSON', description: 'The event envelope sent (the signed body)', resolve: (r) => JSON.parse(r.payload) as unknown }),
+    payload: t.field({
+      type: 'JSON',
+      description: 'The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription)',
+      resolve: (r) => deliveredPayload(JSON.parse(r.payload), r.payloadMode ?? 'full'),
+    }),
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
     workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),

@@ -19,7 +19,8 @@ import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { createTicket, expect422, gql, type Ws } from '../tickets/helpers.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
-import { createSubscription, runResult, updateSubscription } from './fixtures.ts';
+import { createEvent, createSubscription, runResult, updateSubscription } from './fixtures.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
 const URL_OK = 'https://93.184.216.34/ticketing';
@@ -65,6 +66,20 @@ describe('a subscription’s payload', () => {
     expect(updated.errors).toBeUndefined();
     expect(updated.data.updateWebhookSubscription.payload).toBe('full');
     expect((await gql(key, 'query($id: String!) { webhookSubscription(id: $id) { payload } }', { id })).data.webhookSubscription.payload).toBe('full');
+  });
+
+  it('shows a thin delivery waiting in the log as it will be sent, without the ticket’s content', async () => {
+    const sub = await subscribe({ payload: 'thin', events: ['ticket.updated'] });
+    const event = await createEvent(ws, 'ticket.updated', { id: 5, subject: 'Secret subject', version: 2 });
+    // Written as the relay writes it; marked relayed so that no relay of this process takes the event again.
+    await prisma.event.update({ where: { id: event.id }, data: { relayedAt: new Date() } });
+    const delivery = await deliveryRepository.create(event.id, sub.body.id);
+    await prisma.delivery.update({ where: { id: delivery.id }, data: { payloadMode: 'thin' } });
+    const log = await api('GET', `/webhooks/${sub.body.id}/deliveries`, { key });
+    expect(log.status, log.text).toBe(200);
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.data[0]).toMatchObject({ status: 'pending', payload: { id: event.id, payload: 'thin', data: { object: 'ticket', id: 5, version: 2 } } });
+    expect(JSON.stringify(log.body.data[0].payload)).not.toContain('Secret');
   });
 
   it('refuses unknown values and wrong types (REST 422 at /payload, GraphQL invalid_request) and saves nothing', async () => {
