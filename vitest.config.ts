@@ -29,6 +29,7 @@ const isolated = [
   // them; in a shared process that would include the earlier files' events.
   'test/metrics/webhook-gauges.test.ts',
   'test/webhooks/field-filters.test.ts',
+  'test/webhooks/thin-payload.test.ts',
   'test/webhooks/operational-events.test.ts',
   'test/webhooks/relay-fairness.test.ts',
   'test/webhooks/relay.test.ts',

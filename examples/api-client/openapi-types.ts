@@ -517,6 +517,8 @@ export interface webhooks {
          * ticket.created
          * @description A ticket was created (in the web app or through the API). `changes` is null.
          *
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
+         *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
         post: operations["receiveTicketCreated"];
@@ -538,6 +540,8 @@ export interface webhooks {
         /**
          * ticket.updated
          * @description Fields of a ticket other than its state changed: subject, description, priority or custom fields. `changes` lists each changed field with its old and new value. One request changing the state too sends `ticket.state_changed` as well.
+         *
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -561,6 +565,8 @@ export interface webhooks {
          * ticket.state_changed
          * @description The state of a ticket changed. `changes` is the single object `{field: "state", oldValue, newValue}` of state names.
          *
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
+         *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
         post: operations["receiveTicketStateChanged"];
@@ -582,6 +588,8 @@ export interface webhooks {
         /**
          * ticket.comment_added
          * @description A comment (public or internal note) was added to a ticket. `changes` is null; `comment` is the new comment.
+         *
+         *     To a subscription with `payload: "thin"` the body is the thin variant (example `thin`, marked `payload: "thin"`): `changes` null, no `comment`, and `data` only `{object: "ticket", id, version, changedFields, url}`. Fetch the ticket at `url`: its `ETag` is `"<version>"` while nothing changed since; a change sent with `If-Match: "<version>"` is made only at that version (412 `precondition_failed` otherwise).
          *
          *     Sent as `POST` with `Content-Type: application/json` to each receiving subscription listening to it. Answer any 2xx within 10 s; anything else is retried (7 attempts over about 35 hours, 410 disables the subscription).
          */
@@ -3400,6 +3408,11 @@ export interface operations {
                              * @enum {string}
                              */
                             ordering: "concurrent" | "strict";
+                            /**
+                             * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                             * @enum {string}
+                             */
+                            payload: "full" | "thin";
                             /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                             effectiveInFlight: number;
                             /**
@@ -3544,6 +3557,11 @@ export interface operations {
                         /** @description Seconds to wait after each failed attempt but the last */
                         delaysSeconds: number[];
                     } | null;
+                    /**
+                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                     * @enum {string}
+                     */
+                    payload?: "full" | "thin";
                 };
             };
         };
@@ -3581,6 +3599,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -3768,6 +3791,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4023,6 +4051,11 @@ export interface operations {
                         /** @description Seconds to wait after each failed attempt but the last */
                         delaysSeconds: number[];
                     } | null;
+                    /**
+                     * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                     * @enum {string}
+                     */
+                    payload?: "full" | "thin";
                 };
             };
         };
@@ -4060,6 +4093,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4257,6 +4295,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4525,6 +4568,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4686,6 +4734,11 @@ export interface operations {
                          * @enum {string}
                          */
                         ordering: "concurrent" | "strict";
+                        /**
+                         * @description `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with.
+                         * @enum {string}
+                         */
+                        payload: "full" | "thin";
                         /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
                         effectiveInFlight: number;
                         /**
@@ -4861,7 +4914,7 @@ export interface operations {
                             responseExcerpt: string | null;
                             /** @description Why there was no answer (time-out, refused connection, refused address) */
                             error: string | null;
-                            /** @description The event envelope sent (the signed body) */
+                            /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                             payload: unknown;
                             /** Format: date-time */
                             attemptedAt: string | null;
@@ -5008,7 +5061,7 @@ export interface operations {
                         responseExcerpt: string | null;
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
-                        /** @description The event envelope sent (the signed body) */
+                        /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                         payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
@@ -5061,7 +5114,7 @@ export interface operations {
                         responseExcerpt: string | null;
                         /** @description Why there was no answer (time-out, refused connection, refused address) */
                         error: string | null;
-                        /** @description The event envelope sent (the signed body) */
+                        /** @description The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription) */
                         payload: unknown;
                         /** Format: date-time */
                         attemptedAt: string | null;
@@ -5797,48 +5850,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                 *       "type": "ticket.created",
-                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                 *       "workspace": "https://acme.example.com",
-                 *       "actor": {
-                 *         "id": 7,
-                 *         "name": "Zapier integration"
-                 *       },
-                 *       "changes": null,
-                 *       "data": {
-                 *         "id": 1042,
-                 *         "boardId": "support",
-                 *         "subject": "Order #8841 arrived damaged",
-                 *         "description": "The box was crushed.",
-                 *         "state": {
-                 *           "id": "st_open",
-                 *           "name": "Open",
-                 *           "category": "open"
-                 *         },
-                 *         "priority": "high",
-                 *         "requester": {
-                 *           "email": "dana@example.com"
-                 *         },
-                 *         "fields": [
-                 *           {
-                 *             "fieldId": "order_number",
-                 *             "value": "8841"
-                 *           }
-                 *         ],
-                 *         "channel": "api",
-                 *         "createdBy": {
-                 *           "id": 7,
-                 *           "name": "Zapier integration"
-                 *         },
-                 *         "version": 3,
-                 *         "createdAt": "2026-01-05T09:30:00.000Z",
-                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
                     id: string;
@@ -5860,6 +5871,46 @@ export interface operations {
                     changes: null;
                     /** @description The ticket after the change, in the representation of every ticket response */
                     data: components["schemas"]["Ticket"];
+                } | {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.created";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    /** @description Always null in thin payloads (old and new values are ticket content) */
+                    changes: null;
+                    /** @description Thin payload: the ticket to fetch, not its content */
+                    data: {
+                        /** @constant */
+                        object: "ticket";
+                        /** @description The ticket id */
+                        id: number;
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
+                        version: number;
+                        /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
+                        changedFields: string[];
+                        /** @description The ticket in the REST API (`<public base URL>/tickets/<id>`) */
+                        url: string;
+                        /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
+                        commentId?: number;
+                    };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -5891,54 +5942,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                 *       "type": "ticket.updated",
-                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                 *       "workspace": "https://acme.example.com",
-                 *       "actor": {
-                 *         "id": 7,
-                 *         "name": "Zapier integration"
-                 *       },
-                 *       "changes": [
-                 *         {
-                 *           "field": "priority",
-                 *           "oldValue": "normal",
-                 *           "newValue": "high"
-                 *         }
-                 *       ],
-                 *       "data": {
-                 *         "id": 1042,
-                 *         "boardId": "support",
-                 *         "subject": "Order #8841 arrived damaged",
-                 *         "description": "The box was crushed.",
-                 *         "state": {
-                 *           "id": "st_open",
-                 *           "name": "Open",
-                 *           "category": "open"
-                 *         },
-                 *         "priority": "high",
-                 *         "requester": {
-                 *           "email": "dana@example.com"
-                 *         },
-                 *         "fields": [
-                 *           {
-                 *             "fieldId": "order_number",
-                 *             "value": "8841"
-                 *           }
-                 *         ],
-                 *         "channel": "api",
-                 *         "createdBy": {
-                 *           "id": 7,
-                 *           "name": "Zapier integration"
-                 *         },
-                 *         "version": 3,
-                 *         "createdAt": "2026-01-05T09:30:00.000Z",
-                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
                     id: string;
@@ -5967,6 +5970,46 @@ export interface operations {
                     }[];
                     /** @description The ticket after the change, in the representation of every ticket response */
                     data: components["schemas"]["Ticket"];
+                } | {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.updated";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    /** @description Always null in thin payloads (old and new values are ticket content) */
+                    changes: null;
+                    /** @description Thin payload: the ticket to fetch, not its content */
+                    data: {
+                        /** @constant */
+                        object: "ticket";
+                        /** @description The ticket id */
+                        id: number;
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
+                        version: number;
+                        /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
+                        changedFields: string[];
+                        /** @description The ticket in the REST API (`<public base URL>/tickets/<id>`) */
+                        url: string;
+                        /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
+                        commentId?: number;
+                    };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -5998,52 +6041,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                 *       "type": "ticket.state_changed",
-                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                 *       "workspace": "https://acme.example.com",
-                 *       "actor": {
-                 *         "id": 7,
-                 *         "name": "Zapier integration"
-                 *       },
-                 *       "changes": {
-                 *         "field": "state",
-                 *         "oldValue": "Open",
-                 *         "newValue": "Solved"
-                 *       },
-                 *       "data": {
-                 *         "id": 1042,
-                 *         "boardId": "support",
-                 *         "subject": "Order #8841 arrived damaged",
-                 *         "description": "The box was crushed.",
-                 *         "state": {
-                 *           "id": "st_solved",
-                 *           "name": "Solved",
-                 *           "category": "solved"
-                 *         },
-                 *         "priority": "high",
-                 *         "requester": {
-                 *           "email": "dana@example.com"
-                 *         },
-                 *         "fields": [
-                 *           {
-                 *             "fieldId": "order_number",
-                 *             "value": "8841"
-                 *           }
-                 *         ],
-                 *         "channel": "api",
-                 *         "createdBy": {
-                 *           "id": 7,
-                 *           "name": "Zapier integration"
-                 *         },
-                 *         "version": 3,
-                 *         "createdAt": "2026-01-05T09:30:00.000Z",
-                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
                     id: string;
@@ -6072,6 +6069,46 @@ export interface operations {
                     };
                     /** @description The ticket after the change, in the representation of every ticket response */
                     data: components["schemas"]["Ticket"];
+                } | {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.state_changed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    /** @description Always null in thin payloads (old and new values are ticket content) */
+                    changes: null;
+                    /** @description Thin payload: the ticket to fetch, not its content */
+                    data: {
+                        /** @constant */
+                        object: "ticket";
+                        /** @description The ticket id */
+                        id: number;
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
+                        version: number;
+                        /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
+                        changedFields: string[];
+                        /** @description The ticket in the REST API (`<public base URL>/tickets/<id>`) */
+                        url: string;
+                        /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
+                        commentId?: number;
+                    };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };
@@ -6103,60 +6140,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "id": "evt_01JGZ8Q4W6Y2KX3N5P7R9T1V3A",
-                 *       "type": "ticket.comment_added",
-                 *       "occurredAt": "2026-01-05T09:42:00.000Z",
-                 *       "workspace": "https://acme.example.com",
-                 *       "actor": {
-                 *         "id": 7,
-                 *         "name": "Zapier integration"
-                 *       },
-                 *       "changes": null,
-                 *       "data": {
-                 *         "id": 1042,
-                 *         "boardId": "support",
-                 *         "subject": "Order #8841 arrived damaged",
-                 *         "description": "The box was crushed.",
-                 *         "state": {
-                 *           "id": "st_open",
-                 *           "name": "Open",
-                 *           "category": "open"
-                 *         },
-                 *         "priority": "high",
-                 *         "requester": {
-                 *           "email": "dana@example.com"
-                 *         },
-                 *         "fields": [
-                 *           {
-                 *             "fieldId": "order_number",
-                 *             "value": "8841"
-                 *           }
-                 *         ],
-                 *         "channel": "api",
-                 *         "createdBy": {
-                 *           "id": 7,
-                 *           "name": "Zapier integration"
-                 *         },
-                 *         "version": 3,
-                 *         "createdAt": "2026-01-05T09:30:00.000Z",
-                 *         "updatedAt": "2026-01-05T09:42:00.000Z"
-                 *       },
-                 *       "comment": {
-                 *         "id": 311,
-                 *         "ticketId": 1042,
-                 *         "body": "A replacement is on its way.",
-                 *         "public": true,
-                 *         "channel": "api",
-                 *         "author": {
-                 *           "id": 7,
-                 *           "name": "Zapier integration"
-                 *         },
-                 *         "createdAt": "2026-01-05T09:42:00.000Z"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
                     id: string;
@@ -6180,6 +6163,46 @@ export interface operations {
                     data: components["schemas"]["Ticket"];
                     /** @description The new comment */
                     comment: components["schemas"]["Comment"];
+                } | {
+                    /** @description The event id, also sent as `webhook-id`: the same on every retry and re-send */
+                    id: string;
+                    /** @constant */
+                    type: "ticket.comment_added";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, UTC
+                     */
+                    occurredAt: string;
+                    /** @description The workspace address */
+                    workspace: string;
+                    /** @description Who made the change: a person, or the service account of an API key */
+                    actor: {
+                        /** @description The acting account */
+                        id: number;
+                        name: string;
+                    };
+                    /** @description Always null in thin payloads (old and new values are ticket content) */
+                    changes: null;
+                    /** @description Thin payload: the ticket to fetch, not its content */
+                    data: {
+                        /** @constant */
+                        object: "ticket";
+                        /** @description The ticket id */
+                        id: number;
+                        /** @description The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise) */
+                        version: number;
+                        /** @description The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created */
+                        changedFields: string[];
+                        /** @description The ticket in the REST API (`<public base URL>/tickets/<id>`) */
+                        url: string;
+                        /** @description ticket.comment_added: the new comment’s id (GET the ticket’s comments) */
+                        commentId?: number;
+                    };
+                    /**
+                     * @description Marks a thin payload: full ones have no such member
+                     * @constant
+                     */
+                    payload: "thin";
                 };
             };
         };

@@ -3,6 +3,7 @@
 // The OpenAPI document's `webhooks` and GET /event-types are generated from these; tests check
 // every real event of every type against them, so the catalogue cannot drift from what is sent.
 import { z } from 'zod';
+import type { TicketEventType } from './event.thin.ts';
 import { buildEventEnvelope, EVENT_TYPES, type EventActor, type EventType, type FieldChange, type JsonValue, type OperationalEventType } from './event.envelope.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -246,7 +247,11 @@ export function exampleEvent(type: EventType) {
  * to those (the OpenAPI document's components); without, the schema stands alone.
  */
 export function eventBodySchema(type: EventType, refs?: { ticket: string; comment: string }): JsonSchema {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(eventCatalogue[type].body, {
+  return bodyJsonSchema(eventCatalogue[type].body, refs);
+}
+
+function bodyJsonSchema(body: z.ZodType, refs?: { ticket: string; comment: string }): JsonSchema {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(body, {
     target: 'draft-2020-12',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
@@ -270,3 +275,26 @@ export function eventBodySchema(type: EventType, refs?: { ticket: string; commen
 let catalogue: { type: EventType; description: string; schema: JsonSchema }[] | undefined;
 /** GET /event-types: every type with its description and stand-alone body schema (built once, on first use). */
 export const listEventTypes = () => (catalogue ??= EVENT_TYPES.map((type) => ({ type, description: eventCatalogue[type].description, schema: eventBodySchema(type) })));
+
+/** A thin ticket event's `data` (event.thin.ts): the reference to fetch, never the ticket's content. */
+const thinTicketData = z
+  .object({
+    object: z.literal('ticket'),
+    id: z.int().describe('The ticket id'),
+    version: z
+      .int()
+      .min(1)
+      .describe('The ticket’s version right after this change: the ticket’s ETag is `"<version>"` until it changes again; a change sent with `If-Match: "<version>"` is made only at that version (412 otherwise)'),
+    changedFields: z
+      .array(z.string())
+      .describe('The fields this change touched: for ticket.updated the `field`s of its changes (`subject`, `description`, `priority`, `fields.<id>`), `state` for ticket.state_changed, `comments` for ticket.comment_added, none for ticket.created'),
+    url: z.string().describe('The ticket in the REST API (`<public base URL>/tickets/<id>`)'),
+    commentId: z.int().optional().describe('ticket.comment_added: the new comment’s id (GET the ticket’s comments)'),
+  })
+  .describe('Thin payload: the ticket to fetch, not its content');
+
+/** The body of a ticket event delivered to a subscription with `payload: "thin"`: `changes` null, no `comment`. */
+export function thinEventBodySchema(type: TicketEventType): JsonSchema {
+  const changes = z.null().describe('Always null in thin payloads (old and new values are ticket content)');
+  return bodyJsonSchema(envelope(type, changes, thinTicketData, { payload: z.literal('thin').describe('Marks a thin payload: full ones have no such member') }));
+}

@@ -63,6 +63,8 @@ const cancellable: DeliveryStatus[] = ['pending', 'held'];
 export interface AttemptContext {
   id: string;
   status: DeliveryStatus;
+  /** full or thin, as the relay wrote the delivery (thin-payload.ts). */
+  payloadMode: string;
   event: { id: string; seq: bigint; type: string; payload: unknown; workspaceId: number };
   subscription: {
     id: string;
@@ -81,6 +83,7 @@ export interface AttemptContext {
 interface AttemptContextRow {
   id: string;
   status: DeliveryStatus;
+  payloadMode: string;
   eventId: string;
   eventSeq: bigint;
   eventType: string;
@@ -112,7 +115,7 @@ export const deliveryRepository = {
   async findForAttempts(deliveryIds: string[]): Promise<AttemptContext[]> {
     if (!deliveryIds.length) return [];
     const rows = await prisma.$queryRaw<AttemptContextRow[]>`
-      SELECT d."id", d."status"::text AS "status",
+      SELECT d."id", d."status"::text AS "status", d."payloadMode",
              e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
              s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight", s."retrySchedule"
       FROM "Delivery" d
@@ -122,6 +125,7 @@ export const deliveryRepository = {
     return rows.map((row) => ({
       id: row.id,
       status: row.status,
+      payloadMode: row.payloadMode,
       event: { id: row.eventId, seq: BigInt(row.eventSeq), type: row.eventType, payload: row.payload, workspaceId: row.workspaceId },
       subscription: {
         id: row.subscriptionId,

@@ -54,6 +54,8 @@ interface SubscriptionMatch {
   events: string[];
   boardIds: string[];
   fields: string[];
+  /** full or thin: recorded on each delivery written for it (thin-payload.ts). */
+  payload: string;
 }
 
 /**
@@ -107,7 +109,7 @@ export function createOutboxRelay(options: RelayOptions) {
     // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
     const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
     const pairs = await webhookRepository.createDeliveries(
-      matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id) })),
+      matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id), payloadMode: p.subscription.payload })),
       paused,
     );
     // One signal per subscription for the whole batch, naming its events in order.

@@ -27,6 +27,7 @@ interface SubscriptionData {
   ordering?: 'concurrent' | 'strict';
   /** null: back to the default schedule (retry-schedule.ts). */
   retrySchedule?: { delaysSeconds: number[] } | null;
+  payload?: 'full' | 'thin';
 }
 
 /** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
@@ -55,6 +56,8 @@ export interface DeliveryLogRow {
   sortAt: Date;
   /** The subscription's scheduled attempts in force (retry-schedule.ts); set by the service. */
   maxAttempts?: number;
+  /** A waiting delivery's form (thin-payload.ts): its `payload` is the stored event, shown as it will be sent. Null for attempts, whose payload is the body sent. */
+  payloadMode?: string | null;
 }
 
 interface DeliveryLogFilter {
@@ -125,7 +128,8 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
-           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt"
+           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt",
+           NULL AS "payloadMode"
       FROM "DeliveryAttempt" a
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY a."attemptedAt" DESC, a."id" DESC
@@ -147,7 +151,8 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
            d."status"::text AS "status", NULL::int AS "httpStatus", NULL::int AS "durationMs", NULL AS "responseExcerpt", NULL AS "error",
            e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId",
-           NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt"
+           NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt",
+           d."payloadMode"
       FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
      WHERE ${Prisma.join(where, ' AND ')}
      ORDER BY d."updatedAt" DESC, d."id" DESC
@@ -155,7 +160,9 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
 }
 
 /** A delivery's columns of a relay pair (the caller's pairs may carry more). */
-const pick = (p: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }) => ({ eventId: p.eventId, subscriptionId: p.subscriptionId, seq: p.seq, workflowId: p.workflowId });
+const pick = (p: { eventId: string; subscriptionId: string; seq: bigint; workflowId: string; payloadMode?: string }) => ({
+  eventId: p.eventId, subscriptionId: p.subscriptionId, seq: p.seq, workflowId: p.workflowId, ...(p.payloadMode ? { payloadMode: p.payloadMode } : {}),
+});
 
 /**
  * What a paused subscription holds, counted up to `cap` (an index walk of at most `cap` rows):
@@ -212,6 +219,7 @@ export const webhookRepository = {
           ...(input.ratePerSecond != null ? { ratePerSecond: input.ratePerSecond } : {}),
           ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
           ...(input.retrySchedule ? { retrySchedule: input.retrySchedule } : {}),
+          ...(input.payload !== undefined ? { payload: input.payload } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
@@ -310,7 +318,7 @@ export const webhookRepository = {
   async findDelivery(subscriptionId: string, id: string, boardIds: string[] | null) {
     const delivery = await prisma.delivery.findFirst({
       where: { subscriptionId, OR: [{ id }, { attempts: { some: { id } } }] },
-      select: { id: true, eventId: true, subscriptionId: true, event: { select: { type: true, workspaceId: true, payload: true } } },
+      select: { id: true, eventId: true, subscriptionId: true, payloadMode: true, event: { select: { type: true, workspaceId: true, payload: true } } },
     });
     if (!delivery || !boardIds) return delivery;
     const [visible] = await prisma.$queryRaw<{ ok: boolean }[]>`SELECT ${eventVisible(boardIds)} AS "ok" FROM "Event" e WHERE e."id" = ${delivery.eventId}`;
@@ -389,7 +397,7 @@ export const webhookRepository = {
   async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
     const subscriptions = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true },
+      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true, payload: true },
     });
     const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
     if (!paused.length) return subscriptions;
@@ -414,7 +422,7 @@ export const webhookRepository = {
    * skipped for it, in event order, and logged as subscriptionsForRelay logs a full one. Returns the
    * pairs that have a delivery now (made here or before).
    */
-  async createDeliveries<P extends { eventId: string; subscriptionId: string; seq: bigint; workflowId: string }>(
+  async createDeliveries<P extends { eventId: string; subscriptionId: string; seq: bigint; workflowId: string; payloadMode?: string }>(
     pairs: P[],
     paused: ReadonlySet<string> = new Set(),
     heldCap = config.limits.maxHeldDeliveriesPerSubscription,

@@ -20,6 +20,7 @@ import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
 import { conditionRepository } from './condition.repository.ts';
 import { retryScheduleInput, retryScheduleView } from './retry-schedule.ts';
+import { PAYLOAD_MODES, PAYLOAD_NOTE } from './thin-payload.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -87,6 +88,7 @@ const subscriptionFields = {
     .optional()
     .describe(ORDERING_NOTE),
   retrySchedule: retryScheduleInput,
+  payload: z.enum(PAYLOAD_MODES).optional().describe(PAYLOAD_NOTE),
 };
 
 export const createWebhookInput = z.strictObject(subscriptionFields);
@@ -240,6 +242,7 @@ export const webhookService = {
       ...(data.ratePerSecond != null ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       ...(data.retrySchedule ? { retrySchedule: data.retrySchedule } : {}),
+      ...(data.payload !== undefined ? { payload: data.payload } : {}),
       secret,
     });
     if ('limitReached' in subscription) {
@@ -266,6 +269,7 @@ export const webhookService = {
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
+      ...(data.payload !== undefined ? { payload: data.payload } : {}),
       ...(data.url !== undefined ? { url: data.url } : {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
@@ -389,6 +393,7 @@ export const webhookService = {
         id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
         httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
         attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now, waitedReason: null, waitedMs: null,
+        payloadMode: delivery.payloadMode,
       };
     }
     const { result } = waited;

@@ -9,6 +9,7 @@ import { backlogOf, type WebhookBacklog } from './backlog.ts';
 import { healthFor, WebhookHealthRef } from './health.types.ts';
 import { RetryScheduleInput, RetryScheduleRef } from './retry-schedule.types.ts';
 import { retryScheduleView } from './retry-schedule.ts';
+import { deliveredPayload, PAYLOAD_NOTE } from './thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
@@ -40,6 +41,13 @@ const OrderingEnum = builder.enumType('WebhookOrdering', {
   values: {
     concurrent: { description: 'Up to the bound in force at once, oldest event first' },
     strict: { description: 'One at a time, in event order' },
+  } as const,
+});
+
+const PayloadEnum = builder.enumType('WebhookPayload', {
+  values: {
+    full: { description: 'Each event carries the ticket after the change (the default)' },
+    thin: { description: 'Ticket events carry only the ticket’s id, version, changed fields and link' },
   } as const,
 });
 
@@ -92,6 +100,7 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     maxInFlight: t.exposeInt('maxInFlight', { description: MAX_IN_FLIGHT_NOTE }),
     ratePerSecond: t.exposeFloat('ratePerSecond', { nullable: true, description: RATE_NOTE }),
     ordering: t.field({ type: OrderingEnum, description: ORDERING_NOTE, resolve: (s) => s.ordering as 'concurrent' | 'strict' }),
+    payload: t.field({ type: PayloadEnum, description: PAYLOAD_NOTE, resolve: (s) => (s.payload === 'thin' ? 'thin' : 'full') }),
     effectiveInFlight: t.int({
       description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
       resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
@@ -169,7 +178,11 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     durationMs: t.exposeInt('durationMs', { nullable: true }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'The first 1 KiB of the answer' }),
     error: t.exposeString('error', { nullable: true, description: 'Why there was no answer (time-out, refused connection, refused address)' }),
-    payload: t.field({ type: 'JSON', description: 'The event envelope sent (the signed body)', resolve: (r) => JSON.parse(r.payload) as unknown }),
+    payload: t.field({
+      type: 'JSON',
+      description: 'The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription)',
+      resolve: (r) => deliveredPayload(JSON.parse(r.payload), r.payloadMode ?? 'full'),
+    }),
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
     workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),
@@ -217,6 +230,7 @@ const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscript
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
     retrySchedule: t.field({ type: RetryScheduleInput, required: false, description: 'null: back to the default schedule' }),
+    payload: t.field({ type: PayloadEnum, required: false, description: PAYLOAD_NOTE }),
   }),
 });
 
@@ -232,6 +246,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
     ratePerSecond: t.float({ required: false, description: `${RATE_NOTE}; ${RATE_FLOOR_NOTE}; null removes it` }),
     ordering: t.field({ type: OrderingEnum, required: false, description: ORDERING_NOTE }),
     retrySchedule: t.field({ type: RetryScheduleInput, required: false, description: 'null: back to the default schedule' }),
+    payload: t.field({ type: PayloadEnum, required: false, description: PAYLOAD_NOTE }),
   }),
 });
 

@@ -137,7 +137,9 @@ async function checkMainFlow(flow: FlowRunner, client: 'Python' | 'Go') {
 
   const subscription = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: out.subscription.id } });
   expect(subscription.workspaceId).toBe(ws.workspace.id);
-  expect(out.subscription).toMatchObject({ url: `https://93.184.216.34/${client.toLowerCase()}`, events: ['ticket.created'], condition: 'receiving' });
+  // Thin payloads through the generated clients: the value is sent, saved and answered.
+  expect(subscription.payload).toBe('thin');
+  expect(out.subscription).toMatchObject({ url: `https://93.184.216.34/${client.toLowerCase()}`, events: ['ticket.created'], condition: 'receiving', payload: 'thin' });
   expect(out.subscription.secret).toMatch(/^whsec_/);
   // A shortened retry schedule, sent through the generated request model and read from the answer's.
   expect(out.subscription.retrySchedule).toEqual({ delaysSeconds: [60, 300], maxAttempts: 3, custom: true });

@@ -12,6 +12,8 @@ import { prisma } from '../../src/db/db.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
 import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { deliveredPayload } from '../../src/webhooks/thin-payload.ts';
+import { isTicketEvent } from '../../src/events/event.thin.ts';
 import { signatureHeaders } from '../../src/webhooks/signing.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
 
@@ -77,8 +79,13 @@ describe('the webhooks of the OpenAPI document', () => {
       const headers = hook(type).parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name);
       expect(headers, type).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
       const media = hook(type).requestBody.content['application/json'];
-      expectValid(bodyValidator(type), media.example, `${type} example`);
-      expect(media.example.type).toBe(type);
+      // Ticket events have two forms (the subscription's payload, full or thin), each with its example.
+      const examples = isTicketEvent(type) ? [media.examples.full.value, media.examples.thin.value] : [media.example];
+      for (const example of examples) {
+        expectValid(bodyValidator(type), example, `${type} example`);
+        expect(example.type).toBe(type);
+      }
+      if (isTicketEvent(type)) expect(Object.keys(media.examples.thin.value.data).sort()).toEqual(expect.arrayContaining(['changedFields', 'id', 'object', 'url', 'version']));
     }
   });
 
@@ -86,7 +93,9 @@ describe('the webhooks of the OpenAPI document', () => {
     const raw = buildOpenApiDocument() as any;
     expect(raw.paths['/tickets/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Ticket' });
     for (const type of EVENT_TYPES.filter((t) => t.startsWith('ticket.'))) {
-      expect(raw.webhooks[type].post.requestBody.content['application/json'].schema.properties.data.$ref, type).toBe('#/components/schemas/Ticket');
+      const [full, thin] = raw.webhooks[type].post.requestBody.content['application/json'].schema.oneOf;
+      expect(full.properties.data.$ref, type).toBe('#/components/schemas/Ticket');
+      expect(thin.properties.data.properties.object.const, type).toBe('ticket');
     }
   });
 
@@ -99,6 +108,8 @@ describe('the webhooks of the OpenAPI document', () => {
       // What workflows/delivery/activities.ts sends for this row.
       const body = deliveryBody(row.payload);
       expectValid(validate, JSON.parse(body), `${row.type} delivery body`);
+      // To a subscription with payload thin (the same body where the type has no thin form).
+      expectValid(validate, JSON.parse(deliveryBody(deliveredPayload(row.payload, 'thin'))), `${row.type} thin delivery body`);
       const headers = signatureHeaders({ id: row.id, body, timestamp: new Date(), secrets: [secret, secret] });
       for (const param of hook(row.type).parameters.filter((p: { name: string }) => p.name in headers)) {
         expectValid(ajv.compile(param.schema), headers[param.name as keyof typeof headers], `${row.type} header ${param.name}`);
@@ -107,6 +118,9 @@ describe('the webhooks of the OpenAPI document', () => {
     // A schema that accepted anything would prove nothing: another type's body is refused.
     const created = rows.find((r) => r.type === 'ticket.created')!;
     expect(bodyValidator('ticket.state_changed')(created.payload)).toBe(false);
+    // A thin body that kept the ticket's content fits neither form.
+    const thin = deliveredPayload(created.payload, 'thin') as { data: Record<string, unknown> };
+    expect(bodyValidator('ticket.created')({ ...thin, data: { ...thin.data, subject: 'leaked' } })).toBe(false);
   });
 });
 

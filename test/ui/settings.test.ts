@@ -426,13 +426,18 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await tick(fieldFilter, /^Product \(Support\)$/);
     // The operational events are offered beside the ticket events.
     await tick(dialog, /webhook\.delivery_failed/);
+    // Thin payloads: ids, version and a link instead of the ticket.
+    await dialog.getByRole('button', { name: /Payload/ }).click();
+    await page.getByRole('option', { name: /^Thin/ }).click();
+    await dialog.getByText(/carry no ticket content/).waitFor(WAIT);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.locator('.facts dd').getByText('ticket.created, ticket.updated, webhook.delivery_failed').waitFor(WAIT);
     const boards = await stack.rest('GET', '/boards', restKey);
     const product = boards.body.data.find((b: { name: string }) => b.name === 'Support').fields.find((f: { name: string }) => f.name === 'Product').id;
     const saved = await stack.rest('GET', `/webhooks/${subscriptionId}`, restKey);
-    expect(saved.body).toMatchObject({ events: ['ticket.created', 'ticket.updated', 'webhook.delivery_failed'], fields: ['priority', product] });
+    expect(saved.body).toMatchObject({ events: ['ticket.created', 'ticket.updated', 'webhook.delivery_failed'], fields: ['priority', product], payload: 'thin' });
+    await page.locator('.facts dd').getByText(/^Thin/).waitFor(WAIT);
     // Custom fields by name, not by id.
     await page.locator('.facts dd').getByText('Priority, Product (Support)').waitFor(WAIT);
 

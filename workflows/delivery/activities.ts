@@ -17,6 +17,7 @@ import { configuredMailer, emailConditionNotice, type MailerSettings } from '../
 import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
+import { deliveredPayload } from '../../src/webhooks/thin-payload.ts';
 import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
@@ -119,7 +120,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 
   async function send(delivery: AttemptContext, claimed: ClaimedDelivery): Promise<Sent> {
     const attemptedAt = await clock();
-    const body = deliveryBody(delivery.event.payload);
+    const body = deliveryBody(deliveredPayload(delivery.event.payload, delivery.payloadMode));
     const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
     return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body) };
   }

@@ -121,6 +121,7 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 	}
 
 	description := "From Go"
+	thin := ticketing.CreateWebhookSubscriptionJSONBodyPayload("thin")
 	subR, err := c.CreateWebhookSubscriptionWithResponse(ctx, ticketing.CreateWebhookSubscriptionJSONRequestBody{
 		Url:         "https://93.184.216.34/go",
 		Events:      []ticketing.CreateWebhookSubscriptionJSONBodyEvents{"ticket.created"},
@@ -129,6 +130,7 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 		RetrySchedule: &struct {
 			DelaysSeconds []int `json:"delaysSeconds"`
 		}{DelaysSeconds: []int{60, 300}},
+		Payload:     &thin,
 	})
 	sub := parsed(subR.JSON201, subR.Body, status(subR), err)
 
@@ -149,7 +151,7 @@ func mainFlow(c *ticketing.ClientWithResponses) map[string]any {
 		"created":  created,
 		"pages":    pages,
 		"subscription": map[string]any{
-			"id": sub.Id, "url": sub.Url, "events": sub.Events, "condition": string(sub.Condition),
+			"id": sub.Id, "url": sub.Url, "events": sub.Events, "condition": string(sub.Condition), "payload": string(sub.Payload),
 			"secret": sub.Secret, "createdAt": sub.CreatedAt.Format(time.RFC3339Nano),
 			"retrySchedule": map[string]any{
 				"delaysSeconds": sub.RetrySchedule.DelaysSeconds, "maxAttempts": sub.RetrySchedule.MaxAttempts, "custom": sub.RetrySchedule.Custom,

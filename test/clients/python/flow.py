@@ -26,6 +26,7 @@ from ticketing_client.models import (
     CreateWebhookSubscriptionBody,
     CreateWebhookSubscriptionBodyEventsItem,
     CreateWebhookSubscriptionBodyRetryScheduleType0,
+    CreateWebhookSubscriptionBodyPayload,
     CreateWebhookSubscriptionResponse201,
     GetMeResponse200,
     ListBoardsResponse200,
@@ -88,6 +89,7 @@ def main_flow(client):
                 events=[CreateWebhookSubscriptionBodyEventsItem.TICKET_CREATED],
                 description="From Python",
                 retry_schedule=CreateWebhookSubscriptionBodyRetryScheduleType0(delays_seconds=[60, 300]),
+                payload=CreateWebhookSubscriptionBodyPayload.THIN,
             ),
         ),
         CreateWebhookSubscriptionResponse201,
@@ -114,6 +116,7 @@ def main_flow(client):
             "url": subscription.url,
             "events": subscription.events,
             "condition": subscription.condition.value,
+            "payload": subscription.payload.value,
             "secret": subscription.secret,
             "createdAt": subscription.created_at.isoformat(),
             "retrySchedule": {

@@ -80,6 +80,7 @@ graphql(`
   fragment SubscriptionFields on WebhookSubscription {
     id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond
     effectiveInFlight retryAfterUntil ordering
+    payload
     backlog { pending inFlight oldestWaitingSince waitingFor }
     health { attempts24h successRate24h lastAttempt { ...HealthAttemptFields } lastFailure { ...HealthAttemptFields } }
     createdAt updatedAt

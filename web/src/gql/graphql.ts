@@ -23,6 +23,8 @@ export type CreateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it */
   ratePerSecond?: number | null | undefined;
   /** null: back to the default schedule */
@@ -73,6 +75,8 @@ export type UpdateWebhookSubscriptionInput = {
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
+  /** `full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` (`changes` null, no `comment`, and `payload: "thin"`); the receiver fetches the ticket, whose ETag is `"<version>"` while it is current (`If-Match` with it makes a change conditional on that); `webhook.*` events are the same in both. A change applies to the events relayed after it: deliveries already written keep the form they were written with. */
+  payload?: WebhookPayload | null | undefined;
   /** Attempts started per second at most, evenly spaced; null: no rate bound; at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it; null removes it */
   ratePerSecond?: number | null | undefined;
   /** null: back to the default schedule */
@@ -102,6 +106,12 @@ export type WebhookOrdering =
   | 'concurrent'
   /** One at a time, in event order */
   | 'strict';
+
+export type WebhookPayload =
+  /** Each event carries the ticket after the change (the default) */
+  | 'full'
+  /** Ticket events carry only the ticket’s id, version, changed fields and link */
+  | 'thin';
 
 export type WebhookRecoveryStatus =
   /** Done (a repeated request got the recovery it started earlier) */
@@ -202,7 +212,7 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 
 export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
 
-export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -210,14 +220,14 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSubscriptionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
 
@@ -261,7 +271,7 @@ export type UpdateWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DeleteWebhookSubscriptionMutationVariables = Exact<{
   id: string;
@@ -282,28 +292,28 @@ export type ResumeWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type PauseWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DisableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type EnableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -419,6 +429,7 @@ export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -664,6 +675,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -718,6 +730,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -850,6 +863,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -916,6 +930,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -969,6 +984,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -1022,6 +1038,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight
@@ -1075,6 +1092,7 @@ fragment SubscriptionFields on WebhookSubscription {
   effectiveInFlight
   retryAfterUntil
   ordering
+  payload
   backlog {
     pending
     inFlight

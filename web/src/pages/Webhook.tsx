@@ -25,6 +25,7 @@ import { formatDateTime } from '../format.ts';
 import { HealthBadge, HealthFacts, healthExplanation } from './SubscriptionHealth.tsx';
 import { useBoards, useFieldChoices, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
+import { payloadName } from './PayloadChoice.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
 export function WebhookPage({ id }: { id: string }) {
@@ -80,6 +81,8 @@ export function WebhookPage({ id }: { id: string }) {
                   <dd>{s.description}</dd>
                 </>
               )}
+              <dt>Payload</dt>
+              <dd>{payloadName(s.payload)}</dd>
               <dt>Failed attempts in a row</dt>
               <dd>{s.consecutiveFailures} (20 pause it)</dd>
               <dt>Created</dt>

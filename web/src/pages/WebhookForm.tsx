@@ -1,7 +1,7 @@
 // Create and edit a webhook subscription: URL (checked by the server with the API's rule, its
 // message shown on the field), events (ticket events and operational ones), the fields whose
 // updates count (with ticket.updated), boards, description, and what the endpoint receives at
-// most (attempts in flight, deliveries per second). Creation shows the secret once.
+// most (attempts in flight, deliveries per second), and the payload (full or thin). Creation shows the secret once.
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, FieldError, Form, Heading, Input, Label, Modal, ModalOverlay, Text, TextArea, TextField } from 'react-aria-components';
@@ -19,6 +19,8 @@ import {
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
+import { PAYLOAD_CHOICES, PayloadNote, type PayloadChoice } from './PayloadChoice.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { parseRetryDelays, retryDelaysText } from './retry-schedule-field.ts';
 
@@ -83,6 +85,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
   const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
   const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
   const [fields, setFields] = useState<string[]>(subscription?.fields ?? []);
+  const [payload, setPayload] = useState<PayloadChoice>(subscription?.payload ?? 'full');
   const fieldChoices = useFieldChoices(boards.data);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
@@ -139,6 +142,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
             ratePerSecond: rate === '' ? null : Number(rate),
             // Empty: the default schedule (null resets a shorter one).
             retrySchedule: retries === 'invalid' ? null : retries,
+            payload,
           };
           const found: Record<string, string> = {};
           if (retries === 'invalid') found.retrySchedule = 'Use whole seconds separated by commas, or “none” for no retry.';
@@ -263,9 +267,11 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
           </Text>
           <FieldError>{fieldErrors.retrySchedule}</FieldError>
         </TextField>
+        <ChoiceSelect label="Payload" value={payload} onChange={(id) => setPayload(id as PayloadChoice)} choices={PAYLOAD_CHOICES} />
+        <PayloadNote payload={payload} />
         <ErrorAlert
           error={error}
-          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most', retrySchedule: 'Retry delays in seconds' }}
+          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most', retrySchedule: 'Retry delays in seconds', payload: 'Payload' }}
         />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>

@@ -2178,6 +2178,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
   retrySchedule: 'retrySchedule',
+  payload: 'payload',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -2218,6 +2219,7 @@ export const DeliveryScalarFieldEnum = {
   seq: 'seq',
   claim: 'claim',
   workflowId: 'workflowId',
+  payloadMode: 'payloadMode',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

@@ -312,6 +312,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
   retrySchedule: 'retrySchedule',
+  payload: 'payload',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'
@@ -352,6 +353,7 @@ export const DeliveryScalarFieldEnum = {
   seq: 'seq',
   claim: 'claim',
   workflowId: 'workflowId',
+  payloadMode: 'payloadMode',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

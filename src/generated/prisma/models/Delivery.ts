@@ -49,6 +49,7 @@ export type DeliveryMinAggregateOutputType = {
   seq: bigint | null
   claim: string | null
   workflowId: string | null
+  payloadMode: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -64,6 +65,7 @@ export type DeliveryMaxAggregateOutputType = {
   seq: bigint | null
   claim: string | null
   workflowId: string | null
+  payloadMode: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -79,6 +81,7 @@ export type DeliveryCountAggregateOutputType = {
   seq: number
   claim: number
   workflowId: number
+  payloadMode: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -108,6 +111,7 @@ export type DeliveryMinAggregateInputType = {
   seq?: true
   claim?: true
   workflowId?: true
+  payloadMode?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -123,6 +127,7 @@ export type DeliveryMaxAggregateInputType = {
   seq?: true
   claim?: true
   workflowId?: true
+  payloadMode?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -138,6 +143,7 @@ export type DeliveryCountAggregateInputType = {
   seq?: true
   claim?: true
   workflowId?: true
+  payloadMode?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -240,6 +246,7 @@ export type DeliveryGroupByOutputType = {
   seq: bigint
   claim: string | null
   workflowId: string
+  payloadMode: string
   createdAt: Date
   updatedAt: Date
   _count: DeliveryCountAggregateOutputType | null
@@ -278,6 +285,7 @@ export type DeliveryWhereInput = {
   seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
+  payloadMode?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
@@ -296,6 +304,7 @@ export type DeliveryOrderByWithRelationInput = {
   seq?: Prisma.SortOrder
   claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  payloadMode?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   event?: Prisma.EventOrderByWithRelationInput
@@ -318,6 +327,7 @@ export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
   seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
+  payloadMode?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
@@ -336,6 +346,7 @@ export type DeliveryOrderByWithAggregationInput = {
   seq?: Prisma.SortOrder
   claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  payloadMode?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.DeliveryCountOrderByAggregateInput
@@ -359,6 +370,7 @@ export type DeliveryScalarWhereWithAggregatesInput = {
   seq?: Prisma.BigIntWithAggregatesFilter<"Delivery"> | bigint | number
   claim?: Prisma.StringNullableWithAggregatesFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
+  payloadMode?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
 }
@@ -372,6 +384,7 @@ export type DeliveryCreateInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -390,6 +403,7 @@ export type DeliveryUncheckedCreateInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -404,6 +418,7 @@ export type DeliveryUpdateInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -422,6 +437,7 @@ export type DeliveryUncheckedUpdateInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -438,6 +454,7 @@ export type DeliveryCreateManyInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -451,6 +468,7 @@ export type DeliveryUpdateManyMutationInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -466,6 +484,7 @@ export type DeliveryUncheckedUpdateManyInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -496,6 +515,7 @@ export type DeliveryCountOrderByAggregateInput = {
   seq?: Prisma.SortOrder
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  payloadMode?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -517,6 +537,7 @@ export type DeliveryMaxOrderByAggregateInput = {
   seq?: Prisma.SortOrder
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  payloadMode?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -532,6 +553,7 @@ export type DeliveryMinOrderByAggregateInput = {
   seq?: Prisma.SortOrder
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  payloadMode?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -658,6 +680,7 @@ export type DeliveryCreateWithoutSubscriptionInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -674,6 +697,7 @@ export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -719,6 +743,7 @@ export type DeliveryScalarWhereInput = {
   seq?: Prisma.BigIntFilter<"Delivery"> | bigint | number
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
+  payloadMode?: Prisma.StringFilter<"Delivery"> | string
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
 }
@@ -732,6 +757,7 @@ export type DeliveryCreateWithoutEventInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
@@ -748,6 +774,7 @@ export type DeliveryUncheckedCreateWithoutEventInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -788,6 +815,7 @@ export type DeliveryCreateWithoutAttemptsInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -805,6 +833,7 @@ export type DeliveryUncheckedCreateWithoutAttemptsInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -834,6 +863,7 @@ export type DeliveryUpdateWithoutAttemptsInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -851,6 +881,7 @@ export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -865,6 +896,7 @@ export type DeliveryCreateManySubscriptionInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -878,6 +910,7 @@ export type DeliveryUpdateWithoutSubscriptionInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -894,6 +927,7 @@ export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -909,6 +943,7 @@ export type DeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -923,6 +958,7 @@ export type DeliveryCreateManyEventInput = {
   seq?: bigint | number
   claim?: string | null
   workflowId: string
+  payloadMode?: string
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -936,6 +972,7 @@ export type DeliveryUpdateWithoutEventInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -952,6 +989,7 @@ export type DeliveryUncheckedUpdateWithoutEventInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -967,6 +1005,7 @@ export type DeliveryUncheckedUpdateManyWithoutEventInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1013,6 +1052,7 @@ export type DeliverySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   seq?: boolean
   claim?: boolean
   workflowId?: boolean
+  payloadMode?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1032,6 +1072,7 @@ export type DeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   seq?: boolean
   claim?: boolean
   workflowId?: boolean
+  payloadMode?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1049,6 +1090,7 @@ export type DeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   seq?: boolean
   claim?: boolean
   workflowId?: boolean
+  payloadMode?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1066,11 +1108,12 @@ export type DeliverySelectScalar = {
   seq?: boolean
   claim?: boolean
   workflowId?: boolean
+  payloadMode?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "scheduledAttempts" | "nextAttemptAt" | "seq" | "claim" | "workflowId" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
+export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "scheduledAttempts" | "nextAttemptAt" | "seq" | "claim" | "workflowId" | "payloadMode" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
 export type DeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1121,6 +1164,10 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      */
     claim: string | null
     workflowId: string
+    /**
+     * The subscription's payload (full or thin) when the relay wrote this delivery: every attempt sends the same body.
+     */
+    payloadMode: string
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["delivery"]>
@@ -1559,6 +1606,7 @@ export interface DeliveryFieldRefs {
   readonly seq: Prisma.FieldRef<"Delivery", 'BigInt'>
   readonly claim: Prisma.FieldRef<"Delivery", 'String'>
   readonly workflowId: Prisma.FieldRef<"Delivery", 'String'>
+  readonly payloadMode: Prisma.FieldRef<"Delivery", 'String'>
   readonly createdAt: Prisma.FieldRef<"Delivery", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Delivery", 'DateTime'>
 }

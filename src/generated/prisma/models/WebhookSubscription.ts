@@ -67,6 +67,7 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -93,6 +94,7 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -123,6 +125,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   ordering: number
   capWaitingSince: number
   retrySchedule: number
+  payload: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -171,6 +174,7 @@ export type WebhookSubscriptionMinAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -197,6 +201,7 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -227,6 +232,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   ordering?: true
   capWaitingSince?: true
   retrySchedule?: true
+  payload?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -344,6 +350,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   ordering: string
   capWaitingSince: Date | null
   retrySchedule: runtime.JsonValue | null
+  payload: string
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -397,6 +404,7 @@ export type WebhookSubscriptionWhereInput = {
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -432,6 +440,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -470,6 +479,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -505,6 +515,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -543,6 +554,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   retrySchedule?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
+  payload?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -570,6 +582,7 @@ export type WebhookSubscriptionCreateInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -605,6 +618,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -634,6 +648,7 @@ export type WebhookSubscriptionUpdateInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -669,6 +684,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -701,6 +717,7 @@ export type WebhookSubscriptionCreateManyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -728,6 +745,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -758,6 +776,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -798,6 +817,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -834,6 +854,7 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -860,6 +881,7 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -1095,6 +1117,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1128,6 +1151,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1189,6 +1213,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1216,6 +1241,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1249,6 +1275,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1304,6 +1331,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1337,6 +1365,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1392,6 +1421,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1426,6 +1456,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1470,6 +1501,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1504,6 +1536,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1532,6 +1565,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1566,6 +1600,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1610,6 +1645,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1644,6 +1680,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1674,6 +1711,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1701,6 +1739,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1734,6 +1773,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1765,6 +1805,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1794,6 +1835,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1821,6 +1863,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1854,6 +1897,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1885,6 +1929,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1914,6 +1959,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: string
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1941,6 +1987,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1974,6 +2021,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2005,6 +2053,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2075,6 +2124,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   ordering?: boolean
   capWaitingSince?: boolean
   retrySchedule?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2111,6 +2161,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   ordering?: boolean
   capWaitingSince?: boolean
   retrySchedule?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2144,6 +2195,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   ordering?: boolean
   capWaitingSince?: boolean
   retrySchedule?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2177,12 +2229,13 @@ export type WebhookSubscriptionSelectScalar = {
   ordering?: boolean
   capWaitingSince?: boolean
   retrySchedule?: boolean
+  payload?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "retrySchedule" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2278,6 +2331,10 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Its retry schedule, {"delaysSeconds": [...]} (src/webhooks/retry-schedule.ts); null: the default seven attempts.
      */
     retrySchedule: runtime.JsonValue | null
+    /**
+     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/thin-payload.ts).
+     */
+    payload: string
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2733,6 +2790,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly retrySchedule: Prisma.FieldRef<"WebhookSubscription", 'Json'>
+  readonly payload: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
