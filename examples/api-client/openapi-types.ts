@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * One ticket
-         * @description Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404. The answer carries `ETag: "<version>"`, the ticket’s `version`.
+         * @description Needs the scope `tickets:read` or `tickets:write`. A ticket on a board the key’s role does not see answers 404. The answer carries `ETag: "<version>"`, the ticket’s `version`. With `If-Match: "<version>"` (for example the `version` of a thin webhook event) it answers 412 `precondition_failed` once the ticket has changed since that version, and the ticket only while it is still at it.
          */
         get: operations["getTicket"];
         put?: never;
@@ -1050,6 +1050,33 @@ export interface components {
              * @enum {string}
              */
             code: "validation_failed" | "idempotency_key_reused";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidHeader: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "invalid_header";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -2130,7 +2157,10 @@ export interface operations {
     getTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Answer only if the record is still at this version: its `ETag`, `"<version>"` (RFC 9110 conditional request; a list of up to 20 tags matches any of them, a weak tag `W/"…"` never matches, `*` matches any version). A stale version answers 412 `precondition_failed`; a malformed header 400 `invalid_header`. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Ticket id */
                 id: number;
@@ -2150,6 +2180,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description The `If-Match` header is malformed. `code`: `invalid_header`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidHeader"];
                 };
             };
             /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
@@ -2188,6 +2230,18 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description The record is no longer at a version `If-Match` names. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPreconditionFailed"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */

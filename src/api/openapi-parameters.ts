@@ -20,7 +20,8 @@ export function parameters(route: RouteDef) {
       in: 'header',
       required: false,
       description:
-        'Make the change only if the record is still at this version: its `ETag`, `"<version>"` (RFC 9110 conditional request; ' +
+        (route.method === 'GET' ? 'Answer only if the record is still at this version' : 'Make the change only if the record is still at this version') +
+        ': its `ETag`, `"<version>"` (RFC 9110 conditional request; ' +
         `a list of up to ${MAX_IF_MATCH_TAGS} tags matches any of them, a weak tag \`W/"…"\` never matches, \`*\` matches any version). ` +
         'A stale version answers 412 `precondition_failed`; a malformed header 400 `invalid_header`.',
       schema: { type: 'string', minLength: 1, maxLength: MAX_IF_MATCH_CHARS, pattern: IF_MATCH_PATTERN, example: '"3"' },

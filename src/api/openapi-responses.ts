@@ -101,7 +101,7 @@ export function responses(route: RouteDef, problems: Map<string, JsonSchema>) {
   }
   if (route.params) out['404'] = problem(route, problems, 404, 'No such record, or one the key’s role does not see (never 403)', replayed);
   if (route.idempotent) out['409'] = problem(route, problems, 409, 'The first request with this `Idempotency-Key` is still running; retry later');
-  if (route.ifMatch) out['412'] = problem(route, problems, 412, 'The record is no longer at a version `If-Match` names; nothing changed');
+  if (route.ifMatch) out['412'] = problem(route, problems, 412, `The record is no longer at a version \`If-Match\` names${mutation ? '; nothing changed' : ''}`);
   if (route.body) {
     out['413'] = problem(route, problems, 413, `The body is over ${MAX_BODY_BYTES} bytes (1 MiB)`);
     out['415'] = problem(route, problems, 415, 'The body is not sent as `application/json`');

@@ -14,7 +14,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef, RouteInput } from '../rest/route.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { toPage } from '../paging/paging.ts';
-import { etagOf } from '../rest/conditional.ts';
+import { etagOf, ifMatchVersions } from '../rest/conditional.ts';
 import { idempotencyKeyOf, requestHash, runIdempotent, type IdempotencyClaim, type RouteResult } from '../idempotency/idempotency.service.ts';
 import { asCallerError } from '../paging/cursor.ts';
 
@@ -89,6 +89,16 @@ export async function runRoute(route: CompiledRoute, req: RestRequest): Promise<
     );
   }
 
+  // A read with If-Match (RFC 9110 §13.1.1: the condition applies to any method) answers 412 when
+  // the record is at another version; the header is parsed before the read, so a malformed one
+  // costs nothing.
+  if (def.method === 'GET' && def.ifMatch) {
+    const versions = ifMatchVersions(req.request.headers);
+    const result = withEtag(def, await executeRoute(route, req, { params, query, body, headers: req.request.headers }));
+    const version = (result.body as { version?: unknown } | null)?.version;
+    if (versions && !versions.includes(version as number)) throw new AppError('precondition_failed', 'The record is no longer at a version If-Match names');
+    return result;
+  }
   const run = (claim?: IdempotencyClaim) => executeRoute(route, req, { params, query, body, headers: req.request.headers }, claim);
   const principal = req.auth.principal;
   // Input that fails validation above never claims a key (nothing ran, a corrected retry may reuse it).

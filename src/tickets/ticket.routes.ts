@@ -67,7 +67,9 @@ export const ticketRoutes = defineRoutes([
     path: '/tickets/{id}',
     tag: 'Tickets',
     summary: 'One ticket',
-    description: `${READ_NOTE} ${ETAG_NOTE}`,
+    description:
+      `${READ_NOTE} ${ETAG_NOTE} With \`If-Match: "<version>"\` (for example the \`version\` of a thin webhook event) it answers ` +
+      '412 `precondition_failed` once the ticket has changed since that version, and the ticket only while it is still at it.',
     operation: /* GraphQL */ `
       query getTicket($id: Int!) {
         ticket(id: $id) { ${TICKET_SELECTION} }
@@ -75,6 +77,8 @@ export const ticketRoutes = defineRoutes([
     params: ticketParams,
     variables: ({ params }) => ({ id: params.id }),
     etag: true,
+    ifMatch: true,
+    codes: ['precondition_failed'],
   },
   {
     operationId: 'updateTicket',

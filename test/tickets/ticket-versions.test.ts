@@ -76,6 +76,27 @@ describe('ticket versions', () => {
     expect((await api('GET', `/tickets/${t.id}`, { key })).body.version).toBe(1);
   });
 
+  it('GET with If-Match answers the ticket while it is at that version, 412 once it changed, 400 for a malformed header', async () => {
+    const t = await createTicket(ws, key);
+    const get = (ifMatch: string) => api('GET', `/tickets/${t.id}`, { key, headers: { 'if-match': ifMatch } });
+    const current = await get('"1"');
+    expect([current.status, current.body.version, current.headers.get('etag')]).toEqual([200, 1, '"1"']);
+    expect((await get('"7", "1"')).status).toBe(200);
+    expect((await get('*')).status).toBe(200);
+    expect((await patch(t.id, { priority: 'low' })).body.version).toBe(2);
+    const stale = await get('"1"');
+    expect([stale.status, stale.body.code]).toEqual([412, 'precondition_failed']);
+    expect(stale.text).not.toContain(t.subject);
+    expect((await get('W/"2"')).status, 'a weak tag never matches').toBe(412);
+    expect((await get('"2"')).status).toBe(200);
+    const malformed = await get('2');
+    expect([malformed.status, malformed.body.code]).toEqual([400, 'invalid_header']);
+    // Another workspace's ticket stays a 404 whatever the header says.
+    const other = await createTestWorkspace('Ticket versions, other');
+    const otherKey = (await other.key({ name: 'Other', scopes: ['tickets:read'] })).value;
+    expect((await api('GET', `/tickets/${t.id}`, { key: otherKey, headers: { 'if-match': '"2"' } })).status).toBe(404);
+  });
+
   it('of two concurrent changes naming the same version, exactly one wins', async () => {
     const t = await createTicket(ws, key);
     const results = await Promise.all(['low', 'urgent', 'normal'].map((priority) => patch(t.id, { priority }, '"1"')));
