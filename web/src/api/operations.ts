@@ -48,6 +48,7 @@ export const API_SCOPES = [
   { id: 'kb:read', label: 'Read knowledge base articles' },
   { id: 'kb:write', label: 'Write knowledge base articles' },
   { id: 'webhooks:manage', label: 'Manage webhooks' },
+  { id: 'audit:read', label: 'Read the audit log (admin role only)' },
 ] as const;
 
 export const NOTIFICATIONS = graphql(`
