@@ -8,7 +8,9 @@ import { runCli } from '../../src/admin/commands.ts';
 import { hashPassword } from '../../src/auth/password.ts';
 import { MAX_FAILED_SIGN_INS_RECORDED_PER_HOUR, recordFailedSignIns } from '../../src/auth/session-audit.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
-import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
+import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
+import { AUDIT_ACTION_NAMES } from '../../src/audit/audit.actions.ts';
+import { AUDIT_ACTIONS as UI_AUDIT_ACTIONS } from '../../web/src/api/operations.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
@@ -312,5 +314,9 @@ describe('the audit log', () => {
     expect(wrongValue.body.errors[0].extensions.code).toBe('validation_failed');
     const tooMany = await gql(headers!, '{ auditLog(first: 1000) { edges { node { id } } } }');
     expect(tooMany.body.errors[0].extensions.code).toBe('validation_failed');
+  });
+
+  it('offers the settings UI’s filter every action the log records', () => {
+    expect([...UI_AUDIT_ACTIONS]).toEqual(AUDIT_ACTION_NAMES);
   });
 });
