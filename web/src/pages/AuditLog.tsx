@@ -13,7 +13,7 @@ import { formatDateTime } from '../format.ts';
 const PAGE_SIZE = 50;
 const ALL = 'all';
 
-const ACTOR_KINDS: Record<string, string> = { person: 'Person', api_key: 'API key', operator: 'Operator (CLI)' };
+const ACTOR_KINDS: Record<string, string> = { person: 'Person', api_key: 'API key', operator: 'Operator' };
 
 const show = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
 
