@@ -18,6 +18,7 @@ import { notificationService } from '../notifications/notification.service.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { NO_SOCKET } from '../rate-limit/client-address.ts';
 import { recordFailedSignIns, signedIn, signedOut } from './session-audit.ts';
+import { logger } from '../logger.ts';
 
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60_000;
 const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -122,7 +123,8 @@ export const sessionService = {
       if (ok && user.passwordHash !== null && user.deactivatedAt === null) matches.push(user);
     }
     if (matches.length === 0) {
-      await recordFailedSignIns(candidates, clientAddress, new Date(now));
+      // Not awaited: the answer must take as long for an e-mail with an account as for one without.
+      recordFailedSignIns(candidates, clientAddress, new Date(now)).catch((err: unknown) => logger.warn({ err }, 'a failed sign-in could not be recorded in the audit log'));
       throw new AppError('unauthenticated', WRONG_CREDENTIALS);
     }
     await attempt.succeeded();
