@@ -185,7 +185,7 @@ func deliveriesFlow(c *ticketing.ClientWithResponses, subscriptionID string) map
 func auditFlow(c *ticketing.ClientWithResponses) map[string]any {
 	pages := [][]map[string]any{}
 	pageSize := 1
-	action := ticketing.ListAuditLogParamsActionWebhookSubscriptionCreated
+	action := ticketing.ListAuditLogParamsAction("webhook_subscription.created")
 	params := &ticketing.ListAuditLogParams{Limit: &pageSize, Action: &action}
 	for {
 		r, err := c.ListAuditLogWithResponse(ctx, params)
