@@ -5744,6 +5744,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_01JDZ8X2Q8M6V4P3K9T7R5W1YB",
+                     *           "occurredAt": "2026-11-28T17:20:00.000Z",
+                     *           "action": "webhook_subscription.updated",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "42",
+                     *             "label": "svc_Ab3dEf6hJk"
+                     *           },
+                     *           "address": "203.0.113.7",
+                     *           "target": {
+                     *             "type": "webhook_subscription",
+                     *             "id": "wh_01JDZ8W0B5C7D9E1F3G5H7J9KM"
+                     *           },
+                     *           "changes": [
+                     *             {
+                     *               "field": "boardIds",
+                     *               "before": [],
+                     *               "after": [
+                     *                 "brd_01JDZ8V4N6P8Q0R2S4T6V8W0XY"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "aud_01JDZ8W9ZKQ2N5R8T1V4X7A0CE",
+                     *           "occurredAt": "2026-11-28T17:19:58.000Z",
+                     *           "action": "session.sign_in_failed",
+                     *           "actor": {
+                     *             "type": "person",
+                     *             "id": "7",
+                     *             "label": "admin@example.com"
+                     *           },
+                     *           "address": "198.51.100.77",
+                     *           "target": {
+                     *             "type": "user",
+                     *             "id": "7"
+                     *           },
+                     *           "changes": []
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description `aud_` and a ULID */
