@@ -5722,7 +5722,7 @@ export interface operations {
                 /** @description With targetType: the record’s id */
                 targetId?: string;
                 /** @description Only this action */
-                action?: "api_key.created" | "api_key.revoked" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.deleted" | "webhook_subscription.secret_rotated" | "webhook_subscription.paused" | "webhook_subscription.resumed" | "webhook_subscription.disabled" | "webhook_subscription.enabled" | "webhook_subscription.test_sent" | "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "workspace.created";
+                action?: "api_key.created" | "api_key.revoked" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.deleted" | "webhook_subscription.secret_rotated" | "webhook_subscription.paused" | "webhook_subscription.resumed" | "webhook_subscription.disabled" | "webhook_subscription.enabled" | "webhook_subscription.test_sent" | "webhook_subscription.recovery_started" | "webhook_subscription.delivery_resend_requested" | "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "workspace.created";
                 /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
                 since?: string;
                 /** @description Before this time (ISO 8601) Years 1 to 9999 (UTC). */
@@ -5797,7 +5797,7 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             occurredAt: string;
-                            /** @description One of: api_key.created, api_key.revoked, webhook_subscription.created, webhook_subscription.updated, webhook_subscription.deleted, webhook_subscription.secret_rotated, webhook_subscription.paused, webhook_subscription.resumed, webhook_subscription.disabled, webhook_subscription.enabled, webhook_subscription.test_sent, session.signed_in, session.sign_in_failed, session.signed_out, workspace.created */
+                            /** @description One of: api_key.created, api_key.revoked, webhook_subscription.created, webhook_subscription.updated, webhook_subscription.deleted, webhook_subscription.secret_rotated, webhook_subscription.paused, webhook_subscription.resumed, webhook_subscription.disabled, webhook_subscription.enabled, webhook_subscription.test_sent, webhook_subscription.recovery_started, webhook_subscription.delivery_resend_requested, session.signed_in, session.sign_in_failed, session.signed_out, workspace.created */
                             action: string;
                             actor: {
                                 /** @enum {string} */

@@ -19,6 +19,10 @@ export const AUDIT_ACTIONS = {
   'webhook_subscription.disabled': CONDITION,
   'webhook_subscription.enabled': CONDITION,
   'webhook_subscription.test_sent': ['eventId'],
+  /** Recorded once the recovery's workflow started (it changes no row: there is no transaction to share). */
+  'webhook_subscription.recovery_started': ['since', 'until'],
+  /** Recorded when the re-send is accepted, before its attempt runs (the attempt is in the delivery log). */
+  'webhook_subscription.delivery_resend_requested': ['deliveryId'],
   'session.signed_in': [],
   'session.sign_in_failed': [],
   'session.signed_out': [],

@@ -3,6 +3,7 @@
 import type { Principal } from '../access/principal.ts';
 import type { AuditAction } from '../audit/audit.actions.ts';
 import { actorOf, recordAudit, type AuditWrite } from '../audit/audit.writer.ts';
+import { auditRepository } from '../audit/audit.repository.ts';
 
 type Fields = Record<string, unknown> | object | null;
 
@@ -21,3 +22,7 @@ export const subscriptionAudit =
 /** A change of condition (pause, resume, disable, enable), from the condition it was in. */
 export const conditionAudit = (p: Principal, action: AuditAction, s: { id: string; condition: string }, to: string) =>
   subscriptionAudit(p, action, s.id, { condition: s.condition }, { condition: to });
+
+/** An action on a subscription that changes no row of ours (a workflow started): an entry of its own. */
+export const recordSubscriptionAction = (p: Principal, action: AuditAction, id: string, after: Record<string, unknown>) =>
+  auditRepository.record({ workspaceId: p.workspace.id, actor: actorOf(p), action, target: { type: 'webhook_subscription', id }, before: null, after });

@@ -19,7 +19,7 @@ import { pageByKey, pageInMemory, type ConnectionArgs } from '../paging/page-by-
 import { stringId, timeAndId } from '../paging/page-keys.ts';
 import { deliveryRepository } from './delivery.repository.ts';
 import { conditionRepository } from './condition.repository.ts';
-import { conditionAudit, subscriptionAudit } from './webhook-audit.ts';
+import { conditionAudit, recordSubscriptionAction, subscriptionAudit } from './webhook-audit.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -368,6 +368,7 @@ export const webhookService = {
     if (s.condition !== 'receiving') {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
     }
+    await recordSubscriptionAction(p, 'webhook_subscription.delivery_resend_requested', s.id, { deliveryId: delivery.id });
     const { client, taskQueue } = temporal();
     const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
     // Past the wait the answer is given: the wait for the attempt's result stops with it.

@@ -226,6 +226,8 @@ export const AUDIT_ACTIONS = [
   'webhook_subscription.disabled',
   'webhook_subscription.enabled',
   'webhook_subscription.test_sent',
+  'webhook_subscription.recovery_started',
+  'webhook_subscription.delivery_resend_requested',
   'session.signed_in',
   'session.sign_in_failed',
   'session.signed_out',
