@@ -25,6 +25,7 @@ const isolated = [
   'test/ui/*.test.ts', // loadConfig (test/ui/harness.ts), Chromium
   'test/fuzz/schemathesis.test.ts', // the built service as a process
   'test/clients/clients.test.ts', // generators and compilers as processes
+  'test/audit/audit-workflow-actions.test.ts', // a Temporal client whose re-send wait it abandons (as http/readiness)
   // The whole database's outbox: the relay claims every workspace's events, the gauges count
   // them; in a shared process that would include the earlier files' events.
   'test/metrics/webhook-gauges.test.ts',

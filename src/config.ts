@@ -62,6 +62,7 @@ const schema = z.object({
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   READ_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(5000),
+  AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   // Hostile-input limits of authentication (docs/integrators/api-conventions.md, "Rate limits" and "People and sessions").
   TRUSTED_PROXIES: z
     .string()
@@ -169,6 +170,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,
       batchSize: e.RETENTION_BATCH_SIZE,
+      auditLogDays: e.AUDIT_LOG_RETENTION_DAYS,
     },
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     seedDemo: e.SEED_DEMO,

@@ -502,6 +502,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log, newest first
+         * @description Needs the scope `audit:read` and a key whose role is admin (403 `forbidden` otherwise). Every administrative action: API keys, webhook subscriptions and their secrets, sign-ins and failed sign-ins, sign-outs, the operator’s CLI commands; with who acted (`actor`), from which address, on what (`target`) and the changed fields before and after (never a secret). Kept 365 days unless the operator set another retention. Filters: `actorType` with `actorId`, `targetType` with `targetId`, `action`, `since` (inclusive), `until` (exclusive). Paged: `{data, nextCursor}`.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.created": {
@@ -5845,6 +5865,192 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50), in decimal digits */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was given */
+                cursor?: string;
+                /** @description Only actions of this kind of actor */
+                actorType?: "person" | "api_key" | "operator";
+                /** @description With actorType: the user id of a person, the key id of a key */
+                actorId?: string;
+                /** @description Only actions on this kind of record */
+                targetType?: "api_key" | "webhook_subscription" | "workspace" | "user";
+                /** @description With targetType: the record’s id */
+                targetId?: string;
+                /** @description Only this action */
+                action?: "api_key.created" | "api_key.revoked" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.deleted" | "webhook_subscription.secret_rotated" | "webhook_subscription.paused" | "webhook_subscription.resumed" | "webhook_subscription.disabled" | "webhook_subscription.enabled" | "webhook_subscription.test_sent" | "webhook_subscription.recovery_started" | "webhook_subscription.delivery_resend_requested" | "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "workspace.created";
+                /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
+                since?: string;
+                /** @description Before this time (ISO 8601) Years 1 to 9999 (UTC). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_01JDZ8X2Q8M6V4P3K9T7R5W1YB",
+                     *           "occurredAt": "2026-11-28T17:20:00.000Z",
+                     *           "action": "webhook_subscription.updated",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": "42",
+                     *             "label": "svc_Ab3dEf6hJk"
+                     *           },
+                     *           "address": "203.0.113.7",
+                     *           "target": {
+                     *             "type": "webhook_subscription",
+                     *             "id": "wh_01JDZ8W0B5C7D9E1F3G5H7J9KM"
+                     *           },
+                     *           "changes": [
+                     *             {
+                     *               "field": "boardIds",
+                     *               "before": [],
+                     *               "after": [
+                     *                 "brd_01JDZ8V4N6P8Q0R2S4T6V8W0XY"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "aud_01JDZ8W9ZKQ2N5R8T1V4X7A0CE",
+                     *           "occurredAt": "2026-11-28T17:19:58.000Z",
+                     *           "action": "session.sign_in_failed",
+                     *           "actor": {
+                     *             "type": "person",
+                     *             "id": "7",
+                     *             "label": "admin@example.com"
+                     *           },
+                     *           "address": "198.51.100.77",
+                     *           "target": {
+                     *             "type": "user",
+                     *             "id": "7"
+                     *           },
+                     *           "changes": []
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description `aud_` and a ULID */
+                            id: string;
+                            /** Format: date-time */
+                            occurredAt: string;
+                            /** @description One of: api_key.created, api_key.revoked, webhook_subscription.created, webhook_subscription.updated, webhook_subscription.deleted, webhook_subscription.secret_rotated, webhook_subscription.paused, webhook_subscription.resumed, webhook_subscription.disabled, webhook_subscription.enabled, webhook_subscription.test_sent, webhook_subscription.recovery_started, webhook_subscription.delivery_resend_requested, session.signed_in, session.sign_in_failed, session.signed_out, workspace.created */
+                            action: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "api_key" | "operator" | "person";
+                                /** @description The user id of a person, the key id of a key; null for the operator */
+                                id: string | null;
+                                /** @description A person's e-mail, a key's prefix (never the key), `cli` for the operator */
+                                label: string;
+                            };
+                            /** @description The client address (as TRUSTED_PROXIES resolve it); null from the CLI */
+                            address: string | null;
+                            target: {
+                                /** @enum {string} */
+                                type: "api_key" | "user" | "webhook_subscription" | "workspace";
+                                id: string;
+                            };
+                            changes: {
+                                field: string;
+                                /** @description Any JSON value */
+                                before: unknown;
+                                /** @description Any JSON value */
+                                after: unknown;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */

@@ -9,6 +9,7 @@ export const API_SCOPES = [
   'kb:read',
   'kb:write',
   'webhooks:manage',
+  'audit:read',
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
@@ -73,6 +74,7 @@ export function scopesForRole(role: RoleAccess): Set<ApiScope> {
   if (role.isAdmin || role.permissions.has('tickets.write')) s.add('tickets:write');
   if (role.isAdmin || role.permissions.has('kb.write')) s.add('kb:write');
   if (role.isAdmin || role.permissions.has('webhooks.manage')) s.add('webhooks:manage');
+  if (role.isAdmin) s.add('audit:read');
   return s;
 }
 

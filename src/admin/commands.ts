@@ -10,6 +10,7 @@ import { secretKeys } from '../webhooks/secret-box.ts';
 import { secretRepository } from '../webhooks/secret.repository.ts';
 import { AppError } from '../errors/errors.ts';
 import { API_SCOPES } from '../access/principal.ts';
+import { OPERATOR } from '../audit/audit.writer.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 const usage = `usage:
@@ -64,6 +65,7 @@ export async function runCli(argv: string[]): Promise<string> {
         expiresAt: values.expires ? new Date(values.expires) : null,
       },
       null,
+      OPERATOR,
     );
     return [
       `Created API key "${created.record.name}" (id ${created.record.id}, prefix ${created.record.prefix}) in ${ws.domain}.`,
@@ -75,7 +77,7 @@ export async function runCli(argv: string[]): Promise<string> {
   if (noun === 'keys' && verb === 'revoke') {
     if (!values.id || !/^\d{1,9}$/.test(values.id)) throw new AppError('validation_failed', usage);
     const ws = await resolveWorkspace(values.workspace);
-    await apiKeyService.revoke(ws.id, Number(values.id));
+    await apiKeyService.revoke(ws.id, Number(values.id), OPERATOR);
     return `Revoked API key ${values.id}.`;
   }
   if (noun === 'keys' && verb === 'list') {

@@ -3,6 +3,7 @@ import { roleInclude } from '../access/role-access.ts';
 import { INVALIDATION_CHANNEL, invalidationPayload } from '../access/invalidation.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 const keyInclude = {
   workspace: true,
@@ -30,7 +31,7 @@ export const apiKeyRepository = {
     createdById: number | null;
     requestsPerMinute: number;
     maxWebhookSubscriptions: number;
-  }) {
+  }, audit?: AuditWrite<{ id: number; prefix: string }>) {
     return prisma.$transaction(async (tx) => {
       const serviceUser = await tx.user.create({
         data: {
@@ -41,7 +42,7 @@ export const apiKeyRepository = {
           roleId: input.roleId,
         },
       });
-      return tx.apiKey.create({
+      const created = await tx.apiKey.create({
         data: {
           workspaceId: input.workspaceId,
           name: input.name,
@@ -56,6 +57,8 @@ export const apiKeyRepository = {
         },
         include: keyInclude,
       });
+      await audit?.(tx, created);
+      return created;
     });
   },
 
@@ -65,10 +68,11 @@ export const apiKeyRepository = {
   },
 
   /** Every API instance hears of the revocation when it commits (access/invalidation.ts). */
-  revoke(workspaceId: number, id: number, at: Date) {
+  revoke(workspaceId: number, id: number, at: Date, audit?: AuditWrite) {
     return prisma.$transaction(async (tx) => {
       const revoked = await tx.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: at } });
       if (revoked.count > 0) await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload({ kind: 'apiKey', id })})`;
+      if (revoked.count > 0) await audit?.(tx, undefined);
       return revoked;
     });
   },

@@ -11,6 +11,7 @@ import { toRoleAccess } from '../access/role-access.ts';
 import { invalidateLocally, listenForInvalidations, SecurityCache } from '../access/invalidation.ts';
 import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
+import { OPERATOR, recordAudit, type AuditActor } from '../audit/audit.writer.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key is trusted without asking the database again, should its revocation's message be lost. */
@@ -99,8 +100,8 @@ export const apiKeyService = {
     return principal;
   },
 
-  /** The "New key" action. Returns the key value, which is never shown again. */
-  async create(workspaceId: number, input: CreateKeyInput, createdById: number | null) {
+  /** The "New key" action. Returns the key value, which is never shown again. `actor`: who is recorded in the audit log. */
+  async create(workspaceId: number, input: CreateKeyInput, createdById: number | null, actor: AuditActor = OPERATOR) {
     const parsed = createKeyInput.safeParse(input);
     if (!parsed.success) {
       throw new AppError('validation_failed', 'The key settings are not valid', { errors: fromZodIssues(parsed.error.issues) });
@@ -128,7 +129,16 @@ export const apiKeyService = {
       createdById,
       requestsPerMinute: config.limits.requestsPerMinute,
       maxWebhookSubscriptions: config.limits.maxWebhookSubscriptions,
-    });
+    }, (tx, created) =>
+      recordAudit(tx, {
+        workspaceId,
+        actor,
+        action: 'api_key.created',
+        target: { type: 'api_key', id: created.id },
+        before: null,
+        after: { name, scopes: [...new Set(scopes)], roleId: roleRow.id, expiresAt: expiresAt ?? null },
+      }),
+    );
     return { value, principal: toPrincipal(row), record: row };
   },
 
@@ -137,8 +147,11 @@ export const apiKeyService = {
     return pageById(args, true, (page) => apiKeyRepository.list(workspaceId, page, query));
   },
 
-  async revoke(workspaceId: number, id: number) {
-    const { count } = await apiKeyRepository.revoke(workspaceId, id, new Date());
+  async revoke(workspaceId: number, id: number, actor: AuditActor = OPERATOR) {
+    const at = new Date();
+    const { count } = await apiKeyRepository.revoke(workspaceId, id, at, (tx) =>
+      recordAudit(tx, { workspaceId, actor, action: 'api_key.revoked', target: { type: 'api_key', id }, before: { revokedAt: null }, after: { revokedAt: at } }),
+    );
     if (count === 0) throw new AppError('not_found', `No active API key ${id}`);
     invalidateLocally({ kind: 'apiKey', id });
   },

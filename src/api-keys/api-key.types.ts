@@ -7,6 +7,7 @@ import type { ApiKeyPrincipal } from '../access/principal.ts';
 import { RoleSummary, WorkspaceInfo } from '../graphql/workspace-summaries.ts';
 import { apiKeyService } from './api-key.service.ts';
 import { fieldLimits, withFieldLimit } from '../rate-limit/field-limit.ts';
+import { actorOf } from '../audit/audit.writer.ts';
 
 const ApiKeyInfo = builder.objectRef<ApiKeyPrincipal['apiKey']>('ApiKeyInfo').implement({
   description: 'The API key making the call',
@@ -111,6 +112,7 @@ builder.mutationField('createApiKey', (t) =>
         p.workspace.id,
         { name: input.name, role: input.roleId, scopes: input.scopes as never, expiresAt: input.expiresAt ?? null },
         p.kind === 'user' ? p.user.id : null,
+        actorOf(p),
       );
       return { value: created.value, apiKey: created.record };
     }),
@@ -123,7 +125,7 @@ builder.mutationField('revokeApiKey', (t) =>
     authScopes: keyManagers,
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      await apiKeyService.revoke(ctx.principal!.workspace.id, id);
+      await apiKeyService.revoke(ctx.principal!.workspace.id, id, actorOf(ctx.principal!));
       return true;
     },
   }),

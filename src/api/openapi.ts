@@ -46,6 +46,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Knowledge base': 'Knowledge-base articles: drafts and published ones.',
   Webhooks: 'Webhook subscriptions, their signing secrets, their delivery log and re-sends.',
   Events: 'The events a webhook subscription receives (see `webhooks`), and their catalogue.',
+  'Audit log': 'Who did which administrative action, when, from where, and what it changed (administrators).',
 };
 
 /** A route with a tag nobody described fails generation: the linters want every tag described. */

@@ -2,6 +2,7 @@ import { prisma } from '../db/db.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { roleInclude } from '../access/role-access.ts';
 import { INVALIDATION_CHANNEL, invalidationPayload } from '../access/invalidation.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 const userInclude = { workspace: true, role: { include: roleInclude } } as const;
 
@@ -24,10 +25,11 @@ export const sessionRepository = {
    * Also clears the user's expired sessions, so rows do not pile up, and ends the oldest live ones
    * beyond `maxLive` (every instance hears of each when it commits). The ids of those ended.
    */
-  async create(input: { id: string; userId: number; csrfToken: string; expiresAt: Date }, now: Date, maxLive: number): Promise<string[]> {
+  async create(input: { id: string; userId: number; csrfToken: string; expiresAt: Date }, now: Date, maxLive: number, audit?: AuditWrite): Promise<string[]> {
     return prisma.$transaction(async (tx) => {
       await tx.session.deleteMany({ where: { userId: input.userId, expiresAt: { lte: now } } });
       await tx.session.create({ data: { ...input, createdAt: now, lastSeenAt: now } });
+      await audit?.(tx, undefined);
       const beyond = await tx.session.findMany({
         where: { userId: input.userId },
         select: { id: true },
@@ -56,10 +58,11 @@ export const sessionRepository = {
   },
 
   /** Every API instance hears of the ended session when it commits (access/invalidation.ts). */
-  delete(id: string) {
+  delete(id: string, audit?: AuditWrite) {
     return prisma.$transaction(async (tx) => {
       const deleted = await tx.session.deleteMany({ where: { id } });
       if (deleted.count > 0) await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload({ kind: 'session', id })})`;
+      if (deleted.count > 0) await audit?.(tx, undefined);
       return deleted;
     });
   },

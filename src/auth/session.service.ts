@@ -17,6 +17,8 @@ import { createSignInThrottle } from './sign-in-throttle.ts';
 import { notificationService } from '../notifications/notification.service.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { NO_SOCKET } from '../rate-limit/client-address.ts';
+import { recordFailedSignIns, signedIn, signedOut } from './session-audit.ts';
+import { logger } from '../logger.ts';
 
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60_000;
 const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -120,7 +122,11 @@ export const sessionService = {
       const ok = await verifyPassword(password, user.passwordHash ?? (await unusableHash()));
       if (ok && user.passwordHash !== null && user.deactivatedAt === null) matches.push(user);
     }
-    if (matches.length === 0) throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+    if (matches.length === 0) {
+      // Not awaited: the answer must take as long for an e-mail with an account as for one without.
+      recordFailedSignIns(candidates, clientAddress, new Date(now)).catch((err: unknown) => logger.warn({ err }, 'a failed sign-in could not be recorded in the audit log'));
+      throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+    }
     await attempt.succeeded();
     if (matches.length > 1) {
       throw new AppError('validation_failed', 'This e-mail signs in to several workspaces: name the workspace', {
@@ -133,7 +139,7 @@ export const sessionService = {
     const token = crypto.randomBytes(32).toString('base64url');
     const id = hashToken(token);
     const csrfToken = crypto.randomBytes(32).toString('base64url');
-    const signedOut = await sessionRepository.create({ id, userId: user.id, csrfToken, expiresAt: new Date(now + ABSOLUTE_LIFETIME_MS) }, new Date(now), MAX_LIVE_SESSIONS);
+    const signedOut = await sessionRepository.create({ id, userId: user.id, csrfToken, expiresAt: new Date(now + ABSOLUTE_LIFETIME_MS) }, new Date(now), MAX_LIVE_SESSIONS, signedIn(user, clientAddress));
     for (const ended of signedOut) invalidateLocally({ kind: 'session', id: ended });
     if (signedOut.length) {
       await notificationService.notify(user.workspaceId, [user.id], {
@@ -181,10 +187,10 @@ export const sessionService = {
     return entry.principal;
   },
 
-  /** Ends a session (sign-out, expiry); returns the Set-Cookie value that clears the cookie. */
-  async end(sessionId: string): Promise<string> {
+  /** Ends a session (sign-out, expiry); returns the Set-Cookie value that clears the cookie. `signedOutBy`: a sign-out, recorded in the audit log. */
+  async end(sessionId: string, signedOutBy?: UserPrincipal): Promise<string> {
     try {
-      await sessionRepository.delete(sessionId);
+      await sessionRepository.delete(sessionId, signedOutBy && signedOut({ id: signedOutBy.user.id, workspaceId: signedOutBy.workspace.id, email: signedOutBy.email, userName: signedOutBy.user.userName }));
     } finally {
       invalidateLocally({ kind: 'session', id: sessionId });
     }

@@ -72,7 +72,7 @@ builder.mutationField('signOut', (t) =>
     resolve: async (_root, _args, ctx) => {
       const cookies = responseCookies(ctx);
       if (ctx.principal?.kind !== 'user') return false;
-      cookies.push(await sessionService.end(ctx.principal.sessionId));
+      cookies.push(await sessionService.end(ctx.principal.sessionId, ctx.principal));
       return true;
     },
   }),

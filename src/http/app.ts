@@ -19,6 +19,7 @@ import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit/address-rate-limiter.ts';
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
+import { withRequestAddress } from '../audit/audit.writer.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
@@ -71,6 +72,10 @@ export function createApp({
   // First, so that the request's span covers its limits too (not health checks or the settings UI).
   app.use(`${API_PREFIX}/*`, traceRequests);
   app.use('/graphql', traceRequests);
+  // The audit log's address of whatever this request changes (src/audit).
+  const auditAddress: MiddlewareHandler = (c, next) => withRequestAddress(clientAddressOf(c), next);
+  app.use(`${API_PREFIX}/*`, auditAddress);
+  app.use('/graphql', auditAddress);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or

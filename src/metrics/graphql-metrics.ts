@@ -14,6 +14,7 @@ export const UI_OPERATION_NAMES = [
   'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription', 'RevokeApiKey', 'Roles', 'RotateWebhookSecret',
   'SendWebhookTest', 'SignIn', 'SignOut', 'UnreadNotificationCount', 'UpdateWebhookSubscription', 'Viewer', 'WebhookDeliveries',
   'WebhookDeliveryStats', 'WebhookFailedSince', 'WebhookLimits', 'WebhookSubscription', 'WebhookSubscriptions',
+  'AuditLog',
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */

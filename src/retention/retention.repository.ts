@@ -79,6 +79,13 @@ export const retentionRepository = {
         SELECT "id" FROM "Session" WHERE "expiresAt" <= ${ts(now)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
   },
 
+  /** Audit log entries that occurred before `before` (the index on "occurredAt" finds them). */
+  purgeAuditEntries(before: Date, limit: number): Promise<number> {
+    return prisma.$executeRaw`
+      DELETE FROM "AuditEntry" WHERE "id" IN (
+        SELECT "id" FROM "AuditEntry" WHERE "occurredAt" < ${ts(before)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+  },
+
   /** Idempotency records past their 24 hours (an expired record no longer answers a repeat). */
   purgeExpiredIdempotencyRecords(now: Date, limit: number): Promise<number> {
     return prisma.$executeRaw`

@@ -12,7 +12,12 @@ export interface RetentionPolicy {
   readNotificationDays: number;
   /** Rows deleted per statement. */
   batchSize: number;
+  /** Audit log entries (AUDIT_LOG_RETENTION_DAYS), counted from when they occurred. */
+  auditLogDays?: number;
 }
+
+/** AUDIT_LOG_RETENTION_DAYS' default (src/config.ts). */
+const AUDIT_LOG_DAYS = 365;
 
 interface PurgeOptions {
   now: Date;
@@ -50,6 +55,7 @@ export async function purge(target: RetentionTarget, { now, policy, onBatch }: P
     sessions: () => retentionRepository.purgeExpiredSessions(now, limit),
     idempotencyRecords: () => retentionRepository.purgeExpiredIdempotencyRecords(now, limit),
     previousSecrets: () => secretRepository.clearExpiredPrevious(now, limit),
+    auditEntries: () => retentionRepository.purgeAuditEntries(daysBefore(now, policy.auditLogDays ?? AUDIT_LOG_DAYS), limit),
   };
   for (;;) {
     const n = await batchOf[target]();

@@ -5,13 +5,14 @@
 import { prisma } from '../db/db.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { writeConditionEvent } from './operational-events.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 export const conditionRepository = {
   /**
    * receiving → paused: what waits unclaimed is held at once (as the delivery run's next claim
    * would do), attempts already in flight finish. False when it was not receiving.
    */
-  pause(subscriptionId: string, actor: EventActor): Promise<boolean> {
+  pause(subscriptionId: string, actor: EventActor, audit?: AuditWrite): Promise<boolean> {
     return prisma.$transaction(async (tx) => {
       const at = new Date();
       const { count } = await tx.webhookSubscription.updateMany({
@@ -21,13 +22,14 @@ export const conditionRepository = {
       if (count === 1) {
         await tx.delivery.updateMany({ where: { subscriptionId, status: 'pending', claim: null }, data: { status: 'held', nextAttemptAt: null } });
         await writeConditionEvent(tx, 'webhook.paused', subscriptionId, 'manual', actor, at);
+        await audit?.(tx, undefined);
       }
       return count === 1;
     });
   },
 
   /** receiving or paused → disabled: what waits (pending or held) is cancelled, as after a 410. False when it was disabled already. */
-  disable(subscriptionId: string, actor: EventActor): Promise<boolean> {
+  disable(subscriptionId: string, actor: EventActor, audit?: AuditWrite): Promise<boolean> {
     return prisma.$transaction(async (tx) => {
       const at = new Date();
       const { count } = await tx.webhookSubscription.updateMany({
@@ -37,6 +39,7 @@ export const conditionRepository = {
       if (count === 1) {
         await tx.delivery.updateMany({ where: { subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         await writeConditionEvent(tx, 'webhook.disabled', subscriptionId, 'manual', actor, at);
+        await audit?.(tx, undefined);
       }
       return count === 1;
     });

@@ -8,6 +8,7 @@ import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import type { EventActor } from '../events/event.envelope.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 import { writeConditionNotice, type ConditionNotice } from './condition-notice.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
@@ -285,7 +286,7 @@ export const deliveryRepository = {
   },
 
   /** paused → receiving, with a fresh failure count, and its webhook.resumed event. False when the subscription was not paused. */
-  resume(subscriptionId: string, actor: EventActor | null = null): Promise<boolean> {
+  resume(subscriptionId: string, actor: EventActor | null = null, audit?: AuditWrite): Promise<boolean> {
     return prisma.$transaction(async (tx) => {
       const { count } = await tx.webhookSubscription.updateMany({
         where: { id: subscriptionId, condition: 'paused', deletedAt: null },
@@ -295,6 +296,7 @@ export const deliveryRepository = {
         await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
         // The held deliveries are the run's queue again, due now, in event order (their attempts left as they were).
         await tx.delivery.updateMany({ where: { subscriptionId, status: 'held' }, data: { status: 'pending', nextAttemptAt: null } });
+        await audit?.(tx, undefined);
       }
       return count === 1;
     });

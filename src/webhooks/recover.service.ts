@@ -7,6 +7,7 @@ import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import { startRecovery } from '../../workflows/recover/client.ts';
 import { visibleBoards, webhookService } from './webhook.service.ts';
+import { recordSubscriptionAction } from './webhook-audit.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest window: attempts are kept 30 days, so a longer one could find nothing more. */
@@ -58,6 +59,7 @@ export const recoverService = {
       logger.warn({ err, subscriptionId: s.id }, 'recovery could not start');
       throw new AppError('service_unavailable', 'The recovery could not start now; try again shortly');
     });
+    await recordSubscriptionAction(p, 'webhook_subscription.recovery_started', s.id, { since: recovery.since, until: recovery.until });
     return { id: recovery.workflowId, subscriptionId: s.id, since: recovery.since, until: recovery.until, status: recovery.status };
   },
 };

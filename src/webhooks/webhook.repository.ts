@@ -10,6 +10,7 @@ import { openSecrets } from './secret.repository.ts';
 import { config } from '../config.ts';
 import { logger } from '../logger.ts';
 import type { TimeAndId } from '../paging/page-keys.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 const live = { deletedAt: null } as const;
 
@@ -194,6 +195,7 @@ export const webhookRepository = {
    */
   create(
     input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null; workspaceLimit: number },
+    audit?: AuditWrite<WebhookSubscription>,
   ): Promise<WebhookSubscription | { limitReached: 'workspace' | 'apiKey' }> {
     return prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId} FOR UPDATE`;
@@ -204,7 +206,7 @@ export const webhookRepository = {
         if (count >= input.limit) return { limitReached: 'apiKey' as const };
       }
       const id = newId('wh');
-      return tx.webhookSubscription.create({
+      const created = await tx.webhookSubscription.create({
         data: {
           id,
           workspaceId: input.workspaceId,
@@ -223,6 +225,8 @@ export const webhookRepository = {
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
       }).then((row) => openSecrets(row));
+      await audit?.(tx, created);
+      return created;
     });
   },
 
@@ -238,22 +242,27 @@ export const webhookRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async update(id: string, data: SubscriptionUpdate) {
+  async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<WebhookSubscription>) {
     const { retrySchedule, ...rest } = data;
     const schedule = retrySchedule === undefined ? {} : { retrySchedule: retrySchedule ?? Prisma.DbNull };
-    return openSecrets(await prisma.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule } }));
+    return prisma.$transaction(async (tx) => {
+      const updated = openSecrets(await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule } }));
+      await audit?.(tx, updated);
+      return updated;
+    });
   },
 
   /** Soft delete (the log stays for its 30 days); what was still to be sent is cancelled. */
-  delete(id: string, at: Date) {
-    return prisma.$transaction([
-      prisma.webhookSubscription.update({ where: { id }, data: { deletedAt: at } }),
-      prisma.delivery.updateMany({ where: { subscriptionId: id, status: { in: ['pending', 'held'] } }, data: { status: 'cancelled', nextAttemptAt: null } }),
-    ]);
+  delete(id: string, at: Date, audit?: AuditWrite) {
+    return prisma.$transaction(async (tx) => {
+      await tx.webhookSubscription.update({ where: { id }, data: { deletedAt: at } });
+      await tx.delivery.updateMany({ where: { subscriptionId: id, status: { in: ['pending', 'held'] } }, data: { status: 'cancelled', nextAttemptAt: null } });
+      await audit?.(tx, undefined);
+    });
   },
 
   /** The new secret signs from now on; the old one signs too for 24 hours. */
-  rotateSecret(id: string, secret: string, at: Date) {
+  rotateSecret(id: string, secret: string, at: Date, audit?: AuditWrite) {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
       // The current secret becomes the previous one (sealed again for that column); it replaces (clears) the one before it.
@@ -262,18 +271,20 @@ export const webhookRepository = {
         where: { id },
         data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },
       });
+      await audit?.(tx, undefined);
       return openSecrets(updated, at);
     });
   },
 
   /** disabled → receiving with a fresh failure count, and its webhook.enabled event; false when it was not disabled. */
-  enable(id: string, actor: EventActor | null = null): Promise<boolean> {
+  enable(id: string, actor: EventActor | null = null, audit?: AuditWrite): Promise<boolean> {
     return prisma.$transaction(async (tx) => {
       const { count } = await tx.webhookSubscription.updateMany({
         where: { id, condition: 'disabled', ...live },
         data: { condition: 'receiving', consecutiveFailures: 0, disabledAt: null, conditionReason: null },
       });
       if (count === 1) await writeConditionEvent(tx, 'webhook.enabled', id, 'manual', actor, new Date());
+      if (count === 1) await audit?.(tx, undefined);
       return count === 1;
     });
   },
@@ -283,12 +294,14 @@ export const webhookRepository = {
    * is paused, under a lock on its row (parallel requests cannot together pass the cap): null
    * when the deliveries it holds, with the test events on their way to it, reach `heldCap`.
    */
-  queueTestEvent(subscriptionId: string, heldCap: number, input: WriteEventInput) {
+  queueTestEvent(subscriptionId: string, heldCap: number, input: WriteEventInput, audit?: AuditWrite<{ id: string }>) {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ condition: string }[]>`
         SELECT "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId} FOR UPDATE`;
       if (row?.condition === 'paused' && (await waitingWork(tx, subscriptionId, heldCap)) >= heldCap) return null;
-      return writeEvent(tx, input);
+      const envelope = await writeEvent(tx, input);
+      await audit?.(tx, envelope);
+      return envelope;
     });
   },
 

@@ -21,6 +21,7 @@ import { deliveryRepository } from './delivery.repository.ts';
 import { conditionRepository } from './condition.repository.ts';
 import { retryScheduleInput, retryScheduleView } from './retry-schedule.ts';
 import { PAYLOAD_MODES, PAYLOAD_NOTE } from './thin-payload.ts';
+import { conditionAudit, recordSubscriptionAction, subscriptionAudit } from './webhook-audit.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -244,7 +245,7 @@ export const webhookService = {
       ...(data.retrySchedule ? { retrySchedule: data.retrySchedule } : {}),
       ...(data.payload !== undefined ? { payload: data.payload } : {}),
       secret,
-    });
+    }, (tx, created) => subscriptionAudit(p, 'webhook_subscription.created', created.id, null, created)(tx, undefined));
     if ('limitReached' in subscription) {
       if (subscription.limitReached === 'workspace') {
         const max = config.limits.maxWebhookSubscriptionsPerWorkspace;
@@ -276,18 +277,19 @@ export const webhookService = {
       ...(fields !== undefined ? { fields } : {}),
       ...(data.description !== undefined ? { description: data.description } : {}),
       ...(data.retrySchedule !== undefined ? { retrySchedule: data.retrySchedule } : {}),
-    });
+    }, (tx, updated) => subscriptionAudit(p, 'webhook_subscription.updated', id, current, updated)(tx, undefined));
   },
 
   async delete(p: Principal, id: string): Promise<void> {
-    await find(p, id);
-    await webhookRepository.delete(id, new Date());
+    const s = await find(p, id);
+    await webhookRepository.delete(id, new Date(), subscriptionAudit(p, 'webhook_subscription.deleted', id, s, null));
   },
 
   async rotateSecret(p: Principal, id: string) {
-    await find(p, id);
+    const s = await find(p, id);
     const secret = generateWebhookSecret();
-    const subscription = await webhookRepository.rotateSecret(id, secret, new Date());
+    const at = new Date();
+    const subscription = await webhookRepository.rotateSecret(id, secret, at, subscriptionAudit(p, 'webhook_subscription.secret_rotated', id, { secretRotatedAt: s.secretRotatedAt }, { secretRotatedAt: at }));
     return { subscription, secret };
   },
 
@@ -302,7 +304,7 @@ export const webhookService = {
       actor: actorOf(p),
       targetSubscriptionId: s.id,
       data: { subscriptionId: s.id, url: s.url, message: 'A test event sent from the webhook settings.' },
-    });
+    }, (tx, event) => subscriptionAudit(p, 'webhook_subscription.test_sent', s.id, null, { eventId: event.id })(tx, undefined));
     if (!envelope) {
       throw new AppError('held_delivery_limit_reached', `The subscription is paused and holds ${heldCap} deliveries, its limit: resume it before sending test events`);
     }
@@ -312,7 +314,7 @@ export const webhookService = {
   /** paused → receiving; the held deliveries then go out in event order. */
   async resume(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await deliveryRepository.resume(s.id, actorOf(p)))) {
+    if (!(await deliveryRepository.resume(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.resumed', s, 'receiving')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
     await startRun(s.id, s.workspaceId);
@@ -323,7 +325,7 @@ export const webhookService = {
   async pause(p: Principal, id: string) {
     requireSubscriptionId(id);
     const s = await find(p, id);
-    if (!(await conditionRepository.pause(s.id, actorOf(p)))) {
+    if (!(await conditionRepository.pause(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.paused', s, 'paused')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not receiving`);
     }
     return (await webhookRepository.find(p.workspace.id, id))!;
@@ -333,7 +335,7 @@ export const webhookService = {
   async disable(p: Principal, id: string) {
     requireSubscriptionId(id);
     const s = await find(p, id);
-    if (!(await conditionRepository.disable(s.id, actorOf(p)))) {
+    if (!(await conditionRepository.disable(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.disabled', s, 'disabled')))) {
       throw new AppError('invalid_state_transition', 'The subscription is disabled already');
     }
     return (await webhookRepository.find(p.workspace.id, id))!;
@@ -342,7 +344,7 @@ export const webhookService = {
   /** disabled → receiving. Events that occurred while disabled are not delivered later. */
   async enable(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await webhookRepository.enable(s.id, actorOf(p)))) {
+    if (!(await webhookRepository.enable(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.enabled', s, 'receiving')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not disabled`);
     }
     return (await webhookRepository.find(p.workspace.id, id))!;
@@ -375,6 +377,7 @@ export const webhookService = {
     if (s.condition !== 'receiving') {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
     }
+    await recordSubscriptionAction(p, 'webhook_subscription.delivery_resend_requested', s.id, { deliveryId: delivery.id });
     const { client, taskQueue } = temporal();
     const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
     // Past the wait the answer is given: the wait for the attempt's result stops with it.

@@ -1,6 +1,7 @@
 import { prisma } from '../db/db.ts';
 import { newId } from '../ids.ts';
 import type { FieldType, StateCategory } from '../generated/prisma/client.ts';
+import type { AuditWrite } from '../audit/audit.writer.ts';
 
 export interface BoardSeed {
   name: string;
@@ -21,7 +22,7 @@ export const workspaceRepository = {
   findByDomain: (domain: string) => prisma.workspace.findUnique({ where: { domain } }),
 
   /** A workspace with the three standard roles and its first administrator. */
-  createWithAdmin(input: { name: string; domain: string; admin: { email: string; fullName: string; passwordHash: string } }) {
+  createWithAdmin(input: { name: string; domain: string; admin: { email: string; fullName: string; passwordHash: string } }, audit?: AuditWrite<{ id: number; name: string; domain: string }>) {
     return prisma.$transaction(async (tx) => {
       const ws = await tx.workspace.create({ data: { name: input.name, domain: input.domain } });
       const admin = await tx.role.create({
@@ -43,6 +44,7 @@ export const workspaceRepository = {
           passwordHash: input.admin.passwordHash,
         },
       });
+      await audit?.(tx, ws);
       return { workspace: ws, roles: { admin, agent, viewer }, admin: user };
     });
   },

@@ -8,6 +8,7 @@ import { hashPassword } from '../access/password.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { API_SCOPES } from '../access/principal.ts';
 import { workspaceRepository, type BoardSeed } from './workspace.repository.ts';
+import { OPERATOR, recordAudit } from '../audit/audit.writer.ts';
 
 const demoBoards: BoardSeed[] = [
   {
@@ -70,7 +71,10 @@ export const workspaceService = {
       name: input.name,
       domain: input.domain,
       admin: { email: input.adminEmail, fullName: input.adminName, passwordHash: await hashPassword(input.adminPassword) },
-    });
+    }, (tx, ws) =>
+      // Workspaces are made by the operator only (`npm start`'s demo, `npm run cli -- workspaces create`).
+      recordAudit(tx, { workspaceId: ws.id, actor: OPERATOR, action: 'workspace.created', target: { type: 'workspace', id: ws.id }, before: null, after: ws }),
+    );
     const boards = [];
     for (const b of input.boards ?? demoBoards) boards.push(await workspaceRepository.createBoard(created.workspace.id, b));
     return { ...created, boards };

@@ -432,6 +432,13 @@ const CASES: Record<string, Case[]> = {
       then: (res) => expect(res.body.data.map((e: { type: string }) => e.type)).toEqual(Object.keys(doc.webhooks)),
     },
   ],
+  listAuditLog: [
+    { name: 'the workspace’s entries', status: 200, call: () => ({}), then: (res) => expect(res.body.data.map((e: { action: string }) => e.action)).toContain('workspace.created') },
+    { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
+    { name: 'by action and actor type', status: 200, call: () => ({ query: { action: 'api_key.created', actorType: 'operator' } }), then: (res) => expect(res.body.data.length).toBeGreaterThan(0) },
+    { name: 'a key whose role is not admin', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value }) },
+    { name: 'an action that is not one', status: 422, code: 'validation_failed', call: () => ({ query: { action: 'api_key.exploded' } }) },
+  ],
 };
 
 // ---- The document, and checking an answer against it ----------------------------------------

@@ -202,6 +202,19 @@ async function checkDeliveries(flow: FlowRunner, setup: Awaited<ReturnType<typeo
   ]);
 }
 
+/** The audit log's entry of the main flow's subscription, one a page, as the service lists it. */
+async function checkAudit(flow: FlowRunner, setup: Awaited<ReturnType<typeof checkMainFlow>>) {
+  const { key, subscriptionId } = setup;
+  const out = await flow('audit', key);
+  const listed = await api('GET', '/audit-log?action=webhook_subscription.created', { key });
+  expect(listed.status).toBe(200);
+  expect(out.pages.flat()).toEqual(
+    listed.body.data.map((e: any) => ({ id: e.id, action: e.action, actor: e.actor.label, target: e.target.id, fields: e.changes.map((c: any) => c.field) })),
+  );
+  expect(out.pages.flat()).toHaveLength(1);
+  expect(out.pages.flat()[0]).toMatchObject({ action: 'webhook_subscription.created', target: subscriptionId, fields: expect.arrayContaining(['url', 'events', 'description']) });
+}
+
 describe('openapi-python-client', () => {
   let flow: FlowRunner;
   let generated: { stdout: string; stderr: string };
@@ -230,7 +243,9 @@ describe('openapi-python-client', () => {
   });
 
   it('drives the flow; every answer parses into the generated models', SLOW, async () => {
-    await checkDeliveries(flow, await checkMainFlow(flow, 'Python'));
+    const setup = await checkMainFlow(flow, 'Python');
+    await checkDeliveries(flow, setup);
+    await checkAudit(flow, setup);
   });
 });
 
@@ -275,6 +290,8 @@ describe('oapi-codegen', () => {
   });
 
   it('drives the flow; every answer parses into the generated types', SLOW, async () => {
-    await checkDeliveries(flow, await checkMainFlow(flow, 'Go'));
+    const setup = await checkMainFlow(flow, 'Go');
+    await checkDeliveries(flow, setup);
+    await checkAudit(flow, setup);
   });
 });

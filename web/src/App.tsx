@@ -11,6 +11,7 @@ import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
 import { WebhookPage } from './pages/Webhook.tsx';
 import { NotificationsPage, UnreadBadge, useUnreadCounts } from './pages/Notifications.tsx';
+import { AuditLogPage } from './pages/AuditLog.tsx';
 
 export function App() {
   const viewerQuery = useViewerQuery();
@@ -101,6 +102,11 @@ function Shell({ session }: { session: Session }) {
               <UnreadBadge count={unread.data?.all} />
             </NavLink>
           </li>
+          {viewer.isAdmin && (
+            <li>
+              <NavLink href="/audit-log">Audit log</NavLink>
+            </li>
+          )}
         </ul>
       </nav>
       <main id="main" className="content">
@@ -116,6 +122,7 @@ function Shell({ session }: { session: Session }) {
           <Route path="/notifications">
             <NotificationsPage />
           </Route>
+          <Route path="/audit-log">{viewer.isAdmin ? <AuditLogPage /> : <NotAllowed what="the audit log" />}</Route>
           <Route>
             <PageHeading>Page not found</PageHeading>
             <p>

@@ -142,3 +142,10 @@ export type IdempotencyRecord = Prisma.IdempotencyRecordModel
  * database (so no configuration is needed): `cursor-hmac` signs paging cursors.
  */
 export type ServiceSecret = Prisma.ServiceSecretModel
+/**
+ * Model AuditEntry
+ * One administrative action (docs/integrators/audit-log.md): who did what to which target, from
+ * where, with the changed fields before and after (an allow-list per action; never a secret).
+ * Written in the same transaction as the change; purged after AUDIT_LOG_RETENTION_DAYS.
+ */
+export type AuditEntry = Prisma.AuditEntryModel

@@ -6,6 +6,7 @@
 //	go run . main               GET /me, boards, a ticket sent twice with one Idempotency-Key,
 //	                            a refused ticket, paging, a subscription
 //	go run . deliveries <id>    the subscription's delivery log, page by page
+//	go run . audit              the audit log's subscription creations, page by page
 //
 // TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 package main
@@ -191,6 +192,31 @@ func deliveriesFlow(c *ticketing.ClientWithResponses, subscriptionID string) map
 	return map[string]any{"pages": pages}
 }
 
+func auditFlow(c *ticketing.ClientWithResponses) map[string]any {
+	pages := [][]map[string]any{}
+	pageSize := 1
+	action := ticketing.ListAuditLogParamsAction("webhook_subscription.created")
+	params := &ticketing.ListAuditLogParams{Limit: &pageSize, Action: &action}
+	for {
+		r, err := c.ListAuditLogWithResponse(ctx, params)
+		page := parsed(r.JSON200, r.Body, status(r), err)
+		entries := []map[string]any{}
+		for _, e := range page.Data {
+			fields := []string{}
+			for _, change := range e.Changes {
+				fields = append(fields, change.Field)
+			}
+			entries = append(entries, map[string]any{"id": e.Id, "action": e.Action, "actor": e.Actor.Label, "target": e.Target.Id, "fields": fields})
+		}
+		pages = append(pages, entries)
+		if page.NextCursor == nil {
+			break
+		}
+		params.Cursor = page.NextCursor
+	}
+	return map[string]any{"pages": pages}
+}
+
 func main() {
 	bearer := ticketing.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+os.Getenv("TICKETING_API_KEY"))
@@ -206,8 +232,10 @@ func main() {
 		result = mainFlow(c)
 	case len(os.Args) == 3 && os.Args[1] == "deliveries":
 		result = deliveriesFlow(c, os.Args[2])
+	case len(os.Args) == 2 && os.Args[1] == "audit":
+		result = auditFlow(c)
 	default:
-		fail("usage: flow main | flow deliveries <subscription id>")
+		fail("usage: flow main | flow deliveries <subscription id> | flow audit")
 	}
 	out, _ := json.Marshal(result)
 	fmt.Println(string(out))

@@ -6,6 +6,7 @@ and test/clients/clients.test.ts checks them against the service.
     python3 flow.py main                  GET /me, boards, a ticket sent twice with one
                                           Idempotency-Key, a refused ticket, paging, a subscription
     python3 flow.py deliveries <id>       the subscription's delivery log, page by page
+    python3 flow.py audit                 the audit log's subscription creations, page by page
 
 TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 """
@@ -16,6 +17,7 @@ import sys
 import uuid
 
 from ticketing_client import AuthenticatedClient
+from ticketing_client.api.audit_log import list_audit_log
 from ticketing_client.api.boards import list_boards
 from ticketing_client.api.identity import get_me
 from ticketing_client.api.tickets import create_ticket, list_tickets
@@ -29,6 +31,8 @@ from ticketing_client.models import (
     CreateWebhookSubscriptionBodyPayload,
     CreateWebhookSubscriptionResponse201,
     GetMeResponse200,
+    ListAuditLogAction,
+    ListAuditLogResponse200,
     ListBoardsResponse200,
     ListTicketsResponse200,
     ListWebhookDeliveriesResponse200,
@@ -157,6 +161,33 @@ def deliveries_flow(client, subscription_id):
     return {"pages": pages}
 
 
+def audit_flow(client):
+    pages, cursor = [], UNSET
+    while True:
+        page = parsed(
+            list_audit_log.sync_detailed(
+                client=client, action=ListAuditLogAction.WEBHOOK_SUBSCRIPTION_CREATED, limit=1, cursor=cursor
+            ),
+            ListAuditLogResponse200,
+        )
+        pages.append(
+            [
+                {
+                    "id": e.id,
+                    "action": e.action,
+                    "actor": e.actor.label,
+                    "target": e.target.id,
+                    "fields": [c.field for c in e.changes],
+                }
+                for e in page.data
+            ]
+        )
+        if page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+    return {"pages": pages}
+
+
 if __name__ == "__main__":
     client = AuthenticatedClient(
         base_url=os.environ["TICKETING_API_URL"],
@@ -168,6 +199,8 @@ if __name__ == "__main__":
             result = main_flow(client)
         elif sys.argv[1:2] == ["deliveries"] and len(sys.argv) == 3:
             result = deliveries_flow(client, sys.argv[2])
+        elif sys.argv[1:] == ["audit"]:
+            result = audit_flow(client)
         else:
             raise SystemExit(__doc__)
     print(json.dumps(result))

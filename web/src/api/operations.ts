@@ -48,6 +48,7 @@ export const API_SCOPES = [
   { id: 'kb:read', label: 'Read knowledge base articles' },
   { id: 'kb:write', label: 'Write knowledge base articles' },
   { id: 'webhooks:manage', label: 'Manage webhooks' },
+  { id: 'audit:read', label: 'Read the audit log (admin role only)' },
 ] as const;
 
 export const NOTIFICATIONS = graphql(`
@@ -202,3 +203,35 @@ export const BOARDS = graphql(`
   }
 `);
 export type BoardSummary = ResultOf<typeof BOARDS>['boards']['edges'][number]['node'];
+
+/** The audit log (administrators): newest first, filtered by action. */
+export const AUDIT_LOG = graphql(`
+  query AuditLog($first: Int, $after: String, $action: String) {
+    auditLog(first: $first, after: $after, action: $action) {
+      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
+export type AuditEntry = ResultOf<typeof AUDIT_LOG>['auditLog']['edges'][number]['node'];
+
+/** The actions the audit log records (src/audit/audit.actions.ts; test/audit keeps the two equal), for its filter. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_subscription.created',
+  'webhook_subscription.updated',
+  'webhook_subscription.deleted',
+  'webhook_subscription.secret_rotated',
+  'webhook_subscription.paused',
+  'webhook_subscription.resumed',
+  'webhook_subscription.disabled',
+  'webhook_subscription.enabled',
+  'webhook_subscription.test_sent',
+  'webhook_subscription.recovery_started',
+  'webhook_subscription.delivery_resend_requested',
+  'session.signed_in',
+  'session.sign_in_failed',
+  'session.signed_out',
+  'workspace.created',
+] as const;

@@ -49,6 +49,7 @@ type Documents = {
     "\n  query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {\n    webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {\n      edges { node { deliveryId } } pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WebhookFailedSinceDocument,
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": typeof types.RecoverWebhookDeliveriesDocument,
     "\n  query Boards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } }\n  }\n": typeof types.BoardsDocument,
+    "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.AuditLogDocument,
 };
 const documents: Documents = {
     "\n  fragment ViewerFields on Viewer {\n    id\n    fullName\n    email\n    isAdmin\n    csrfToken\n    role { id name }\n    workspace { name domain }\n  }\n": types.ViewerFieldsFragmentDoc,
@@ -85,6 +86,7 @@ const documents: Documents = {
     "\n  query WebhookFailedSince($subscriptionId: String!, $since: DateTime!, $after: String) {\n    webhookDeliveries(subscriptionId: $subscriptionId, status: failed, since: $since, first: 100, after: $after) {\n      edges { node { deliveryId } } pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WebhookFailedSinceDocument,
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": types.RecoverWebhookDeliveriesDocument,
     "\n  query Boards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } }\n  }\n": types.BoardsDocument,
+    "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.AuditLogDocument,
 };
 
 /**
@@ -223,6 +225,10 @@ export function graphql(source: "\n  mutation RecoverWebhookDeliveries($subscrip
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Boards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } }\n  }\n"): typeof import('./graphql.ts').BoardsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): typeof import('./graphql.ts').AuditLogDocument;
 
 
 export function graphql(source: string) {

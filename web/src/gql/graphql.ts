@@ -4,6 +4,17 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AuditActorType =
+  | 'api_key'
+  | 'operator'
+  | 'person';
+
+export type AuditTargetType =
+  | 'api_key'
+  | 'user'
+  | 'webhook_subscription'
+  | 'workspace';
+
 export type CreateApiKeyInput = {
   expiresAt?: string | null | undefined;
   name: string;
@@ -352,6 +363,15 @@ export type BoardsQueryVariables = Exact<{
 
 
 export type BoardsQuery = { boards: { edges: Array<{ node: { id: string, name: string, fields: Array<{ id: string, name: string }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AuditLogQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  action?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, occurredAt: string, action: string, address: string | null, actor: { type: AuditActorType, id: string | null, label: string }, target: { type: AuditTargetType, id: string }, changes: Array<{ field: string, before: unknown, after: unknown }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1202,3 +1222,35 @@ export const BoardsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BoardsQuery, BoardsQueryVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($first: Int, $after: String, $action: String) {
+  auditLog(first: $first, after: $after, action: $action) {
+    edges {
+      node {
+        id
+        occurredAt
+        action
+        actor {
+          type
+          id
+          label
+        }
+        address
+        target {
+          type
+          id
+        }
+        changes {
+          field
+          before
+          after
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;

@@ -70,7 +70,8 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
-  ServiceSecret: 'ServiceSecret'
+  ServiceSecret: 'ServiceSecret',
+  AuditEntry: 'AuditEntry'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -408,6 +409,23 @@ export const ServiceSecretScalarFieldEnum = {
 } as const
 
 export type ServiceSecretScalarFieldEnum = (typeof ServiceSecretScalarFieldEnum)[keyof typeof ServiceSecretScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  occurredAt: 'occurredAt',
+  action: 'action',
+  actorType: 'actorType',
+  actorId: 'actorId',
+  actorLabel: 'actorLabel',
+  address: 'address',
+  targetType: 'targetType',
+  targetId: 'targetId',
+  changes: 'changes'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -217,6 +217,7 @@ export type WorkspaceWhereInput = {
   notifications?: Prisma.NotificationListRelationFilter
   subscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   events?: Prisma.EventListRelationFilter
+  auditEntries?: Prisma.AuditEntryListRelationFilter
 }
 
 export type WorkspaceOrderByWithRelationInput = {
@@ -233,6 +234,7 @@ export type WorkspaceOrderByWithRelationInput = {
   notifications?: Prisma.NotificationOrderByRelationAggregateInput
   subscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
   events?: Prisma.EventOrderByRelationAggregateInput
+  auditEntries?: Prisma.AuditEntryOrderByRelationAggregateInput
 }
 
 export type WorkspaceWhereUniqueInput = Prisma.AtLeast<{
@@ -252,6 +254,7 @@ export type WorkspaceWhereUniqueInput = Prisma.AtLeast<{
   notifications?: Prisma.NotificationListRelationFilter
   subscriptions?: Prisma.WebhookSubscriptionListRelationFilter
   events?: Prisma.EventListRelationFilter
+  auditEntries?: Prisma.AuditEntryListRelationFilter
 }, "id" | "domain">
 
 export type WorkspaceOrderByWithAggregationInput = {
@@ -289,6 +292,7 @@ export type WorkspaceCreateInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateInput = {
@@ -305,6 +309,7 @@ export type WorkspaceUncheckedCreateInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUpdateInput = {
@@ -320,6 +325,7 @@ export type WorkspaceUpdateInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateInput = {
@@ -336,6 +342,7 @@ export type WorkspaceUncheckedUpdateInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateManyInput = {
@@ -534,6 +541,20 @@ export type WorkspaceUpdateOneRequiredWithoutEventsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.WorkspaceUpdateToOneWithWhereWithoutEventsInput, Prisma.WorkspaceUpdateWithoutEventsInput>, Prisma.WorkspaceUncheckedUpdateWithoutEventsInput>
 }
 
+export type WorkspaceCreateNestedOneWithoutAuditEntriesInput = {
+  create?: Prisma.XOR<Prisma.WorkspaceCreateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedCreateWithoutAuditEntriesInput>
+  connectOrCreate?: Prisma.WorkspaceCreateOrConnectWithoutAuditEntriesInput
+  connect?: Prisma.WorkspaceWhereUniqueInput
+}
+
+export type WorkspaceUpdateOneRequiredWithoutAuditEntriesNestedInput = {
+  create?: Prisma.XOR<Prisma.WorkspaceCreateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedCreateWithoutAuditEntriesInput>
+  connectOrCreate?: Prisma.WorkspaceCreateOrConnectWithoutAuditEntriesInput
+  upsert?: Prisma.WorkspaceUpsertWithoutAuditEntriesInput
+  connect?: Prisma.WorkspaceWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.WorkspaceUpdateToOneWithWhereWithoutAuditEntriesInput, Prisma.WorkspaceUpdateWithoutAuditEntriesInput>, Prisma.WorkspaceUncheckedUpdateWithoutAuditEntriesInput>
+}
+
 export type WorkspaceCreateWithoutRolesInput = {
   name: string
   domain: string
@@ -546,6 +567,7 @@ export type WorkspaceCreateWithoutRolesInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutRolesInput = {
@@ -561,6 +583,7 @@ export type WorkspaceUncheckedCreateWithoutRolesInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutRolesInput = {
@@ -591,6 +614,7 @@ export type WorkspaceUpdateWithoutRolesInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutRolesInput = {
@@ -606,6 +630,7 @@ export type WorkspaceUncheckedUpdateWithoutRolesInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutUsersInput = {
@@ -620,6 +645,7 @@ export type WorkspaceCreateWithoutUsersInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutUsersInput = {
@@ -635,6 +661,7 @@ export type WorkspaceUncheckedCreateWithoutUsersInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutUsersInput = {
@@ -665,6 +692,7 @@ export type WorkspaceUpdateWithoutUsersInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutUsersInput = {
@@ -680,6 +708,7 @@ export type WorkspaceUncheckedUpdateWithoutUsersInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutApiKeysInput = {
@@ -694,6 +723,7 @@ export type WorkspaceCreateWithoutApiKeysInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutApiKeysInput = {
@@ -709,6 +739,7 @@ export type WorkspaceUncheckedCreateWithoutApiKeysInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutApiKeysInput = {
@@ -739,6 +770,7 @@ export type WorkspaceUpdateWithoutApiKeysInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutApiKeysInput = {
@@ -754,6 +786,7 @@ export type WorkspaceUncheckedUpdateWithoutApiKeysInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutBoardsInput = {
@@ -768,6 +801,7 @@ export type WorkspaceCreateWithoutBoardsInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutBoardsInput = {
@@ -783,6 +817,7 @@ export type WorkspaceUncheckedCreateWithoutBoardsInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutBoardsInput = {
@@ -813,6 +848,7 @@ export type WorkspaceUpdateWithoutBoardsInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutBoardsInput = {
@@ -828,6 +864,7 @@ export type WorkspaceUncheckedUpdateWithoutBoardsInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutTicketsInput = {
@@ -842,6 +879,7 @@ export type WorkspaceCreateWithoutTicketsInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutTicketsInput = {
@@ -857,6 +895,7 @@ export type WorkspaceUncheckedCreateWithoutTicketsInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutTicketsInput = {
@@ -887,6 +926,7 @@ export type WorkspaceUpdateWithoutTicketsInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutTicketsInput = {
@@ -902,6 +942,7 @@ export type WorkspaceUncheckedUpdateWithoutTicketsInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutArticlesInput = {
@@ -916,6 +957,7 @@ export type WorkspaceCreateWithoutArticlesInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutArticlesInput = {
@@ -931,6 +973,7 @@ export type WorkspaceUncheckedCreateWithoutArticlesInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutArticlesInput = {
@@ -961,6 +1004,7 @@ export type WorkspaceUpdateWithoutArticlesInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutArticlesInput = {
@@ -976,6 +1020,7 @@ export type WorkspaceUncheckedUpdateWithoutArticlesInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutNotificationsInput = {
@@ -990,6 +1035,7 @@ export type WorkspaceCreateWithoutNotificationsInput = {
   articles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutNotificationsInput = {
@@ -1005,6 +1051,7 @@ export type WorkspaceUncheckedCreateWithoutNotificationsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutNotificationsInput = {
@@ -1035,6 +1082,7 @@ export type WorkspaceUpdateWithoutNotificationsInput = {
   articles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutNotificationsInput = {
@@ -1050,6 +1098,7 @@ export type WorkspaceUncheckedUpdateWithoutNotificationsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutSubscriptionsInput = {
@@ -1064,6 +1113,7 @@ export type WorkspaceCreateWithoutSubscriptionsInput = {
   articles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutWorkspaceInput
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutSubscriptionsInput = {
@@ -1079,6 +1129,7 @@ export type WorkspaceUncheckedCreateWithoutSubscriptionsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutWorkspaceInput
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutSubscriptionsInput = {
@@ -1109,6 +1160,7 @@ export type WorkspaceUpdateWithoutSubscriptionsInput = {
   articles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutWorkspaceNestedInput
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutSubscriptionsInput = {
@@ -1124,6 +1176,7 @@ export type WorkspaceUncheckedUpdateWithoutSubscriptionsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutWorkspaceNestedInput
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceCreateWithoutEventsInput = {
@@ -1138,6 +1191,7 @@ export type WorkspaceCreateWithoutEventsInput = {
   articles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutWorkspaceInput
   notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceUncheckedCreateWithoutEventsInput = {
@@ -1153,6 +1207,7 @@ export type WorkspaceUncheckedCreateWithoutEventsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutWorkspaceInput
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutWorkspaceInput
 }
 
 export type WorkspaceCreateOrConnectWithoutEventsInput = {
@@ -1183,6 +1238,7 @@ export type WorkspaceUpdateWithoutEventsInput = {
   articles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutWorkspaceNestedInput
   notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutWorkspaceNestedInput
 }
 
 export type WorkspaceUncheckedUpdateWithoutEventsInput = {
@@ -1198,6 +1254,85 @@ export type WorkspaceUncheckedUpdateWithoutEventsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutWorkspaceNestedInput
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutWorkspaceNestedInput
+}
+
+export type WorkspaceCreateWithoutAuditEntriesInput = {
+  name: string
+  domain: string
+  createdAt?: Date | string
+  users?: Prisma.UserCreateNestedManyWithoutWorkspaceInput
+  roles?: Prisma.RoleCreateNestedManyWithoutWorkspaceInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutWorkspaceInput
+  boards?: Prisma.BoardCreateNestedManyWithoutWorkspaceInput
+  tickets?: Prisma.TicketCreateNestedManyWithoutWorkspaceInput
+  articles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutWorkspaceInput
+  notifications?: Prisma.NotificationCreateNestedManyWithoutWorkspaceInput
+  subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutWorkspaceInput
+  events?: Prisma.EventCreateNestedManyWithoutWorkspaceInput
+}
+
+export type WorkspaceUncheckedCreateWithoutAuditEntriesInput = {
+  id?: number
+  name: string
+  domain: string
+  createdAt?: Date | string
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutWorkspaceInput
+  roles?: Prisma.RoleUncheckedCreateNestedManyWithoutWorkspaceInput
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutWorkspaceInput
+  boards?: Prisma.BoardUncheckedCreateNestedManyWithoutWorkspaceInput
+  tickets?: Prisma.TicketUncheckedCreateNestedManyWithoutWorkspaceInput
+  articles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutWorkspaceInput
+  notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutWorkspaceInput
+  subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutWorkspaceInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutWorkspaceInput
+}
+
+export type WorkspaceCreateOrConnectWithoutAuditEntriesInput = {
+  where: Prisma.WorkspaceWhereUniqueInput
+  create: Prisma.XOR<Prisma.WorkspaceCreateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedCreateWithoutAuditEntriesInput>
+}
+
+export type WorkspaceUpsertWithoutAuditEntriesInput = {
+  update: Prisma.XOR<Prisma.WorkspaceUpdateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedUpdateWithoutAuditEntriesInput>
+  create: Prisma.XOR<Prisma.WorkspaceCreateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedCreateWithoutAuditEntriesInput>
+  where?: Prisma.WorkspaceWhereInput
+}
+
+export type WorkspaceUpdateToOneWithWhereWithoutAuditEntriesInput = {
+  where?: Prisma.WorkspaceWhereInput
+  data: Prisma.XOR<Prisma.WorkspaceUpdateWithoutAuditEntriesInput, Prisma.WorkspaceUncheckedUpdateWithoutAuditEntriesInput>
+}
+
+export type WorkspaceUpdateWithoutAuditEntriesInput = {
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  users?: Prisma.UserUpdateManyWithoutWorkspaceNestedInput
+  roles?: Prisma.RoleUpdateManyWithoutWorkspaceNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutWorkspaceNestedInput
+  boards?: Prisma.BoardUpdateManyWithoutWorkspaceNestedInput
+  tickets?: Prisma.TicketUpdateManyWithoutWorkspaceNestedInput
+  articles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutWorkspaceNestedInput
+  notifications?: Prisma.NotificationUpdateManyWithoutWorkspaceNestedInput
+  subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutWorkspaceNestedInput
+  events?: Prisma.EventUpdateManyWithoutWorkspaceNestedInput
+}
+
+export type WorkspaceUncheckedUpdateWithoutAuditEntriesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  domain?: Prisma.StringFieldUpdateOperationsInput | string
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  users?: Prisma.UserUncheckedUpdateManyWithoutWorkspaceNestedInput
+  roles?: Prisma.RoleUncheckedUpdateManyWithoutWorkspaceNestedInput
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutWorkspaceNestedInput
+  boards?: Prisma.BoardUncheckedUpdateManyWithoutWorkspaceNestedInput
+  tickets?: Prisma.TicketUncheckedUpdateManyWithoutWorkspaceNestedInput
+  articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutWorkspaceNestedInput
+  notifications?: Prisma.NotificationUncheckedUpdateManyWithoutWorkspaceNestedInput
+  subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutWorkspaceNestedInput
 }
 
 
@@ -1215,6 +1350,7 @@ export type WorkspaceCountOutputType = {
   notifications: number
   subscriptions: number
   events: number
+  auditEntries: number
 }
 
 export type WorkspaceCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1227,6 +1363,7 @@ export type WorkspaceCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensi
   notifications?: boolean | WorkspaceCountOutputTypeCountNotificationsArgs
   subscriptions?: boolean | WorkspaceCountOutputTypeCountSubscriptionsArgs
   events?: boolean | WorkspaceCountOutputTypeCountEventsArgs
+  auditEntries?: boolean | WorkspaceCountOutputTypeCountAuditEntriesArgs
 }
 
 /**
@@ -1302,6 +1439,13 @@ export type WorkspaceCountOutputTypeCountEventsArgs<ExtArgs extends runtime.Type
   where?: Prisma.EventWhereInput
 }
 
+/**
+ * WorkspaceCountOutputType without action
+ */
+export type WorkspaceCountOutputTypeCountAuditEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AuditEntryWhereInput
+}
+
 
 export type WorkspaceSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1317,6 +1461,7 @@ export type WorkspaceSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   notifications?: boolean | Prisma.Workspace$notificationsArgs<ExtArgs>
   subscriptions?: boolean | Prisma.Workspace$subscriptionsArgs<ExtArgs>
   events?: boolean | Prisma.Workspace$eventsArgs<ExtArgs>
+  auditEntries?: boolean | Prisma.Workspace$auditEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.WorkspaceCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["workspace"]>
 
@@ -1352,6 +1497,7 @@ export type WorkspaceInclude<ExtArgs extends runtime.Types.Extensions.InternalAr
   notifications?: boolean | Prisma.Workspace$notificationsArgs<ExtArgs>
   subscriptions?: boolean | Prisma.Workspace$subscriptionsArgs<ExtArgs>
   events?: boolean | Prisma.Workspace$eventsArgs<ExtArgs>
+  auditEntries?: boolean | Prisma.Workspace$auditEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.WorkspaceCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type WorkspaceIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1369,6 +1515,7 @@ export type $WorkspacePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     notifications: Prisma.$NotificationPayload<ExtArgs>[]
     subscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
     events: Prisma.$EventPayload<ExtArgs>[]
+    auditEntries: Prisma.$AuditEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1781,6 +1928,7 @@ export interface Prisma__WorkspaceClient<T, Null = never, ExtArgs extends runtim
   notifications<T extends Prisma.Workspace$notificationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Workspace$notificationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NotificationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   subscriptions<T extends Prisma.Workspace$subscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Workspace$subscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   events<T extends Prisma.Workspace$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Workspace$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  auditEntries<T extends Prisma.Workspace$auditEntriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Workspace$auditEntriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AuditEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2420,6 +2568,30 @@ export type Workspace$eventsArgs<ExtArgs extends runtime.Types.Extensions.Intern
   take?: number
   skip?: number
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+}
+
+/**
+ * Workspace.auditEntries
+ */
+export type Workspace$auditEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AuditEntry
+   */
+  select?: Prisma.AuditEntrySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AuditEntry
+   */
+  omit?: Prisma.AuditEntryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AuditEntryInclude<ExtArgs> | null
+  where?: Prisma.AuditEntryWhereInput
+  orderBy?: Prisma.AuditEntryOrderByWithRelationInput | Prisma.AuditEntryOrderByWithRelationInput[]
+  cursor?: Prisma.AuditEntryWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
 }
 
 /**
