@@ -201,6 +201,16 @@ const CASES: Record<string, Case[]> = {
   getTicket: [
     { name: 'a ticket', status: 200, call: (f) => ({ params: { id: f.tickets[0] } }) },
     { name: 'an absent ticket', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+    {
+      name: 'If-Match with the current version',
+      status: 200,
+      call: async (f) => {
+        const etag = (await api('GET', `/tickets/${f.tickets[0]}`, { key: f.key.value })).headers.get('etag')!;
+        return { params: { id: f.tickets[0] }, headers: { 'If-Match': etag } };
+      },
+    },
+    { name: 'If-Match with a version the ticket is not at', status: 412, code: 'precondition_failed', call: (f) => ({ params: { id: f.tickets[0] }, headers: { 'If-Match': '"999999"' } }) },
+    { name: 'a malformed If-Match', status: 400, code: 'invalid_header', call: (f) => ({ params: { id: f.tickets[0] }, headers: { 'If-Match': 'version 1' } }) },
   ],
   updateTicket: [
     { name: 'a new state and priority', status: 200, call: (f) => ({ params: { id: f.tickets[0] }, body: { state: 'In progress', priority: 'urgent' } }) },
