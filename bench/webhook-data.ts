@@ -7,7 +7,7 @@ import { db, migrate, prisma } from '../src/db/db.ts';
 import { workspaceService } from '../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../src/api-keys/api-key.service.ts';
 import { ticketService } from '../src/tickets/ticket.service.ts';
-import { webhookService } from '../src/webhooks/webhook.service.ts';
+import { webhookService } from '../src/webhooks/subscriptions/webhook.service.ts';
 import { writeEvent } from '../src/events/event.outbox.ts';
 import type { JsonValue } from '../src/events/event.envelope.ts';
 import { API_SCOPES } from '../src/access/principal.ts';

@@ -12,7 +12,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { config } from '../src/config.ts';
 import { db } from '../src/db/db.ts';
 import { startWorker } from '../src/worker.ts';
-import { EVENT_OUTBOX_CHANNEL, startOutboxRelay, type OutboxRelay } from '../src/webhooks/outbox-relay.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay, type OutboxRelay } from '../src/webhooks/relay/outbox-relay.ts';
 import { createWorker } from '../workflows/worker.ts';
 import type { emptyWorkflow } from '../workflows/bench/workflows.ts';
 

@@ -1,11 +1,11 @@
 // The timed operations of the scale benchmark. Each case is one request (or one call of the
 // code path) that run.ts times many times; adding a case is adding an entry here, e.g. a new
 // endpoint's page: `{ id, name, run: (ctx) => ctx.get(`/webhooks/${ctx.subscription()}/stats`) }`.
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { SUBSCRIPTIONS_PER_WORKSPACE, UNRELAYED, type ScaleFixture } from './generate.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The relay's claim size (src/webhooks/outbox-relay.ts) and a lease long enough for a call. */
+/** The relay's claim size (src/webhooks/relay/outbox-relay.ts) and a lease long enough for a call. */
 const CLAIM = 200;
 const LEASE_MS = 30_000;
 

@@ -1,7 +1,7 @@
 // What is kept how long (docs/operators/retention-and-backups.md), and the batched purge of each table.
 import { retentionRepository, type EventCursor } from './retention.repository.ts';
 import type { RetentionTarget } from './retention.targets.ts';
-import { secretRepository } from '../webhooks/secret.repository.ts';
+import { secretRepository } from '../webhooks/subscriptions/secret.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
-import { webhookService } from '../../src/webhooks/webhook.service.ts';
+import { webhookService } from '../../src/webhooks/subscriptions/webhook.service.ts';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';

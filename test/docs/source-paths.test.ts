@@ -49,8 +49,8 @@ describe('paths named in sources and pages', () => {
   });
 
   it('the check finds paths in comments and prose, not in URLs or longer words', () => {
-    expect(namedRepoPaths('// see src/webhooks/url-policy.ts, and docs/operators/ (x). https://a.b/src/x.ts my-src/y.ts')).toEqual([
-      'src/webhooks/url-policy.ts',
+    expect(namedRepoPaths('// see workflows/delivery/url-policy.ts, and docs/operators/ (x). https://a.b/src/x.ts my-src/y.ts')).toEqual([
+      'workflows/delivery/url-policy.ts',
       'docs/operators',
     ]);
     expect(namedRepoPaths('(bench/no-such-file.ts)')).toEqual(['bench/no-such-file.ts']);

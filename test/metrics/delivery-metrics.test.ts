@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
+import { PAUSE_AFTER_FAILURES } from '../../workflows/delivery/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { prisma } from '../../src/db/db.ts';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery, createEvent, createSubscription } from '../webhooks/fixtures.ts';
 import { sample, samples } from './scrape.ts';

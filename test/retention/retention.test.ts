@@ -8,7 +8,7 @@ import { newId } from '../../src/ids.ts';
 import type { DeliveryStatus } from '../../src/generated/prisma/client.ts';
 import { purge, type RetentionPolicy } from '../../src/retention/retention.service.ts';
 import { RETENTION_TARGETS } from '../../src/retention/retention.targets.ts';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createSubscription } from '../webhooks/fixtures.ts';
 

@@ -11,7 +11,7 @@ import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection } from '@temporalio/worker';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { startOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { startWorker } from '../../src/worker.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';

@@ -2,7 +2,7 @@
 // in-flight bound (AIMD), the pipeline depth and the rate (GCRA).
 import { describe, expect, it } from 'vitest';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, RETRY_DELAYS_MS, RETRY_JITTER, retryDelay } from '../../workflows/delivery/schedule.ts';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/webhooks/retry-after.ts';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../workflows/delivery/retry-after.ts';
 import { afterBatch, boundInForce, depthOf, initialRunState, rateAllowance, spendRate } from '../../workflows/delivery/run-state.ts';
 import { FAST_ANSWER_MS, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
 

@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
-import { recoverRepository } from '../../src/webhooks/recover.repository.ts';
+import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { recoverRepository } from '../../workflows/recover/recover.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { billingBoard, createTicket, supportBoard, type Ws } from '../tickets/helpers.ts';
 import { createSubscription, updateSubscription } from './fixtures.ts';

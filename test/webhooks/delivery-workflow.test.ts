@@ -13,10 +13,10 @@ import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/clien
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
 import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
-import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
-import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
-import type { SystemLookup } from '../../src/webhooks/url-policy.ts';
+import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
+import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
+import type { SystemLookup } from '../../workflows/delivery/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';

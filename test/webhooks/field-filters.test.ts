@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { prisma } from '../../src/db/db.ts';
-import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
-import { MAX_FIELDS } from '../../src/webhooks/webhook.service.ts';
+import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
+import { MAX_FIELDS } from '../../src/webhooks/subscriptions/webhook.service.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createTicket, expect422, gql, supportBoard, type Ws } from '../tickets/helpers.ts';
 

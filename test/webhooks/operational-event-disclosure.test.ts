@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
-import { writeConditionEvent, writeDeliveryFailedEvent } from '../../src/webhooks/operational-events.ts';
+import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { writeConditionEvent, writeDeliveryFailedEvent } from '../../workflows/delivery/operational-events.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { billingBoard, supportBoard, type Ws } from '../tickets/helpers.ts';
 import { createEvent, createSubscription, updateSubscription } from './fixtures.ts';

@@ -4,9 +4,9 @@
 // workflow records attempts, without Temporal.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
-import { deliveryRepository, PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery.repository.ts';
-import { CONDITION_NOTICE_INTERVAL_MS } from '../../src/webhooks/condition-notice.ts';
-import { emailConditionNotice } from '../../src/webhooks/condition-notice-mail.ts';
+import { deliveryRepository, PAUSE_AFTER_FAILURES } from '../../workflows/delivery/delivery.repository.ts';
+import { CONDITION_NOTICE_INTERVAL_MS } from '../../workflows/delivery/condition-notice.ts';
+import { emailConditionNotice } from '../../workflows/delivery/condition-notice-mail.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { addUser, createDelivery, createSubscription, deliveryRow, updateSubscription } from './fixtures.ts';

@@ -6,7 +6,7 @@ import { startRecovery } from '../../workflows/recover/client.ts';
 import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
-import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
-import { deliveryBody } from '../../src/webhooks/webhook-sender.ts';
+import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';

@@ -4,7 +4,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { createTestWorkspace, ensureMigrated } from '../support/fixtures.ts';
 import { createEvent } from './fixtures.ts';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
-import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { outboxRelayedEvents } from '../../src/metrics/metrics.ts';
 import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';

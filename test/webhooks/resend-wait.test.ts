@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { authenticateRequest } from '../../src/api/authenticate.ts';
-import { webhookService } from '../../src/webhooks/webhook.service.ts';
+import { webhookService } from '../../src/webhooks/subscriptions/webhook.service.ts';
 import { routes } from '../../src/api/routes.ts';
 import { resendWorkflowId } from '../../workflows/delivery/ids.ts';
 import { resendDelivery } from '../../workflows/delivery/client.ts';

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
-import { DEFAULT_DELAYS_SECONDS, MAX_RETRY_SPAN_SECONDS, retryDelaysMs, retryScheduleView } from '../../src/webhooks/retry-schedule.ts';
+import { DEFAULT_DELAYS_SECONDS, MAX_RETRY_SPAN_SECONDS, retryDelaysMs, retryScheduleView } from '../../workflows/delivery/retry-schedule.ts';
 import { jitteredDelay, maxAttemptsOf, MAX_ATTEMPTS, remainingSpanMs, retryDelay } from '../../workflows/delivery/schedule.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery } from './fixtures.ts';

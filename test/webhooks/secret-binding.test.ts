@@ -4,9 +4,9 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
-import { openSecrets, secretRepository } from '../../src/webhooks/secret.repository.ts';
-import { secretKeys } from '../../src/webhooks/secret-box.ts';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { openSecrets, secretRepository } from '../../src/webhooks/subscriptions/secret.repository.ts';
+import { secretKeys } from '../../workflows/delivery/secret-box.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createSubscription } from './fixtures.ts';
 

@@ -11,8 +11,8 @@ import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { parseConfig } from '../../src/config.ts';
 import { repoRoot } from '../../src/paths.ts';
-import { KeyRing, newSecretKeys, productionKeysMissing, sealSecret, secretKeys } from '../../src/webhooks/secret-box.ts';
-import { secretRepository } from '../../src/webhooks/secret.repository.ts';
+import { KeyRing, newSecretKeys, productionKeysMissing, sealSecret, secretKeys } from '../../workflows/delivery/secret-box.ts';
+import { secretRepository } from '../../src/webhooks/subscriptions/secret.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-keys-'));

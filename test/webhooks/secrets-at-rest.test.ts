@@ -11,11 +11,11 @@ import { config } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { purge } from '../../src/retention/retention.service.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
-import { keyFile, openSecret, sealedWith, secretKeys } from '../../src/webhooks/secret-box.ts';
-import { secretRepository } from '../../src/webhooks/secret.repository.ts';
-import { activeSecrets, generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signing.ts';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
+import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { keyFile, openSecret, sealedWith, secretKeys } from '../../workflows/delivery/secret-box.ts';
+import { secretRepository } from '../../src/webhooks/subscriptions/secret.repository.ts';
+import { activeSecrets, generateWebhookSecret, signatureHeaders } from '../../workflows/delivery/signing.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery } from './fixtures.ts';
 

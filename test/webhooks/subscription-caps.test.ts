@@ -7,8 +7,8 @@ import { prisma } from '../../src/db/db.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { signInAdmin } from '../support/limits.ts';
 import type { Client } from '@temporalio/client';
-import { webhookRepository } from '../../src/webhooks/webhook.repository.ts';
-import { createOutboxRelay } from '../../src/webhooks/outbox-relay.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
+import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { createDelivery, createEvent, createSubscription } from './fixtures.ts';
 

@@ -6,7 +6,7 @@ import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery.repository.ts';
+import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { batchPerRequest } from '../../src/graphql/batch.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { billingBoard, supportBoard } from '../tickets/helpers.ts';

@@ -10,7 +10,7 @@ import {
   guardedLookup,
   normaliseWebhookUrl,
   validateWebhookUrl,
-} from '../../src/webhooks/url-policy.ts';
+} from '../../workflows/delivery/url-policy.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 const stubDns: Record<string, string[]> = {

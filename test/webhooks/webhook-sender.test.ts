@@ -3,7 +3,7 @@
 // learns of a host that cannot be reached.
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookSender } from '../../src/webhooks/webhook-sender.ts';
+import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
 import { createTestCa, RECEIVER_PORT, type TestCa } from './receiver.ts';
 
 describe('webhook sender', () => {

@@ -11,13 +11,13 @@
 import { activityInfo, ApplicationFailure, cancellationSignal, heartbeat } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
-import { deliveryRepository, type AttemptContext, type SuccessItem } from '../../src/webhooks/delivery.repository.ts';
-import { parseRetryAfter } from '../../src/webhooks/retry-after.ts';
-import { configuredMailer, emailConditionNotice, type MailerSettings } from '../../src/webhooks/condition-notice-mail.ts';
-import { activeSecrets, signatureHeaders } from '../../src/webhooks/signing.ts';
-import { createWebhookSender, deliveryBody, type SenderOptions } from '../../src/webhooks/webhook-sender.ts';
+import { deliveryRepository, type AttemptContext, type SuccessItem } from './delivery.repository.ts';
+import { parseRetryAfter } from './retry-after.ts';
+import { configuredMailer, emailConditionNotice, type MailerSettings } from './condition-notice-mail.ts';
+import { activeSecrets, signatureHeaders } from './signing.ts';
+import { createWebhookSender, deliveryBody, type SenderOptions } from './webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
-import { deliveredPayload } from '../../src/webhooks/thin-payload.ts';
+import { deliveredPayload } from './thin-payload.ts';
 import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
@@ -25,7 +25,7 @@ import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
 import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
-import { retryDelaysMs } from '../../src/webhooks/retry-schedule.ts';
+import { retryDelaysMs } from './retry-schedule.ts';
 import { wakeRuns } from './wake.ts';
 
 export interface DeliveryActivityDeps {

@@ -2,7 +2,7 @@
 // +30 min, +2 h, +8 h and +24 h, each delay counted from the failure before it (as Svix and
 // Standard Webhooks do), each with ±10% jitter so that a receiver that was down does not get its
 // backlog's retries in the same second. A subscription may shorten it (its `retrySchedule`,
-// src/webhooks/retry-schedule.ts): every function here takes the delays in force, the default's
+// workflows/delivery/retry-schedule.ts): every function here takes the delays in force, the default's
 // when none is given. A receiver's Retry-After may move the next attempt later, never beyond what
 // remains of the schedule in force. No Node built-ins: workflow code imports this.
 

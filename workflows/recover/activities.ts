@@ -1,6 +1,6 @@
 // The recovery's own activity: which deliveries to re-send, a page at a time. The re-sends
 // themselves are the delivery domain's manual attempts (sendAttempt without an attempt number).
-import { recoverRepository, type RecoverCandidate } from '../../src/webhooks/recover.repository.ts';
+import { recoverRepository, type RecoverCandidate } from './recover.repository.ts';
 
 interface FailedDeliveriesInput {
   subscriptionId: string;

@@ -2289,7 +2289,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
-     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (src/webhooks/secret-box.ts).
+     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (workflows/delivery/secret-box.ts).
      */
     secret: string
     /**
@@ -2328,11 +2328,11 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      */
     capWaitingSince: Date | null
     /**
-     * Its retry schedule, {"delaysSeconds": [...]} (src/webhooks/retry-schedule.ts); null: the default seven attempts.
+     * Its retry schedule, {"delaysSeconds": [...]} (workflows/delivery/retry-schedule.ts); null: the default seven attempts.
      */
     retrySchedule: runtime.JsonValue | null
     /**
-     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/thin-payload.ts).
+     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (workflows/delivery/thin-payload.ts).
      */
     payload: string
     createdAt: Date

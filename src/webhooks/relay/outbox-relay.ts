@@ -1,0 +1,209 @@
+// The outbox relay: turns committed Event rows into deliveries, one per matching subscription
+// (the subscription's delivery queue, in event order), and wakes each such subscription's delivery
+// run (signal-with-start `deliveries:<subscriptionId>`: a running run takes the new deliveries in,
+// an idle subscription gets a new run).
+//
+// Why nothing is lost or doubled: an event is marked relayed only after the runs of all its
+// subscriptions were signalled; a relay that dies before that leaves it unrelayed, and the next
+// relay (after the lease) does the same work again, which creates no second delivery (unique
+// (event, subscription)) and at most wakes a run once more (harmless: it finds its queue). The
+// deliveries are written before the signal, so a run that takes the signal finds them. Several
+// relays (API and worker processes) share the work through leases taken with SKIP LOCKED.
+import type { Client } from '@temporalio/client';
+import { logger } from '../../logger.ts';
+import { supervise } from '../../supervise.ts';
+import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
+import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
+import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
+import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
+import { inStoredTrace } from '../../tracing/tracing.ts';
+import { fieldFilterName } from '../subscriptions/webhook.service.ts';
+import { outboxRelayedEvents } from '../../metrics/metrics.ts';
+
+interface RelayOptions {
+  client: Client;
+  taskQueue: string;
+  /**
+   * Idle wait between looks at the outbox. With `listen` this is only the fallback for a missed
+   * notification; without it, how late an event may go out.
+   */
+  pollMs?: number;
+  /**
+   * Subscribes to commits of new events (`db.listen` on channel `event_outbox`, which the Event
+   * table's trigger notifies): the relay then wakes at once instead of at its next poll.
+   */
+  listen?: (onEvents: () => void) => Promise<() => Promise<void>>;
+  batchSize?: number;
+  /** How long a relay holds the events it took before another may take them. */
+  leaseMs?: number;
+  /** Runs signalled at once, per lane. */
+  concurrency?: number;
+  /** How often to look for subscriptions with overdue deliveries and no run taking them (their runs are started). */
+  sweepMs?: number;
+  /**
+   * Batches relayed at once by `startOutboxRelay`: with two, one batch's events are claimed and
+   * its deliveries written while the other's runs are signalled, so signals never pause.
+   */
+  lanes?: number;
+}
+
+interface SubscriptionMatch {
+  id: string;
+  workspaceId: number;
+  events: string[];
+  boardIds: string[];
+  fields: string[];
+  /** full or thin: recorded on each delivery written for it (thin-payload.ts). */
+  payload: string;
+}
+
+/**
+ * The subscriptions an event goes to: webhook.test to its one target; others by event type, then:
+ * - an operational event never to the subscription it is about, and to a subscription limited to
+ *   boards only when the one it is about is limited to some of those boards (so a role that sees
+ *   only some boards learns nothing of subscriptions it could not see: webhook.service visibleTo);
+ * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
+ *   changed fields named; none named: every update).
+ * `aboutBoards`: the board filters of the subscriptions the batch's operational events are about.
+ */
+function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
+  const about = event.aboutSubscriptionId;
+  return subscriptions.filter((s) => {
+    if (s.workspaceId !== event.workspaceId) return false;
+    if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
+    if (!s.events.includes(event.type)) return false;
+    if (about !== null) {
+      const boards = aboutBoards.get(about) ?? [];
+      return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
+    }
+    if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
+    return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
+  });
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
+  const results: PromiseSettledResult<void>[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.allSettled(items.slice(i, i + size).map(fn))));
+  return results;
+}
+
+export interface OutboxRelay {
+  stop(): Promise<void>;
+}
+
+/** The relay's steps without its loop: `drain` relays what waits now (tests call it directly). */
+export function createOutboxRelay(options: RelayOptions) {
+  const { client, taskQueue } = options;
+  const batchSize = options.batchSize ?? 200;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const concurrency = options.concurrency ?? 48;
+
+  /** One batch: returns how many events were taken (0 when the outbox is empty). */
+  async function relayBatch(): Promise<number> {
+    const events = await webhookRepository.claimEvents(batchSize, leaseMs);
+    if (!events.length) return 0;
+    const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
+    const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
+    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
+    // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
+    const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
+    const pairs = await webhookRepository.createDeliveries(
+      matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id), payloadMode: p.subscription.payload })),
+      paused,
+    );
+    // One signal per subscription for the whole batch, naming its events in order.
+    const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
+    for (const { event, subscription } of pairs) {
+      const entry = bySubscription.get(subscription.id) ?? { workspaceId: subscription.workspaceId, events: [] };
+      entry.events.push(event);
+      bySubscription.set(subscription.id, entry);
+    }
+    const failed = new Set<string>();
+    const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
+      try {
+        // In the trace of the request that wrote the first event (traces on): Temporal's client
+        // interceptor takes it from there into the run.
+        await inStoredTrace(joined[0].traceparent, () => startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId }, joined.map((e) => e.id)));
+      } catch (err) {
+        for (const e of joined) failed.add(e.id);
+        throw err;
+      }
+    });
+    const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
+    if (done.length) {
+      await webhookRepository.markRelayed(done, new Date());
+      outboxRelayedEvents.inc(done.length);
+    }
+    if (failed.size) {
+      await webhookRepository.releaseLease([...failed]);
+      const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
+      throw Object.assign(new Error(`could not wake the delivery runs of ${failed.size} events`), { cause: reason });
+    }
+    return events.length;
+  }
+
+  /** Starts the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
+  async function sweepOverdue() {
+    const overdue = await queueRepository.overdue(new Date(Date.now() - OVERDUE_AFTER_MS));
+    for (const s of overdue) await startDeliveryRun(client, taskQueue, { subscriptionId: s.id, workspaceId: s.workspaceId });
+    return overdue.length;
+  }
+
+  /** Relays everything waiting now; resolves with the number of events taken. */
+  async function drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await relayBatch();
+      total += n;
+      if (n < batchSize) return total;
+    }
+  }
+
+  return { drain, sweepOverdue };
+}
+
+/** The channel the Event table's trigger notifies on every commit that wrote events. */
+export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
+
+/**
+ * The relay as the service runs it: drains, then waits for a notification of new events (or
+ * `pollMs` at most), backing off while it cannot relay.
+ */
+export function startOutboxRelay(options: RelayOptions): OutboxRelay {
+  const { drain, sweepOverdue } = createOutboxRelay(options);
+  const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
+  const sweepMs = options.sweepMs ?? 30_000;
+  const lanes = options.lanes ?? 2;
+  let lastSweep = 0;
+  const relay = supervise({
+    async run() {
+      // Every lane ends before the next round (or the back-off), whatever became of the others.
+      const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
+      const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+      if (Date.now() - lastSweep >= sweepMs) {
+        lastSweep = Date.now();
+        await sweepOverdue();
+      }
+    },
+    idleMs: pollMs,
+    // The database or Temporal is away: keep the events and try again, backing off to 10 s.
+    backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
+    failed: 'outbox relay could not relay; retrying',
+    recovered: 'outbox relay recovered',
+  });
+  // Events committed during a round may have been claimed before their commit: another round
+  // follows at once. While the relay backs off, notifications wait for the back-off.
+  const unlisten = options.listen?.(() => relay.wake());
+  // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
+  // (the listener retries on its own) leaves it at that.
+  unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
+
+  return {
+    async stop() {
+      await relay.stop();
+      await (await unlisten?.catch(() => undefined))?.();
+    },
+  };
+}

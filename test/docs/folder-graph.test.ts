@@ -1,0 +1,94 @@
+// The import rule of docs/contributing/layout.md ("Imports go downwards"), checked: no two folders
+// of src/ and workflows/ import each other, directly or round a longer loop (a "folder tangle").
+// dependency-cruiser reads the imports (type-only and dynamic ones included, resolved as Node and
+// TypeScript do); the folders are then the nodes of a graph whose strongly connected components
+// must each be one folder. A folder is a top-level one of src/ or workflows/ with everything
+// below it (src/webhooks/subscriptions/ is part of src/webhooks); a file directly in src/ or
+// workflows/ (config.ts, main.ts, bundle.ts…) is a node of its own: the entry points import
+// downwards and the root kit files import nothing.
+import { cruise } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../src/paths.ts';
+
+const ROOTS = new Set(['src', 'workflows']);
+
+/** The node a file belongs to: its top-level folder under a root, or itself when it sits directly in a root. */
+export function nodeOf(file: string): string {
+  const parts = file.split('/');
+  return ROOTS.has(parts[0]!) && parts.length > 2 ? parts.slice(0, 2).join('/') : file;
+}
+
+/** Tarjan's strongly connected components of `edges` with more than one node. */
+export function tangles(edges: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe('the folder graph', () => {
+  it('has no tangle: each folder of src/ and workflows/ imports only folders that do not import it back', async () => {
+    const previous = process.cwd();
+    process.chdir(repoRoot);
+    const result = await cruise(['src', 'workflows'], { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, exclude: { path: '^src/generated/' } }).finally(() => process.chdir(previous));
+    const modules = typeof result.output === 'string' ? [] : result.output.modules;
+    expect(modules.length, 'dependency-cruiser read the sources').toBeGreaterThan(100);
+
+    const edges = new Map<string, Set<string>>();
+    const why = new Map<string, string>();
+    for (const m of modules) {
+      for (const d of m.dependencies) {
+        if (!/^(src|workflows)\//.test(d.resolved) || d.resolved.startsWith('src/generated/')) continue;
+        const [from, to] = [nodeOf(m.source), nodeOf(d.resolved)];
+        if (from === to) continue;
+        edges.set(from, (edges.get(from) ?? new Set()).add(to));
+        why.set(`${from} -> ${to}`, `${m.source} imports ${d.resolved}`);
+      }
+    }
+    expect(edges.size, 'folders with imports').toBeGreaterThan(20);
+
+    const report = tangles(edges).map((t) => {
+      const inside = [...why].filter(([edge]) => t.includes(edge.split(' -> ')[0]!) && t.includes(edge.split(' -> ')[1]!));
+      return `tangle of ${t.length} (${t.join(', ')}):\n${inside.map(([edge, file]) => `  ${edge}  e.g. ${file}`).join('\n')}`;
+    });
+    expect(report.join('\n'), 'folders that import each other (docs/contributing/layout.md)').toBe('');
+  });
+
+  it('finds a tangle when two folders import each other, and none in a chain', () => {
+    const graph = (pairs: [string, string][]) => {
+      const g = new Map<string, Set<string>>();
+      for (const [a, b] of pairs) g.set(a, (g.get(a) ?? new Set()).add(b));
+      return g;
+    };
+    expect(tangles(graph([['src/a', 'src/b'], ['src/b', 'src/c'], ['src/c', 'src/a'], ['src/c', 'src/d']]))).toEqual([['src/a', 'src/b', 'src/c']]);
+    expect(tangles(graph([['src/a', 'src/b'], ['src/b', 'src/c'], ['src/a', 'src/c']]))).toEqual([]);
+    expect(nodeOf('src/config.ts')).toBe('src/config.ts');
+    expect(nodeOf('src/webhooks/relay/outbox-relay.ts')).toBe('src/webhooks');
+    expect(nodeOf('workflows/delivery/signing.ts')).toBe('workflows/delivery');
+  });
+});
