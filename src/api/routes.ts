@@ -9,5 +9,6 @@ import { deliveryStatsRoutes } from '../webhooks/delivery-stats.routes.ts';
 import { recoverRoutes } from '../webhooks/recover.routes.ts';
 import { eventTypeRoutes } from '../events/event-type.routes.ts';
 import { eventFeedRoutes } from '../events/event-feed.routes.ts';
+import { jobRoutes } from '../jobs/job.routes.ts';
 
-export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes, ...eventFeedRoutes];
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes, ...eventFeedRoutes, ...jobRoutes];

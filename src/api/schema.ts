@@ -15,6 +15,7 @@ import '../webhooks/delivery-stats.types.ts';
 import '../webhooks/recover.types.ts';
 import '../events/event-type.types.ts';
 import '../events/event-feed.types.ts';
+import '../jobs/job.types.ts';
 
 // Input rules wrap every field with arguments (input-rules.ts), for /graphql and REST alike.
 export const schema = applyInputRules(builder.toSchema({ sortSchema: true }));

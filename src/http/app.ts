@@ -137,6 +137,9 @@ export function createApp({
           requestId: baseHeaders['X-Request-Id'],
           auth,
           pageHold,
+          chargeRequests: async (extra) => {
+            if (auth.principal) await rateLimiter.admit(auth.principal, extra);
+          },
         });
         const headers = { ...baseHeaders, ...out.headers };
         if (out.status === 204) return new Response(null, { status: 204, headers });

@@ -2,5 +2,5 @@
 // attempts) before the leftover old attempts, so no delivery is ever left without the attempts it
 // showed; events go last, once no delivery refers to them. previousSecrets clears (not deletes) the
 // webhook secrets whose 24 hours after a rotation are over. No imports: the workflow sandbox loads it.
-export const RETENTION_TARGETS = ['deliveries', 'attempts', 'events', 'notifications', 'sessions', 'idempotencyRecords', 'previousSecrets'] as const;
+export const RETENTION_TARGETS = ['deliveries', 'attempts', 'events', 'notifications', 'sessions', 'idempotencyRecords', 'previousSecrets', 'bulkJobs'] as const;
 export type RetentionTarget = (typeof RETENTION_TARGETS)[number];

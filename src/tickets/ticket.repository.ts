@@ -10,6 +10,8 @@ import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
 
 type Tx = Prisma.TransactionClient;
+/** A transaction the caller holds (a bulk job's item: its ticket and its result row commit together). */
+export type TicketTx = Tx;
 
 /** Which tickets a caller sees: its workspace, and the boards its role sees (`null`: all). */
 export interface TicketScope {
@@ -74,6 +76,11 @@ export const ticketRepository = {
   /** Interactive transaction; generous waits so a burst of writes queues instead of failing. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return prisma.$transaction(fn, { maxWait: 10_000, timeout: 15_000 });
+  },
+
+  /** Within the caller's transaction when one is given (a bulk job's item and its result row), else in one of its own. */
+  within<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return tx ? fn(tx) : this.transaction(fn);
   },
 
   findTicket(scope: TicketScope, id: number) {
@@ -183,7 +190,7 @@ export const ticketRepository = {
     event: EventEnvelope;
     /** The record of the Idempotency-Key the request holds: completed with `status` and the ticket. */
     idempotency?: { recordId: number; status: number };
-  }): Promise<number> {
+  }, tx?: Tx): Promise<number> {
     const at = row.createdAt.toISOString();
     const { notice, event, idempotency } = row;
     const completeClaim = idempotency
@@ -194,7 +201,7 @@ export const ticketRepository = {
           WHERE "id" = ${idempotency.recordId}::int AND "state" = 'in_progress'
         )`
       : Prisma.empty;
-    const [created] = await prisma.$queryRaw<{ id: number }[]>`
+    const [created] = await (tx ?? prisma).$queryRaw<{ id: number }[]>`
       WITH ticket AS (
         INSERT INTO "Ticket" ("workspaceId", "boardId", "subject", "description", "requesterEmail", "priority", "stateId", "fields", "channel", "createdById", "createdAt", "updatedAt")
         VALUES (${row.workspaceId}::int, ${row.boardId}, ${row.subject}, ${row.description}, ${row.requesterEmail}, ${row.priority}, ${row.stateId},

@@ -29,7 +29,7 @@ import {
   type FieldValue,
   type TicketRepresentation,
 } from './ticket.representation.ts';
-import { ticketRepository, type TicketScope } from './ticket.repository.ts';
+import { ticketRepository, type TicketScope, type TicketTx } from './ticket.repository.ts';
 
 // Built once: zod compiles a schema on its first parse, which a schema made per call repeats every time.
 const listFilterArgs = ticketListFilter.pick({ boardId: true, state: true });
@@ -96,8 +96,11 @@ export const ticketService = {
     });
   },
 
-  /** With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement. */
-  async create(p: Principal, raw: unknown, claim?: IdempotencyClaim): Promise<TicketRepresentation> {
+  /**
+   * With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement.
+   * With `tx` (a bulk job's item), the ticket is written in that transaction.
+   */
+  async create(p: Principal, raw: unknown, claim?: IdempotencyClaim, tx?: TicketTx): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(createTicketInput, raw, 'The ticket did not pass validation');
     const board = canSeeBoard(p.role, input.boardId) ? await boardService.rules(p.workspace.id, input.boardId) : null;
@@ -142,7 +145,7 @@ export const ticketService = {
       },
       event: buildEventEnvelope({ id: newId('evt'), type: 'ticket.created', occurredAt: now, workspace: p.workspace, actor, data: ticket as unknown as JsonValue }),
       idempotency: claim && { recordId: claim.recordId, status: claim.successStatus },
-    });
+    }, tx);
     if (claim) claim.completed = true;
     return { ...ticket, id };
   },
@@ -152,13 +155,14 @@ export const ticketService = {
    * ticket.updated event (a list of changes), the state in a ticket.state_changed event; a
    * PATCH doing both writes both. Nothing that does not change is recorded.
    */
-  async update(p: Principal, id: number, raw: unknown, ifVersion?: readonly number[] | null): Promise<TicketRepresentation> {
+  /** With `tx` (a bulk job's item), the change is made in that transaction. */
+  async update(p: Principal, id: number, raw: unknown, ifVersion?: readonly number[] | null, tx?: TicketTx): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(updateTicketInput, raw, 'The change did not pass validation');
     if (ifVersion && ifVersion.length > MAX_IF_VERSIONS) throw invalid('Too many versions', [{ path: '/ifVersion', message: `at most ${MAX_IF_VERSIONS}` }]);
     const actor = toActor(p.user);
     const channel = channelOf(p);
-    return ticketRepository.transaction(async (tx) => {
+    return ticketRepository.within(tx, async (tx) => {
       const current = await ticketRepository.lockTicket(tx, scopeOf(p), id);
       if (!current) throw notFound(id);
       // Checked on the locked row, so no other change can slip in between the check and this one.

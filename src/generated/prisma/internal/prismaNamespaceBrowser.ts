@@ -70,7 +70,9 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
-  ServiceSecret: 'ServiceSecret'
+  ServiceSecret: 'ServiceSecret',
+  TicketBulkJob: 'TicketBulkJob',
+  TicketBulkItem: 'TicketBulkItem'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -405,6 +407,34 @@ export const ServiceSecretScalarFieldEnum = {
 } as const
 
 export type ServiceSecretScalarFieldEnum = (typeof ServiceSecretScalarFieldEnum)[keyof typeof ServiceSecretScalarFieldEnum]
+
+
+export const TicketBulkJobScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  apiKeyId: 'apiKeyId',
+  status: 'status',
+  total: 'total',
+  createdAt: 'createdAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt'
+} as const
+
+export type TicketBulkJobScalarFieldEnum = (typeof TicketBulkJobScalarFieldEnum)[keyof typeof TicketBulkJobScalarFieldEnum]
+
+
+export const TicketBulkItemScalarFieldEnum = {
+  jobId: 'jobId',
+  index: 'index',
+  op: 'op',
+  input: 'input',
+  status: 'status',
+  ticketId: 'ticketId',
+  problem: 'problem',
+  doneAt: 'doneAt'
+} as const
+
+export type TicketBulkItemScalarFieldEnum = (typeof TicketBulkItemScalarFieldEnum)[keyof typeof TicketBulkItemScalarFieldEnum]
 
 
 export const SortOrder = {
