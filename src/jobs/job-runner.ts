@@ -5,6 +5,8 @@ import { AppError } from '../errors/errors.ts';
 import type { ApiKeyPrincipal } from '../access/principal.ts';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { ticketService } from '../tickets/ticket.service.ts';
+import type { TicketWrites } from '../tickets/ticket.repository.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { jobRepository, type ItemProblem } from './job.repository.ts';
 import { CHUNK_ITEMS, DAY_MS, JOB_RETENTION_DAYS } from './job.limits.ts';
 
@@ -54,22 +56,31 @@ export const jobRunner = {
   },
 };
 
+/** Thrown inside an item's transaction when the item already has its result (a retried chunk): nothing is written. */
+class ItemDone extends Error {}
+
 async function runItem(p: ApiKeyPrincipal, jobId: string, item: { index: number; op: string; input: unknown }): Promise<void> {
+  // The item's writes: its lock and check, the ticket's writes, its result, in one transaction.
+  const writes = (ticketIdOf: (result: unknown) => number) =>
+    (<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>) =>
+      jobRepository.transaction(async (tx) => {
+        if (!(await jobRepository.lockPendingItem(tx, jobId, item.index))) throw new ItemDone();
+        const result = await fn(tx);
+        await jobRepository.recordSuccess(tx, jobId, item.index, ticketIdOf(result), new Date());
+        return result;
+      })) as TicketWrites;
   try {
-    await jobRepository.transaction(async (tx) => {
-      if (!(await jobRepository.lockPendingItem(tx, jobId, item.index))) return;
-      let ticketId: number;
-      if (item.op === 'create') {
-        ticketId = (await ticketService.create(p, item.input, undefined, tx)).id;
-      } else {
-        const { id, version, ...change } = item.input as { id: number; version?: number } & Record<string, unknown>;
-        ticketId = (await ticketService.update(p, id, change, version === undefined ? null : [version], tx)).id;
-      }
-      await jobRepository.recordSuccess(tx, jobId, item.index, ticketId, new Date());
-    });
+    if (item.op === 'create') {
+      await ticketService.create(p, item.input, undefined, writes((id) => id as number));
+    } else {
+      const { id, version, ...change } = item.input as { id: number; version?: number } & Record<string, unknown>;
+      await ticketService.update(p, id, change, version === undefined ? null : [version], writes(() => id));
+    }
   } catch (err) {
+    if (err instanceof ItemDone) return;
     // A refusal of the tickets service: nothing of the item was written (its transaction rolled
-    // back), so its result is written alone. Anything else fails the chunk, which is retried.
+    // back, or never opened), so its result is written alone, if it has none yet. Anything else
+    // fails the chunk, which is retried.
     if (!(err instanceof AppError)) throw err;
     await jobRepository.recordFailure(jobId, item.index, problemOf(err), new Date());
   }

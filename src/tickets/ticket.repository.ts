@@ -10,8 +10,12 @@ import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
 
 type Tx = Prisma.TransactionClient;
-/** A transaction the caller holds (a bulk job's item: its ticket and its result row commit together). */
-export type TicketTx = Tx;
+/**
+ * Runs a ticket's writes in a transaction the caller opens, after the service's reads (a bulk
+ * job's item: the ticket and the item's result commit together). Opened only for the writes: on
+ * the embedded database, one connection, a read outside it would wait for it to end.
+ */
+export type TicketWrites = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /** Which tickets a caller sees: its workspace, and the boards its role sees (`null`: all). */
 export interface TicketScope {
@@ -76,11 +80,6 @@ export const ticketRepository = {
   /** Interactive transaction; generous waits so a burst of writes queues instead of failing. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return prisma.$transaction(fn, { maxWait: 10_000, timeout: 15_000 });
-  },
-
-  /** Within the caller's transaction when one is given (a bulk job's item and its result row), else in one of its own. */
-  within<T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return tx ? fn(tx) : this.transaction(fn);
   },
 
   findTicket(scope: TicketScope, id: number) {
