@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { MAX_UNFINISHED_JOBS_PER_WORKSPACE } from '../../src/jobs/job.limits.ts';
+import { jobRepository } from '../../src/jobs/job.repository.ts';
+import { jobService } from '../../src/jobs/job.service.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createTicket, eventsOf, gql, historyOf, supportBoard, ticketBody, type Ws } from '../tickets/helpers.ts';
 import { finishedJob, startBulkStack, type BulkStack } from './bulk.fixtures.ts';
@@ -228,6 +230,18 @@ describe('bulk ticket jobs (REST and GraphQL)', () => {
     const viaGraphQL = await gql(otherKey, 'query($id: String!) { ticketBulkJob(id: $id) { id } }', { id: res.body.id });
     expect(viaGraphQL.errors?.[0]?.extensions.code).toBe('not_found');
     await finishedJob(key, res.body.id);
+  }, 120_000);
+
+  it('picks up a job stored while its workflow could not be told, when a worker (re)connects', async () => {
+    const created = await ws.key({ scopes: ['tickets:read', 'tickets:write'] });
+    const subject = `Stored while Temporal was away ${newId('s')}`;
+    // As an accept whose signal-with-start failed leaves it: stored, queued, no workflow told.
+    const jobId = newId('job');
+    await jobRepository.insertJob({ id: jobId, workspaceId: ws.workspace.id, apiKeyId: created.record.id, createdAt: new Date(), items: [{ op: 'create', input: ticketBody(ws, { subject }) }] });
+    await jobService.resumeUnfinished(stack.temporal.client, stack.taskQueue);
+    const done = await finishedJob(created.value, jobId);
+    expect(done.body).toMatchObject({ status: 'completed', succeeded: 1 });
+    expect(await prisma.ticket.count({ where: { workspaceId: ws.workspace.id, subject } })).toBe(1);
   }, 120_000);
 
   it('runs through GraphQL: bulkTickets answers the queued job, ticketBulkJob follows it', async () => {
