@@ -10,3 +10,9 @@ export const CHUNK_ITEMS = 10;
 export const BULK_CHUNKS_IN_FLIGHT = 2;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The workspace's one bulk workflow, a business key: it runs the workspace's jobs one after another, oldest first. */
+export const ticketBulkWorkflowId = (workspaceId: number) => `ticket-bulk:${workspaceId}`;
+/** Its type and the signal that tells it a job waits (workflows/ticket-bulk/workflows.ts defines both). */
+export const TICKET_BULK_WORKFLOW = 'ticketBulkWorkflow';
+export const BULK_JOB_QUEUED_SIGNAL = 'bulkJobQueued';

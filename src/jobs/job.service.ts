@@ -9,7 +9,7 @@ import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
 import type { IdempotencyClaim } from '../idempotency/idempotency.service.ts';
 import { parseInput } from '../tickets/ticket.inputs.ts';
-import { queueBulkWork } from '../../workflows/ticket-bulk/client.ts';
+import { queueBulkWork } from './job-workflow.ts';
 import { bulkTicketsInput, type BulkItem } from './job.inputs.ts';
 import { jobRepository, type ItemProblem, type ItemStatus, type JobStatus } from './job.repository.ts';
 import { DAY_MS, JOB_RETENTION_DAYS, MAX_UNFINISHED_JOBS_PER_WORKSPACE } from './job.limits.ts';

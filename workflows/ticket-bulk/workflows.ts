@@ -8,9 +8,10 @@
 // next, and holds the workspace's turn: while one of its jobs runs, its other jobs wait queued.
 import { ApplicationFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { TicketBulkActivities } from './activities.ts';
+import { BULK_JOB_QUEUED_SIGNAL } from '../../src/jobs/job.limits.ts';
 
 /** A new job of the workspace was stored: look for it (sent with the start, so a finished run is started again). */
-export const bulkJobQueued = defineSignal('bulkJobQueued');
+const bulkJobQueued = defineSignal(BULK_JOB_QUEUED_SIGNAL);
 
 /** How long an idle run waits for another job before it ends (a signal after that starts a new run). */
 const IDLE_LINGER = '10 seconds';
@@ -33,6 +34,7 @@ export interface TicketBulkInput {
   workspaceId: number;
 }
 
+/** Started by name (TICKET_BULK_WORKFLOW, src/jobs/job-workflow.ts) under `ticket-bulk:<workspaceId>`. */
 export async function ticketBulkWorkflow(input: TicketBulkInput): Promise<void> {
   let woken = false;
   setHandler(bulkJobQueued, () => {
