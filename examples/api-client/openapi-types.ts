@@ -5804,6 +5804,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01JD3ZQ8W5T6Y7U8I9O0P1A2S3",
+                     *       "status": "queued",
+                     *       "total": 2,
+                     *       "processed": 0,
+                     *       "succeeded": 0,
+                     *       "failed": 0,
+                     *       "createdAt": "2026-11-28T10:00:00.000Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null,
+                     *       "expiresAt": null,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "operation": "create",
+                     *           "status": "pending",
+                     *           "ticketId": null,
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "operation": "update",
+                     *           "status": "pending",
+                     *           "ticketId": null,
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description `job_…` */
                         id: string;
@@ -5985,6 +6015,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01JD3ZQ8W5T6Y7U8I9O0P1A2S3",
+                     *       "status": "completed",
+                     *       "total": 2,
+                     *       "processed": 2,
+                     *       "succeeded": 1,
+                     *       "failed": 1,
+                     *       "createdAt": "2026-11-28T10:00:00.000Z",
+                     *       "startedAt": "2026-11-28T10:00:00.120Z",
+                     *       "finishedAt": "2026-11-28T10:00:00.480Z",
+                     *       "expiresAt": "2026-12-05T10:00:00.480Z",
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "operation": "create",
+                     *           "status": "succeeded",
+                     *           "ticketId": 9120,
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "operation": "update",
+                     *           "status": "failed",
+                     *           "ticketId": null,
+                     *           "error": {
+                     *             "code": "precondition_failed",
+                     *             "detail": "The ticket changed meanwhile: it is at version 4",
+                     *             "errors": null
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description `job_…` */
                         id: string;

@@ -80,7 +80,7 @@ export function responses(route: RouteDef, problems: Map<string, JsonSchema>) {
       : {
           description: route.paged ? 'One page' : 'Success',
           headers: headersOf([...replayed, ...(route.paged ? (['Link'] as const) : []), ...(route.etag ? (['ETag'] as const) : [])]),
-          content: { 'application/json': { schema: withComponentRefs(responseSchema(route)) } },
+          content: { 'application/json': { schema: withComponentRefs(responseSchema(route)), ...(route.example === undefined ? {} : { example: route.example }) } },
         };
   const mutation = isMutation(route);
   const out: Record<string, unknown> = { [status]: success };

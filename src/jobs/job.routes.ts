@@ -3,6 +3,37 @@ import { defineRoutes } from '../rest/route.ts';
 import { bulkTicketsInput, MAX_BULK_ITEMS } from './job.inputs.ts';
 import { CHUNK_ITEMS, JOB_RETENTION_DAYS, MAX_UNFINISHED_JOBS_PER_WORKSPACE } from './job.limits.ts';
 
+const QUEUED_EXAMPLE = {
+  id: 'job_01JD3ZQ8W5T6Y7U8I9O0P1A2S3',
+  status: 'queued',
+  total: 2,
+  processed: 0,
+  succeeded: 0,
+  failed: 0,
+  createdAt: '2026-11-28T10:00:00.000Z',
+  startedAt: null,
+  finishedAt: null,
+  expiresAt: null,
+  items: [
+    { index: 0, operation: 'create', status: 'pending', ticketId: null, error: null },
+    { index: 1, operation: 'update', status: 'pending', ticketId: null, error: null },
+  ],
+};
+const FINISHED_EXAMPLE = {
+  ...QUEUED_EXAMPLE,
+  status: 'completed',
+  processed: 2,
+  succeeded: 1,
+  failed: 1,
+  startedAt: '2026-11-28T10:00:00.120Z',
+  finishedAt: '2026-11-28T10:00:00.480Z',
+  expiresAt: '2026-12-05T10:00:00.480Z',
+  items: [
+    { index: 0, operation: 'create', status: 'succeeded', ticketId: 9120, error: null },
+    { index: 1, operation: 'update', status: 'failed', ticketId: null, error: { code: 'precondition_failed', detail: 'The ticket changed meanwhile: it is at version 4', errors: null } },
+  ],
+};
+
 const JOB_SELECTION =
   'id status total processed succeeded failed createdAt startedAt finishedAt expiresAt items { index operation status ticketId error { code detail errors { path message } } }';
 
@@ -33,6 +64,7 @@ export const jobRoutes = defineRoutes([
     variables: ({ body }) => ({ items: (body as z.output<typeof bulkTicketsInput>).items }),
     status: 202,
     idempotent: true,
+    example: QUEUED_EXAMPLE,
   },
   {
     operationId: 'getJob',
@@ -51,5 +83,6 @@ export const jobRoutes = defineRoutes([
       }`,
     params: z.object({ id: z.string().regex(/^job_[0-9A-Z]{26}$/).describe('Job id (`job_…`)') }),
     variables: ({ params }) => ({ id: params.id }),
+    example: FINISHED_EXAMPLE,
   },
 ]);
