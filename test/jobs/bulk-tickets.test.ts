@@ -176,6 +176,16 @@ describe('bulk ticket jobs (REST and GraphQL)', () => {
     expect(await jobsOf(fresh)).toBe(0);
   }, 60_000);
 
+  it('answers 405 with Allow: POST for another method on /tickets/bulk (not a ticket id)', async () => {
+    const key = await newKey();
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      const res = await api(method, '/tickets/bulk', { key, ...(method === 'PATCH' ? { body: { subject: 'x' } } : {}) });
+      expect(res.status, `${method}: ${res.text}`).toBe(405);
+      expect(res.body.code).toBe('method_not_allowed');
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
   it('refuses a key without tickets:write, and a role that may not change tickets, before anything is stored', async () => {
     const fresh = await createTestWorkspace('Scopes');
     const body = { items: [{ create: ticketBody(fresh) }] };
