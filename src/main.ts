@@ -20,6 +20,7 @@ import { superviseWorker } from './worker.ts';
 import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
 import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/relay/outbox-relay.ts';
 import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
+import { jobService } from './jobs/job.service.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';
 import { measureReadiness } from './http/readiness-gauge.ts';
@@ -88,7 +89,10 @@ async function main() {
   const uiUrl = config.temporal.uiUrl ?? devServer?.uiUrl;
   const { client, taskQueue } = useTemporal(temporalAddress);
   stops.unshift(closeTemporal);
-  const worker = mode === 'api' ? undefined : superviseWorker(temporalAddress, () => ensureRetentionSchedule(client, taskQueue));
+  const worker = mode === 'api' ? undefined : superviseWorker(temporalAddress, async () => {
+    await ensureRetentionSchedule(client, taskQueue);
+    await jobService.resumeUnfinished(client, taskQueue);
+  });
   if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
   // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker

@@ -10,6 +10,7 @@ import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflow
 import { BATCH_HEARTBEAT_MS } from '../workflows/delivery/constants.ts';
 import { createRecoverActivities } from '../workflows/recover/activities.ts';
 import { createRetentionActivities } from '../workflows/retention/activities.ts';
+import { createTicketBulkActivities } from '../workflows/ticket-bulk/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
 
@@ -68,7 +69,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
     workflowInterceptorModules,
-    activities: { ...createDeliveryActivities({ client, ...deliveryDeps }), ...createRecoverActivities(), ...createRetentionActivities() },
+    activities: { ...createDeliveryActivities({ client, ...deliveryDeps }), ...createRecoverActivities(), ...createRetentionActivities(), ...createTicketBulkActivities() },
     ...DELIVERY_CONCURRENCY,
     ...temporalWorkerOptions(),
   });

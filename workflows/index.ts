@@ -3,3 +3,4 @@
 export * from './delivery/workflows.ts';
 export * from './recover/workflows.ts';
 export * from './retention/workflows.ts';
+export * from './ticket-bulk/workflows.ts';

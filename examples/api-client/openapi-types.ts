@@ -522,6 +522,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tickets/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or change up to 100 tickets in one request, as a background job
+         * @description Needs the scope `tickets:write`, a role that may change tickets (else 403 `forbidden`) and an API key. `items`: 1 to 100, each `{"create": <the body of POST /tickets>}` or `{"update": {"id": …, "version": …, <the body of PATCH /tickets/{id}>}}` (`version` optional: the item changes the ticket only while it is at that version, as `If-Match` does). The whole request is checked before anything is stored: a body over the size limit answers 413, an item of the wrong shape 422 naming `/items/<n>/…`. Each item counts as one request against the key’s allowance: more items than the allowance has left answers 429 `rate_limited` with `Retry-After`, and nothing is stored. So does a 11th job while 10 of the workspace are queued or running. Answers 202 with the job, `queued`; follow it with `GET /jobs/{id}`. The workspace’s jobs run one at a time, oldest first, 10 items at a time, in request order; each item is made exactly as its own POST or PATCH would be (the board’s rules, the role’s boards, history, notifications and one `ticket.created` or `ticket.updated`/`ticket.state_changed` event per ticket), with the authority the key has when it runs. An item that fails (a board or ticket the key does not see, a value the board refuses, a stale `version`) fails alone, with the problem its own call would have answered. With `Idempotency-Key`, a repeat answers the first job (as it was accepted) and stores nothing new.
+         */
+        post: operations["bulkTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk job: its status, progress and each item’s result
+         * @description Needs the scope `tickets:read` or `tickets:write`. Only the workspace that made the job sees it: another workspace’s job answers 404, as a missing one does. `status`: `queued`, `running`, `completed` (every item has its result) or `failed` (stopped early: the key was revoked or expired, or the work kept failing; the items not run carry the reason). `processed` = `succeeded` + `failed` of `total`; `items` lists every item in request order, with its `ticketId` or its `error` (`code`, `detail`, `errors[]`). Poll every few seconds until `completed` or `failed`. Kept 7 days after it finished (`expiresAt`), then 404.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.created": {
@@ -6051,6 +6091,452 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    bulkTickets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended change, 1 to 255 printable ASCII characters, kept 24 h per API key. A repeat with the same body replays the first answer (with `Idempotent-Replayed: true`) and does nothing again; with another body it is a 422 `idempotency_key_reused`; while the first still runs, a 409 `idempotency_request_in_progress`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 items, each `{create: …}` or `{update: …}`, run in this order */
+                    items: {
+                        /** @description A new ticket: the body of `POST /tickets` */
+                        create?: {
+                            /** @description The board that receives the ticket (GET /boards) */
+                            boardId: string;
+                            /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            subject: string;
+                            /**
+                             * @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate.
+                             * @default
+                             */
+                            description?: string;
+                            /** Format: email */
+                            requesterEmail: string;
+                            /** @description One of the board’s `priorities`; the first of them when omitted Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            priority?: string;
+                            /**
+                             * @description Custom field values; every required field of the board must be present
+                             * @default []
+                             */
+                            fields?: {
+                                /** @description A field id of the ticket’s board (GET /boards/{id}) */
+                                fieldId: string;
+                                /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
+                                value: unknown;
+                            }[];
+                        };
+                        /** @description A change: `id`, optionally `version`, and the body of `PATCH /tickets/{id}` */
+                        update?: {
+                            /** @description The ticket to change */
+                            id: number;
+                            /** @description Change only while the ticket is at this `version` (as `If-Match` does); else the item fails with `precondition_failed` */
+                            version?: number;
+                            /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            subject?: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            description?: string;
+                            /** @description One of the board’s `priorities` Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            priority?: string;
+                            /** @description A state of the ticket’s board, by id (or by name) Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            state?: string;
+                            /** @description Only the listed fields change; `value: null` clears a field that is not required */
+                            fields?: {
+                                /** @description A field id of the ticket’s board (GET /boards/{id}) */
+                                fieldId: string;
+                                /** @description text: string; number: number; boolean: boolean; date: "YYYY-MM-DD" (years 1 to 9999); select: one option; multiselect: array of options. Strings follow the text rule. */
+                                value: unknown;
+                            }[];
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01JD3ZQ8W5T6Y7U8I9O0P1A2S3",
+                     *       "status": "queued",
+                     *       "total": 2,
+                     *       "processed": 0,
+                     *       "succeeded": 0,
+                     *       "failed": 0,
+                     *       "createdAt": "2026-11-28T10:00:00.000Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null,
+                     *       "expiresAt": null,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "operation": "create",
+                     *           "status": "pending",
+                     *           "ticketId": null,
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "operation": "update",
+                     *           "status": "pending",
+                     *           "ticketId": null,
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description `job_…` */
+                        id: string;
+                        /** @enum {string} */
+                        status: "completed" | "failed" | "queued" | "running";
+                        /** @description Items in the request */
+                        total: number;
+                        /** @description Items with a result: succeeded + failed */
+                        processed: number;
+                        succeeded: number;
+                        failed: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        startedAt: string | null;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being readable (404): set once it finished
+                         */
+                        expiresAt: string | null;
+                        /** @description Every item, in request order */
+                        items: {
+                            /** @description Its place in the request, from 0 */
+                            index: number;
+                            /** @enum {string} */
+                            operation: "create" | "update";
+                            /** @enum {string} */
+                            status: "failed" | "pending" | "succeeded";
+                            /** @description The ticket made or changed (succeeded items) */
+                            ticketId: number | null;
+                            /** @description Why it failed (failed items) */
+                            error: {
+                                code: string;
+                                detail: string;
+                                errors: {
+                                    /** @description JSON pointer into the item’s `create` or `update` body */
+                                    path: string;
+                                    message: string;
+                                }[] | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8), or the `Idempotency-Key` header is malformed. `code`: `invalid_json`, `invalid_header`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidJsonOrInvalidHeader"];
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
+                };
+            };
+            /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`, `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailedOrIdempotencyKeyReused"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Job id (`job_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "job_01JD3ZQ8W5T6Y7U8I9O0P1A2S3",
+                     *       "status": "completed",
+                     *       "total": 2,
+                     *       "processed": 2,
+                     *       "succeeded": 1,
+                     *       "failed": 1,
+                     *       "createdAt": "2026-11-28T10:00:00.000Z",
+                     *       "startedAt": "2026-11-28T10:00:00.120Z",
+                     *       "finishedAt": "2026-11-28T10:00:00.480Z",
+                     *       "expiresAt": "2026-12-05T10:00:00.480Z",
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "operation": "create",
+                     *           "status": "succeeded",
+                     *           "ticketId": 9120,
+                     *           "error": null
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "operation": "update",
+                     *           "status": "failed",
+                     *           "ticketId": null,
+                     *           "error": {
+                     *             "code": "precondition_failed",
+                     *             "detail": "The ticket changed meanwhile: it is at version 4",
+                     *             "errors": null
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description `job_…` */
+                        id: string;
+                        /** @enum {string} */
+                        status: "completed" | "failed" | "queued" | "running";
+                        /** @description Items in the request */
+                        total: number;
+                        /** @description Items with a result: succeeded + failed */
+                        processed: number;
+                        succeeded: number;
+                        failed: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        startedAt: string | null;
+                        /** Format: date-time */
+                        finishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being readable (404): set once it finished
+                         */
+                        expiresAt: string | null;
+                        /** @description Every item, in request order */
+                        items: {
+                            /** @description Its place in the request, from 0 */
+                            index: number;
+                            /** @enum {string} */
+                            operation: "create" | "update";
+                            /** @enum {string} */
+                            status: "failed" | "pending" | "succeeded";
+                            /** @description The ticket made or changed (succeeded items) */
+                            ticketId: number | null;
+                            /** @description Why it failed (failed items) */
+                            error: {
+                                code: string;
+                                detail: string;
+                                errors: {
+                                    /** @description JSON pointer into the item’s `create` or `update` body */
+                                    path: string;
+                                    message: string;
+                                }[] | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope. `code`: `insufficient_scope`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */

@@ -15,6 +15,10 @@ export const apiKeyRepository = {
     return prisma.apiKey.findUnique({ where: { prefix }, include: keyInclude });
   },
 
+  findById(id: number) {
+    return prisma.apiKey.findUnique({ where: { id }, include: keyInclude });
+  },
+
   touch(id: number, at: Date) {
     return prisma.apiKey.update({ where: { id }, data: { lastUsedAt: at }, select: { id: true } });
   },

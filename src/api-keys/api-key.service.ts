@@ -100,6 +100,16 @@ export const apiKeyService = {
     return principal;
   },
 
+  /**
+   * The principal of a key by its id, read afresh (no cache), for work done later in its name (a
+   * bulk job's items); null once the key is revoked or expired.
+   */
+  async principalById(id: number, now = Date.now()): Promise<ApiKeyPrincipal | null> {
+    const row = await apiKeyRepository.findById(id);
+    if (!row || row.revokedAt !== null || (row.expiresAt && row.expiresAt.getTime() <= now)) return null;
+    return toPrincipal(row);
+  },
+
   /** The "New key" action. Returns the key value, which is never shown again. `actor`: who is recorded in the audit log. */
   async create(workspaceId: number, input: CreateKeyInput, createdById: number | null, actor: AuditActor = OPERATOR) {
     const parsed = createKeyInput.safeParse(input);

@@ -52,6 +52,8 @@ interface RestRequest {
   auth: RequestAuth;
   /** The request's page memory (paging/page-budget.ts), held until the answer is made. */
   pageHold?: PageHold;
+  /** Counts `extra` more requests against the caller's allowance (a bulk request's further items), or throws 429. */
+  chargeRequests?: (extra: number) => Promise<void>;
 }
 
 function parseOrThrow<T>(schemaDef: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, onFail: (issues: { path: PropertyKey[]; message: string }[]) => AppError): T {
@@ -126,7 +128,14 @@ function withEtag(def: RouteDef, result: RouteResult): RouteResult {
 
 async function executeRoute(route: CompiledRoute, req: RestRequest, input: RouteInput, idempotencyClaim?: IdempotencyClaim): Promise<RouteResult> {
   const { def } = route;
-  const contextValue: GraphQLContext = { ...req.auth, requestId: req.requestId, restRoute: def.operationId, idempotencyClaim, pageHold: req.pageHold };
+  const contextValue: GraphQLContext = {
+    ...req.auth,
+    requestId: req.requestId,
+    restRoute: def.operationId,
+    idempotencyClaim,
+    pageHold: req.pageHold,
+    chargeRequests: req.chargeRequests,
+  };
   const result = await route.operation.query(undefined, contextValue, def.variables?.(input) ?? {});
   if (result.errors?.length) throw errorFromResult(result.errors);
   const data = (result.data as Record<string, unknown>)[route.rootField];

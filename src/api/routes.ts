@@ -10,5 +10,6 @@ import { recoverRoutes } from '../webhooks/recovery/recover.routes.ts';
 import { eventTypeRoutes } from '../events/event-type.routes.ts';
 import { eventFeedRoutes } from '../events/event-feed.routes.ts';
 import { auditRoutes } from '../audit/audit.routes.ts';
+import { jobRoutes } from '../jobs/job.routes.ts';
 
-export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes, ...eventFeedRoutes, ...auditRoutes];
+export const routes = [...apiKeyRoutes, ...boardRoutes, ...userRoutes, ...ticketRoutes, ...articleRoutes, ...webhookRoutes, ...deliveryStatsRoutes, ...recoverRoutes, ...eventTypeRoutes, ...eventFeedRoutes, ...auditRoutes, ...jobRoutes];

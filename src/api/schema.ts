@@ -16,6 +16,7 @@ import '../webhooks/recovery/recover.types.ts';
 import '../events/event-type.types.ts';
 import '../events/event-feed.types.ts';
 import '../audit/audit.types.ts';
+import '../jobs/job.types.ts';
 
 // Input rules wrap every field with arguments (input-rules.ts), for /graphql and REST alike.
 export const schema = applyInputRules(builder.toSchema({ sortSchema: true }));

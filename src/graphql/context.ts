@@ -21,7 +21,7 @@ export interface GraphQLContext {
    * the request's parameters (yoga.ts). */
   requestBody?: unknown;
   /** Counts `extra` more requests against the caller's allowance (each mutation field beyond the
-   * first, limits.ts), or throws 429 rate_limited; present on /graphql only. */
+   * first, limits.ts; a bulk request's further items), or throws 429 rate_limited. */
   chargeRequests?: (extra: number) => Promise<void>;
   /** The page memory this request holds (paging/page-budget.ts), for the lists it pages. */
   pageHold?: PageHold;

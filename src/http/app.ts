@@ -129,6 +129,20 @@ export function createApp({
   app.get(`${API_PREFIX}/docs`, () => reference.page());
   app.get(`${API_PREFIX}/docs/assets/scalar.js`, (c) => reference.asset(c.req.raw));
 
+  // A path without parameters that a parameter route also matches (`/tickets/bulk` beside
+  // `/tickets/{id}`): Hono runs handlers in registration order, so its other methods answer 405
+  // here, before the parameter route would take them as an id.
+  const paramPaths = routes.filter((r) => r.path.includes('{')).map((r) => new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}$`));
+  for (const path of new Set(routes.map((r) => r.path).filter((p) => !p.includes('{') && paramPaths.some((re) => re.test(p))))) {
+    const methods = routes.filter((r) => r.path === path).map((r) => r.method);
+    app.all(API_PREFIX + path, async (c, next) => {
+      if (methods.includes(c.req.method as RouteDef['method'])) return next();
+      return restAnswer(c, false, (_auth, headers) =>
+        problemResponse(new AppError('method_not_allowed', `${c.req.method} is not supported here`), headers['X-Request-Id'], { ...headers, Allow: methods.join(', ') }),
+      );
+    });
+  }
+
   for (const route of compiled) {
     const path = API_PREFIX + toHonoPath(route.def.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.def.method]);
@@ -142,6 +156,9 @@ export function createApp({
           requestId: baseHeaders['X-Request-Id'],
           auth,
           pageHold,
+          chargeRequests: async (extra) => {
+            if (auth.principal) await rateLimiter.admit(auth.principal, extra);
+          },
         });
         const headers = { ...baseHeaders, ...out.headers };
         if (out.status === 204) return new Response(null, { status: 204, headers });

@@ -52,7 +52,7 @@ export interface RouteDef {
   itemSchema?: Record<string, unknown>;
   /** Codes of its domain's rules this route can answer besides the common ones (e.g. `invalid_state_transition`). */
   codes?: ErrorCode[];
-  /** An example of the success body, for the OpenAPI document (it must fit the derived schema: the linters check). */
+  /** An example of the success answer, for the OpenAPI document (it must fit the answer's schema: the linters check). */
   example?: unknown;
 }
 

@@ -2,6 +2,7 @@
 import { retentionRepository, type EventCursor } from './retention.repository.ts';
 import type { RetentionTarget } from './retention.targets.ts';
 import { secretRepository } from '../webhooks/subscriptions/secret.repository.ts';
+import { jobRunner } from '../jobs/job-runner.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -56,6 +57,7 @@ export async function purge(target: RetentionTarget, { now, policy, onBatch }: P
     idempotencyRecords: () => retentionRepository.purgeExpiredIdempotencyRecords(now, limit),
     previousSecrets: () => secretRepository.clearExpiredPrevious(now, limit),
     auditEntries: () => retentionRepository.purgeAuditEntries(daysBefore(now, policy.auditLogDays ?? AUDIT_LOG_DAYS), limit),
+    bulkJobs: () => jobRunner.purgeExpired(now, limit),
   };
   for (;;) {
     const n = await batchOf[target]();

@@ -10,6 +10,12 @@ import { keysetSql, sizedRows } from '../paging/keyset-sql.ts';
 import type { KeysetPage } from '../paging/page-by-key.ts';
 
 type Tx = Prisma.TransactionClient;
+/**
+ * Runs a ticket's writes in a transaction the caller opens, after the service's reads (a bulk
+ * job's item: the ticket and the item's result commit together). Opened only for the writes: on
+ * the embedded database, one connection, a read outside it would wait for it to end.
+ */
+export type TicketWrites = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /** Which tickets a caller sees: its workspace, and the boards its role sees (`null`: all). */
 export interface TicketScope {
@@ -183,7 +189,7 @@ export const ticketRepository = {
     event: EventEnvelope;
     /** The record of the Idempotency-Key the request holds: completed with `status` and the ticket. */
     idempotency?: { recordId: number; status: number };
-  }): Promise<number> {
+  }, tx?: Tx): Promise<number> {
     const at = row.createdAt.toISOString();
     const { notice, event, idempotency } = row;
     const completeClaim = idempotency
@@ -194,7 +200,7 @@ export const ticketRepository = {
           WHERE "id" = ${idempotency.recordId}::int AND "state" = 'in_progress'
         )`
       : Prisma.empty;
-    const [created] = await prisma.$queryRaw<{ id: number }[]>`
+    const [created] = await (tx ?? prisma).$queryRaw<{ id: number }[]>`
       WITH ticket AS (
         INSERT INTO "Ticket" ("workspaceId", "boardId", "subject", "description", "requesterEmail", "priority", "stateId", "fields", "channel", "createdById", "createdAt", "updatedAt")
         VALUES (${row.workspaceId}::int, ${row.boardId}, ${row.subject}, ${row.description}, ${row.requesterEmail}, ${row.priority}, ${row.stateId},

@@ -29,7 +29,7 @@ import {
   type FieldValue,
   type TicketRepresentation,
 } from './ticket.representation.ts';
-import { ticketRepository, type TicketScope } from './ticket.repository.ts';
+import { ticketRepository, type TicketScope, type TicketWrites } from './ticket.repository.ts';
 
 // Built once: zod compiles a schema on its first parse, which a schema made per call repeats every time.
 const listFilterArgs = ticketListFilter.pick({ boardId: true, state: true });
@@ -96,8 +96,11 @@ export const ticketService = {
     });
   },
 
-  /** With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement. */
-  async create(p: Principal, raw: unknown, claim?: IdempotencyClaim): Promise<TicketRepresentation> {
+  /**
+   * With `claim` (the request's Idempotency-Key), the answer is stored in the ticket's own statement.
+   * With `writes` (a bulk job's item), the ticket is written in the caller's transaction.
+   */
+  async create(p: Principal, raw: unknown, claim?: IdempotencyClaim, writes?: TicketWrites): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(createTicketInput, raw, 'The ticket did not pass validation');
     const board = canSeeBoard(p.role, input.boardId) ? await boardService.rules(p.workspace.id, input.boardId) : null;
@@ -131,7 +134,7 @@ export const ticketService = {
     // The id is the sequence's, taken by the inserting statement, which also sets it into the
     // event's copy of this representation and into the stored answer.
     const ticket = toTicketRepresentation({ ...row, id: 0, fields: fields as unknown as JsonValue[], state: initial, createdBy: p.user });
-    const id = await ticketRepository.insertCreatedTicket({
+    const created: Parameters<typeof ticketRepository.insertCreatedTicket>[0] = {
       ...row,
       notice: {
         kind: 'ticket.created',
@@ -142,7 +145,8 @@ export const ticketService = {
       },
       event: buildEventEnvelope({ id: newId('evt'), type: 'ticket.created', occurredAt: now, workspace: p.workspace, actor, data: ticket as unknown as JsonValue }),
       idempotency: claim && { recordId: claim.recordId, status: claim.successStatus },
-    });
+    };
+    const id = writes ? await writes((tx) => ticketRepository.insertCreatedTicket(created, tx)) : await ticketRepository.insertCreatedTicket(created);
     if (claim) claim.completed = true;
     return { ...ticket, id };
   },
@@ -150,15 +154,16 @@ export const ticketService = {
   /**
    * Changes subject, description, priority, state and custom fields. Other fields change in a
    * ticket.updated event (a list of changes), the state in a ticket.state_changed event; a
-   * PATCH doing both writes both. Nothing that does not change is recorded.
+   * PATCH doing both writes both. Nothing that does not change is recorded. With `writes` (a bulk
+   * job's item), the change is made in the caller's transaction.
    */
-  async update(p: Principal, id: number, raw: unknown, ifVersion?: readonly number[] | null): Promise<TicketRepresentation> {
+  async update(p: Principal, id: number, raw: unknown, ifVersion?: readonly number[] | null, writes?: TicketWrites): Promise<TicketRepresentation> {
     requireWriteRole(p);
     const input = parseInput(updateTicketInput, raw, 'The change did not pass validation');
     if (ifVersion && ifVersion.length > MAX_IF_VERSIONS) throw invalid('Too many versions', [{ path: '/ifVersion', message: `at most ${MAX_IF_VERSIONS}` }]);
     const actor = toActor(p.user);
     const channel = channelOf(p);
-    return ticketRepository.transaction(async (tx) => {
+    return (writes ?? ticketRepository.transaction)(async (tx) => {
       const current = await ticketRepository.lockTicket(tx, scopeOf(p), id);
       if (!current) throw notFound(id);
       // Checked on the locked row, so no other change can slip in between the check and this one.

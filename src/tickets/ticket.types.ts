@@ -189,14 +189,14 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const TicketFieldInput = builder.inputType('TicketFieldInput', {
+export const TicketFieldInput = builder.inputType('TicketFieldInput', {
   fields: (t) => ({
     fieldId: t.string({ required: true }),
     value: t.field({ type: 'JSON', description: 'Checked against the field’s type; null clears the field (updates)' }),
   }),
 });
 
-const CreateTicketInput = builder.inputType('CreateTicketInput', {
+export const CreateTicketInput = builder.inputType('CreateTicketInput', {
   fields: (t) => ({
     boardId: t.string({ required: true }),
     subject: t.string({ required: true }),

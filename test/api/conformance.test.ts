@@ -26,6 +26,7 @@ import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
+import { createTicketBulkActivities } from '../../workflows/ticket-bulk/activities.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { workflowBundleOf } from '../support/workflow-bundles.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
@@ -87,7 +88,7 @@ function ensureTemporal() {
       taskQueue,
       workflowsPath,
       workflowBundle: await workflowBundleOf(workflowsPath),
-      activities: { ...createDeliveryActivities({ timeoutMs: 2_000 }), ...createRecoverActivities() },
+      activities: { ...createDeliveryActivities({ timeoutMs: 2_000 }), ...createRecoverActivities(), ...createTicketBulkActivities() },
     });
     useTemporal(dev.address, taskQueue);
     return { dev, worker, running: worker.run() };
@@ -418,6 +419,40 @@ const CASES: Record<string, Case[]> = {
       code: 'forbidden',
       call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }),
     },
+  ],
+  bulkTickets: [
+    {
+      name: 'a job of a creation and an update, queued',
+      status: 202,
+      call: (f) => ({ body: { items: [{ create: f.ticketBody() }, { update: { id: f.tickets[0], subject: 'Renamed in bulk' } }] } }),
+      then: (res) => expect(res.body).toMatchObject({ status: 'queued', total: 2, processed: 0, items: [{ status: 'pending' }, { status: 'pending' }] }),
+    },
+    {
+      name: 'a repeat with the same Idempotency-Key: the first answer, replayed',
+      status: 202,
+      call: async (f) => {
+        const call = { body: { items: [{ create: f.ticketBody() }] }, headers: { 'Idempotency-Key': uniqueKey() } };
+        expect((await api('POST', '/tickets/bulk', { key: f.key.value, ...call })).status).toBe(202);
+        return call;
+      },
+      then: (res) => expect(res.headers.get('idempotent-replayed')).toBe('true'),
+    },
+    { name: '101 items', status: 422, code: 'validation_failed', call: (f) => ({ body: { items: Array.from({ length: 101 }, () => ({ create: f.ticketBody() })) } }) },
+    { name: 'an item with neither create nor update', status: 422, code: 'validation_failed', call: () => ({ body: { items: [{}] } }) },
+    { name: 'a role that may not change tickets', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, body: { items: [{ create: f.ticketBody() }] } }) },
+  ],
+  getJob: [
+    {
+      name: 'a job of this workspace',
+      status: 200,
+      call: async (f) => {
+        const accepted = await api('POST', '/tickets/bulk', { key: f.key.value, body: { items: [{ create: f.ticketBody() }] } });
+        expect(accepted.status).toBe(202);
+        return { params: { id: accepted.body.id } };
+      },
+      then: (res) => expect(res.body).toMatchObject({ id: expect.stringMatching(/^job_/), total: 1 }),
+    },
+    { name: 'an absent job', status: 404, code: 'not_found', call: () => ({ params: { id: 'job_01ARZ3NDEKTSV4RRFFQ69G5FAV' } }) },
   ],
   listEvents: [
     { name: 'the newest events', status: 200, call: () => ({}), then: (res) => expect(res.body.data.length).toBeGreaterThan(0) },

@@ -2,7 +2,7 @@
 // openapi-python-client, Go by oapi-codegen (both provisioned into .tools by scripts/provision.sh,
 // pinned). Each must generate with no warning, then drive a short flow against the service's HTTP
 // app on a loopback port (python/flow.py, go/main.go): GET /me, boards, a ticket sent twice with
-// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log. Every answer
+// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log, a bulk job. Every answer
 // must parse into the generated model of its status; the flows print fields read from the models,
 // and this file compares them with what the service stored and answers.
 import { execFile } from 'node:child_process';
@@ -20,6 +20,7 @@ import { provisioned } from '../support/tools.ts';
 import { fromRoot } from '../../src/paths.ts';
 import { supportBoard, type Ws } from '../tickets/helpers.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
+import { jobRunner } from '../../src/jobs/job-runner.ts';
 
 const run = promisify(execFile);
 const here = import.meta.dirname;
@@ -215,6 +216,38 @@ async function checkAudit(flow: FlowRunner, setup: Awaited<ReturnType<typeof che
   expect(out.pages.flat()[0]).toMatchObject({ action: 'webhook_subscription.created', target: subscriptionId, fields: expect.arrayContaining(['url', 'events', 'description']) });
 }
 
+/**
+ * A bulk job through the flow: accepted (202, queued) and replayed under its Idempotency-Key,
+ * read back queued; run here (this file has no Temporal worker: the job's activity code, as the
+ * worker would run it), then read again through the client with each item's result.
+ */
+async function checkBulk(flow: FlowRunner, client: 'Python' | 'Go') {
+  const { ws, key } = await workspaceWithKey();
+  const support = supportBoard(ws);
+  const out = await flow('bulk', key.value, support.board.id, support.product, 'Web');
+  expect(out.accepted).toEqual({ id: expect.stringMatching(/^job_/), status: 'queued', total: 2, replayed: null });
+  expect(out.repeat).toEqual({ id: out.accepted.id, replayed: 'true' });
+  expect(out.job).toMatchObject({ id: out.accepted.id, status: 'queued', total: 2, processed: 0 });
+  expect(await prisma.ticketBulkJob.count({ where: { workspaceId: ws.workspace.id } })).toBe(1);
+
+  expect(await jobRunner.takeNext(ws.workspace.id)).toBe(out.accepted.id);
+  expect(await jobRunner.runChunk(out.accepted.id)).toEqual({ remaining: 0 });
+  const done = (await flow('job', key.value, out.accepted.id)).job;
+  const ticket = await prisma.ticket.findFirst({ where: { workspaceId: ws.workspace.id, subject: `Bulk from ${client}` } });
+  expect(done).toEqual({
+    id: out.accepted.id,
+    status: 'completed',
+    total: 2,
+    processed: 2,
+    succeeded: 1,
+    failed: 1,
+    items: [
+      { index: 0, operation: 'create', status: 'succeeded', ticketId: ticket?.id, error: null },
+      { index: 1, operation: 'create', status: 'failed', ticketId: null, error: 'validation_failed' },
+    ],
+  });
+}
+
 describe('openapi-python-client', () => {
   let flow: FlowRunner;
   let generated: { stdout: string; stderr: string };
@@ -246,6 +279,10 @@ describe('openapi-python-client', () => {
     const setup = await checkMainFlow(flow, 'Python');
     await checkDeliveries(flow, setup);
     await checkAudit(flow, setup);
+  });
+
+  it('sends a bulk job and follows it; every answer parses into the generated models', SLOW, async () => {
+    await checkBulk(flow, 'Python');
   });
 });
 
@@ -293,5 +330,9 @@ describe('oapi-codegen', () => {
     const setup = await checkMainFlow(flow, 'Go');
     await checkDeliveries(flow, setup);
     await checkAudit(flow, setup);
+  });
+
+  it('sends a bulk job and follows it; every answer parses into the generated types', SLOW, async () => {
+    await checkBulk(flow, 'Go');
   });
 });

@@ -149,3 +149,15 @@ export type ServiceSecret = Prisma.ServiceSecretModel
  * Written in the same transaction as the change; purged after AUDIT_LOG_RETENTION_DAYS.
  */
 export type AuditEntry = Prisma.AuditEntryModel
+/**
+ * Model TicketBulkJob
+ * One bulk request: up to 100 ticket creations or updates, run in the background by its
+ * workspace's one bulk workflow (`ticket-bulk:<workspaceId>`), oldest job first.
+ */
+export type TicketBulkJob = Prisma.TicketBulkJobModel
+/**
+ * Model TicketBulkItem
+ * One item of a bulk job: what was asked and, once processed, its result, written in the same
+ * transaction as the ticket it made or changed (so a retried chunk skips it).
+ */
+export type TicketBulkItem = Prisma.TicketBulkItemModel

@@ -7,6 +7,9 @@
 //	                            a refused ticket, paging, a subscription
 //	go run . deliveries <id>    the subscription's delivery log, page by page
 //	go run . audit              the audit log's subscription creations, page by page
+//	go run . bulk <board id> <field id> <value>
+//	                            a bulk job of two tickets sent twice with one Idempotency-Key, then polled
+//	go run . job <job id>       a bulk job as it is now
 //
 // TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 package main
@@ -217,6 +220,47 @@ func auditFlow(c *ticketing.ClientWithResponses) map[string]any {
 	return map[string]any{"pages": pages}
 }
 
+// jobSummary reads a bulk job's answer (GET /jobs/{id}) from its generated type.
+func jobSummary(r *ticketing.GetJobResponse, err error) map[string]any {
+	job := parsed(r.JSON200, r.Body, status(r), err)
+	items := []map[string]any{}
+	for _, i := range job.Items {
+		item := map[string]any{"index": i.Index, "operation": string(i.Operation), "status": string(i.Status), "ticketId": i.TicketId, "error": nil}
+		if i.Error != nil {
+			item["error"] = i.Error.Code
+		}
+		items = append(items, item)
+	}
+	return map[string]any{
+		"id": job.Id, "status": string(job.Status), "total": job.Total, "processed": job.Processed,
+		"succeeded": job.Succeeded, "failed": job.Failed, "items": items,
+	}
+}
+
+// bulkFlow sends a bulk job of two tickets (the second on a board that does not exist, which
+// fails on its own when the job runs) twice with one Idempotency-Key, then reads the job.
+func bulkFlow(c *ticketing.ClientWithResponses, boardID, fieldID, value string) map[string]any {
+	var body ticketing.BulkTicketsJSONRequestBody
+	raw := fmt.Sprintf(`{"items": [
+		{"create": {"boardId": %q, "subject": "Bulk from Go", "requesterEmail": "customer@example.com", "fields": [{"fieldId": %q, "value": %q}]}},
+		{"create": {"boardId": "brd_not_a_board", "subject": "Nowhere from Go", "requesterEmail": "customer@example.com"}}
+	]}`, boardID, fieldID, value)
+	if err := json.Unmarshal([]byte(raw), &body); err != nil {
+		fail("bulk body: %v", err)
+	}
+	key := fmt.Sprintf("go-bulk-%d", time.Now().UnixNano())
+	params := &ticketing.BulkTicketsParams{IdempotencyKey: &key}
+	firstR, err := c.BulkTicketsWithResponse(ctx, params, body)
+	first := parsed(firstR.JSON202, firstR.Body, status(firstR), err)
+	againR, err := c.BulkTicketsWithResponse(ctx, params, body)
+	again := parsed(againR.JSON202, againR.Body, status(againR), err)
+	return map[string]any{
+		"accepted": map[string]any{"id": first.Id, "status": string(first.Status), "total": first.Total, "replayed": firstR.Headers202.IdempotentReplayed},
+		"repeat":   map[string]any{"id": again.Id, "replayed": againR.Headers202.IdempotentReplayed},
+		"job":      jobSummary(c.GetJobWithResponse(ctx, first.Id)),
+	}
+}
+
 func main() {
 	bearer := ticketing.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+os.Getenv("TICKETING_API_KEY"))
@@ -234,8 +278,12 @@ func main() {
 		result = deliveriesFlow(c, os.Args[2])
 	case len(os.Args) == 2 && os.Args[1] == "audit":
 		result = auditFlow(c)
+	case len(os.Args) == 5 && os.Args[1] == "bulk":
+		result = bulkFlow(c, os.Args[2], os.Args[3], os.Args[4])
+	case len(os.Args) == 3 && os.Args[1] == "job":
+		result = map[string]any{"job": jobSummary(c.GetJobWithResponse(ctx, os.Args[2]))}
 	default:
-		fail("usage: flow main | flow deliveries <subscription id> | flow audit")
+		fail("usage: flow main | flow deliveries <subscription id> | flow audit | flow bulk <board id> <field id> <value> | flow job <job id>")
 	}
 	out, _ := json.Marshal(result)
 	fmt.Println(string(out))

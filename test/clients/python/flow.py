@@ -7,6 +7,10 @@ and test/clients/clients.test.ts checks them against the service.
                                           Idempotency-Key, a refused ticket, paging, a subscription
     python3 flow.py deliveries <id>       the subscription's delivery log, page by page
     python3 flow.py audit                 the audit log's subscription creations, page by page
+    python3 flow.py bulk <board> <field> <value>
+                                          a bulk job of two tickets sent twice with one
+                                          Idempotency-Key, then polled
+    python3 flow.py job <job id>          a bulk job as it is now
 
 TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 """
@@ -20,9 +24,12 @@ from ticketing_client import AuthenticatedClient
 from ticketing_client.api.audit_log import list_audit_log
 from ticketing_client.api.boards import list_boards
 from ticketing_client.api.identity import get_me
-from ticketing_client.api.tickets import create_ticket, list_tickets
+from ticketing_client.api.tickets import bulk_tickets, create_ticket, get_job, list_tickets
 from ticketing_client.api.webhooks import create_webhook_subscription, list_webhook_deliveries
 from ticketing_client.models import (
+    BulkTicketsBody,
+    BulkTicketsResponse202,
+    GetJobResponse200,
     CreateTicketBody,
     CreateTicketBodyFieldsItem,
     CreateWebhookSubscriptionBody,
@@ -188,6 +195,58 @@ def audit_flow(client):
     return {"pages": pages}
 
 
+def job_summary(client, job_id):
+    job = parsed(get_job.sync_detailed(job_id, client=client), GetJobResponse200)
+    return {
+        "id": job.id,
+        "status": job.status.value,
+        "total": job.total,
+        "processed": job.processed,
+        "succeeded": job.succeeded,
+        "failed": job.failed,
+        "items": [
+            {
+                "index": i.index,
+                "operation": i.operation.value,
+                "status": i.status.value,
+                "ticketId": i.ticket_id,
+                "error": i.error.code if i.error else None,
+            }
+            for i in job.items
+        ],
+    }
+
+
+def bulk_flow(client, board_id, field_id, value):
+    """Two tickets in one bulk job (the second on a board that does not exist, which fails on its
+    own when the job runs), sent twice with one Idempotency-Key, then the job read back."""
+    body = BulkTicketsBody.from_dict(
+        {
+            "items": [
+                {
+                    "create": {
+                        "boardId": board_id,
+                        "subject": "Bulk from Python",
+                        "requesterEmail": "customer@example.com",
+                        "fields": [{"fieldId": field_id, "value": value}],
+                    }
+                },
+                {"create": {"boardId": "brd_not_a_board", "subject": "Nowhere from Python", "requesterEmail": "customer@example.com"}},
+            ]
+        }
+    )
+    key = f"python-bulk-{uuid.uuid4()}"
+    first_r = bulk_tickets.sync_detailed(client=client, body=body, idempotency_key=key)
+    first = parsed(first_r, BulkTicketsResponse202)
+    again_r = bulk_tickets.sync_detailed(client=client, body=body, idempotency_key=key)
+    again = parsed(again_r, BulkTicketsResponse202)
+    return {
+        "accepted": {"id": first.id, "status": first.status.value, "total": first.total, "replayed": first_r.headers.get("idempotent-replayed")},
+        "repeat": {"id": again.id, "replayed": again_r.headers.get("idempotent-replayed")},
+        "job": job_summary(client, first.id),
+    }
+
+
 if __name__ == "__main__":
     client = AuthenticatedClient(
         base_url=os.environ["TICKETING_API_URL"],
@@ -201,6 +260,10 @@ if __name__ == "__main__":
             result = deliveries_flow(client, sys.argv[2])
         elif sys.argv[1:] == ["audit"]:
             result = audit_flow(client)
+        elif sys.argv[1:2] == ["bulk"] and len(sys.argv) == 5:
+            result = bulk_flow(client, *sys.argv[2:5])
+        elif sys.argv[1:2] == ["job"] and len(sys.argv) == 3:
+            result = {"job": job_summary(client, sys.argv[2])}
         else:
             raise SystemExit(__doc__)
     print(json.dumps(result))

@@ -417,7 +417,9 @@ export const ModelName = {
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret',
-  AuditEntry: 'AuditEntry'
+  AuditEntry: 'AuditEntry',
+  TicketBulkJob: 'TicketBulkJob',
+  TicketBulkItem: 'TicketBulkItem'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -433,7 +435,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret" | "auditEntry"
+    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret" | "auditEntry" | "ticketBulkJob" | "ticketBulkItem"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1991,6 +1993,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TicketBulkJob: {
+      payload: Prisma.$TicketBulkJobPayload<ExtArgs>
+      fields: Prisma.TicketBulkJobFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TicketBulkJobFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TicketBulkJobFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        findFirst: {
+          args: Prisma.TicketBulkJobFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TicketBulkJobFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        findMany: {
+          args: Prisma.TicketBulkJobFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>[]
+        }
+        create: {
+          args: Prisma.TicketBulkJobCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        createMany: {
+          args: Prisma.TicketBulkJobCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TicketBulkJobCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>[]
+        }
+        delete: {
+          args: Prisma.TicketBulkJobDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        update: {
+          args: Prisma.TicketBulkJobUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        deleteMany: {
+          args: Prisma.TicketBulkJobDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TicketBulkJobUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TicketBulkJobUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>[]
+        }
+        upsert: {
+          args: Prisma.TicketBulkJobUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkJobPayload>
+        }
+        aggregate: {
+          args: Prisma.TicketBulkJobAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTicketBulkJob>
+        }
+        groupBy: {
+          args: Prisma.TicketBulkJobGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TicketBulkJobGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TicketBulkJobCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TicketBulkJobCountAggregateOutputType> | number
+        }
+      }
+    }
+    TicketBulkItem: {
+      payload: Prisma.$TicketBulkItemPayload<ExtArgs>
+      fields: Prisma.TicketBulkItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TicketBulkItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TicketBulkItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        findFirst: {
+          args: Prisma.TicketBulkItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TicketBulkItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        findMany: {
+          args: Prisma.TicketBulkItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>[]
+        }
+        create: {
+          args: Prisma.TicketBulkItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        createMany: {
+          args: Prisma.TicketBulkItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TicketBulkItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>[]
+        }
+        delete: {
+          args: Prisma.TicketBulkItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        update: {
+          args: Prisma.TicketBulkItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.TicketBulkItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TicketBulkItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TicketBulkItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.TicketBulkItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TicketBulkItemPayload>
+        }
+        aggregate: {
+          args: Prisma.TicketBulkItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTicketBulkItem>
+        }
+        groupBy: {
+          args: Prisma.TicketBulkItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TicketBulkItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TicketBulkItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TicketBulkItemCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2366,6 +2516,34 @@ export const AuditEntryScalarFieldEnum = {
 } as const
 
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const TicketBulkJobScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  apiKeyId: 'apiKeyId',
+  status: 'status',
+  total: 'total',
+  createdAt: 'createdAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt'
+} as const
+
+export type TicketBulkJobScalarFieldEnum = (typeof TicketBulkJobScalarFieldEnum)[keyof typeof TicketBulkJobScalarFieldEnum]
+
+
+export const TicketBulkItemScalarFieldEnum = {
+  jobId: 'jobId',
+  index: 'index',
+  op: 'op',
+  input: 'input',
+  status: 'status',
+  ticketId: 'ticketId',
+  problem: 'problem',
+  doneAt: 'doneAt'
+} as const
+
+export type TicketBulkItemScalarFieldEnum = (typeof TicketBulkItemScalarFieldEnum)[keyof typeof TicketBulkItemScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2810,6 +2988,8 @@ export type GlobalOmitConfig = {
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   serviceSecret?: Prisma.ServiceSecretOmit
   auditEntry?: Prisma.AuditEntryOmit
+  ticketBulkJob?: Prisma.TicketBulkJobOmit
+  ticketBulkItem?: Prisma.TicketBulkItemOmit
 }
 
 /* Types for Logging */

@@ -71,7 +71,9 @@ export const ModelName = {
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
   ServiceSecret: 'ServiceSecret',
-  AuditEntry: 'AuditEntry'
+  AuditEntry: 'AuditEntry',
+  TicketBulkJob: 'TicketBulkJob',
+  TicketBulkItem: 'TicketBulkItem'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -426,6 +428,34 @@ export const AuditEntryScalarFieldEnum = {
 } as const
 
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const TicketBulkJobScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  apiKeyId: 'apiKeyId',
+  status: 'status',
+  total: 'total',
+  createdAt: 'createdAt',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt'
+} as const
+
+export type TicketBulkJobScalarFieldEnum = (typeof TicketBulkJobScalarFieldEnum)[keyof typeof TicketBulkJobScalarFieldEnum]
+
+
+export const TicketBulkItemScalarFieldEnum = {
+  jobId: 'jobId',
+  index: 'index',
+  op: 'op',
+  input: 'input',
+  status: 'status',
+  ticketId: 'ticketId',
+  problem: 'problem',
+  doneAt: 'doneAt'
+} as const
+
+export type TicketBulkItemScalarFieldEnum = (typeof TicketBulkItemScalarFieldEnum)[keyof typeof TicketBulkItemScalarFieldEnum]
 
 
 export const SortOrder = {

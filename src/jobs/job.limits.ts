@@ -1,0 +1,18 @@
+// The bounds of bulk ticket jobs, each with its reason (docs/integrators/bulk-jobs.md). No imports: workflow code may read them.
+
+/** Jobs of one workspace not yet finished (one runs, the others wait queued); one more answers 429. */
+export const MAX_UNFINISHED_JOBS_PER_WORKSPACE = 10;
+/** How long a finished job (and its results) can be read: GET /jobs/{id} answers 404 after. */
+export const JOB_RETENTION_DAYS = 7;
+/** Items per chunk activity: a chunk is this many short transactions, then the workflow decides again, so a big job yields between chunks. */
+export const CHUNK_ITEMS = 10;
+/** Chunks one worker process runs at once, whatever the number of workspaces with jobs: bulk work holds at most this many database connections there. */
+export const BULK_CHUNKS_IN_FLIGHT = 2;
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The workspace's one bulk workflow, a business key: it runs the workspace's jobs one after another, oldest first. */
+export const ticketBulkWorkflowId = (workspaceId: number) => `ticket-bulk:${workspaceId}`;
+/** Its type and the signal that tells it a job waits (workflows/ticket-bulk/workflows.ts defines both). */
+export const TICKET_BULK_WORKFLOW = 'ticketBulkWorkflow';
+export const BULK_JOB_QUEUED_SIGNAL = 'bulkJobQueued';
