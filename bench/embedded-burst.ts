@@ -3,6 +3,7 @@
 //
 //   npm run bench:embedded -- [--baseline REV] [--rounds 1] [--updates 3000] [--concurrency 20]
 //     [--steady-ms 500] [--idle-seconds 20] [--window-seconds 60] [--drain-seconds 300] [--out bench/results]
+//     [--mode patch|bulk]
 //
 // Each version (this checkout, and the baseline commit in a temporary worktree) is built and started
 // as `npm start` does (scripts/build.ts, scripts/start.sh) on a fresh data directory; two workspaces
@@ -12,6 +13,9 @@
 //   - burst: workspace A sends `--updates` PATCH /tickets/{id}, `--concurrency` at a time, while B
 //     goes on for `--window-seconds`;
 //   - drain: up to `--drain-seconds` more for A's deliveries to arrive.
+// With `--mode bulk`, A's burst is an import instead: `--updates` new tickets sent as bulk jobs
+// (POST /tickets/bulk, 100 a call), at most 10 unfinished at once (the workspace's cap: a client
+// that polls its oldest job before sending the next), A subscribed to ticket.created too.
 // Measured: B's PATCH latency (the API's answers to the other workspace) and B's event-to-arrival
 // (occurredAt → first arrival at its receiver), idle and during the burst; A's PATCHes/s; A's
 // deliveries in the window and when the last arrived. The allowance is raised for the benchmark
@@ -46,8 +50,13 @@ const { values: opts } = parseArgs({
     'drain-seconds': { type: 'string', default: '300' },
     'requests-per-minute': { type: 'string', default: '1000000' },
     out: { type: 'string', default: path.join(here, 'results') },
+    mode: { type: 'string', default: 'patch' },
   },
 });
+const BULK = opts.mode === 'bulk';
+/** The items of one bulk call, and the jobs a workspace may have unfinished (src/jobs/job.limits.ts). */
+const BULK_ITEMS = 100;
+const BULK_UNFINISHED = 10;
 const num = (k: keyof typeof opts) => Number(opts[k]);
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -178,7 +187,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   }
   const cli = (...args: string[]) => execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: tree, env, encoding: 'utf8' });
   const base = `http://127.0.0.1:${port}/public/v1`;
-  const setUp = async (name: string, hookPath: string, tickets: number) => {
+  const setUp = async (name: string, hookPath: string, tickets: number, events = ['ticket.updated']) => {
     const domain = `https://${name}-${tag}.bench.test`;
     cli('workspaces', 'create', '--name', name, '--domain', domain, '--admin-email', `admin@${name}.bench.test`);
     const keyOut = cli('keys', 'create', '--workspace', domain, '--name', 'bench', '--role', 'Administrator', '--scopes', 'tickets:read,tickets:write,boards:read,webhooks:manage');
@@ -191,11 +200,11 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
       .map((f) => ({ fieldId: f.id, value: f.options?.[0] ?? 'bench' }));
     const ids: string[] = [];
     for (let i = 0; i < tickets; i++) ids.push((await api.ok('POST', '/tickets', { boardId: board.id, subject: `Bench ticket ${i}`, requesterEmail: 'someone@example.com', fields })).id);
-    await api.ok('POST', '/webhooks', { url: receiver.origin + hookPath, events: ['ticket.updated'] });
-    return { api, ids };
+    await api.ok('POST', '/webhooks', { url: receiver.origin + hookPath, events });
+    return { api, ids, board, fields };
   };
   const concurrency = num('concurrency');
-  const a = await setUp('a', `/bulk-${tag}`, concurrency);
+  const a = await setUp('a', `/bulk-${tag}`, BULK ? 0 : concurrency, BULK ? ['ticket.updated', 'ticket.created'] : ['ticket.updated']);
   const b = await setUp('b', `/steady-${tag}`, 1);
   const bulk = receiver.arrivals(`/bulk-${tag}`);
   const steady = receiver.arrivals(`/steady-${tag}`);
@@ -243,7 +252,39 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   let aFailed = 0;
   let aThrottled = 0;
   const burstStart = Date.now();
-  const burst = Promise.all(
+  /** The import: bulk jobs of BULK_ITEMS creations, at most BULK_UNFINISHED unfinished, until every job has finished. */
+  const importAll = async () => {
+    const unfinished: string[] = [];
+    const waitForOldest = async () => {
+      const id = unfinished.shift()!;
+      for (;;) {
+        const job = await a.api.call('GET', `/jobs/${id}`);
+        if (job.status !== 200) throw new Error(`GET /jobs/${id}: ${job.status}`);
+        if (job.json.status === 'completed' || job.json.status === 'failed') {
+          aFailed += job.json.failed ?? 0;
+          return;
+        }
+        await sleep(1000);
+      }
+    };
+    for (let sent = 0; sent < num('updates'); sent += BULK_ITEMS) {
+      if (unfinished.length >= BULK_UNFINISHED) await waitForOldest();
+      const items = Array.from({ length: Math.min(BULK_ITEMS, num('updates') - sent) }, (_, i) => ({
+        create: { boardId: a.board.id, subject: `Imported ${sent + i}`, requesterEmail: 'someone@example.com', fields: a.fields },
+      }));
+      let r = await a.api.call('POST', '/tickets/bulk', { items });
+      while (r.status === 429) {
+        aThrottled += 1;
+        await sleep(1000 * Math.max(1, r.retryAfter));
+        r = await a.api.call('POST', '/tickets/bulk', { items });
+      }
+      if (r.status !== 202) throw new Error(`POST /tickets/bulk: ${r.status} ${JSON.stringify(r.json)}`);
+      unfinished.push(r.json.id);
+    }
+    while (unfinished.length) await waitForOldest();
+    return (Date.now() - burstStart) / 1000;
+  };
+  const burst = BULK ? importAll() : Promise.all(
     a.ids.map(async (id) => {
       while (next < num('updates')) {
         next += 1;
@@ -263,6 +304,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   const aDeliveredInWindow = bulk.size;
   const bArrivalDuring = await arrivalsWithin(during);
   const aSeconds = await burst;
+  // A's deliveries: one per update, or per imported ticket (ticket.created; imports make no ticket.updated).
   const aExpected = num('updates') - aFailed;
   log(`${tag}: A's updates took ${aSeconds.toFixed(1)} s; waiting up to ${num('drain-seconds')} s for its deliveries`);
   const drainUntil = Date.now() + num('drain-seconds') * 1000;
@@ -325,13 +367,13 @@ async function main() {
     return i !== null && d !== null && d <= rule(i) ? '**pass**' : '**FAIL**';
   };
   const lines = [
-    `# Embedded default: one workspace's burst of ${num('updates').toLocaleString('en-US')} updates against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
+    `# Embedded default: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores; Node ${process.version}. Current \`${commit}\`${dirty ? ' with uncommitted changes' : ''}${baselineCommit ? `, baseline \`${baselineCommit}\`` : ''}. ${num('rounds')} round(s), versions in random order; medians over rounds.`,
-    `Each version as \`npm start\` runs it (built bundle, PGlite in the service's process, the Temporal dev server), on a fresh data directory, driven through the public API only. Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets; workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
+    `Each version as \`npm start\` runs it (built bundle, PGlite in the service's process, the Temporal dev server), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
     `Load before: \`${loadBefore}\`; after: \`${loadAfter}\`. n/a: the percentile falls on an update that failed or whose event had not arrived 120 s after its phase.`,
     '',
-    '| Version | B PATCH idle p50 / p95 ms | B PATCH during p50 / p95 ms | within 2 × idle p95 | B event-to-arrival idle p50 / p95 ms | during p50 / p95 ms | ≤ 2 × idle p95 + 250 ms | A PATCHes/s (failed, 429s) | A delivered in the window | A all delivered after |',
+    `| Version | B PATCH idle p50 / p95 ms | B PATCH during p50 / p95 ms | within 2 × idle p95 | B event-to-arrival idle p50 / p95 ms | during p50 / p95 ms | ≤ 2 × idle p95 + 250 ms | A ${BULK ? 'tickets imported' : 'PATCHes'}/s (failed, 429s) | A delivered in the window | A all delivered after |`,
     '|---|--:|--:|---|--:|--:|---|--:|--:|--:|',
   ];
   for (const side of Object.keys(trees)) {
@@ -361,7 +403,7 @@ async function main() {
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
   }
   lines.push('');
-  writeResults(path.join(String(opts.out), 'embedded-burst-latest.md'), lines.join('\n'), log);
+  writeResults(path.join(String(opts.out), BULK ? 'embedded-import-latest.md' : 'embedded-burst-latest.md'), lines.join('\n'), log);
   log(`Raw figures: ${JSON.stringify({ commit, baseline: baselineCommit, results })}`);
 }
 

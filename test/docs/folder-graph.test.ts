@@ -85,8 +85,8 @@ describe('the folder graph', () => {
       for (const [a, b] of pairs) g.set(a, (g.get(a) ?? new Set()).add(b));
       return g;
     };
-    expect(tangles(graph([['src/a', 'src/b'], ['src/b', 'src/c'], ['src/c', 'src/a'], ['src/c', 'src/d']]))).toEqual([['src/a', 'src/b', 'src/c']]);
-    expect(tangles(graph([['src/a', 'src/b'], ['src/b', 'src/c'], ['src/a', 'src/c']]))).toEqual([]);
+    expect(tangles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']]))).toEqual([['a', 'b', 'c']]);
+    expect(tangles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']]))).toEqual([]);
     expect(nodeOf('src/config.ts')).toBe('src/config.ts');
     expect(nodeOf('src/webhooks/relay/outbox-relay.ts')).toBe('src/webhooks');
     expect(nodeOf('workflows/delivery/signing.ts')).toBe('workflows/delivery');
