@@ -1,50 +1,34 @@
 // Deliveries made by a real worker (time-skipping server, the real activities, an HTTPS receiver
 // on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { PAUSE_AFTER_FAILURES } from '../../workflows/delivery/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { createDelivery, createSubscription, deliveryResult, startDelivery } from '../webhooks/fixtures.ts';
-import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { sample, samples } from './scrape.ts';
 
 const routes = metricsRoutes();
 const scrape = async () => samples(await (await routes.fetch(new Request('http://localhost/metrics'))).text());
 
 describe('delivery metrics', () => {
-  let env: TestWorkflowEnvironment;
-  let receiver: Receiver;
-  let taskQueue: string;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    const tls = createTestCa();
-    receiver = await startReceiver(tls);
-    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'metrics-deliveries', tls, activities: () => ({ mailer: null }) }));
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await receiver?.close();
-  }, 60_000);
+  const stack = useTimeSkippingDeliveryStack({ queue: 'metrics-deliveries', activities: () => ({ mailer: null }) });
 
   /** A subscription on its own receiver path answering `status`, and the delivery of one new event to it. */
   async function deliveryTo(status: number, subscription: { consecutiveFailures?: number } = {}): Promise<DeliveryRef> {
     const ws = await createTestWorkspace();
     const path = `/${uniqueId(`answers-${status}`)}`;
-    receiver.respond(path, { status });
-    const sub = await createSubscription(ws, { url: `${receiver.origin}${path}`, ...subscription });
+    stack.receiver.respond(path, { status });
+    const sub = await createSubscription(ws, { url: `${stack.receiver.origin}${path}`, ...subscription });
     return await createDelivery(ws, sub.id);
   }
   async function deliver(ref: DeliveryRef) {
-    await startDelivery(env.client, taskQueue, ref);
-    return await deliveryResult(env.client, ref);
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    return await deliveryResult(stack.env.client, ref);
   }
   const moved = (before: Map<string, number>, after: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
     sample(after, name, labels) - sample(before, name, labels);
@@ -87,7 +71,7 @@ describe('delivery metrics', () => {
     const ref = await deliveryTo(503, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
     const before = await scrape();
     // Its later attempts are held until a resume: the workflow does not end, so watch the metric.
-    await startDelivery(env.client, taskQueue, ref);
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
     const after = await vi.waitFor(async () => {
       const m = await scrape();
       expect(moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }), 'the pause').toBe(1);

@@ -16,7 +16,8 @@ import { startWorker } from '../../src/worker.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
-import type { TestCa } from '../webhooks/receiver.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestCa, startReceiver, type Receiver, type TestCa } from '../webhooks/receiver.ts';
 import { ensureMigrated } from './fixtures.ts';
 import { createDeliveryTimeSkippingEnv, startTestDevServer, uniqueId, type TestDevServer } from './temporal.ts';
 import { workflowBundleOf } from './workflow-bundles.ts';
@@ -105,6 +106,35 @@ export function startTimeSkippingDeliveryStack(
     await runWorker(stops, { connection: env.nativeConnection, namespace: env.namespace ?? 'default' }, taskQueue, activities, options);
     return { env, taskQueue };
   });
+}
+
+/** What a file's time-skipping delivery stack gives its tests, once its beforeAll has run. */
+export interface TimeSkippingDeliveryFile {
+  env: TestWorkflowEnvironment;
+  taskQueue: string;
+  receiver: Receiver;
+  tls: TestCa;
+}
+
+/**
+ * The time-skipping stack for a whole file, with a receiver on a throwaway CA: started before its
+ * tests, stopped after them. Its members are set once the file's beforeAll has run.
+ */
+export function useTimeSkippingDeliveryStack(options: Omit<DeliveryStackOptions<TestWorkflowEnvironment>, 'tls'>): TimeSkippingDeliveryFile {
+  const file = {} as TimeSkippingDeliveryFile;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    file.tls = createTestCa();
+    file.receiver = await startReceiver(file.tls);
+    const stack = await startTimeSkippingDeliveryStack({ ...options, tls: file.tls });
+    Object.assign(file, { env: stack.env, taskQueue: stack.taskQueue });
+    stop = () => stack.stop();
+  }, 120_000);
+  afterAll(async () => {
+    await stop?.();
+    await file.receiver?.close();
+  }, 60_000);
+  return file;
 }
 
 /**

@@ -4,9 +4,8 @@
 // listen to it and never to the one it is about; a failed delivery of an operational event is not
 // reported again (the loop rule); board-limited subscriptions hear only of subscriptions within
 // their boards; the events feed leaves them out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
@@ -17,36 +16,20 @@ import { writeConditionEvent } from '../../workflows/delivery/operational-events
 import { OPERATIONAL_EVENT_TYPES } from '../../src/events/event.envelope.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
-import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 import { createDelivery, createSubscription, deliveryResult, startDelivery, subscriptionRow } from './fixtures.ts';
-import { createTestCa, startReceiver, type Receiver, type TestCa } from './receiver.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
 describe('operational events (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let receiver: Receiver;
-  let tls: TestCa;
-  let taskQueue: string;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    tls = createTestCa();
-    receiver = await startReceiver(tls);
-    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'operational', tls, activities: (server) => ({ client: server.client, mailer: null }) }));
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await receiver?.close();
-  }, 60_000);
+  const stack = useTimeSkippingDeliveryStack({ queue: 'operational', activities: (server) => ({ client: server.client, mailer: null }) });
 
   /** A subscription on its own receiver path, answering `status`. */
   async function endpoint(ws: Workspace, status: number, events: string[], extra: Partial<Prisma.WebhookSubscriptionUncheckedCreateInput> = {}) {
     const path = `/${uniqueId('op')}`;
-    receiver.respond(path, { status });
-    const sub = await createSubscription(ws, { url: `${receiver.origin}${path}`, events, ...extra });
+    stack.receiver.respond(path, { status });
+    const sub = await createSubscription(ws, { url: `${stack.receiver.origin}${path}`, events, ...extra });
     return { ...sub, path };
   }
 
@@ -55,20 +38,20 @@ describe('operational events (time-skipping)', () => {
 
   /** Relays what waits and lets the runs of these events' subscriptions finish (time skips while awaited). */
   async function relayAndDeliver(eventIds: string[]) {
-    await createOutboxRelay({ client: env.client, taskQueue }).drain();
+    await createOutboxRelay({ client: stack.env.client, taskQueue: stack.taskQueue }).drain();
     const subscriptions = new Set((await Promise.all(eventIds.map(recipients))).flat());
-    for (const id of subscriptions) await env.client.workflow.getHandle(deliveryRunWorkflowId(id)).result();
+    for (const id of subscriptions) await stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id)).result();
   }
 
   /** The one request of this event type on the path, verified with the subscription's secret and against the document. */
   function receivedOne(sub: { path: string; secret: string }, type: string) {
-    const requests = receiver.received(sub.path).filter((r) => JSON.parse(r.body).type === type);
+    const requests = stack.receiver.received(sub.path).filter((r) => JSON.parse(r.body).type === type);
     expect(requests, `${type} at ${sub.path}`).toHaveLength(1);
     const request = requests[0]!;
     expectDocumentedDelivery(request);
     return new StandardWebhook(sub.secret).verify(request.body, request.headers) as { id: string; actor: unknown; changes: unknown; data: Record<string, unknown> };
   }
-  const receivedNone = (sub: { path: string }, type: string) => expect(receiver.received(sub.path).filter((r) => JSON.parse(r.body).type === type)).toEqual([]);
+  const receivedNone = (sub: { path: string }, type: string) => expect(stack.receiver.received(sub.path).filter((r) => JSON.parse(r.body).type === type)).toEqual([]);
 
   it('a pause and a resume: each written with its transition and delivered to the other subscriptions, never to the one it is about', async () => {
     const ws = await createTestWorkspace();
@@ -76,7 +59,7 @@ describe('operational events (time-skipping)', () => {
     const failing = await endpoint(ws, 500, ['ticket.created', 'webhook.paused', 'webhook.resumed'], { consecutiveFailures: 19, description: 'CRM sync' });
     const ref: DeliveryRef = await createDelivery(ws, failing.id);
 
-    await startDelivery(env.client, taskQueue, ref);
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
     // The first attempt is the 20th failure in a row: it pauses the subscription (the retry will be held).
     await expect.poll(async () => (await subscriptionRow(failing.id)).condition, { timeout: 20_000 }).toBe('paused');
     const [paused, ...more] = await operationalEvents(ws, 'webhook.paused');
@@ -121,8 +104,8 @@ describe('operational events (time-skipping)', () => {
     const gone = await endpoint(ws, 410, ['ticket.created', 'webhook.disabled', 'webhook.enabled']);
     const ref = await createDelivery(ws, gone.id);
 
-    await startDelivery(env.client, taskQueue, ref);
-    expect((await deliveryResult(env.client, ref)).status).toBe('cancelled');
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    expect((await deliveryResult(stack.env.client, ref)).status).toBe('cancelled');
     const [disabled] = await operationalEvents(ws, 'webhook.disabled');
     await relayAndDeliver([disabled!.id]);
     expect(await recipients(disabled!.id)).toEqual([watcher.id]);
@@ -147,8 +130,8 @@ describe('operational events (time-skipping)', () => {
     const watcher = await endpoint(ws, 204, ['webhook.delivery_failed']);
     const ref = await createDelivery(ws, a.id);
 
-    await startDelivery(env.client, taskQueue, ref);
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'failed', attempt: 7 });
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 7 });
     const [failed, ...more] = await operationalEvents(ws, 'webhook.delivery_failed');
     expect(more).toHaveLength(0);
     expect(failed!.aboutSubscriptionId).toBe(a.id);

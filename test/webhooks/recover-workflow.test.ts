@@ -1,7 +1,6 @@
 // The recovery workflow on the time-skipping test server, with a real worker running the real
 // delivery and recovery activities against a real HTTPS receiver and the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from 'vitest';
 import { startRecovery } from '../../workflows/recover/client.ts';
 import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
@@ -9,37 +8,23 @@ import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
-import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
-import { createTestCa, startReceiver, type Answer, type Receiver } from './receiver.ts';
+import { type Answer } from './receiver.ts';
 
 const MINUTE = 60_000;
 
 describe('recovery workflow (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let receiver: Receiver;
-  let taskQueue: string;
-  let stop: (() => Promise<void>) | undefined;
+  const stack = useTimeSkippingDeliveryStack({ queue: 'recover', recover: true, activities: () => ({ mailer: null, timeoutMs: 30_000 }) });
 
-  beforeAll(async () => {
-    const tls = createTestCa();
-    receiver = await startReceiver(tls);
-    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'recover', tls, recover: true, activities: () => ({ mailer: null, timeoutMs: 30_000 }) }));
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await receiver?.close();
-  }, 60_000);
-
-  const hook = (name: string) => ({ path: `/${name}`, url: `${receiver.origin}/${name}` });
-  const recoveryResult = (workflowId: string) => env.client.workflow.getHandle<typeof recoverFailedDeliveriesWorkflow>(workflowId).result();
+  const hook = (name: string) => ({ path: `/${name}`, url: `${stack.receiver.origin}/${name}` });
+  const recoveryResult = (workflowId: string) => stack.env.client.workflow.getHandle<typeof recoverFailedDeliveriesWorkflow>(workflowId).result();
   const bodyOf = async (ref: DeliveryRef) => deliveryBody((await prisma.event.findUniqueOrThrow({ where: { id: ref.eventId } })).payload);
 
   /** The deliveries whose manual attempts the workflow scheduled, in the order it scheduled them. */
   async function scheduledResends(workflowId: string): Promise<string[]> {
-    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await stack.env.client.workflow.getHandle(workflowId).fetchHistory();
     return (history.events ?? []).flatMap((e) => {
       const a = e.activityTaskScheduledEventAttributes;
       if (a?.activityType?.name !== 'sendAttempt') return [];
@@ -79,24 +64,24 @@ describe('recovery workflow (time-skipping)', () => {
     let maxInFlight = 0;
     const waiting: (() => void)[] = [];
     const releaseAll = () => waiting.splice(0).forEach((go) => go());
-    receiver.respond(path, () => {
+    stack.receiver.respond(path, () => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       const answered = new Promise<Answer>((resolve) => waiting.push(() => (inFlight -= 1, resolve({ status: 200, body: 'recovered' }))));
-      if (receiver.received(path).length === included.length) releaseAll();
+      if (stack.receiver.received(path).length === included.length) releaseAll();
       else if (inFlight === RECOVER_CONCURRENCY) setTimeout(releaseAll, 300);
       return answered;
     });
 
     const requestId = uniqueId('req');
-    const recovery = await startRecovery(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: until.toISOString() }, requestId);
+    const recovery = await startRecovery(stack.env.client, stack.taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: until.toISOString() }, requestId);
     expect(recovery).toEqual({ workflowId: `recover:${sub.id}:${requestId}`, subscriptionId: sub.id, since: since.toISOString(), until: until.toISOString(), status: 'running' });
     expect(await recoveryResult(recovery.workflowId)).toEqual({ resent: 8, succeeded: 8, failed: 0, stopped: null, afterSeq: expect.any(String) });
 
     // Started in event order, at most RECOVER_CONCURRENCY at once.
     expect(await scheduledResends(recovery.workflowId)).toEqual(included.map((r) => r.deliveryId));
     expect(maxInFlight).toBe(RECOVER_CONCURRENCY);
-    const requests = receiver.received(path);
+    const requests = stack.receiver.received(path);
     expect(requests.map((r) => r.headers['webhook-id']).sort()).toEqual(included.map((r) => r.eventId).sort());
     for (const ref of included) {
       const request = requests.find((r) => r.headers['webhook-id'] === ref.eventId)!;
@@ -109,41 +94,41 @@ describe('recovery workflow (time-skipping)', () => {
     for (const ref of excluded) expect(await manualAttemptsOf(ref.deliveryId)).toHaveLength(0);
 
     // Operators find it in Temporal Web by subscription and workspace, with its window.
-    const description = await env.client.workflow.getHandle(recovery.workflowId).describe();
+    const description = await stack.env.client.workflow.getHandle(recovery.workflowId).describe();
     expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
     expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
     expect(description.memo).toEqual({ since: since.toISOString(), until: until.toISOString() });
 
     // The same request again starts nothing: it gets the recovery it started, with its window.
-    const again = await startRecovery(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: at(-30).toISOString(), until: until.toISOString() }, requestId);
+    const again = await startRecovery(stack.env.client, stack.taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: at(-30).toISOString(), until: until.toISOString() }, requestId);
     expect(again).toEqual({ ...recovery, status: 'finished' });
-    expect(receiver.received(path)).toHaveLength(included.length);
+    expect(stack.receiver.received(path)).toHaveLength(included.length);
   });
 
   it('a delivery that a recovery gets through sends none of its remaining scheduled attempts', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook(uniqueId('retrying'));
     let healthy = false;
-    receiver.respond(path, () => (healthy ? { status: 200 } : { status: 503 }));
+    stack.receiver.respond(path, () => (healthy ? { status: 200 } : { status: 503 }));
     const sub = await createSubscription(ws, { url });
     const ref = await createDelivery(ws, sub.id);
-    await startDelivery(env.client, taskQueue, ref);
+    await startDelivery(stack.env.client, stack.taskQueue, ref);
     await expect.poll(async () => (await deliveryRow(ref.deliveryId)).attemptCount, { timeout: 20_000, message: 'the first attempt' }).toBe(1);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'pending' });
 
     healthy = true;
-    const now = await env.currentTimeMs();
+    const now = await stack.env.currentTimeMs();
     const recovery = await startRecovery(
-      env.client,
-      taskQueue,
+      stack.env.client,
+      stack.taskQueue,
       { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: new Date(now - 60 * MINUTE).toISOString(), until: new Date(now + 1_000).toISOString() },
       uniqueId('req'),
     );
     expect(await recoveryResult(recovery.workflowId)).toMatchObject({ resent: 1, succeeded: 1, stopped: null });
 
     // The subscription's run finds the delivery succeeded when its second attempt would fall due: it sends nothing more.
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'succeeded', attempt: 1 });
-    expect(receiver.received(path)).toHaveLength(2);
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'succeeded', attempt: 1 });
+    expect(stack.receiver.received(path)).toHaveLength(2);
     expect((await attemptsOf(ref.deliveryId)).map((a) => [a.trigger, a.status])).toEqual([
       ['scheduled', 'failed'],
       ['manual', 'succeeded'],
@@ -158,20 +143,20 @@ describe('recovery workflow (time-skipping)', () => {
     const refs: DeliveryRef[] = [];
     for (let i = 0; i < RECOVER_CONCURRENCY + 2; i++) refs.push(await deliveryWithAttempts(ws, sub.id, [{ at: new Date(since.getTime() + i * MINUTE) }]));
     // What 20 failures in a row do, done by the first request; it is answered once the pause is committed.
-    receiver.respond(path, async () => {
+    stack.receiver.respond(path, async () => {
       await updateSubscription(sub.id, { condition: 'paused' });
       return { status: 500 };
     });
 
     const recovery = await startRecovery(
-      env.client,
-      taskQueue,
+      stack.env.client,
+      stack.taskQueue,
       { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: new Date().toISOString() },
       uniqueId('req'),
     );
     const outcome = await recoveryResult(recovery.workflowId);
     expect(outcome.stopped).toBe('paused');
-    const sent = receiver.received(path).length;
+    const sent = stack.receiver.received(path).length;
     expect(sent).toBeGreaterThanOrEqual(1);
     expect(outcome).toMatchObject({ resent: sent, failed: sent, succeeded: 0 });
     // Those started after the first answer found the subscription paused: nothing sent, nothing logged.

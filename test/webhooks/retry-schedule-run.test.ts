@@ -2,34 +2,18 @@
 // a real worker, the real activities, a real HTTPS receiver and the database: a two-attempt
 // schedule stops after two and marks the delivery failed; the delays are the schedule's (±10%);
 // a change applies from the delivery's next failure on; the log and the backlog show it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from 'vitest';
 import { RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
-import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
+import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from './fixtures.ts';
-import { createTestCa, startReceiver, type Receiver } from './receiver.ts';
 
 describe('delivery run with a shortened retry schedule (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let receiver: Receiver;
-  let taskQueue: string;
-  let stop: (() => Promise<void>) | undefined;
+  const stack = useTimeSkippingDeliveryStack({ queue: 'retry-schedule', activities: () => ({ mailer: null }) });
 
-  beforeAll(async () => {
-    const tls = createTestCa();
-    receiver = await startReceiver(tls);
-    ({ env, taskQueue, stop } = await startTimeSkippingDeliveryStack({ queue: 'retry-schedule', tls, activities: () => ({ mailer: null }) }));
-  }, 120_000);
-
-  afterAll(async () => {
-    await stop?.();
-    await receiver?.close();
-  }, 60_000);
-
-  const start = (ref: DeliveryRef) => startDelivery(env.client, taskQueue, ref);
+  const start = (ref: DeliveryRef) => startDelivery(stack.env.client, stack.taskQueue, ref);
   const inBand = (actual: number, nominal: number) => {
     expect(actual).toBeGreaterThanOrEqual(Math.floor(nominal * (1 - RETRY_JITTER)));
     expect(actual).toBeLessThanOrEqual(Math.ceil(nominal * (1 + RETRY_JITTER)));
@@ -37,18 +21,18 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
   const ms = (d: Date | null) => d?.getTime() ?? NaN;
   const hook = (name: string) => {
     const path = `/${uniqueId(name)}`;
-    return { path, url: `${receiver.origin}${path}` };
+    return { path, url: `${stack.receiver.origin}${path}` };
   };
 
   it('two attempts: stops after the second, marks the delivery failed, and waits the schedule’s delay between them', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('two');
-    receiver.respond(path, { status: 503, body: 'down' });
+    stack.receiver.respond(path, { status: 503, body: 'down' });
     const sub = await createSubscription(ws, { url, retrySchedule: { delaysSeconds: [120] } });
     const ref = await createDelivery(ws, sub.id);
 
     await start(ref);
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'failed', attempt: 2 });
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 2 });
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts.map((a) => [a.attempt, a.status, a.httpStatus])).toEqual([
       [1, 'failed', 503],
@@ -57,7 +41,7 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 120_000);
     expect(ms(attempts[1]!.attemptedAt)).toBeGreaterThanOrEqual(ms(attempts[0]!.nextAttemptAt));
     expect(attempts[1]!.nextAttemptAt).toBeNull();
-    expect(receiver.received(path)).toHaveLength(2);
+    expect(stack.receiver.received(path)).toHaveLength(2);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 2, nextAttemptAt: null });
 
     // Shown from outside: the subscription's schedule, the log's "attempt n of 2", an empty backlog.
@@ -76,12 +60,12 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('three');
     let calls = 0;
-    receiver.respond(path, () => (++calls < 3 ? { status: 500 } : { status: 204 }));
+    stack.receiver.respond(path, () => (++calls < 3 ? { status: 500 } : { status: 204 }));
     const sub = await createSubscription(ws, { url, retrySchedule: { delaysSeconds: [90, 400] } });
     const ref = await createDelivery(ws, sub.id);
 
     await start(ref);
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'succeeded', attempt: 3 });
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'succeeded', attempt: 3 });
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts.map((a) => a.status)).toEqual(['failed', 'failed', 'succeeded']);
     inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 90_000);
@@ -94,14 +78,14 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     const { path, url } = hook('changed');
     const sub = await createSubscription(ws, { url, retrySchedule: { delaysSeconds: [300, 300, 300] } });
     // The schedule changes while the first attempt is out: that failure still follows the old one.
-    receiver.respond(path, async () => {
+    stack.receiver.respond(path, async () => {
       await updateSubscription(sub.id, { retrySchedule: { delaysSeconds: [] } });
       return { status: 503 };
     });
     const ref = await createDelivery(ws, sub.id);
 
     await start(ref);
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'failed', attempt: 2 });
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 2 });
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts).toHaveLength(2);
     inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 300_000);
@@ -112,12 +96,12 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('after');
     let calls = 0;
-    receiver.respond(path, () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '86400' } } : { status: 200 }));
+    stack.receiver.respond(path, () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '86400' } } : { status: 200 }));
     const sub = await createSubscription(ws, { url, retrySchedule: { delaysSeconds: [60, 120] } });
     const ref = await createDelivery(ws, sub.id);
 
     await start(ref);
-    expect(await deliveryResult(env.client, ref)).toEqual({ status: 'succeeded', attempt: 2 });
+    expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'succeeded', attempt: 2 });
     const [first] = await attemptsOf(ref.deliveryId);
     // A day asked for, 180 s (the schedule's whole span) given.
     expect(ms(first!.nextAttemptAt) - ms(first!.attemptedAt)).toBe(180_000);

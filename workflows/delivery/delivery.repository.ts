@@ -60,37 +60,8 @@ export interface SuccessItem {
 
 const cancellable: DeliveryStatus[] = ['pending', 'held'];
 
-/** What findForAttempt loads for one attempt. */
-export interface AttemptContext {
-  id: string;
-  status: DeliveryStatus;
-  /** full or thin, as the relay wrote the delivery (thin-payload.ts). */
-  payloadMode: string;
-  event: { id: string; seq: bigint; type: string; payload: unknown; workspaceId: number };
-  subscription: {
-    id: string;
-    url: string;
-    condition: SubscriptionCondition;
-    deletedAt: Date | null;
-    secret: string;
-    previousSecret: string | null;
-    secretRotatedAt: Date | null;
-    maxInFlight: number;
-    /** Its retry schedule as stored (retry-schedule.ts); null: the default. */
-    retrySchedule: unknown;
-  };
-}
-
-interface AttemptContextRow {
-  id: string;
-  status: DeliveryStatus;
-  payloadMode: string;
-  eventId: string;
-  eventSeq: bigint;
-  eventType: string;
-  payload: unknown;
-  workspaceId: number;
-  subscriptionId: string;
+/** The subscription's side of an attempt: where and how it is sent (one shape for the row and the context). */
+interface AttemptSubscription {
   url: string;
   condition: SubscriptionCondition;
   deletedAt: Date | null;
@@ -98,8 +69,23 @@ interface AttemptContextRow {
   previousSecret: string | null;
   secretRotatedAt: Date | null;
   maxInFlight: number;
+  /** Its retry schedule as stored (retry-schedule.ts); null: the default. */
   retrySchedule: unknown;
 }
+
+/** What findForAttempt loads for one attempt. */
+export interface AttemptContext {
+  id: string;
+  status: DeliveryStatus;
+  /** full or thin, as the relay wrote the delivery (thin-payload.ts). */
+  payloadMode: string;
+  event: { id: string; seq: bigint; type: string; payload: unknown; workspaceId: number };
+  subscription: AttemptSubscription & { id: string };
+}
+
+/** The same, as its one statement answers it (flat). */
+type AttemptContextRow = Pick<AttemptContext, 'id' | 'status' | 'payloadMode'> &
+  AttemptSubscription & { eventId: string; eventSeq: bigint; eventType: string; payload: unknown; workspaceId: number; subscriptionId: string };
 
 export const deliveryRepository = {
   /** The delivery of an event to a subscription, created once whatever the number of calls. */
