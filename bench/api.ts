@@ -14,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import type { ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import { benchDatabase } from './bench-database.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
@@ -119,18 +119,9 @@ const ms = (n: number) => (n < 1 ? '<1' : fmt(n));
 
 async function main() {
   const loadBefore = uptime();
-  let databaseUrl = process.env.DATABASE_URL;
-  let databaseNote = 'PostgreSQL from DATABASE_URL';
-  if (!databaseUrl) {
-    console.error('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayPostgres({ database: 'bench' });
-    databaseUrl = cluster.url;
-    databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
-  }
-  const pgClient = new pg.Client({ connectionString: databaseUrl });
-  await pgClient.connect();
-  const pgVersion = (await pgClient.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
-  await pgClient.end();
+  const database = await benchDatabase((m) => console.error(m));
+  cluster = database.cluster;
+  const { url: databaseUrl, note: databaseNote, version: pgVersion } = database;
 
   // REDIS_URL is left as the caller set it: unset, the rate limiter counts in process.
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SEED_DEMO: 'false', WEBHOOK_SECRET_KEYS: newSecretKeys() };

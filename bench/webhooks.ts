@@ -28,7 +28,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import type { ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
+import { benchDatabase } from './bench-database.ts';
 import { freePort } from '../scripts/free-port.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
 import type { CeilingReport, WorkerCommand } from './webhook-worker.ts';
@@ -184,21 +185,12 @@ async function waitForArrivals(eventIds: string[], timeoutMs: number): Promise<b
 
 async function main() {
   const loadBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
-  let databaseUrl = process.env.DATABASE_URL;
-  let databaseNote = 'PostgreSQL from DATABASE_URL';
-  if (ON_CLUSTER) {
-    databaseUrl = clusterDatabaseUrl(nativeEndpoints);
-    databaseNote = 'the native cluster\'s, fsync on, shared with its Temporal server';
-  } else if (!databaseUrl) {
-    log('Starting a throwaway PostgreSQL cluster…');
-    cluster = await startThrowawayPostgres({ database: 'bench' });
-    databaseUrl = cluster.url;
-    databaseNote = 'throwaway PostgreSQL cluster (initdb, fsync=off) on loopback';
-  }
-  const pgClient = new pg.Client({ connectionString: databaseUrl });
-  await pgClient.connect();
-  const pgVersion = (await pgClient.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
-  await pgClient.end();
+  const database = await benchDatabase(
+    log,
+    ON_CLUSTER ? { url: clusterDatabaseUrl(nativeEndpoints), note: 'the native cluster\'s, fsync on, shared with its Temporal server' } : undefined,
+  );
+  cluster = database.cluster;
+  const { url: databaseUrl, note: databaseNote, version: pgVersion } = database;
 
   log(`Receivers: ${SUBSCRIPTIONS} HTTPS servers on loopback :8443 with a throwaway CA`);
   const tls = createTestCa();

@@ -1,7 +1,7 @@
 // npm run migrate: applies pending migrations to DATABASE_URL (or the embedded PGlite). Beside a
 // running service on the embedded database it does not open it: the service applied the
 // migrations at start-up, and says whether newer ones wait for a restart (src/admin/administer.ts).
-import { administer } from '../src/admin/administer.ts';
+import { administer, report } from '../src/admin/administer.ts';
 
 const outcome = await administer('npm run migrate', '/migrate', {}, async () => {
   // Loaded only now: importing the database module opens it.
@@ -13,8 +13,4 @@ const outcome = await administer('npm run migrate', '/migrate', {}, async () => 
     await db.close();
   }
 });
-if (outcome.ok) console.log(outcome.output);
-else {
-  console.error(outcome.error);
-  process.exitCode = 1;
-}
+report(outcome);

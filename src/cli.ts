@@ -1,7 +1,7 @@
 // `npm run cli -- keys create|revoke|list …` and `workspaces create|list`: headless administration
 // (the commands are in src/admin/commands.ts). On the embedded database a running service runs them for us
 // (src/admin/administer.ts), so a key printed here works at once and no write is lost.
-import { administer } from './admin/administer.ts';
+import { administer, report } from './admin/administer.ts';
 import { runCommand } from './admin/commands.ts';
 import { db, migrate } from './db/db.ts';
 
@@ -15,8 +15,4 @@ const outcome = await administer('npm run cli', '/cli', { argv }, async () => {
     await db.close();
   }
 });
-if (outcome.ok) console.log(outcome.output);
-else {
-  console.error(outcome.error);
-  process.exitCode = 1;
-}
+report(outcome);

@@ -29,3 +29,12 @@ export async function administer(command: 'npm run cli' | 'npm run migrate', rou
     release();
   }
 }
+
+/** A command's outcome on the terminal: its output, or its error and exit code 1. */
+export function report(outcome: Outcome): void {
+  if (outcome.ok) console.log(outcome.output);
+  else {
+    console.error(outcome.error);
+    process.exitCode = 1;
+  }
+}

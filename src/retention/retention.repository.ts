@@ -2,6 +2,7 @@
 // own transaction), so a large backlog is purged in many short transactions that never hold
 // many locks for long. The caller loops until a batch comes back short.
 import { prisma } from '../db/db.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 
 const ts = (at: Date) => at.toISOString();
 
@@ -9,6 +10,17 @@ const ts = (at: Date) => at.toISOString();
 export interface EventCursor {
   relayedAt: Date;
   seq: bigint;
+}
+
+/**
+ * Deletes up to `limit` rows of `table` whose `column` is before `at` (`<`; `<=` when `inclusive`),
+ * skipping rows another purge holds. `table` and `column` are this file's constants, never input.
+ */
+function purgeBefore(table: string, column: string, at: Date, limit: number, inclusive = false): Promise<number> {
+  const t = Prisma.raw(`"${table}"`);
+  return prisma.$executeRaw`
+    DELETE FROM ${t} WHERE "id" IN (
+      SELECT "id" FROM ${t} WHERE ${Prisma.raw(`"${column}"`)} ${Prisma.raw(inclusive ? '<=' : '<')} ${ts(at)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
 }
 
 export const retentionRepository = {
@@ -67,29 +79,21 @@ export const retentionRepository = {
 
   /** Notifications read before `before`; unread ones stay however old. */
   purgeReadNotifications(before: Date, limit: number): Promise<number> {
-    return prisma.$executeRaw`
-      DELETE FROM "Notification" WHERE "id" IN (
-        SELECT "id" FROM "Notification" WHERE "readAt" < ${ts(before)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    return purgeBefore('Notification', 'readAt', before, limit);
   },
 
   /** Sessions past their absolute lifetime (already refused at sign-in time checks). */
   purgeExpiredSessions(now: Date, limit: number): Promise<number> {
-    return prisma.$executeRaw`
-      DELETE FROM "Session" WHERE "id" IN (
-        SELECT "id" FROM "Session" WHERE "expiresAt" <= ${ts(now)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    return purgeBefore('Session', 'expiresAt', now, limit, true);
   },
 
   /** Audit log entries that occurred before `before` (the index on "occurredAt" finds them). */
   purgeAuditEntries(before: Date, limit: number): Promise<number> {
-    return prisma.$executeRaw`
-      DELETE FROM "AuditEntry" WHERE "id" IN (
-        SELECT "id" FROM "AuditEntry" WHERE "occurredAt" < ${ts(before)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    return purgeBefore('AuditEntry', 'occurredAt', before, limit);
   },
 
   /** Idempotency records past their 24 hours (an expired record no longer answers a repeat). */
   purgeExpiredIdempotencyRecords(now: Date, limit: number): Promise<number> {
-    return prisma.$executeRaw`
-      DELETE FROM "IdempotencyRecord" WHERE "id" IN (
-        SELECT "id" FROM "IdempotencyRecord" WHERE "expiresAt" <= ${ts(now)}::timestamp(3) LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+    return purgeBefore('IdempotencyRecord', 'expiresAt', now, limit, true);
   },
 };
