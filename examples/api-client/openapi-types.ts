@@ -551,7 +551,7 @@ export interface paths {
         };
         /**
          * A bulk job: its status, progress and each item’s result
-         * @description Needs the scope `tickets:read` or `tickets:write`. Only the workspace that made the job sees it: another workspace’s job answers 404, as a missing one does. `status`: `queued`, `running`, `completed` (every item has its result) or `failed` (stopped early: the key was revoked or expired, or the work kept failing; the items not run carry the reason). `processed` = `succeeded` + `failed` of `total`; `items` lists every item in request order, with its `ticketId` or its `error` (`code`, `detail`, `errors[]`). Poll every few seconds until `completed` or `failed`. Kept 7 days after it finished (`expiresAt`), then 404.
+         * @description Needs the scope `tickets:read` or `tickets:write`. Only the API key that submitted the job sees it (its items name tickets on boards that key’s role reaches): another key of the workspace, a person or another workspace gets 404, as for a missing job. `status`: `queued`, `running`, `completed` (every item has its result) or `failed` (stopped early: the key was revoked or expired, or the work kept failing; the items not run carry the reason). `processed` = `succeeded` + `failed` of `total`; `items` lists every item in request order, with its `ticketId` or its `error` (`code`, `detail`, `errors[]`). Poll every few seconds until `completed` or `failed`. Kept 7 days after it finished (`expiresAt`), then 404.
          */
         get: operations["getJob"];
         put?: never;

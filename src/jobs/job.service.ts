@@ -117,11 +117,16 @@ export const jobService = {
     return answer;
   },
 
-  /** The job, when it is the caller's workspace's (another workspace's answers 404, as a missing one). */
+  /**
+   * The job, to the key that submitted it. Its items name tickets on any board that key's role
+   * reaches, which another key or person of the workspace may not see, so every other caller (another
+   * key, a person, another workspace) gets 404, as for a missing job: the job is the submitter's, as
+   * its `Idempotency-Key` is.
+   */
   async get(p: Principal, id: string): Promise<JobRepresentation> {
     if (!/^job_[0-9A-Z]{26}$/.test(id)) throw notFound(id);
     const job = await jobRepository.findJob(p.workspace.id, id);
-    if (!job) throw notFound(id);
+    if (!job || p.kind !== 'apiKey' || job.apiKeyId !== p.apiKey.id) throw notFound(id);
     if (job.status === 'queued' && Date.now() - job.createdAt.getTime() > REKICK_AFTER_MS) await kick(job.workspaceId, job.id);
     return toJobRepresentation(
       job,

@@ -88,7 +88,7 @@ const TicketBulkItemInput = builder.inputType('TicketBulkItemInput', {
 builder.queryFields((t) => ({
   ticketBulkJob: t.field({
     type: Job,
-    description: 'A bulk job of this workspace (another workspace’s id is `not_found`, as a missing one)',
+    description: 'A bulk job, to the API key that submitted it (any other caller, of this workspace or another, gets `not_found`, as for a missing one)',
     authScopes: READ,
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, ctx) => jobService.get(ctx.principal!, id),

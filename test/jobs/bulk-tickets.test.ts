@@ -224,21 +224,31 @@ describe('bulk ticket jobs (REST and GraphQL)', () => {
     expect(await jobsOf(fresh)).toBe(MAX_UNFINISHED_JOBS_PER_WORKSPACE);
   });
 
-  it('shows a job only to its own workspace: another workspace’s id, a missing one and a malformed one are 404', async () => {
+  it('shows a job only to the key that submitted it: another key of the workspace, another workspace, a missing id and a malformed one are 404', async () => {
     const key = await newKey();
     const otherKey = await newKey(other);
+    // Same workspace, same role and scopes: its items may name tickets on boards another key's
+    // role does not reach, so a job is its submitter's alone.
+    const colleague = await newKey();
     const res = await bulk(key, { items: [{ create: ticketBody(ws, { subject: 'Private job' }) }] });
     expect(res.status).toBe(202);
     const foreign = await api('GET', `/jobs/${res.body.id}`, { key: otherKey });
+    const sibling = await api('GET', `/jobs/${res.body.id}`, { key: colleague });
     const missing = await api('GET', `/jobs/${newId('job')}`, { key: otherKey });
-    for (const r of [foreign, missing]) {
+    // The same answer as for a job that does not exist.
+    expect(sibling.body.detail).toBe(`No job ${res.body.id}`);
+    for (const r of [foreign, sibling, missing]) {
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('not_found');
     }
     expect(foreign.body.detail).not.toContain('Private');
     expect((await api('GET', '/jobs/job_nope', { key })).status).toBe(404);
-    const viaGraphQL = await gql(otherKey, 'query($id: String!) { ticketBulkJob(id: $id) { id } }', { id: res.body.id });
-    expect(viaGraphQL.errors?.[0]?.extensions.code).toBe('not_found');
+    for (const reader of [otherKey, colleague]) {
+      const viaGraphQL = await gql(reader, 'query($id: String!) { ticketBulkJob(id: $id) { id } }', { id: res.body.id });
+      expect(viaGraphQL.errors?.[0]?.extensions.code).toBe('not_found');
+    }
+    const own = await gql(key, 'query($id: String!) { ticketBulkJob(id: $id) { id } }', { id: res.body.id });
+    expect(own.data?.ticketBulkJob?.id).toBe(res.body.id);
     await finishedJob(key, res.body.id);
   }, 120_000);
 
