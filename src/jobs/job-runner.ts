@@ -22,17 +22,19 @@ export const jobRunner = {
    * Runs the next CHUNK_ITEMS pending items of the job, in order, with the authority its key has
    * now (a revoked or expired key fails the rest of the job). Each item's ticket change and its
    * result commit together; an item that already has its result is skipped. Returns how many
-   * items remain; at none, the job is completed.
+   * items remain and how long the chunk took (`busyMs`, which the workflow's pause after it is
+   * measured by); at none remaining, the job is completed.
    */
-  async runChunk(jobId: string, onItem: (index: number) => void | Promise<void> = () => {}): Promise<{ remaining: number }> {
+  async runChunk(jobId: string, onItem: (index: number) => void | Promise<void> = () => {}): Promise<{ remaining: number; busyMs: number }> {
+    const started = Date.now();
     const job = await jobRepository.findJobById(jobId);
-    if (!job || (job.status !== 'running' && job.status !== 'queued')) return { remaining: 0 };
+    if (!job || (job.status !== 'running' && job.status !== 'queued')) return { remaining: 0, busyMs: 0 };
     const principal = await apiKeyService.principalById(job.apiKeyId);
     if (!principal || principal.workspace.id !== job.workspaceId) {
       const now = new Date();
       await jobRepository.failPending(jobId, { code: 'invalid_token', detail: 'The API key that made the job was revoked or has expired' }, now);
       await jobRepository.finishJob(jobId, 'failed', now);
-      return { remaining: 0 };
+      return { remaining: 0, busyMs: 0 };
     }
     for (const item of await jobRepository.pendingItems(jobId, CHUNK_ITEMS)) {
       await runItem(principal, jobId, item);
@@ -40,7 +42,7 @@ export const jobRunner = {
     }
     const remaining = await jobRepository.countPending(jobId);
     if (remaining === 0) await jobRepository.finishJob(jobId, 'completed', new Date());
-    return { remaining };
+    return { remaining, busyMs: Date.now() - started };
   },
 
   /** The job could not go on (its chunk kept failing): its pending items fail, and so does the job. */

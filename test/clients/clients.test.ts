@@ -231,7 +231,7 @@ async function checkBulk(flow: FlowRunner, client: 'Python' | 'Go') {
   expect(await prisma.ticketBulkJob.count({ where: { workspaceId: ws.workspace.id } })).toBe(1);
 
   expect(await jobRunner.takeNext(ws.workspace.id)).toBe(out.accepted.id);
-  expect(await jobRunner.runChunk(out.accepted.id)).toEqual({ remaining: 0 });
+  expect(await jobRunner.runChunk(out.accepted.id)).toMatchObject({ remaining: 0 });
   const done = (await flow('job', key.value, out.accepted.id)).job;
   const ticket = await prisma.ticket.findFirst({ where: { workspaceId: ws.workspace.id, subject: `Bulk from ${client}` } });
   expect(done).toEqual({

@@ -92,7 +92,7 @@ describe('bulk job restart', () => {
     });
     const outcomes = await Promise.all([jobRunner.runChunk(jobId), jobRunner.runChunk(jobId)]);
     expect(outcomes).toEqual([{ remaining: 0 }, { remaining: 0 }]);
-    expect(await jobRunner.runChunk(jobId)).toEqual({ remaining: 0 });
+    expect(await jobRunner.runChunk(jobId)).toMatchObject({ remaining: 0 });
     const tickets = await ticketsBySubject(ws, subjects);
     expect(tickets.map((t) => t.subject).sort()).toEqual([...subjects].sort());
     expect(await prisma.event.count({ where: { ticketId: { in: tickets.map((t) => t.id) } } })).toBe(subjects.length);

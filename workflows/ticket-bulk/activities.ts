@@ -37,7 +37,7 @@ export function createTicketBulkActivities(deps: TicketBulkActivityDeps = {}) {
       return await jobRunner.takeNext(workspaceId);
     },
 
-    async runBulkChunk({ jobId }: { jobId: string }): Promise<{ remaining: number }> {
+    async runBulkChunk({ jobId }: { jobId: string }): Promise<{ remaining: number; busyMs?: number }> {
       return await inTurn(() =>
         jobRunner.runChunk(jobId, async (index) => {
           Context.current().heartbeat(index);
