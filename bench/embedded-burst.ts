@@ -3,7 +3,7 @@
 //
 //   npm run bench:embedded -- [--baseline REV] [--rounds 1] [--updates 3000] [--concurrency 20]
 //     [--steady-ms 500] [--idle-seconds 20] [--window-seconds 60] [--drain-seconds 300] [--out bench/results]
-//     [--mode patch|bulk]
+//     [--mode patch|bulk] [--postgres]
 //
 // Each version (this checkout, and the baseline commit in a temporary worktree) is built and started
 // as `npm start` does (scripts/build.ts, scripts/start.sh) on a fresh data directory; two workspaces
@@ -20,7 +20,11 @@
 // (occurredAt → first arrival at its receiver), idle and during the burst; A's PATCHes/s; A's
 // deliveries in the window and when the last arrived. The allowance is raised for the benchmark
 // (DEFAULT_REQUESTS_PER_MINUTE) so that A's burst is a burst, not 10 requests/s.
-// Writes bench/results/embedded-burst-latest.md.
+// With `--postgres`, the same `npm start` runs on PostgreSQL instead of PGlite: DATABASE_URL's
+// server, else a throwaway cluster started here (bench/bench-database.ts), a fresh database per
+// version; the service runs its migrations at start as on PGlite.
+// Writes bench/results/embedded-burst-latest.md (embedded-import-latest.md with --mode bulk;
+// postgres-burst-latest.md or postgres-import-latest.md with --postgres).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,9 +34,11 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../scripts/free-port.ts';
 import { createTestCa } from '../test/webhooks/receiver.ts';
 import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
+import pg from 'pg';
+import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
-import { readStages, stageCells, stageNames, type StageTimes } from './embedded-stages.ts';
+import { readStages, stageCells, stageNames, stagesWith, type StageTimes } from './embedded-stages.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 
@@ -51,8 +57,12 @@ const { values: opts } = parseArgs({
     'requests-per-minute': { type: 'string', default: '1000000' },
     out: { type: 'string', default: path.join(here, 'results') },
     mode: { type: 'string', default: 'patch' },
+    postgres: { type: 'boolean', default: false },
   },
 });
+const POSTGRES = Boolean(opts.postgres);
+/** The PostgreSQL server of `--postgres`, made in main(). */
+let database: BenchDatabase | undefined;
 const BULK = opts.mode === 'bulk';
 /** The items of one bulk call, and the jobs a workspace may have unfinished (src/jobs/job.limits.ts). */
 const BULK_ITEMS = 100;
@@ -151,6 +161,8 @@ async function cleanup() {
   worktree?.remove();
   worktree = undefined;
   for (const d of tmpDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  database?.cluster?.stop();
+  database = undefined;
 }
 
 async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag: string): Promise<SideResult> {
@@ -171,9 +183,10 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
+  if (database) env.DATABASE_URL = await freshDatabase(database.url, `bench_${tag}_${Date.now()}`);
   log(`${tag}: building`);
   execFileSync('npx', ['tsx', 'scripts/build.ts'], { cwd: tree, env, stdio: 'inherit' });
-  log(`${tag}: starting the service (embedded default)`);
+  log(`${tag}: starting the service (${database ? 'PostgreSQL' : 'embedded default'})`);
   const child = spawn('sh', ['scripts/start.sh'], { cwd: tree, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   service = child;
   let out = '';
@@ -312,7 +325,8 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   const lastArrival = Math.max(...[...bulk.values()].map((x) => x.firstAt));
   await stopService();
   // A breakdown, not a figure of the run: should it fail, the run's figures still stand.
-  const bStagesDuring = await readStages(dataDir, `/steady-${tag}`, during.from, during.to, steady).catch((err) => {
+  const stagesOf = env.DATABASE_URL ? stagesOnPostgres(env.DATABASE_URL) : readStages;
+  const bStagesDuring = await stagesOf(dataDir, `/steady-${tag}`, during.from, during.to, steady).catch((err) => {
     log(`${tag}: could not read the stages: ${err}`);
     return undefined;
   });
@@ -332,8 +346,36 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   };
 }
 
+/** A new, empty database on the server of `baseUrl`; its URL. */
+async function freshDatabase(baseUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** readStages, from the version's PostgreSQL database instead of its data directory. */
+const stagesOnPostgres =
+  (url: string): typeof readStages =>
+  async (_dataDir, hookPath, from, to, arrivals) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await stagesWith(async (text, params) => (await client.query(text, params)).rows, hookPath, from, to, arrivals);
+    } finally {
+      await client.end();
+    }
+  };
+
 async function main() {
   const loadBefore = uptime();
+  if (POSTGRES) database = await benchDatabase(log);
   const tls = createTestCa();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-ca-'));
   tmpDirs.push(tmp);
@@ -358,6 +400,7 @@ async function main() {
   await cleanup();
 
   const { commit, dirty } = currentCommit(root);
+  const where = database ? `PostgreSQL ${database.version} (${database.note}), a fresh database per version` : 'PGlite in the service\'s process';
   const fmt = (x: number | null) => (x === null ? 'n/a' : x.toLocaleString('en-US'));
   const med = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : Math.round(median(xs as number[])));
   const pair = (ps: Pcts[]) => `${fmt(med(ps.map((p) => p.p50)))} / ${fmt(med(ps.map((p) => p.p95)))}`;
@@ -367,10 +410,10 @@ async function main() {
     return i !== null && d !== null && d <= rule(i) ? '**pass**' : '**FAIL**';
   };
   const lines = [
-    `# Embedded default: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
+    `# ${database ? '`npm start` on PostgreSQL' : 'Embedded default'}: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores; Node ${process.version}. Current \`${commit}\`${dirty ? ' with uncommitted changes' : ''}${baselineCommit ? `, baseline \`${baselineCommit}\`` : ''}. ${num('rounds')} round(s), versions in random order; medians over rounds.`,
-    `Each version as \`npm start\` runs it (built bundle, PGlite in the service's process, the Temporal dev server), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
+    `Each version as \`npm start\` runs it (built bundle, ${where}, the Temporal dev server), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
     `Load before: \`${loadBefore}\`; after: \`${loadAfter}\`. n/a: the percentile falls on an update that failed or whose event had not arrived 120 s after its phase.`,
     '',
     `| Version | B PATCH idle p50 / p95 ms | B PATCH during p50 / p95 ms | within 2 × idle p95 | B event-to-arrival idle p50 / p95 ms | during p50 / p95 ms | ≤ 2 × idle p95 + 250 ms | A ${BULK ? 'tickets imported' : 'PATCHes'}/s (failed, 429s) | A delivered in the window | A all delivered after |`,
@@ -392,7 +435,7 @@ async function main() {
   }
   lines.push(
     '',
-    `Where B's event-to-arrival went during the burst (the service's own timestamps, read from its data directory after the run: bench/embedded-stages.ts), p50 / p95 ms of each step, the first round:`,
+    `Where B's event-to-arrival went during the burst (the service's own timestamps, read from its ${database ? 'database' : 'data directory'} after the run: bench/embedded-stages.ts), p50 / p95 ms of each step, the first round:`,
     '',
     `| Version | events | ${stageNames.join(' | ')} |`,
     `|---|--:|${stageNames.map(() => '--:').join('|')}|`,
@@ -403,7 +446,7 @@ async function main() {
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
   }
   lines.push('');
-  writeResults(path.join(String(opts.out), BULK ? 'embedded-import-latest.md' : 'embedded-burst-latest.md'), lines.join('\n'), log);
+  writeResults(path.join(String(opts.out), `${database ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}-latest.md`), lines.join('\n'), log);
   log(`Raw figures: ${JSON.stringify({ commit, baseline: baselineCommit, results })}`);
 }
 

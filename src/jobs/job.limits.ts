@@ -9,8 +9,8 @@ export const CHUNK_ITEMS = 10;
 /** Chunks one worker process runs at once, whatever the number of workspaces with jobs: bulk work holds at most this many database connections there. */
 export const BULK_CHUNKS_IN_FLIGHT = 2;
 /**
- * After each chunk, a job's workflow pauses (a durable timer) this many times as long as the chunk
- * took, at most BULK_PAUSE_MAX_MS: a workspace's import then uses the database and the service's
+ * After each chunk with items left, its activity pauses this many times as long as the chunk took
+ * (having given its turn back), at most BULK_PAUSE_MAX_MS: a workspace's import then uses the database and the service's
  * thread at most 1 / (1 + ratio) of the time, and other workspaces' requests and deliveries find
  * them free in between (bench/results/embedded-import-latest.md measures it).
  */

@@ -362,6 +362,43 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     }
   });
 
+  it('the worker killed with SIGKILL mid-import: a restart finishes the bulk jobs, each ticket made once, each event delivered', { timeout: 240_000 }, async () => {
+    receiver.respond('/hooks/import', { status: 204 });
+    const sub = await subscribe('/hooks/import', ['ticket.created']);
+    const item = (i: number) => ({
+      create: { boardId: board.id, subject: `Imported ${i}`, requesterEmail: 'customer@example.com', fields: [{ fieldId: board.productField, value: 'Web' }] },
+    });
+    // Three jobs of 100: the workspace runs them one after another, 10 items a chunk with a pause
+    // after each, so the kill below lands with most of the 300 items still to do.
+    const jobs: string[] = [];
+    for (let j = 0; j < 3; j++) {
+      const res = await api('POST', '/tickets/bulk', { origin, key: apiKey, body: { items: Array.from({ length: 100 }, (_, i) => item(j * 100 + i)) } });
+      expect(res.status, res.text).toBe(202);
+      jobs.push(res.body.id);
+    }
+    const job = async (id: string) => (await api('GET', `/jobs/${id}`, { origin, key: apiKey })).body;
+    await expect.poll(async () => (await job(jobs[0]!)).processed, waiting('the first chunk')).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    await deployment.worker.kill('SIGKILL');
+    if (!split) deployment = await deploy();
+    else deployment.worker = await startService('worker', { temporalAddress: dev.address });
+
+    const finished = [];
+    for (const id of jobs) {
+      await expect.poll(async () => (await job(id)).status, waiting(`job ${id}`, 180_000)).toBe('completed');
+      finished.push(await job(id));
+    }
+    // The kill interrupted the import (the last job finished after it), not a finished one.
+    expect(new Date(finished[2].finishedAt).getTime()).toBeGreaterThan(killedAt);
+    const ticketIds = finished.flatMap((j) => j.items.map((i: { status: string; ticketId: number }) => (expect(i.status).toBe('succeeded'), i.ticketId)));
+    expect(new Set(ticketIds).size).toBe(300);
+    // One ticket.created per item's ticket and no other: a ticket made twice would be an event
+    // for a ticket id no item names.
+    const delivered = () => new Set(deliveriesTo('/hooks/import').map((r) => verified(r, sub.secret).data.id as number));
+    await expect.poll(() => delivered().size, waiting('every ticket.created', 180_000)).toBe(300);
+    expect([...delivered()].sort()).toEqual([...ticketIds].sort());
+  });
+
   it('the API killed between commit and workflow start still delivers', { timeout: 180_000 }, async () => {
     receiver.respond('/hooks/after-crash', { status: 200 });
     const sub = await subscribe('/hooks/after-crash', ['ticket.created']);

@@ -4,11 +4,13 @@
 // nothing twice either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context } from '@temporalio/activity';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { jobRepository } from '../../src/jobs/job.repository.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
-import { CHUNK_ITEMS } from '../../src/jobs/job.limits.ts';
+import { BULK_PAUSE_MAX_MS, BULK_PAUSE_RATIO, CHUNK_ITEMS } from '../../src/jobs/job.limits.ts';
+import { createTicketBulkActivities, pauseAfter } from '../../workflows/ticket-bulk/activities.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { ticketBody, type Ws } from '../tickets/helpers.ts';
 import { finishedJob, startBulkStack, type BulkStack } from './bulk.fixtures.ts';
@@ -91,7 +93,7 @@ describe('bulk job restart', () => {
       items: subjects.map((subject) => ({ op: 'create', input: ticketBody(ws, { subject }) })),
     });
     const outcomes = await Promise.all([jobRunner.runChunk(jobId), jobRunner.runChunk(jobId)]);
-    expect(outcomes).toEqual([{ remaining: 0 }, { remaining: 0 }]);
+    expect(outcomes).toMatchObject([{ remaining: 0 }, { remaining: 0 }]);
     expect(await jobRunner.runChunk(jobId)).toMatchObject({ remaining: 0 });
     const tickets = await ticketsBySubject(ws, subjects);
     expect(tickets.map((t) => t.subject).sort()).toEqual([...subjects].sort());
@@ -99,5 +101,27 @@ describe('bulk job restart', () => {
     const job = await prisma.ticketBulkJob.findUniqueOrThrow({ where: { id: jobId }, include: { items: true } });
     expect(job.status).toBe('completed');
     expect(job.items.every((i) => i.status === 'succeeded')).toBe(true);
+  }, 60_000);
+
+  it('pauses after each chunk that leaves items to do, for as long as the chunk took, and not after the last', async () => {
+    const created = await ws.key({ scopes: ['tickets:write'] });
+    const jobId = newId('job');
+    await jobRepository.insertJob({
+      id: jobId,
+      workspaceId: ws.workspace.id,
+      apiKeyId: created.record.id,
+      createdAt: new Date(),
+      items: Array.from({ length: CHUNK_ITEMS + 2 }, (_, i) => ({ op: 'create', input: ticketBody(ws, { subject: `Paced ${i} ${newId('s')}` }) })),
+    });
+    const pauses: number[] = [];
+    const { runBulkChunk } = createTicketBulkActivities({ pauseMs: (busyMs) => (pauses.push(busyMs), 0) });
+    const env = new MockActivityEnvironment();
+    expect(await env.run(runBulkChunk, { jobId })).toEqual({ remaining: 2 });
+    expect(pauses).toHaveLength(1);
+    expect(await env.run(runBulkChunk, { jobId })).toEqual({ remaining: 0 });
+    expect(pauses).toHaveLength(1);
+    // The default pause: the chunk's own time times the ratio, within its ceiling.
+    expect(pauseAfter(400)).toBe(Math.round(400 * BULK_PAUSE_RATIO));
+    expect(pauseAfter(10 * BULK_PAUSE_MAX_MS)).toBe(BULK_PAUSE_MAX_MS);
   }, 60_000);
 });

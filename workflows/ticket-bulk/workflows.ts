@@ -6,9 +6,9 @@
 // the transaction of its ticket, and a chunk skips items that have one, so a chunk retried after a
 // worker died mid-way makes no ticket twice and loses none. The workflow only decides what runs
 // next, and holds the workspace's turn: while one of its jobs runs, its other jobs wait queued.
-import { ApplicationFailure, condition, continueAsNew, defineSignal, patched, proxyActivities, setHandler, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { TicketBulkActivities } from './activities.ts';
-import { BULK_JOB_QUEUED_SIGNAL, BULK_PAUSE_MAX_MS, BULK_PAUSE_RATIO } from '../../src/jobs/job.limits.ts';
+import { BULK_JOB_QUEUED_SIGNAL } from '../../src/jobs/job.limits.ts';
 
 /** A new job of the workspace was stored: look for it (sent with the start, so a finished run is started again). */
 const bulkJobQueued = defineSignal(BULK_JOB_QUEUED_SIGNAL);
@@ -50,12 +50,9 @@ export async function ticketBulkWorkflow(input: TicketBulkInput): Promise<void> 
     }
     try {
       for (;;) {
-        const { remaining, busyMs } = await runBulkChunk({ jobId });
+        // Each chunk ends with its pause (activities.ts), so chunks follow one another directly.
+        const { remaining } = await runBulkChunk({ jobId });
         if (remaining === 0) break;
-        // The pause that leaves the database and the thread to other workspaces between chunks
-        // (job.limits.ts). A durable timer: a worker restart keeps it. Histories from before it
-        // existed replay without it (`patched`).
-        if (busyMs && patched('bulk-pause')) await sleep(Math.min(BULK_PAUSE_MAX_MS, Math.round(busyMs * BULK_PAUSE_RATIO)));
       }
     } catch (err) {
       // The chunk kept failing: the job ends failed rather than holding the workspace's turn for ever.
