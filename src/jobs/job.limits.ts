@@ -10,11 +10,13 @@ export const CHUNK_ITEMS = 10;
 export const BULK_CHUNKS_IN_FLIGHT = 2;
 /**
  * After each chunk with items left, its activity pauses this many times as long as the chunk took
- * (having given its turn back), at most BULK_PAUSE_MAX_MS: a workspace's import then uses the database and the service's
- * thread at most 1 / (1 + ratio) of the time, and other workspaces' requests and deliveries find
- * them free in between (bench/results/embedded-import-latest.md measures it).
+ * (having given its turn back), at most BULK_PAUSE_MAX_MS: a workspace's import then runs its items
+ * at most 1 / (1 + ratio) of the time. Three, not one: each imported ticket costs about as much
+ * again downstream (its event relayed, delivered and logged), and on the embedded default an
+ * import paced at 1 (27 tickets/s) still left another workspace's events waiting 2 s at p95
+ * (bench/results/findings-webhooks.md).
  */
-export const BULK_PAUSE_RATIO = 1;
+export const BULK_PAUSE_RATIO = 3;
 export const BULK_PAUSE_MAX_MS = 10_000;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
