@@ -397,10 +397,12 @@ async function main() {
   }
   const baselineCommit = worktree?.commit;
   const loadAfter = uptime();
+  // cleanup() stops the cluster and forgets it: what the report says of it is kept first.
+  const ranOn = database;
   await cleanup();
 
   const { commit, dirty } = currentCommit(root);
-  const where = database ? `PostgreSQL ${database.version} (${database.note}), a fresh database per version` : 'PGlite in the service\'s process';
+  const where = ranOn ? `PostgreSQL ${ranOn.version} (${ranOn.note}), a fresh database per version` : 'PGlite in the service\'s process';
   const fmt = (x: number | null) => (x === null ? 'n/a' : x.toLocaleString('en-US'));
   const med = (xs: (number | null)[]) => (xs.some((x) => x === null) ? null : Math.round(median(xs as number[])));
   const pair = (ps: Pcts[]) => `${fmt(med(ps.map((p) => p.p50)))} / ${fmt(med(ps.map((p) => p.p95)))}`;
@@ -410,7 +412,7 @@ async function main() {
     return i !== null && d !== null && d <= rule(i) ? '**pass**' : '**FAIL**';
   };
   const lines = [
-    `# ${database ? '`npm start` on PostgreSQL' : 'Embedded default'}: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
+    `# ${ranOn ? '`npm start` on PostgreSQL' : 'Embedded default'}: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores; Node ${process.version}. Current \`${commit}\`${dirty ? ' with uncommitted changes' : ''}${baselineCommit ? `, baseline \`${baselineCommit}\`` : ''}. ${num('rounds')} round(s), versions in random order; medians over rounds.`,
     `Each version as \`npm start\` runs it (built bundle, ${where}, the Temporal dev server), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
@@ -435,7 +437,7 @@ async function main() {
   }
   lines.push(
     '',
-    `Where B's event-to-arrival went during the burst (the service's own timestamps, read from its ${database ? 'database' : 'data directory'} after the run: bench/embedded-stages.ts), p50 / p95 ms of each step, the first round:`,
+    `Where B's event-to-arrival went during the burst (the service's own timestamps, read from its ${ranOn ? 'database' : 'data directory'} after the run: bench/embedded-stages.ts), p50 / p95 ms of each step, the first round:`,
     '',
     `| Version | events | ${stageNames.join(' | ')} |`,
     `|---|--:|${stageNames.map(() => '--:').join('|')}|`,
@@ -446,7 +448,7 @@ async function main() {
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
   }
   lines.push('');
-  writeResults(path.join(String(opts.out), `${database ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}-latest.md`), lines.join('\n'), log);
+  writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}-latest.md`), lines.join('\n'), log);
   log(`Raw figures: ${JSON.stringify({ commit, baseline: baselineCommit, results })}`);
 }
 

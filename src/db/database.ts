@@ -12,6 +12,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import type { SqlRunner } from './migrations.ts';
 import { makeOwnerOnly } from './private-data-dir.ts';
+import { pgliteWithTurns } from './pglite-turns.ts';
 import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {
@@ -121,7 +122,8 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
   // withdraw a transaction that Prisma gave up waiting for (maxWait): it still takes the connection
   // later and keeps it for good, and every query after it hangs. So the wait is as long as a
   // transaction could ever queue here, never shorter.
-  const prisma = newPrismaClient({ adapter: new PrismaPGlite(lite), transactionOptions: { maxWait: 600_000, timeout: 60_000 } });
+  // The statements of Prisma's queries take turns with the event loop (pglite-turns.ts).
+  const prisma = newPrismaClient({ adapter: new PrismaPGlite(pgliteWithTurns(lite)), transactionOptions: { maxWait: 600_000, timeout: 60_000 } });
   return {
     kind: 'pglite',
     prisma,
