@@ -1,0 +1,59 @@
+// The embedded database lets the event loop turn between statements (src/db/pglite-turns.ts):
+// PGlite's own statements settle without returning to it, so without the wrapper a chain of
+// statements (a bulk job's chunk) would hold every request until its end. On PGlite always, also
+// when the suite runs on PostgreSQL: a copy of the migrated embedded database in a folder of its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { copyMigratedPglite } from '../support/pglite-template.ts';
+
+describe('PGlite statements and the event loop', () => {
+  const dir = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'pglite-turns-'));
+  let db: Database;
+
+  beforeAll(() => {
+    copyMigratedPglite(dir);
+    db = openDatabase({ kind: 'pglite', dir: path.join(dir, 'pglite') });
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `chain` with a setImmediate callback queued first; whether that callback ran before the chain ended. */
+  async function loopTurnedDuring(chain: () => Promise<unknown>): Promise<boolean> {
+    let turned = false;
+    setImmediate(() => (turned = true));
+    await chain();
+    const during = turned;
+    await new Promise((r) => setImmediate(r));
+    return during;
+  }
+
+  it('a chain of Prisma transactions lets waiting callbacks run in between', async () => {
+    await db.prisma.$queryRaw`SELECT 1`;
+    const ran = await loopTurnedDuring(async () => {
+      for (let i = 0; i < 20; i++) await db.prisma.$transaction(async (tx) => tx.$queryRaw`SELECT count(*) FROM "Workspace"`);
+    });
+    expect(ran).toBe(true);
+  });
+
+  it('(the reason) PGlite alone does not: the same chain on its own holds the loop to the end', async () => {
+    await db.close();
+    const lite = new PGlite(path.join(dir, 'pglite'));
+    try {
+      await lite.waitReady;
+      const ran = await loopTurnedDuring(async () => {
+        for (let i = 0; i < 20; i++) await lite.transaction(async (tx) => tx.query('SELECT count(*) FROM "Workspace"'));
+      });
+      expect(ran).toBe(false);
+    } finally {
+      await lite.close();
+      db = openDatabase({ kind: 'pglite', dir: path.join(dir, 'pglite') });
+    }
+  });
+});
