@@ -6,10 +6,13 @@ const require = createRequire(import.meta.url);
 
 // Files that run in a process of their own (vitest's isolation: a fresh import of the service for
 // each). Every other file runs in the `shared` project: a worker process imports the service once
-// and runs its files one after another on one database (setup.ts), which saves about 4 s of CPU
-// per file. A file belongs here when it changes what the whole process shares: its own
-// configuration (`loadConfig(env)`, environment variables), module mocks or fake timers, the
-// PostgreSQL environment, or processes and browsers that it starts beside the service
+// and runs its files one after another, which saves about 4 s of CPU per file. Each of those files
+// still gets a fresh, just-migrated database of its own (test/support/setup.ts, with
+// src/reset-for-tests.ts forgetting what modules kept from the previous file's), so a file that
+// reads the whole database (the outbox relay, gauges, start-up checks) sees only its own rows. A
+// file belongs here when it changes what the whole process shares: its own configuration
+// (`loadConfig(env)`, environment variables), module mocks or fake timers, the PostgreSQL
+// environment, or processes and browsers that it starts beside the service
 // (docs/contributing/testing.md, "How files share a process").
 const isolated = [
   'test/admin/private-data-dir.test.ts', // sets DATA_DIR for a first start
@@ -26,21 +29,11 @@ const isolated = [
   'test/fuzz/schemathesis.test.ts', // the built service as a process
   'test/clients/clients.test.ts', // generators and compilers as processes
   'test/audit/audit-workflow-actions.test.ts', // a Temporal client whose re-send wait it abandons (as http/readiness)
-  // The whole database's outbox: the relay claims every workspace's events, the gauges count
-  // them; in a shared process that would include the earlier files' events.
-  'test/metrics/webhook-gauges.test.ts',
-  'test/webhooks/field-filters.test.ts',
-  'test/webhooks/thin-payload.test.ts',
-  'test/webhooks/operational-events.test.ts',
-  'test/webhooks/relay-fairness.test.ts',
-  'test/webhooks/relay.test.ts',
-  'test/webhooks/subscription-caps.test.ts',
   // Stops Temporal under a readiness check whose gRPC retry outlives the closed client (the
   // SDK's retry timer throws `Channel has been shut down` into whatever file runs next).
   'test/http/readiness.test.ts',
-  // Failed once each in the shared project in CI (2026-11-28, cause not established): the events
-  // feed's order within a PATCH's events, and the fairness test's dispatch order (CPU-sensitive).
-  'test/events/events-feed.test.ts',
+  // Failed once in the shared project in CI (2026-11-28, before each file had its own database):
+  // the fairness test's dispatch order (CPU-sensitive, not the database's).
   'test/temporal/dev-server-fairness.test.ts',
   // `// @vitest-environment postgres` (test/support/postgres-environment.ts): a database each.
   'test/auth/revocation-instances.test.ts',
@@ -70,11 +63,7 @@ export default defineConfig({
     // Two cores: more parallel files only contend for them (PGlite and Temporal are CPU-bound).
     maxWorkers: 2,
     projects: [
-      // Off again (2026-11-28): three clean-clone CI runs in a row failed different files in the
-      // shared project (a secret-keys start-up seeing another file's stored secrets, a delivery run
-      // attempting nothing, the events feed's order). Sharing needs every file's whole-database
-      // reads found first (issue 31); until then each file has its process and database again.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: true } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: false } },
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
     ],
   },

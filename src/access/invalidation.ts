@@ -6,6 +6,7 @@
 // With the embedded PGlite there is a single process, which drops its own entries when it revokes.
 import { db } from '../db/db.ts';
 import { logger } from '../logger.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 export const INVALIDATION_CHANNEL = 'auth_invalidation';
 
@@ -72,6 +73,11 @@ export function invalidateLocally(invalidation: Invalidation): void {
 }
 
 let listening = false;
+// A test file's fresh database (src/reset-for-tests.ts): cached principals and the LISTEN go with the old one.
+onResetForTests(() => {
+  listening = false;
+  for (const cache of caches) cache.clear();
+});
 
 /** Starts hearing other instances' invalidations (PostgreSQL only); called on the first authentication. */
 export function listenForInvalidations(): void {

@@ -12,6 +12,7 @@ import { invalidateLocally, listenForInvalidations, SecurityCache } from '../acc
 import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 import { OPERATOR, recordAudit, type AuditActor } from '../audit/audit.writer.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 const KEY_PATTERN = /^svc_([A-Za-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
 /** How long a resolved key is trusted without asking the database again, should its revocation's message be lost. */
@@ -64,6 +65,8 @@ interface CacheEntry {
 }
 const cache = new SecurityCache<CacheEntry>(CACHE_MAX, (entry, _token, i) => i.kind === 'apiKey' && entry.principal?.apiKey.id === i.id);
 const touchedAt = new Map<number, number>();
+// A test file's fresh database (src/reset-for-tests.ts); the cache is cleared with the others (access/invalidation.ts).
+onResetForTests(() => touchedAt.clear());
 
 function timingSafeEqualHex(a: string, b: string): boolean {
   const ab = Buffer.from(a, 'hex');

@@ -19,6 +19,7 @@ import { sharedRedis } from '../rate-limit/redis.ts';
 import { NO_SOCKET } from '../rate-limit/client-address.ts';
 import { recordFailedSignIns, signedIn, signedOut } from './session-audit.ts';
 import { logger } from '../logger.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 export const IDLE_TIMEOUT_MS = 12 * 60 * 60_000;
 const ABSOLUTE_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -100,6 +101,12 @@ const signInThrottle = () =>
     maxFailuresPerAddressPerDay: config.auth.signInMaxFailuresPerAddressPerDay,
     redis: sharedRedis(),
   }));
+// A test file's fresh database (src/reset-for-tests.ts): the failures counted so far (every
+// in-process request comes from the same address) and the dummy hash go too.
+onResetForTests(() => {
+  throttle = undefined;
+  dummyHash = undefined;
+});
 
 export const sessionService = {
   /**

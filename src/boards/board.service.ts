@@ -5,6 +5,7 @@ import { canSeeBoard, type Principal } from '../access/principal.ts';
 import { pageByKey, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { stringId } from '../paging/page-keys.ts';
 import { boardRepository, type BoardWithRules } from './board.repository.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 /** Board ids: `brd_` and a ULID. */
 const boardIds = stringId(/^brd_[0-9A-Z]{26}$/);
@@ -18,6 +19,8 @@ const boardIds = stringId(/^brd_[0-9A-Z]{26}$/);
 const RULES_TTL_MS = 10_000;
 const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
+// A test file's fresh database (src/reset-for-tests.ts).
+onResetForTests(() => rulesCache.clear());
 
 export const boardService = {
   /**

@@ -3,8 +3,11 @@
 // metrics-endpoint.ts registers it; the entry point hands it the process's checks.
 import { Gauge, type Registry } from 'prom-client';
 import { readiness, type ReadinessChecks } from './health.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 let measured: ReadinessChecks = {};
+// A test file's checks are its own (src/reset-for-tests.ts).
+onResetForTests(() => (measured = {}));
 
 /** The checks this process's /readyz runs (src/main.ts); none until then. */
 export function measureReadiness(checks: ReadinessChecks): void {

@@ -3,8 +3,11 @@
 // paths or caller text, so a stranger cannot grow the number of series. No database here (the
 // rate limits and the CLI import this): the gauges read at scrape time are in webhook-gauges.ts.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 export const registry = new Registry();
+// A test file counts from zero, as in a process of its own (src/reset-for-tests.ts).
+onResetForTests(() => registry.resetMetrics());
 // Process CPU, memory, file descriptors, event-loop lag, GC, heap: prom-client's defaults.
 collectDefaultMetrics({ register: registry });
 

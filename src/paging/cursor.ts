@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { PothosValidationError } from '@pothos/core';
 import { AppError } from '../errors/errors.ts';
 import { serviceSecretRepository } from './service-secret.repository.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 /** Characters of the base64url tag: 132 bits of the HMAC. */
 const TAG_LENGTH = 22;
@@ -14,6 +15,11 @@ export const SIGNED_CURSOR = new RegExp(`^([A-Za-z0-9_-]*)\\.([A-Za-z0-9_-]{${TA
 
 let key: Buffer | null = null;
 let loading: Promise<Buffer> | null = null;
+// A test file's fresh database (src/reset-for-tests.ts) has no key yet: the next cursor makes or reads its own.
+onResetForTests(() => {
+  key = null;
+  loading = null;
+});
 
 /** The signing key: at once when loaded, else a promise (one database read per process). */
 export function cursorKey(): Buffer | Promise<Buffer> {

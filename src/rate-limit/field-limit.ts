@@ -10,6 +10,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import type { Principal } from '../access/principal.ts';
 import { sharedRedis } from './redis.ts';
 import { rateLimitRefusals } from '../metrics/metrics.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 interface FieldLimit {
   /** Calls allowed per window for one caller. */
@@ -30,6 +31,8 @@ export const fieldLimits = {
 const identify = (p: Principal) => (p.kind === 'apiKey' ? `key:${p.apiKey.id}` : `user:${p.user.id}`);
 
 let limiter: ReturnType<typeof getGraphQLRateLimiter> | undefined;
+// A test file starts with no calls counted (src/reset-for-tests.ts).
+onResetForTests(() => (limiter = undefined));
 function fieldRateLimiter() {
   if (!limiter) {
     const redis = sharedRedis();

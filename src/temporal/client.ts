@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { config } from '../config.ts';
 import { AppError } from '../errors/errors.ts';
 import { temporalClientInterceptors } from '../tracing/temporal.ts';
+import { onResetForTests } from '../reset-for-tests.ts';
 
 /**
  * A Client whose connection opens on first use (so creating it never fails or blocks at
@@ -40,3 +41,6 @@ export async function temporalAnswers(): Promise<void> {
   const { connection } = temporal().client;
   await connection.withDeadline(Date.now() + 2_000, () => connection.workflowService.getSystemInfo({}));
 }
+
+// A test file left its client set (src/reset-for-tests.ts): the next one connects to its own server.
+onResetForTests(closeTemporal);

@@ -5,6 +5,7 @@ import { workspaceService } from '../../src/workspaces/workspace.service.ts';
 import { apiKeyService, type CreateKeyInput } from '../../src/api-keys/api-key.service.ts';
 import { API_SCOPES } from '../../src/access/principal.ts';
 import { createApp } from '../../src/http/app.ts';
+import { onResetForTests } from '../../src/reset-for-tests.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -37,6 +38,12 @@ export async function createTestWorkspace(name = 'Test workspace') {
 }
 
 let defaultApp: App | undefined;
+// The next file in a shared worker process has a fresh database (support/setup.ts): not yet
+// migrated on PostgreSQL, and an app of its own (its rate limiters count from zero).
+onResetForTests(() => {
+  migrated = undefined;
+  defaultApp = undefined;
+});
 
 /**
  * Calls the service: `api('GET', '/me', { key })`. In-process (no port) on its HTTP app, made once

@@ -1,14 +1,17 @@
-// Runs before every test file: the database of the file's process, so that files running side by
-// side never see each other's rows (the outbox relay of one file would otherwise relay another
-// file's events). PostgreSQL when DATABASE_URL is set (a fresh database on that server, dropped by
-// global-setup.ts at the end), else a fresh embedded PGlite directory: a copy of the migrated one
-// global-setup.ts made (support/pglite-template.ts), so that no file pays for initdb and the
-// migrations. Set before src/config.ts is first imported.
+// Runs before every test file: the file's own database, so that no file sees another's rows (the
+// outbox relay of one file would relay another file's events; start-up checks read every stored
+// secret; the events feed reads every workspace's horizon). PostgreSQL when DATABASE_URL is set (a
+// fresh database on that server, dropped by global-setup.ts at the end), else a fresh embedded
+// PGlite directory: a copy of the migrated one global-setup.ts made (support/pglite-template.ts),
+// so that no file pays for initdb and the migrations. Set before src/config.ts is first imported.
 //
-// A worker of the `shared` project (vitest.config.ts) runs several files one after another in one
-// process, which imported the service (and read its configuration) for the first: those files
-// share that first file's database, each in workspaces of its own. An isolated file is a process
-// of its own, so it always makes one.
+// A worker of the `shared` project (vitest.config.ts, `isolate: false`) runs several files one
+// after another in one process, which imported the service (and read its configuration) for the
+// first. Before each later file, src/reset-for-tests.ts closes the database and forgets what the
+// modules kept from it; the same configuration then names a fresh one: the same DATA_DIR made
+// again from the template, or the same PostgreSQL database name dropped and created again (the
+// test kit migrates it, support/fixtures.ts). So every file starts from a just-migrated database,
+// as it would in a process of its own, and keeps only the imports.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,26 +19,50 @@ import path from 'node:path';
 import pg from 'pg';
 import { copyMigratedPglite } from './pglite-template.ts';
 
-// Not inherited: vitest starts each worker process from its own (the main process's) environment.
-if (!process.env.TEST_PROCESS_DATABASE) {
+async function createDatabase(baseUrl: string, name: string, { dropFirst = false } = {}) {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    if (dropFirst) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A copy of the migrated template in `dir`, made afresh (mkdtemp's owner-only mode, as the first time). */
+function freshDataDir(dir: string) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { mode: 0o700 });
+  copyMigratedPglite(dir);
+}
+
+if (process.env.TEST_PROCESS_DATABASE) {
+  // A later file in a shared worker process (see above).
+  const { resetForTests } = await import('../../src/reset-for-tests.ts');
+  await resetForTests();
+  const url = process.env.TEST_PROCESS_DATABASE_URL;
+  if (url) {
+    const name = new URL(url).pathname.slice(1);
+    await createDatabase(process.env.TEST_BASE_DATABASE_URL!, name, { dropFirst: true });
+  } else if (process.env.TEST_PROCESS_DATA_DIR) {
+    freshDataDir(process.env.TEST_PROCESS_DATA_DIR);
+  }
+} else {
+  // The first file of a process. Not inherited: vitest starts each worker process from its own
+  // (the main process's) environment.
   process.env.TEST_PROCESS_DATABASE = '1';
   process.env.TEST_BASE_DATABASE_URL ??= process.env.DATABASE_URL ?? '';
   const baseUrl = process.env.TEST_BASE_DATABASE_URL;
   if (baseUrl) {
     const name = `${process.env.TEST_RUN_DB_PREFIX ?? 'test_'}${crypto.randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name}`);
-    } finally {
-      await admin.end();
-    }
+    await createDatabase(baseUrl, name);
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
-    process.env.DATABASE_URL = url.toString();
+    process.env.DATABASE_URL = process.env.TEST_PROCESS_DATABASE_URL = url.toString();
   } else if (!process.env.KEEP_DATA_DIR) {
     // In the run's folder, which global-setup.ts removes at the end (a copy is 40 MB).
-    process.env.DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
+    process.env.DATA_DIR = process.env.TEST_PROCESS_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
     copyMigratedPglite(process.env.DATA_DIR);
   }
 }

@@ -12,7 +12,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config, parseSecretKeys, type Config, type SecretKey } from '../../src/config.ts';
-import { onFirstUse } from '../../src/lazy.ts';
+import { forget, onFirstUse } from '../../src/lazy.ts';
+import { onResetForTests } from '../../src/reset-for-tests.ts';
 
 const PREFIX = 'enc2';
 /** The format before ciphertexts were bound to their place: opened only to seal again at start-up (secretRepository.sealPlainText). */
@@ -171,6 +172,8 @@ export class KeyRing {
 }
 
 export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.secretKeys, keyFile(config.dataDir), productionKeysMissing()));
+// A test file's fresh DATA_DIR has no key file yet (src/reset-for-tests.ts): the ring keeps what it read.
+onResetForTests(() => forget(secretKeys));
 
 export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`) || stored.startsWith(`${LEGACY_PREFIX}.`);
 
