@@ -40,6 +40,20 @@ describe('bulk job restart', () => {
     await stack?.stop();
   }, 60_000);
 
+  /** A stored job creating a ticket per subject that no workflow was told about, so only the chunks a test runs touch it. */
+  async function unannouncedJob(subjects: string[]): Promise<string> {
+    const created = await ws.key({ scopes: ['tickets:write'] });
+    const jobId = newId('job');
+    await jobRepository.insertJob({
+      id: jobId,
+      workspaceId: ws.workspace.id,
+      apiKeyId: created.record.id,
+      createdAt: new Date(),
+      items: subjects.map((subject) => ({ op: 'create', input: ticketBody(ws, { subject }) })),
+    });
+    return jobId;
+  }
+
   it('goes on after its worker is stopped mid-chunk, making each ticket exactly once', async () => {
     const key = (await ws.key({ scopes: ['tickets:read', 'tickets:write'] })).value;
     let reached!: () => void;
@@ -81,17 +95,8 @@ describe('bulk job restart', () => {
   }, 240_000);
 
   it('makes nothing twice when the same chunk runs twice at once', async () => {
-    const created = await ws.key({ scopes: ['tickets:write'] });
     const subjects = Array.from({ length: 6 }, (_, i) => `Twice ${i} ${newId('s')}`);
-    // A job no workflow was told about, so only the chunks run here touch it.
-    const jobId = newId('job');
-    await jobRepository.insertJob({
-      id: jobId,
-      workspaceId: ws.workspace.id,
-      apiKeyId: created.record.id,
-      createdAt: new Date(),
-      items: subjects.map((subject) => ({ op: 'create', input: ticketBody(ws, { subject }) })),
-    });
+    const jobId = await unannouncedJob(subjects);
     const outcomes = await Promise.all([jobRunner.runChunk(jobId), jobRunner.runChunk(jobId)]);
     expect(outcomes).toMatchObject([{ remaining: 0 }, { remaining: 0 }]);
     expect(await jobRunner.runChunk(jobId)).toMatchObject({ remaining: 0 });
@@ -104,15 +109,7 @@ describe('bulk job restart', () => {
   }, 60_000);
 
   it('pauses after each chunk that leaves items to do, for as long as the chunk took, and not after the last', async () => {
-    const created = await ws.key({ scopes: ['tickets:write'] });
-    const jobId = newId('job');
-    await jobRepository.insertJob({
-      id: jobId,
-      workspaceId: ws.workspace.id,
-      apiKeyId: created.record.id,
-      createdAt: new Date(),
-      items: Array.from({ length: CHUNK_ITEMS + 2 }, (_, i) => ({ op: 'create', input: ticketBody(ws, { subject: `Paced ${i} ${newId('s')}` }) })),
-    });
+    const jobId = await unannouncedJob(Array.from({ length: CHUNK_ITEMS + 2 }, (_, i) => `Paced ${i} ${newId('s')}`));
     const pauses: number[] = [];
     const { runBulkChunk } = createTicketBulkActivities({ pauseMs: (busyMs) => (pauses.push(busyMs), 0) });
     const env = new MockActivityEnvironment();
