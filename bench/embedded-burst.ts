@@ -39,6 +39,7 @@ import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 import { readStages, stageCells, stageNames, stagesWith, type StageTimes } from './embedded-stages.ts';
+import { relayBetween, relayRows, scrapeRelay, type SeriesSummary } from './relay-metrics.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 
@@ -91,6 +92,8 @@ interface SideResult {
   aDelivered: number;
   /** Where B's event-to-arrival went during the burst (the service's own timestamps). */
   bStagesDuring?: StageTimes;
+  /** The relay's histograms over B's window during the burst (the service's /metrics). */
+  relayDuring?: SeriesSummary[];
 }
 
 /** Percentiles where a missing value counts as infinitely late (null in the report: n/a). */
@@ -313,7 +316,9 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
       }
     }),
   ).then(() => (Date.now() - burstStart) / 1000);
+  const relayBefore = await scrapeRelay(`http://127.0.0.1:${port}`);
   const during = await steadyPhase(num('window-seconds'));
+  const relayDuring = relayBetween(relayBefore, await scrapeRelay(`http://127.0.0.1:${port}`));
   const aDeliveredInWindow = bulk.size;
   const bArrivalDuring = await arrivalsWithin(during);
   const aSeconds = await burst;
@@ -332,6 +337,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   });
   return {
     bStagesDuring,
+    relayDuring,
     bApiIdle: pcts(idle.apiMs, idle.failed),
     bApiDuring: pcts(during.apiMs, during.failed),
     bArrivalIdle,
@@ -446,6 +452,16 @@ async function main() {
     const xs = results[side]!;
     // The first round's (a median of percentiles per step would not add up to anything).
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
+  }
+  lines.push(
+    '',
+    "The outbox relay during B's window (the service's /metrics, src/metrics/metrics.ts, read at the window's start and end; the first round): how long a relay batch's steps took, and how long events waited from their occurrence until a relay claimed them. p95 is the bound of the Prometheus bucket that holds it.",
+    '',
+    '| Version, series | batches or events | mean ms | p95 ≤ ms |',
+    '|---|--:|--:|--:|',
+  );
+  for (const side of Object.keys(trees)) {
+    for (const row of relayRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
   }
   lines.push('');
   writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}-latest.md`), lines.join('\n'), log);

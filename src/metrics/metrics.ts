@@ -46,6 +46,23 @@ export const outboxRelayedEvents = new Counter({
   registers: [registry],
 });
 
+/** The relay's batch, step by step (claim, write, signal, mark): where an event's way to its run goes. */
+export const outboxRelayStepDuration = new Histogram({
+  name: 'outbox_relay_step_duration_seconds',
+  help: 'Duration of each step of one outbox relay batch: claim (take events), write (their deliveries), signal (wake the runs), mark (relayed)',
+  labelNames: ['step'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+/** How long events waited from their occurrence until a relay took them: the outbox's lag. */
+export const outboxRelayPickupDelay = new Histogram({
+  name: 'outbox_relay_pickup_delay_seconds',
+  help: 'Time from an event\'s occurrence (its writer\'s clock, before its transaction committed) until a relay claimed it',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts sent, by outcome (succeeded, failed, gone) and trigger (scheduled, manual, test)',

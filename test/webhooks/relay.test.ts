@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
 import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import { outboxRelayedEvents } from '../../src/metrics/metrics.ts';
+import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../src/metrics/metrics.ts';
 import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { OVERDUE_AFTER_MS } from '../../workflows/delivery/constants.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -53,10 +53,18 @@ describe('outbox relay', () => {
     await prisma.event.update({ where: { id: onSupportEvent.id }, data: { boardId: support!.id } });
 
     const relayedBefore = (await outboxRelayedEvents.get()).values[0]?.value ?? 0;
+    const countOf = async (h: typeof outboxRelayPickupDelay | typeof outboxRelayStepDuration, labels: Record<string, string> = {}) =>
+      (await h.get()).values.find((v) => v.metricName?.endsWith('_count') && Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+    const pickedBefore = await countOf(outboxRelayPickupDelay);
+    const stepsBefore = await Promise.all(['claim', 'write', 'signal', 'mark'].map((step) => countOf(outboxRelayStepDuration, { step })));
     const r = relay();
     await r.drain();
     // Counted for operators (outbox_relayed_events_total): at least these two (other files' events may wait too).
     expect(((await outboxRelayedEvents.get()).values[0]?.value ?? 0) - relayedBefore).toBeGreaterThanOrEqual(2);
+    // Timed for operators: each event's pickup delay, and each step of the batch that took them.
+    expect((await countOf(outboxRelayPickupDelay)) - pickedBefore).toBeGreaterThanOrEqual(2);
+    const stepsAfter = await Promise.all(['claim', 'write', 'signal', 'mark'].map((step) => countOf(outboxRelayStepDuration, { step })));
+    stepsAfter.forEach((n, i) => expect(n - stepsBefore[i]!).toBeGreaterThanOrEqual(1));
     const expectTargets = async (eventId: string, ids: string[]) =>
       expect((await deliveriesOf(eventId)).map((d) => d.subscriptionId).sort()).toEqual([...ids].sort());
     await expectTargets(onBilling.id, [all.id, paused.id]);

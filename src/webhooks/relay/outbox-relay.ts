@@ -19,7 +19,7 @@ import { queueRepository } from '../../../workflows/delivery/queue.repository.ts
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
 import { inStoredTrace } from '../../tracing/tracing.ts';
 import { fieldFilterName } from '../subscriptions/webhook.service.ts';
-import { outboxRelayedEvents } from '../../metrics/metrics.ts';
+import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../metrics/metrics.ts';
 
 interface RelayOptions {
   client: Client;
@@ -101,8 +101,13 @@ export function createOutboxRelay(options: RelayOptions) {
 
   /** One batch: returns how many events were taken (0 when the outbox is empty). */
   async function relayBatch(): Promise<number> {
+    let step = outboxRelayStepDuration.startTimer({ step: 'claim' });
     const events = await webhookRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return 0;
+    step();
+    const claimedAt = Date.now();
+    for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
+    step = outboxRelayStepDuration.startTimer({ step: 'write' });
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
     const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
     const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
@@ -119,6 +124,8 @@ export function createOutboxRelay(options: RelayOptions) {
       entry.events.push(event);
       bySubscription.set(subscription.id, entry);
     }
+    step();
+    step = outboxRelayStepDuration.startTimer({ step: 'signal' });
     const failed = new Set<string>();
     const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
@@ -130,9 +137,12 @@ export function createOutboxRelay(options: RelayOptions) {
         throw err;
       }
     });
+    step();
     const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
     if (done.length) {
+      step = outboxRelayStepDuration.startTimer({ step: 'mark' });
       await webhookRepository.markRelayed(done, new Date());
+      step();
       outboxRelayedEvents.inc(done.length);
     }
     if (failed.size) {

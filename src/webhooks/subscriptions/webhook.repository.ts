@@ -88,6 +88,8 @@ export interface ClaimedEvent {
   changedFields: string[] | null;
   /** The trace its deliveries continue (traces on; src/tracing/tracing.ts). */
   traceparent: string | null;
+  /** When it occurred (the writer's clock): the relay's pickup delay is measured from it. */
+  occurredAt: Date;
 }
 
 /** The statuses an attempt can have, and those of a delivery the log shows as waiting. */
@@ -380,7 +382,7 @@ export const webhookRepository = {
              WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
-      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent",
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent", "occurredAt",
         CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
              THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
   },
