@@ -22,8 +22,8 @@ export const jobRunner = {
    * Runs the next CHUNK_ITEMS pending items of the job, in order, with the authority its key has
    * now (a revoked or expired key fails the rest of the job). Each item's ticket change and its
    * result commit together; an item that already has its result is skipped. Returns how many
-   * items remain and how long the chunk took (`busyMs`, which the workflow's pause after it is
-   * measured by); at none remaining, the job is completed.
+   * items remain and how long the chunk took (`busyMs`: the chunk's activity pauses in proportion
+   * to it, workflows/ticket-bulk/activities.ts); at none remaining, the job is completed.
    */
   async runChunk(jobId: string, onItem: (index: number) => void | Promise<void> = () => {}): Promise<{ remaining: number; busyMs: number }> {
     const started = Date.now();

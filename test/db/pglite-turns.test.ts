@@ -1,4 +1,5 @@
-// The embedded database lets the event loop turn between statements (src/db/pglite-turns.ts):
+// The embedded database lets the event loop turn before each statement or transaction, not inside
+// one (src/db/pglite-turns.ts):
 // PGlite's own statements settle without returning to it, so without the wrapper a chain of
 // statements (a bulk job's chunk) would hold every request until its end. On PGlite always, also
 // when the suite runs on PostgreSQL: a copy of the migrated embedded database in a folder of its own
@@ -41,6 +42,16 @@ describe('PGlite statements and the event loop', () => {
       for (let i = 0; i < 20; i++) await db.prisma.$transaction(async (tx) => tx.$queryRaw`SELECT count(*) FROM pg_class`);
     });
     expect(ran).toBe(true);
+  });
+
+  it('but not between the statements of one transaction: it holds the connection, and everyone waits for it', async () => {
+    let ranInside: boolean | undefined;
+    await db.prisma.$transaction(async (tx) => {
+      ranInside = await loopTurnedDuring(async () => {
+        for (let i = 0; i < 10; i++) await tx.$queryRaw`SELECT count(*) FROM pg_class`;
+      });
+    });
+    expect(ranInside).toBe(false);
   });
 
   it('(the reason) PGlite alone does not: the same chain on its own holds the loop to the end', async () => {

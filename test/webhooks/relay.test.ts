@@ -54,7 +54,7 @@ describe('outbox relay', () => {
 
     const relayedBefore = (await outboxRelayedEvents.get()).values[0]?.value ?? 0;
     const countOf = async (h: typeof outboxRelayPickupDelay | typeof outboxRelayStepDuration, labels: Record<string, string> = {}) =>
-      (await h.get()).values.find((v) => v.metricName?.endsWith('_count') && Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+      (await h.get()).values.find((v) => v.metricName?.endsWith('_count') && Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x))?.value ?? 0;
     const pickedBefore = await countOf(outboxRelayPickupDelay);
     const stepsBefore = await Promise.all(['claim', 'write', 'signal', 'mark'].map((step) => countOf(outboxRelayStepDuration, { step })));
     const r = relay();
