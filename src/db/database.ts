@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import type { SqlRunner } from './migrations.ts';
 import { makeOwnerOnly } from './private-data-dir.ts';
 import { pgliteWithTurns } from './pglite-turns.ts';
+import { currentDatabaseLane, FairTurns } from './fair-turns.ts';
 import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {
@@ -122,8 +123,9 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
   // withdraw a transaction that Prisma gave up waiting for (maxWait): it still takes the connection
   // later and keeps it for good, and every query after it hangs. So the wait is as long as a
   // transaction could ever queue here, never shorter.
-  // The statements of Prisma's queries take turns with the event loop (pglite-turns.ts).
-  const prisma = newPrismaClient({ adapter: new PrismaPGlite(pgliteWithTurns(lite)), transactionOptions: { maxWait: 600_000, timeout: 60_000 } });
+  // The statements of Prisma's queries and of `read` take fair turns (pglite-turns.ts, fair-turns.ts).
+  const turns = new FairTurns();
+  const prisma = newPrismaClient({ adapter: new PrismaPGlite(pgliteWithTurns(lite, turns)), transactionOptions: { maxWait: 600_000, timeout: 60_000 } });
   return {
     kind: 'pglite',
     prisma,
@@ -132,7 +134,7 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
         exec: async (sql) => void (await lite.exec(sql)),
         query: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
       }),
-    read: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
+    read: async (sql, params) => (await turns.run(currentDatabaseLane(), () => lite.query(sql, params as unknown[]))).rows as never[],
     listen: (channel, handler) => lite.listen(channel, handler),
     async close() {
       await privateFiles.catch(() => undefined);

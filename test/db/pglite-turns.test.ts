@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database } from '../../src/db/database.ts';
+import { withDatabaseLane } from '../../src/db/fair-turns.ts';
 import { copyMigratedPglite } from '../support/pglite-template.ts';
 
 describe('PGlite statements and the event loop', () => {
@@ -52,6 +53,20 @@ describe('PGlite statements and the event loop', () => {
       });
     });
     expect(ranInside).toBe(false);
+  });
+
+  it("one caller's many statements do not crowd out another's: the lanes take turns", async () => {
+    const done: string[] = [];
+    const statement = (lane: string, name: string) =>
+      withDatabaseLane(lane, async () => {
+        await db.prisma.$queryRaw`SELECT count(*) FROM pg_class`;
+        done.push(name);
+      });
+    const busy = Array.from({ length: 10 }, (_, i) => statement('credential:a', `a${i}`));
+    const quiet = statement('credential:b', 'b');
+    await Promise.all([...busy, quiet]);
+    // In arrival order the quiet caller's statement would be the eleventh; in turns it is the second.
+    expect(done.indexOf('b')).toBe(1);
   });
 
   it('(the reason) PGlite alone does not: the same chain on its own holds the loop to the end', async () => {

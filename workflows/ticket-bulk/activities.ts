@@ -11,6 +11,10 @@
 import { Context } from '@temporalio/activity';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 import { BULK_CHUNKS_IN_FLIGHT, BULK_PAUSE_MAX_MS, BULK_PAUSE_RATIO } from '../../src/jobs/job.limits.ts';
+import { withDatabaseLane } from '../../src/db/fair-turns.ts';
+
+/** The embedded database's lane of every bulk job's chunks. */
+const BULK_JOBS_LANE = 'bulk-jobs';
 
 export interface TicketBulkActivityDeps {
   /** Chunks at once in this worker (BULK_CHUNKS_IN_FLIGHT unless a test says). */
@@ -48,11 +52,14 @@ export function createTicketBulkActivities(deps: TicketBulkActivityDeps = {}) {
     },
 
     async runBulkChunk({ jobId }: { jobId: string }): Promise<{ remaining: number }> {
+      // On the embedded database, the imports' statements take their turns in a lane of their own (fair-turns.ts).
       const { remaining, busyMs } = await inTurn(() =>
-        jobRunner.runChunk(jobId, async (index) => {
-          Context.current().heartbeat(index);
-          await deps.afterItem?.(jobId, index);
-        }),
+        withDatabaseLane(BULK_JOBS_LANE, () =>
+          jobRunner.runChunk(jobId, async (index) => {
+            Context.current().heartbeat(index);
+            await deps.afterItem?.(jobId, index);
+          }),
+        ),
       );
       if (remaining > 0) await Context.current().sleep((deps.pauseMs ?? pauseAfter)(busyMs));
       return { remaining };

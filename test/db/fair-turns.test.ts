@@ -1,0 +1,69 @@
+// Fair turns at the embedded database's one connection (src/db/fair-turns.ts): one statement or
+// transaction at a time, round-robin over the callers' lanes, each after a turn of the event loop.
+// Ordering only, no timing.
+import { describe, expect, it } from 'vitest';
+import { currentDatabaseLane, FairTurns, SERVICE_LANE, withDatabaseLane } from '../../src/db/fair-turns.ts';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('FairTurns', () => {
+  it('gives the connection to the waiting lanes in turn, not in arrival order', async () => {
+    const turns = new FairTurns();
+    const order: string[] = [];
+    const op = (name: string) => async () => {
+      order.push(name);
+      await tick();
+    };
+    // A busy caller asks for five turns first; a quiet one for one, and the service for one, after them.
+    const busy = Array.from({ length: 5 }, (_, i) => turns.run('a', op(`a${i}`)));
+    const quiet = turns.run('b', op('b0'));
+    const service = turns.run(SERVICE_LANE, op('s0'));
+    await Promise.all([...busy, quiet, service]);
+    expect(order).toEqual(['a0', 'b0', 's0', 'a1', 'a2', 'a3', 'a4']);
+    expect(turns.waitingLanes).toBe(0);
+  });
+
+  it('holds the connection for a whole operation: no two run at once', async () => {
+    const turns = new FairTurns();
+    let running = 0;
+    let most = 0;
+    await Promise.all(
+      ['a', 'b', 'a', 'c', 'b', 'a'].map((lane) =>
+        turns.run(lane, async () => {
+          most = Math.max(most, ++running);
+          await tick();
+          await tick();
+          running -= 1;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+  });
+
+  it('lets the event loop turn before every grant, also with one lane alone', async () => {
+    const turns = new FairTurns();
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const seen: boolean[] = [];
+    for (let i = 0; i < 3; i++) await turns.run('a', async () => void seen.push(turned));
+    expect(seen[0]).toBe(true);
+  });
+
+  it('passes the connection on after an operation that fails', async () => {
+    const turns = new FairTurns();
+    const failed = turns.run('a', async () => {
+      throw new Error('statement failed');
+    });
+    await expect(failed).rejects.toThrow('statement failed');
+    await expect(turns.run('b', async () => 'next')).resolves.toBe('next');
+  });
+
+  it('names the lane of the async context, the service outside any', async () => {
+    expect(currentDatabaseLane()).toBe(SERVICE_LANE);
+    await withDatabaseLane('credential:x', async () => {
+      await tick();
+      expect(currentDatabaseLane()).toBe('credential:x');
+    });
+    expect(currentDatabaseLane()).toBe(SERVICE_LANE);
+  });
+});
