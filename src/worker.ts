@@ -13,7 +13,6 @@ import { createRetentionActivities } from '../workflows/retention/activities.ts'
 import { createTicketBulkActivities } from '../workflows/ticket-bulk/activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
-import { inDatabaseLanes } from './db/fair-turns.ts';
 
 /**
  * How this worker's slots are shared (the delivery engine: workflows/delivery/README.md):
@@ -70,24 +69,11 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     workflowsPath,
     workflowBundle: prebuiltWorkflowBundle(),
     workflowInterceptorModules,
-    activities: embeddedLanes({ ...createDeliveryActivities({ client, ...deliveryDeps }), ...createRecoverActivities(), ...createRetentionActivities(), ...createTicketBulkActivities() }),
+    activities: { ...createDeliveryActivities({ client, ...deliveryDeps }), ...createRecoverActivities(), ...createRetentionActivities(), ...createTicketBulkActivities() },
     ...DELIVERY_CONCURRENCY,
     ...temporalWorkerOptions(),
   });
   return { worker, connection, running: worker.run() };
-}
-
-/**
- * On the embedded database, a delivery run's activities take their turns at the connection in a
- * lane of their subscription's (src/db/fair-turns.ts): one subscription's backlog does not slow
- * another's deliveries. The others stay in the service's lane (bulk chunks choose their own).
- */
-function embeddedLanes<T extends Record<string, unknown>>(activities: T): T {
-  if (config.database.kind !== 'pglite') return activities;
-  return inDatabaseLanes(activities, (input) => {
-    const id = (input as { subscriptionId?: unknown } | undefined)?.subscriptionId;
-    return typeof id === 'string' ? `subscription:${id}` : undefined;
-  });
 }
 
 const RETRY_MS = 2_000;

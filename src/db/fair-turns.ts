@@ -65,19 +65,3 @@ export class FairTurns {
     });
   }
 }
-
-/** The same functions, each call run in the lane that `laneOf` names for its first argument (none: the caller's). */
-export function inDatabaseLanes<T extends Record<string, unknown>>(fns: T, laneOf: (input: unknown) => string | undefined): T {
-  return Object.fromEntries(
-    Object.entries(fns).map(([name, fn]) => {
-      if (typeof fn !== 'function') return [name, fn];
-      return [
-        name,
-        (...args: unknown[]) => {
-          const lane = laneOf(args[0]);
-          return lane === undefined ? fn(...args) : withDatabaseLane(lane, () => fn(...args));
-        },
-      ];
-    }),
-  ) as T;
-}

@@ -2,7 +2,7 @@
 // transaction at a time, round-robin over the callers' lanes, each after a turn of the event loop.
 // Ordering only, no timing.
 import { describe, expect, it } from 'vitest';
-import { currentDatabaseLane, FairTurns, inDatabaseLanes, SERVICE_LANE, withDatabaseLane } from '../../src/db/fair-turns.ts';
+import { currentDatabaseLane, FairTurns, SERVICE_LANE, withDatabaseLane } from '../../src/db/fair-turns.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -65,15 +65,5 @@ describe('FairTurns', () => {
       expect(currentDatabaseLane()).toBe('credential:x');
     });
     expect(currentDatabaseLane()).toBe(SERVICE_LANE);
-  });
-
-  it('runs each call of a set of functions in the lane its first argument names', async () => {
-    const fns = inDatabaseLanes(
-      { claim: async (_input: { subscriptionId?: string }) => currentDatabaseLane(), limit: 3 },
-      (input) => ((input as { subscriptionId?: string }).subscriptionId ? `subscription:${(input as { subscriptionId: string }).subscriptionId}` : undefined),
-    );
-    expect(await fns.claim({ subscriptionId: 'wh_1' })).toBe('subscription:wh_1');
-    expect(await withDatabaseLane('credential:x', () => fns.claim({}))).toBe('credential:x');
-    expect(fns.limit).toBe(3);
   });
 });

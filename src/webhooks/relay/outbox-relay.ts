@@ -19,7 +19,6 @@ import { queueRepository } from '../../../workflows/delivery/queue.repository.ts
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
 import { inStoredTrace } from '../../tracing/tracing.ts';
 import { fieldFilterName } from '../subscriptions/webhook.service.ts';
-import { withDatabaseLane } from '../../db/fair-turns.ts';
 import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../metrics/metrics.ts';
 
 interface RelayOptions {
@@ -174,9 +173,6 @@ export function createOutboxRelay(options: RelayOptions) {
   return { drain, sweepOverdue };
 }
 
-/** The embedded database's lane of the relay's statements. */
-const RELAY_LANE = 'relay';
-
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
@@ -192,9 +188,8 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   let lastSweep = 0;
   const relay = supervise({
     async run() {
-      // Every lane ends before the next round (or the back-off), whatever became of the others. On
-      // the embedded database the relay's statements take their turns in a lane of their own (fair-turns.ts).
-      const drained = await withDatabaseLane(RELAY_LANE, () => Promise.allSettled(Array.from({ length: lanes }, () => drain())));
+      // Every lane ends before the next round (or the back-off), whatever became of the others.
+      const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
       const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
       if (Date.now() - lastSweep >= sweepMs) {
