@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
+import { applyMigrations } from '../../src/db/migrations.ts';
+import { schemaFingerprint } from './database-reset.ts';
 import { migratedPgliteTemplate } from './pglite-template.ts';
 
 function provision() {
@@ -26,6 +28,32 @@ function provision() {
   }
 }
 
+/** The fingerprint of a just-migrated schema on this server (a database made, migrated and dropped). */
+async function migratedSchemaOn(base: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const runner = {
+        exec: async (sql: string) => void (await client.query(sql)),
+        query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as never[],
+      };
+      await applyMigrations(runner);
+      return await schemaFingerprint(runner);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  }
+}
+
 export default async function setup() {
   provision();
   // What the files of this run share and make once (support/workflow-bundles.ts) and their data
@@ -36,7 +64,9 @@ export default async function setup() {
   const base = process.env.DATABASE_URL;
   if (!base) {
     // The embedded files each start from a copy of one migrated data directory (setup.ts).
-    process.env.TEST_PGLITE_TEMPLATE = await migratedPgliteTemplate();
+    const template = await migratedPgliteTemplate();
+    process.env.TEST_PGLITE_TEMPLATE = template.dir;
+    process.env.TEST_MIGRATED_SCHEMA = template.fingerprint;
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
     if (!postgresBinDir()) return removeRunDir;
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
@@ -48,6 +78,7 @@ export default async function setup() {
   }
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;
   process.env.TEST_RUN_DB_PREFIX = prefix;
+  process.env.TEST_MIGRATED_SCHEMA = await migratedSchemaOn(base, `${prefix}schema`);
   return async () => {
     removeRunDir();
     const admin = new pg.Client({ connectionString: base });
