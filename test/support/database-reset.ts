@@ -40,7 +40,7 @@ export async function schemaFingerprint(run: Pick<SqlRunner, 'query'>): Promise<
 
 /**
  * Deletes every row (children before the rows they reference) and restarts every sequence, in one
- * transaction. `migrated`: the fingerprint of a just-migrated schema. Returns 'unmigrated' for a
+ * transaction, then vacuums the tables. `migrated`: the fingerprint of a just-migrated schema. Returns 'unmigrated' for a
  * database no migration has touched yet (a PostgreSQL file that never used it: the test kit
  * migrates it); throws when the schema is neither.
  */
@@ -68,12 +68,23 @@ export async function emptyMigratedDatabase(run: SqlRunner, migrated: string): P
     order.push(...free);
     left = left.filter((t) => !free.includes(t));
   }
+  // Without the foreign keys' per-row triggers where the role may switch them off (a superuser:
+  // PGlite, and the throwaway PostgreSQL of CI): deleting a workspace's rows otherwise checks every
+  // referencing table once per row (about 0.4 s for 2,000 rows on PGlite). The order above keeps
+  // the deletes valid with them on.
+  const [{ superuser }] = await run.query<{ superuser: boolean }>('SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user');
   // One simple-protocol script: one transaction (a failure leaves nothing half done or open).
   await run.exec(
     [
+      ...(superuser ? ['SET LOCAL session_replication_role = replica'] : []),
       ...order.map((t) => `DELETE FROM ${t}`),
       `SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false) FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
     ].join(';\n'),
   );
+  // The emptied tables go back to no pages at all, as migrated ones (VACUUM truncates trailing
+  // empty pages): new rows are laid out from the first page in the order they are written again,
+  // and the planner sees empty tables, so what a test reads in no particular order (an UPDATE's
+  // RETURNING) comes back as it did on a new database. About 20 ms on PGlite.
+  if (order.length) await run.exec(`VACUUM ${order.join(', ')}`);
   return 'emptied';
 }

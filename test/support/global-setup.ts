@@ -2,10 +2,12 @@
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
 // promtool, chromium, redis-server) and hands the paths to the test processes through the
 // environment (support/tools.ts reads them); without DATABASE_URL it makes (or finds) the migrated
-// PGlite data directory that setup.ts copies for each file (support/pglite-template.ts); then names this run's per-file databases (setup.ts)
-// and drops them at the end. Without DATABASE_URL it starts a throwaway PostgreSQL for the files
-// that need one (support/postgres-environment.ts), stopped at the end or, when the run is
-// interrupted, by the helper's watcher once this process is gone.
+// PGlite data directory that setup.ts copies for each worker process (support/pglite-template.ts);
+// with DATABASE_URL it names this run's databases (setup.ts) and drops them at the end. Either way
+// it hands setup.ts the fingerprint of a just-migrated schema (support/database-reset.ts). Without
+// DATABASE_URL it starts a throwaway PostgreSQL for the files that need one
+// (support/postgres-environment.ts), stopped at the end or, when the run is interrupted, by the
+// helper's watcher once this process is gone.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
