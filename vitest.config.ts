@@ -7,9 +7,11 @@ const require = createRequire(import.meta.url);
 // Files that run in a process of their own (vitest's isolation: a fresh import of the service for
 // each). Every other file runs in the `shared` project: a worker process imports the service once
 // and runs its files one after another, which saves about 4 s of CPU per file. Each of those files
-// still gets a fresh, just-migrated database of its own (test/support/setup.ts, with
-// src/reset-for-tests.ts forgetting what modules kept from the previous file's), so a file that
-// reads the whole database (the outbox relay, gauges, start-up checks) sees only its own rows. A
+// still starts from a just-migrated database (test/support/setup.ts empties the process's open one
+// of the previous file's rows, with src/reset-for-tests.ts forgetting what modules kept from
+// them), so a file that reads the whole database (the outbox relay, gauges, start-up checks) sees
+// only its own rows. On PostgreSQL as on PGlite: no database is dropped under a connection that
+// an earlier file's code may still hold. A
 // file belongs here when it changes what the whole process shares: its own configuration
 // (`loadConfig(env)`, environment variables), module mocks or fake timers, the PostgreSQL
 // environment, or processes and browsers that it starts beside the service
@@ -63,11 +65,7 @@ export default defineConfig({
     // Two cores: more parallel files only contend for them (PGlite and Temporal are CPU-bound).
     maxWorkers: 2,
     projects: [
-      // On PostgreSQL (DATABASE_URL: CI) every file has its own process again for now: the first CI
-      // run with sharing there (2026-11-28) had a file's DROP DATABASE … WITH (FORCE) end a
-      // connection that an earlier file's code still held (an uncaught `terminating connection
-      // due to administrator command` in the recover files). Embedded runs share.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: Boolean(process.env.DATABASE_URL) } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: isolated, isolate: false } },
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
     ],
   },

@@ -73,10 +73,15 @@ export function invalidateLocally(invalidation: Invalidation): void {
 }
 
 let listening = false;
-// A test file's fresh database (src/reset-for-tests.ts): cached principals and the LISTEN go with the old one.
-onResetForTests(() => {
+let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
+// A test file's fresh database (src/reset-for-tests.ts): cached principals go, and the LISTEN
+// stops (the database may stay open for the next file, which listens afresh).
+onResetForTests(async () => {
   listening = false;
   for (const cache of caches) cache.clear();
+  const stop = await unlisten;
+  unlisten = undefined;
+  await stop?.().catch(() => undefined);
 });
 
 /** Starts hearing other instances' invalidations (PostgreSQL only); called on the first authentication. */
@@ -88,11 +93,18 @@ export function listenForInvalidations(): void {
   };
   // `undefined`: the listener reconnected, and what was sent meanwhile is lost. Entries cached
   // before the first LISTEN took effect are dropped as well.
-  db.listen(INVALIDATION_CHANNEL, (payload) => {
-    if (payload === undefined) return clearAll();
-    const invalidation = parsePayload(payload);
-    if (invalidation) invalidateLocally(invalidation);
-  })
-    .then(clearAll)
-    .catch((err) => logger.warn({ err }, 'cannot listen for revocations; the cache lifetime applies'));
+  unlisten = db
+    .listen(INVALIDATION_CHANNEL, (payload) => {
+      if (payload === undefined) return clearAll();
+      const invalidation = parsePayload(payload);
+      if (invalidation) invalidateLocally(invalidation);
+    })
+    .then((stop) => {
+      clearAll();
+      return stop;
+    })
+    .catch((err) => {
+      logger.warn({ err }, 'cannot listen for revocations; the cache lifetime applies');
+      return undefined;
+    });
 }

@@ -1,7 +1,7 @@
 // The process's database. Only repositories (the *.repository.ts files) import `prisma`.
 import { config } from '../config.ts';
 import { forget, onFirstUse } from '../lazy.ts';
-import { onCloseForTests } from '../reset-for-tests.ts';
+import { onCloseForTests, onResetForTests } from '../reset-for-tests.ts';
 import { openDatabase, type Database } from './database.ts';
 import { applyMigrations, listMigrations } from './migrations.ts';
 
@@ -31,11 +31,14 @@ export async function migrationsApplied(): Promise<void> {
   migrationsDone = true;
 }
 
-// A test file sharing a worker process with the previous one gets a fresh database
-// (test/support/setup.ts): this one is closed, and the next use opens what the configuration names
-// (by then a new copy of the migrated template, or a new PostgreSQL database of the same name).
+// A test file sharing a worker process with the previous one gets a just-migrated database
+// (test/support/setup.ts): this one emptied, so that the readiness check looks again; or this one
+// closed, and the next use opens what the configuration names (by then a new copy of the migrated
+// template, or a new PostgreSQL database of the same name).
+onResetForTests(() => {
+  migrationsDone = false;
+});
 onCloseForTests(async () => {
   forget(prisma);
-  migrationsDone = false;
   await forget(db)?.close();
 });

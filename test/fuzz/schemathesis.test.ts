@@ -35,16 +35,20 @@ async function startService(): Promise<Service> {
   // concurrent `npm start` (test/e2e) rewriting dist/main.js cannot hand us half a file.
   fs.mkdirSync(distDir, { recursive: true }); // a fresh clone has no dist/ yet
   const outdir = fs.mkdtempSync(path.join(distDir, 'fuzz-'));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-fuzz-'));
-  cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }), () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }));
   // The service and, beside it, its workflow bundle, as scripts/build.ts lays out dist/ (npm start
   // prints its banner only once its worker runs).
   await bundle({ main: path.join(root, 'src', 'main.ts') }, outdir);
   await buildWorkflowBundle(outdir);
 
   const { env: startEnv, flags } = productionNode('all');
-  // Fresh ports again if one was taken meanwhile (onFreePorts); the data directory is kept.
+  // Fresh ports again if one was taken meanwhile (onFreePorts), and a fresh data directory with
+  // them: the first start seeds the demo workspace and prints its key before it starts Temporal
+  // and listens, so a start that lost a port leaves a seeded database whose key a second start on
+  // it would no longer print.
   const { port, child, output } = await onFreePorts(async (ports) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-fuzz-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...startEnv,

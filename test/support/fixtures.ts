@@ -38,8 +38,10 @@ export async function createTestWorkspace(name = 'Test workspace') {
 }
 
 let defaultApp: App | undefined;
-// The next file in a shared worker process has a fresh database (support/setup.ts): not yet
-// migrated on PostgreSQL, and an app of its own (its rate limiters count from zero).
+// The next file in a shared worker process starts from a just-migrated database (support/setup.ts;
+// on PostgreSQL possibly one not migrated yet, when no file of the process used it, or made again),
+// so it migrates again (nothing to apply, in the usual case), and an app of its own (its rate
+// limiters count from zero).
 onResetForTests(() => {
   migrated = undefined;
   defaultApp = undefined;

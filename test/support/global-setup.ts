@@ -2,10 +2,12 @@
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
 // promtool, chromium, redis-server) and hands the paths to the test processes through the
 // environment (support/tools.ts reads them); without DATABASE_URL it makes (or finds) the migrated
-// PGlite data directory that setup.ts copies for each file (support/pglite-template.ts); then names this run's per-file databases (setup.ts)
-// and drops them at the end. Without DATABASE_URL it starts a throwaway PostgreSQL for the files
-// that need one (support/postgres-environment.ts), stopped at the end or, when the run is
-// interrupted, by the helper's watcher once this process is gone.
+// PGlite data directory that setup.ts copies for each worker process (support/pglite-template.ts);
+// with DATABASE_URL it names this run's databases (setup.ts) and drops them at the end. Either way
+// it hands setup.ts the fingerprint of a just-migrated schema (support/database-reset.ts). Without
+// DATABASE_URL it starts a throwaway PostgreSQL for the files that need one
+// (support/postgres-environment.ts), stopped at the end or, when the run is interrupted, by the
+// helper's watcher once this process is gone.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
+import { applyMigrations } from '../../src/db/migrations.ts';
+import { schemaFingerprint } from './database-reset.ts';
 import { migratedPgliteTemplate } from './pglite-template.ts';
 
 function provision() {
@@ -26,6 +30,32 @@ function provision() {
   }
 }
 
+/** The fingerprint of a just-migrated schema on this server (a database made, migrated and dropped). */
+async function migratedSchemaOn(base: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const runner = {
+        exec: async (sql: string) => void (await client.query(sql)),
+        query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as never[],
+      };
+      await applyMigrations(runner);
+      return await schemaFingerprint(runner);
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.end();
+  }
+}
+
 export default async function setup() {
   provision();
   // What the files of this run share and make once (support/workflow-bundles.ts) and their data
@@ -36,7 +66,9 @@ export default async function setup() {
   const base = process.env.DATABASE_URL;
   if (!base) {
     // The embedded files each start from a copy of one migrated data directory (setup.ts).
-    process.env.TEST_PGLITE_TEMPLATE = await migratedPgliteTemplate();
+    const template = await migratedPgliteTemplate();
+    process.env.TEST_PGLITE_TEMPLATE = template.dir;
+    process.env.TEST_MIGRATED_SCHEMA = template.fingerprint;
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
     if (!postgresBinDir()) return removeRunDir;
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
@@ -48,6 +80,7 @@ export default async function setup() {
   }
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;
   process.env.TEST_RUN_DB_PREFIX = prefix;
+  process.env.TEST_MIGRATED_SCHEMA = await migratedSchemaOn(base, `${prefix}schema`);
   return async () => {
     removeRunDir();
     const admin = new pg.Client({ connectionString: base });

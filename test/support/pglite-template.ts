@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyMigrations, listMigrations } from '../../src/db/migrations.ts';
 import { fromRoot } from '../../src/paths.ts';
+import { schemaFingerprint } from './database-reset.ts';
 
 const cacheDir = fromRoot('node_modules', '.cache', 'ticketing-tests');
 
@@ -20,10 +21,17 @@ function templateName(): string {
   return `pglite-${hash.digest('hex').slice(0, 16)}`;
 }
 
-/** The path of the migrated data directory, made when this combination has none yet. */
-export async function migratedPgliteTemplate(): Promise<string> {
+/**
+ * The path of the migrated data directory, made when this combination has none yet, and the
+ * fingerprint of its schema (support/database-reset.ts), kept beside it.
+ */
+export async function migratedPgliteTemplate(): Promise<{ dir: string; fingerprint: string }> {
   const dir = path.join(cacheDir, templateName());
-  if (fs.existsSync(dir)) return dir;
+  const fingerprintFile = `${dir}.fingerprint`;
+  if (fs.existsSync(dir)) {
+    if (!fs.existsSync(fingerprintFile)) fs.writeFileSync(fingerprintFile, await fingerprintOfCopy(dir));
+    return { dir, fingerprint: fs.readFileSync(fingerprintFile, 'utf8') };
+  }
   fs.mkdirSync(cacheDir, { recursive: true });
   // Made beside its final name and renamed, so that an interrupted run leaves no half directory.
   const building = fs.mkdtempSync(`${dir}.building-`);
@@ -34,6 +42,7 @@ export async function migratedPgliteTemplate(): Promise<string> {
         exec: async (sql) => void (await lite.exec(sql)),
         query: async (sql, params) => (await lite.query(sql, params)).rows as never[],
       });
+      fs.writeFileSync(`${building}.fingerprint`, await schemaFingerprint({ query: async (sql, params) => (await lite.query(sql, params)).rows as never[] }));
     } finally {
       await lite.close();
     }
@@ -41,13 +50,31 @@ export async function migratedPgliteTemplate(): Promise<string> {
     for (const entry of fs.readdirSync(cacheDir)) {
       if (entry.startsWith('pglite-') && !entry.startsWith(path.basename(dir))) fs.rmSync(path.join(cacheDir, entry), { recursive: true, force: true });
     }
+    fs.renameSync(`${building}.fingerprint`, fingerprintFile);
     fs.renameSync(building, dir);
   } catch (err) {
     fs.rmSync(building, { recursive: true, force: true });
+    fs.rmSync(`${building}.fingerprint`, { force: true });
     // Another run made the same template meanwhile: theirs is as good.
     if (!fs.existsSync(dir)) throw err;
   }
-  return dir;
+  return { dir, fingerprint: fs.readFileSync(fingerprintFile, 'utf8') };
+}
+
+/** A template made before fingerprints were kept: opened in a copy (opening writes to the directory). */
+async function fingerprintOfCopy(dir: string): Promise<string> {
+  const copy = fs.mkdtempSync(`${dir}.fingerprint-`);
+  try {
+    fs.cpSync(dir, copy, { recursive: true });
+    const lite = new PGlite(copy);
+    try {
+      return await schemaFingerprint({ query: async (sql, params) => (await lite.query(sql, params)).rows as never[] });
+    } finally {
+      await lite.close();
+    }
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 /**

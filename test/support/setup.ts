@@ -7,16 +7,20 @@
 //
 // A worker of the `shared` project (vitest.config.ts, `isolate: false`) runs several files one
 // after another in one process, which imported the service (and read its configuration) for the
-// first. Before each later file, src/reset-for-tests.ts closes the database and forgets what the
-// modules kept from it; the same configuration then names a fresh one: the same DATA_DIR made
-// again from the template, or the same PostgreSQL database name dropped and created again (the
-// test kit migrates it, support/fixtures.ts). So every file starts from a just-migrated database,
-// as it would in a process of its own, and keeps only the imports.
+// first. Before each later file, src/reset-for-tests.ts forgets what the modules kept from the
+// previous one, and support/database-reset.ts empties the open database back to its just-migrated
+// state (every row deleted but the migrations' record, every sequence restarted; on PGlite the
+// rest of DATA_DIR goes too, such as the webhook secrets' key file). So every file starts from a
+// just-migrated database, as it would in a process of its own, and keeps only the imports and the
+// open database. When the schema is no longer the migrated one (or the database cannot be used),
+// the database is closed and made again instead: the same DATA_DIR from the template, or the same
+// PostgreSQL database name dropped and created (the test kit migrates it, support/fixtures.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { emptyMigratedDatabase } from './database-reset.ts';
 import { copyMigratedPglite } from './pglite-template.ts';
 
 async function createDatabase(baseUrl: string, name: string, { dropFirst = false } = {}) {
@@ -38,15 +42,29 @@ function freshDataDir(dir: string) {
 }
 
 if (process.env.TEST_PROCESS_DATABASE) {
-  // A later file in a shared worker process (see above).
+  // A later file in a shared worker process (see above). Only a database this file made is emptied
+  // (KEEP_DATA_DIR: the DATA_DIR given is used as it is).
   const { resetForTests } = await import('../../src/reset-for-tests.ts');
-  await resetForTests();
-  const url = process.env.TEST_PROCESS_DATABASE_URL;
-  if (url) {
-    const name = new URL(url).pathname.slice(1);
-    await createDatabase(process.env.TEST_BASE_DATABASE_URL!, name, { dropFirst: true });
-  } else if (process.env.TEST_PROCESS_DATA_DIR) {
-    freshDataDir(process.env.TEST_PROCESS_DATA_DIR);
+  await resetForTests({ closeDatabase: false });
+  try {
+    const dataDir = process.env.TEST_PROCESS_DATABASE_URL ? undefined : process.env.TEST_PROCESS_DATA_DIR;
+    if (process.env.TEST_PROCESS_DATABASE_URL || dataDir) {
+      const { db } = await import('../../src/db/db.ts');
+      await db.withSession((run) => emptyMigratedDatabase(run, process.env.TEST_MIGRATED_SCHEMA ?? ''));
+    }
+    if (dataDir) {
+      for (const entry of fs.readdirSync(dataDir)) if (entry !== 'pglite') fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    }
+  } catch (err) {
+    console.warn(`test/support/setup.ts: making the database again (${(err as Error).message})`);
+    await resetForTests();
+    const url = process.env.TEST_PROCESS_DATABASE_URL;
+    if (url) {
+      const name = new URL(url).pathname.slice(1);
+      await createDatabase(process.env.TEST_BASE_DATABASE_URL!, name, { dropFirst: true });
+    } else if (process.env.TEST_PROCESS_DATA_DIR) {
+      freshDataDir(process.env.TEST_PROCESS_DATA_DIR);
+    }
   }
 } else {
   // The first file of a process. Not inherited: vitest starts each worker process from its own
