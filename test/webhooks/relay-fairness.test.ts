@@ -82,4 +82,16 @@ describe('fair claim of outbox events', () => {
     await prisma.event.updateMany({ where: { id: { in: first.map((e) => e.id) } }, data: { relayLeaseUntil: new Date(Date.now() - 1_000) } });
     expect((await claim(100)).map((e) => e.id).sort()).toEqual(first.map((e) => e.id).sort());
   });
+
+  it('returns the claimed events in seq order, wherever their rows sit on disk', async () => {
+    const ws = await createTestWorkspace();
+    const ids = await backlog(ws, 5);
+    // A new version of the oldest rows' tuples, after the others on the page: an UPDATE's
+    // RETURNING, which follows the rows' places, would name them last.
+    await prisma.event.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { relayLeaseUntil: new Date(0) } });
+    const batch = await claim(10);
+    const seqs = batch.map((e) => e.seq);
+    expect(batch.map((e) => e.id).sort()).toEqual([...ids].sort());
+    expect(seqs).toEqual([...seqs].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
+  });
 });

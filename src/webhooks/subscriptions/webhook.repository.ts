@@ -345,10 +345,11 @@ export const webhookRepository = {
    * free): so a row is claimed by one relay at a time,
    * and one whose relay died is taken again once its lease runs out (nothing lost or doubled,
    * as before). Past MAX_BACKLOG_WORKSPACES workspaces with a backlog at once, those with the
-   * lowest ids are served first until the backlogs shrink.
+   * lowest ids are served first until the backlogs shrink. Returned in `seq` (commit) order: an
+   * UPDATE's RETURNING follows where the rows sit on disk, which on reused pages is not that.
    */
-  claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
-    return prisma.$queryRaw<ClaimedEvent[]>`
+  async claimEvents(limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+    const claimed = await prisma.$queryRaw<ClaimedEvent[]>`
       WITH RECURSIVE backlog("workspaceId", depth) AS (
         (SELECT "workspaceId", 1 FROM "Event" WHERE "relayedAt" IS NULL ORDER BY "relayedAt", "workspaceId" LIMIT 1)
         UNION ALL
@@ -385,6 +386,7 @@ export const webhookRepository = {
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent", "occurredAt",
         CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
              THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
+    return claimed.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
   },
 
   /**
