@@ -42,7 +42,7 @@ export class FairTurns {
     }
   }
 
-  /** Lanes with work waiting (for tests and metrics). */
+  /** Lanes with work waiting (read by the tests). */
   get waitingLanes(): number {
     return this.waiting.size;
   }
