@@ -172,6 +172,47 @@ describe('outbox relay', () => {
     expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
   });
 
+  it("a lane held by a slow signal does not hold the other lane's claims", { timeout: 90_000 }, async () => {
+    const slowSpace = await createTestWorkspace();
+    const quickSpace = await createTestWorkspace();
+    const slow = await createSubscription(slowSpace, { url: 'https://slow.example.com/', events: ['ticket.created'] });
+    const quick = await createSubscription(quickSpace, { url: 'https://quick.example.com/', events: ['ticket.created'] });
+    // The real client, except that the slow subscription's signal-with-start waits for the gate.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const workflow = dev.client.workflow;
+    const client = {
+      workflow: {
+        signalWithStart: async (name: string, opts: { workflowId: string }) => {
+          if (opts.workflowId === deliveryRunWorkflowId(slow.id)) {
+            held();
+            await gate;
+          }
+          return workflow.signalWithStart(name, opts as never);
+        },
+      },
+    } as unknown as Client;
+    const first = await createEvent(slowSpace, 'ticket.created');
+    const running = startOutboxRelay({ client, taskQueue, lanes: 2, pollMs: 20 });
+    const relayed = (eventId: string) =>
+      expect.poll(() => prisma.event.findUniqueOrThrow({ where: { id: eventId } }).then((e) => e.relayedAt), { timeout: 20_000, interval: 100 }).not.toBeNull();
+    try {
+      await holding;
+      const second = await createEvent(quickSpace, 'ticket.created');
+      await relayed(second.id);
+      expect((await prisma.event.findUniqueOrThrow({ where: { id: first.id } })).relayedAt).toBeNull();
+      open();
+      await relayed(first.id);
+    } finally {
+      open();
+      await running.stop();
+    }
+    expect(await prisma.delivery.count({ where: { subscriptionId: quick.id } })).toBe(1);
+    expect(await prisma.delivery.count({ where: { subscriptionId: slow.id } })).toBe(1);
+  });
+
   it('wakes when events commit, not at its poll: both writers of events notify', { timeout: 90_000 }, async () => {
     const own = await createTestWorkspace();
     const sub = await createSubscription(own, { url: 'https://l.example.com/', events: ['ticket.created'] });

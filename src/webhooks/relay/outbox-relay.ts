@@ -42,8 +42,8 @@ interface RelayOptions {
   /** How often to look for subscriptions with overdue deliveries and no run taking them (their runs are started). */
   sweepMs?: number;
   /**
-   * Batches relayed at once by `startOutboxRelay`: with two, one batch's events are claimed and
-   * its deliveries written while the other's runs are signalled, so signals never pause.
+   * Loops relaying batches at once in `startOutboxRelay`: with two, one lane claims and writes
+   * while the other's runs are signalled, so a slow signal does not pause the outbox.
    */
   lanes?: number;
 }
@@ -177,42 +177,46 @@ export function createOutboxRelay(options: RelayOptions) {
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
 /**
- * The relay as the service runs it: drains, then waits for a notification of new events (or
- * `pollMs` at most), backing off while it cannot relay.
+ * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
+ * of new events (or `pollMs` at most), backing off while it cannot relay. The lanes loop on their
+ * own: a lane held by a slow signal-with-start does not hold the others' next claims (the lease
+ * keeps them off its events). The first lane also sweeps for overdue runs.
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { drain, sweepOverdue } = createOutboxRelay(options);
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
-  const lanes = options.lanes ?? 2;
+  const lanes = Math.max(1, options.lanes ?? 2);
   let lastSweep = 0;
-  const relay = supervise({
-    async run() {
-      // Every lane ends before the next round (or the back-off), whatever became of the others.
-      const drained = await Promise.allSettled(Array.from({ length: lanes }, () => drain()));
-      const failure = drained.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failure) throw failure.reason;
-      if (Date.now() - lastSweep >= sweepMs) {
-        lastSweep = Date.now();
-        await sweepOverdue();
-      }
-    },
-    idleMs: pollMs,
-    // The database or Temporal is away: keep the events and try again, backing off to 10 s.
-    backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
-    failed: 'outbox relay could not relay; retrying',
-    recovered: 'outbox relay recovered',
+  const loops = Array.from({ length: lanes }, (_, lane) =>
+    supervise({
+      async run() {
+        await drain();
+        if (lane === 0 && Date.now() - lastSweep >= sweepMs) {
+          lastSweep = Date.now();
+          await sweepOverdue();
+        }
+      },
+      idleMs: pollMs,
+      // The database or Temporal is away: keep the events and try again, backing off to 10 s.
+      backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
+      failed: 'outbox relay could not relay; retrying',
+      recovered: 'outbox relay recovered',
+      fields: { lane },
+    }),
+  );
+  // Events committed during a drain may have been claimed before their commit: every lane drains
+  // again at once. While a lane backs off, notifications wait for its back-off.
+  const unlisten = options.listen?.(() => {
+    for (const loop of loops) loop.wake();
   });
-  // Events committed during a round may have been claimed before their commit: another round
-  // follows at once. While the relay backs off, notifications wait for the back-off.
-  const unlisten = options.listen?.(() => relay.wake());
   // Until the subscription is in place, the poll alone wakes the relay; a failure to subscribe
   // (the listener retries on its own) leaves it at that.
   unlisten?.catch((err) => logger.warn({ err }, 'outbox relay cannot listen for new events; polling'));
 
   return {
     async stop() {
-      await relay.stop();
+      await Promise.all(loops.map((loop) => loop.stop()));
       await (await unlisten?.catch(() => undefined))?.();
     },
   };
