@@ -1,24 +1,34 @@
 // Fair turns at the embedded database's one connection. PGlite runs one statement or transaction
 // at a time, in the order they were asked for, so a caller with twenty requests in flight had
 // twenty places in line for each one of another workspace's, and the delivery engine's steps waited
-// behind all of them. Here every caller has a lane of its own (an API key, a session, an address, a
-// workspace's bulk job; everything else, the relay and the worker's activities among it, is the
-// service's lane), and the connection is given to the lanes in turn: one statement or transaction
-// each, round-robin over the lanes that wait (per lane, in arrival order). A busy caller then gets
-// its share and no more, whatever its number of requests. Every grant comes after a turn of the
-// event loop, so I/O that waits (a new request) is read, and its lane queued, before the next one.
+// behind all of them. Here the work has lanes: a workspace's (its authenticated requests and its
+// subscriptions' delivery steps), a request's credential or address until its workspace is known,
+// the bulk jobs' chunks, and the service's (the relay, start-up, everything else). The connection
+// is given to the lanes in turn: one statement or transaction each, round-robin over the lanes
+// that wait (per lane, in arrival order). A busy workspace then gets its share and no more,
+// whatever its number of requests or deliveries. Every grant comes after a turn of the event loop,
+// so I/O that waits (a new request) is read, and its lane queued, before the next one.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Whose work runs in this async context (set around a request and a bulk job's chunk). */
-const lanes = new AsyncLocalStorage<string>();
+/** Whose work runs in this async context (set around a request, a delivery step and a bulk job's chunk). */
+const lanes = new AsyncLocalStorage<{ lane: string }>();
 
 /** The lane of everything that runs outside a request: the relay, the worker's activities, start-up. */
 export const SERVICE_LANE = 'service';
 
-/** Runs `fn` with its statements in `lane` (the key is kept in memory only while it waits). */
-export const withDatabaseLane = <T>(lane: string, fn: () => T): T => lanes.run(lane, fn);
+/** A workspace's lane: its requests once authenticated, and its subscriptions' delivery steps. */
+export const workspaceLane = (workspaceId: number): string => `workspace:${workspaceId}`;
 
-export const currentDatabaseLane = (): string => lanes.getStore() ?? SERVICE_LANE;
+/** Runs `fn` with its statements in `lane` (a credential is kept in memory only while it waits). */
+export const withDatabaseLane = <T>(lane: string, fn: () => T): T => lanes.run({ lane }, fn);
+
+/** Moves the rest of the current `withDatabaseLane` context to `lane` (a request, once its workspace is known); outside one, nothing. */
+export function moveToDatabaseLane(lane: string): void {
+  const current = lanes.getStore();
+  if (current) current.lane = lane;
+}
+
+export const currentDatabaseLane = (): string => lanes.getStore()?.lane ?? SERVICE_LANE;
 
 export class FairTurns {
   /** Waiting grants per lane; the Map's order is the round's order. */

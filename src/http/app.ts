@@ -20,7 +20,7 @@ import { sharedRedis } from '../rate-limit/redis.ts';
 import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit/address-rate-limiter.ts';
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
 import { withRequestAddress } from '../audit/audit.writer.ts';
-import { withDatabaseLane } from '../db/fair-turns.ts';
+import { moveToDatabaseLane, withDatabaseLane, workspaceLane } from '../db/fair-turns.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
@@ -77,17 +77,17 @@ export function createApp({
   const auditAddress: MiddlewareHandler = (c, next) => withRequestAddress(clientAddressOf(c), next);
   app.use(`${API_PREFIX}/*`, auditAddress);
   app.use('/graphql', auditAddress);
-  // On the embedded database, each caller's statements take their turns in a lane of their own
-  // (src/db/fair-turns.ts): its credential as sent (an API key, a session cookie), else its address.
-  if (config.database.kind === 'pglite') {
-    const laneOf = (c: Context) => {
-      const credential = c.req.header('authorization') ?? c.req.header('cookie');
-      return credential ? `credential:${credential}` : `address:${clientAddressOf(c)}`;
-    };
-    const databaseLane: MiddlewareHandler = (c, next) => withDatabaseLane(laneOf(c), next);
-    app.use(`${API_PREFIX}/*`, databaseLane);
-    app.use('/graphql', databaseLane);
-  }
+  // Each caller's statements take their turns in a lane of their own (src/db/fair-turns.ts): its
+  // credential as sent (an API key, a session cookie), else its address, until `admit` knows its
+  // workspace; from then on the workspace's lane. Turns are taken on the embedded database only
+  // (PGlite's one connection); on PostgreSQL the lane is a name that nothing reads.
+  const laneOf = (c: Context) => {
+    const credential = c.req.header('authorization') ?? c.req.header('cookie');
+    return credential ? `credential:${credential}` : `address:${clientAddressOf(c)}`;
+  };
+  const databaseLane: MiddlewareHandler = (c, next) => withDatabaseLane(laneOf(c), next);
+  app.use(`${API_PREFIX}/*`, databaseLane);
+  app.use('/graphql', databaseLane);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or
@@ -101,7 +101,11 @@ export function createApp({
       await anonymousRateLimiter.admit(clientAddressOf(c));
       throw err;
     }
-    if (auth.principal) return { auth, limitHeaders: await rateLimiter.admit(auth.principal) };
+    if (auth.principal) {
+      // On PGlite, the request's statements from here on take its workspace's turns.
+      moveToDatabaseLane(workspaceLane(auth.principal.workspace.id));
+      return { auth, limitHeaders: await rateLimiter.admit(auth.principal) };
+    }
     await anonymousRateLimiter.admit(clientAddressOf(c));
     return { auth, limitHeaders: {} };
   }

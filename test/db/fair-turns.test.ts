@@ -2,7 +2,7 @@
 // transaction at a time, round-robin over the callers' lanes, each after a turn of the event loop.
 // Ordering only, no timing.
 import { describe, expect, it } from 'vitest';
-import { currentDatabaseLane, FairTurns, SERVICE_LANE, withDatabaseLane } from '../../src/db/fair-turns.ts';
+import { currentDatabaseLane, FairTurns, moveToDatabaseLane, SERVICE_LANE, withDatabaseLane, workspaceLane } from '../../src/db/fair-turns.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -64,6 +64,22 @@ describe('FairTurns', () => {
       await tick();
       expect(currentDatabaseLane()).toBe('credential:x');
     });
+    expect(currentDatabaseLane()).toBe(SERVICE_LANE);
+  });
+
+  it('moves the rest of a context to another lane (a request once its workspace is known); outside one, nothing moves', async () => {
+    moveToDatabaseLane(workspaceLane(7));
+    expect(currentDatabaseLane()).toBe(SERVICE_LANE);
+    const later: string[] = [];
+    await withDatabaseLane('credential:x', async () => {
+      const before = currentDatabaseLane();
+      moveToDatabaseLane(workspaceLane(7));
+      await tick();
+      later.push(currentDatabaseLane());
+      await Promise.all([tick().then(() => later.push(currentDatabaseLane())), tick().then(() => later.push(currentDatabaseLane()))]);
+      expect(before).toBe('credential:x');
+    });
+    expect(later).toEqual(['workspace:7', 'workspace:7', 'workspace:7']);
     expect(currentDatabaseLane()).toBe(SERVICE_LANE);
   });
 });

@@ -27,6 +27,7 @@ import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionS
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
 import { retryDelaysMs } from './retry-schedule.ts';
 import { wakeRuns } from './wake.ts';
+import { withDatabaseLane, workspaceLane } from '../../src/db/fair-turns.ts';
 
 export interface DeliveryActivityDeps {
   /** Lifts the URL policy's address rule; defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -69,6 +70,8 @@ export interface ClaimDueInput {
 
 export interface SendBatchInput {
   subscriptionId: string;
+  /** Whose turns its statements take on the embedded database (absent from batches of runs begun before it was passed). */
+  workspaceId?: number;
   token: string;
   /** In event order; sent `width` at a time, the next as one ends. */
   deliveries: ClaimedDelivery[];
@@ -174,7 +177,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     });
   }
 
-  return {
+  const activities = {
     /** The run's claim (a local activity): the oldest due deliveries it may send now. */
     async claimDue(input: ClaimDueInput): Promise<ClaimResult> {
       const capped = (s: SubscriptionSettings): SubscriptionSettings => ({ ...s, maxInFlight: Math.min(s.maxInFlight, maxInFlightLimit) });
@@ -305,6 +308,14 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       if (notice && mailer) await emailConditionNotice(mailer, notice);
       return { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved?.attemptId, attempt: saved?.attempt, httpStatus: status ?? null };
     },
+  };
+  // On the embedded database a run's claims and batches take its workspace's turns (src/db/fair-turns.ts),
+  // with the workspace's requests: a busy workspace's deliveries do not queue another's.
+  return {
+    ...activities,
+    claimDue: (input: ClaimDueInput): Promise<ClaimResult> => withDatabaseLane(workspaceLane(input.workspaceId), () => activities.claimDue(input)),
+    sendBatch: (input: SendBatchInput): Promise<BatchResult> =>
+      input.workspaceId === undefined ? activities.sendBatch(input) : withDatabaseLane(workspaceLane(input.workspaceId), () => activities.sendBatch(input)),
   };
 }
 

@@ -95,7 +95,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     inFlight += deliveries.length;
     open += width;
     try {
-      const r = await sendBatch({ subscriptionId, token, deliveries, width });
+      const r = await sendBatch({ subscriptionId, workspaceId, token, deliveries, width });
       attempted += r.attempted;
       if (settings) state = afterBatch(state, settings, r);
       if (r.nextAttemptAt !== null) nextDueAt = nextDueAt === null ? r.nextAttemptAt : Math.min(nextDueAt, r.nextAttemptAt);
