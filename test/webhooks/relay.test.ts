@@ -172,7 +172,7 @@ describe('outbox relay', () => {
     expect(deliveries.every((d) => d.subscriptionId === sub.id)).toBe(true);
   });
 
-  it("a lane held by a slow signal does not hold the other lane's claims", { timeout: 90_000 }, async () => {
+  it('a batch whose run is slow to wake holds back no later batch, in its lane or another', { timeout: 90_000 }, async () => {
     const slowSpace = await createTestWorkspace();
     const quickSpace = await createTestWorkspace();
     const slow = await createSubscription(slowSpace, { url: 'https://slow.example.com/', events: ['ticket.created'] });
@@ -195,7 +195,8 @@ describe('outbox relay', () => {
       },
     } as unknown as Client;
     const first = await createEvent(slowSpace, 'ticket.created');
-    const running = startOutboxRelay({ client, taskQueue, lanes: 2, pollMs: 20 });
+    // One lane: its next claim does not wait for the batch being woken (nor would a second lane's).
+    const running = startOutboxRelay({ client, taskQueue, lanes: 1, pollMs: 20 });
     const relayed = (eventId: string) =>
       expect.poll(() => prisma.event.findUniqueOrThrow({ where: { id: eventId } }).then((e) => e.relayedAt), { timeout: 20_000, interval: 100 }).not.toBeNull();
     try {
@@ -211,6 +212,41 @@ describe('outbox relay', () => {
     }
     expect(await prisma.delivery.count({ where: { subscriptionId: quick.id } })).toBe(1);
     expect(await prisma.delivery.count({ where: { subscriptionId: slow.id } })).toBe(1);
+  });
+
+  it('a batch that could not be woken keeps its events for a later round, each relayed once', { timeout: 90_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://m.example.com/', events: ['ticket.created'] });
+    let refusals = 0;
+    let refusing = true;
+    const workflow = dev.client.workflow;
+    const client = {
+      workflow: {
+        signalWithStart: async (name: string, opts: { workflowId: string }) => {
+          if (opts.workflowId === deliveryRunWorkflowId(sub.id) && refusing) {
+            refusals += 1;
+            throw new Error('Temporal is away');
+          }
+          return workflow.signalWithStart(name, opts as never);
+        },
+      },
+    } as unknown as Client;
+    const event = await createEvent(own, 'ticket.created');
+    const running = startOutboxRelay({ client, taskQueue, lanes: 1, pollMs: 20 });
+    try {
+      await expect.poll(() => refusals, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+      const waiting = await prisma.event.findUniqueOrThrow({ where: { id: event.id } });
+      expect(waiting.relayedAt).toBeNull();
+      refusing = false;
+      await expect.poll(() => prisma.event.findUniqueOrThrow({ where: { id: event.id } }).then((e) => e.relayedAt), { timeout: 30_000, interval: 100 }).not.toBeNull();
+    } finally {
+      refusing = false;
+      await running.stop();
+    }
+    // Written once, however many times it was claimed.
+    expect(await prisma.delivery.count({ where: { eventId: event.id } })).toBe(1);
+    const run = await dev.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
+    expect(run.status.name).toBe('RUNNING');
   });
 
   it('wakes when events commit, not at its poll: both writers of events notify', { timeout: 90_000 }, async () => {

@@ -99,11 +99,15 @@ export function createOutboxRelay(options: RelayOptions) {
   const leaseMs = options.leaseMs ?? 15_000;
   const concurrency = options.concurrency ?? 48;
 
-  /** One batch: returns how many events were taken (0 when the outbox is empty). */
-  async function relayBatch(): Promise<number> {
+  /**
+   * One batch's claim and its deliveries' rows: returns how many events were taken (0 when the
+   * outbox is empty) and `finish`, which wakes their runs and marks them relayed (until then their
+   * lease keeps other relays off them; if it fails, it releases the lease of those it could not wake).
+   */
+  async function takeBatch(): Promise<{ taken: number; finish: () => Promise<void> }> {
     let step = outboxRelayStepDuration.startTimer({ step: 'claim' });
     const events = await webhookRepository.claimEvents(batchSize, leaseMs);
-    if (!events.length) return 0;
+    if (!events.length) return { taken: 0, finish: async () => undefined };
     step();
     const claimedAt = Date.now();
     for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
@@ -125,7 +129,11 @@ export function createOutboxRelay(options: RelayOptions) {
       bySubscription.set(subscription.id, entry);
     }
     step();
-    step = outboxRelayStepDuration.startTimer({ step: 'signal' });
+    return { taken: events.length, finish: () => wakeAndMark(events, bySubscription) };
+  }
+
+  async function wakeAndMark(events: ClaimedEvent[], bySubscription: Map<string, { workspaceId: number; events: ClaimedEvent[] }>): Promise<void> {
+    let step = outboxRelayStepDuration.startTimer({ step: 'signal' });
     const failed = new Set<string>();
     const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
@@ -150,7 +158,13 @@ export function createOutboxRelay(options: RelayOptions) {
       const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
       throw Object.assign(new Error(`could not wake the delivery runs of ${failed.size} events`), { cause: reason });
     }
-    return events.length;
+  }
+
+  /** One batch, relayed to its end: returns how many events were taken (0 when the outbox is empty). */
+  async function relayBatch(): Promise<number> {
+    const { taken, finish } = await takeBatch();
+    await finish();
+    return taken;
   }
 
   /** Starts the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
@@ -170,28 +184,57 @@ export function createOutboxRelay(options: RelayOptions) {
     }
   }
 
-  return { drain, sweepOverdue };
+  return { drain, sweepOverdue, takeBatch, batchSize };
 }
 
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
+/** Batches of one lane whose runs are being woken while the lane claims the next (each holds its lease meanwhile). */
+const WAKING_PER_LANE = 4;
+
 /**
  * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
- * of new events (or `pollMs` at most), backing off while it cannot relay. The lanes loop on their
- * own: a lane held by a slow signal-with-start does not hold the others' next claims (the lease
- * keeps them off its events). The first lane also sweeps for overdue runs.
+ * of new events (or `pollMs` at most), backing off while it cannot relay. A lane claims its next
+ * batch as soon as the last one's delivery rows are written, while that batch's runs are still
+ * being woken (at most WAKING_PER_LANE batches at once): so a slow signal-with-start holds neither
+ * the lane's next claim nor the other lanes' (the leases keep the lanes off each other's events).
+ * A batch that could not be woken makes its lane back off. The first lane also sweeps for overdue runs.
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
-  const { drain, sweepOverdue } = createOutboxRelay(options);
+  const { takeBatch, batchSize, sweepOverdue } = createOutboxRelay(options);
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = Math.max(1, options.lanes ?? 2);
   let lastSweep = 0;
-  const loops = Array.from({ length: lanes }, (_, lane) =>
-    supervise({
-      async run() {
-        await drain();
+  const loops = Array.from({ length: lanes }, (_, lane) => {
+    const waking = new Set<Promise<void>>();
+    let failure: { reason: unknown } | undefined;
+    const failed = () => {
+      const f = failure;
+      failure = undefined;
+      if (f) throw f.reason;
+    };
+    const loop = supervise({
+      async run({ failures }) {
+        failed();
+        for (;;) {
+          while (waking.size >= WAKING_PER_LANE) await Promise.race(waking);
+          failed();
+          const { taken, finish } = await takeBatch();
+          if (taken === 0) break;
+          const wake: Promise<void> = finish()
+            .catch((reason) => void (failure ??= { reason }))
+            .finally(() => waking.delete(wake));
+          waking.add(wake);
+          if (taken < batchSize) break;
+        }
+        // While the lane fails, a run ends with its wakes: its back-off grows and a recovery is
+        // logged once, when a batch was woken.
+        if (failures() > 0) {
+          await Promise.all(waking);
+          failed();
+        }
         if (lane === 0 && Date.now() - lastSweep >= sweepMs) {
           lastSweep = Date.now();
           await sweepOverdue();
@@ -203,8 +246,15 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       failed: 'outbox relay could not relay; retrying',
       recovered: 'outbox relay recovered',
       fields: { lane },
-    }),
-  );
+    });
+    return {
+      wake: () => loop.wake(),
+      async stop() {
+        await loop.stop();
+        await Promise.all(waking);
+      },
+    };
+  });
   // Events committed during a drain may have been claimed before their commit: every lane drains
   // again at once. While a lane backs off, notifications wait for its back-off.
   const unlisten = options.listen?.(() => {
