@@ -54,6 +54,9 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
     // A second row for the list's poll.
     expect((await stack.rest('POST', '/webhooks', key, { url: `${stack.receiver.origin}/hooks/lifecycle-other`, events: ['ticket.created'] })).status).toBe(201);
     ({ page } = await stack.newPage(1440));
+    // Playwright's clock in the page, running as the real one until a test moves it on past a
+    // poll instead of waiting the poll out (installed before the page sets any timer).
+    await page.clock.install();
     await signIn(page);
   }, 240_000);
 
@@ -143,7 +146,16 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
       body: 'A ticket was created.',
     });
     stack.receiver.respond(hookPath, { status: 410, body: 'gone' });
+    const clicked = new Date();
     await page.getByRole('button', { name: 'Send test event' }).click();
+    // The page learns of it from its polls (the webhook every 5 s, the unread counts every 15 s):
+    // once the service has disabled the subscription and written its notice, the page's clock is
+    // moved on past both, rather than waiting for them.
+    const condition = async () => (await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } })).condition;
+    await expect.poll(condition, WAIT).toBe('disabled');
+    const notices = () => prisma.notification.count({ where: { userId: stack.workspace.admin.id, kind: 'webhook.disabled', createdAt: { gte: clicked } } });
+    await expect.poll(notices, WAIT).toBe(1);
+    await page.clock.fastForward(15_000);
     const card = page.locator('.card');
     await card.getByText('Disabled', { exact: true }).waitFor(WAIT);
     expect(await card.textContent()).toContain('answered 410 Gone');
