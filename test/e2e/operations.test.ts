@@ -1,5 +1,6 @@
-// Operations, on the service as `npm start` runs it with no TEMPORAL_ADDRESS (`src/main.ts` on
-// tsx, its own Temporal dev server): the dev server killed with SIGKILL while tickets are being
+// Operations, on the service as `npm start` runs it with no TEMPORAL_ADDRESS (built once per run
+// as `npm start` builds it, support/built-service.ts, on node with scripts/start.sh's flags; its
+// own Temporal dev server): the dev server killed with SIGKILL while tickets are being
 // created comes back by itself and every event is delivered once, without restarting the
 // service; /readyz answers; SIGTERM lets a request in flight finish, refuses new connections and
 // exits 0. PostgreSQL with DATABASE_URL, else the embedded PGlite.
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '../support/fixtures.ts';
 import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { onFreePorts } from '../support/temporal.ts';
+import { builtServiceCommand } from '../support/built-service.ts';
 import { createTestCa, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -62,6 +64,7 @@ beforeAll(async () => {
   const tls = createTestCa();
   fs.writeFileSync(caFile, tls.ca);
   receiver = await startReceiver(tls);
+  const command = await builtServiceCommand('all');
   // Fresh ports again if one was taken meanwhile (onFreePorts).
   await onFreePorts(async (ports) => {
     httpPort = ports.http;
@@ -80,8 +83,8 @@ beforeAll(async () => {
       NODE_EXTRA_CA_CERTS: caFile,
     };
     delete env.TEMPORAL_ADDRESS;
-    // Node with tsx's loader (not the tsx CLI): the signals reach the service itself.
-    service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Node itself (not npm or sh): the signals reach the service itself.
+    service = spawn(process.execPath, command.args, { cwd: root, env: { ...env, ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     service.stdout!.on('data', (d) => (output += d));
     service.stderr!.on('data', (d) => (output += d));
     await vi.waitFor(() => expect(output.includes('Database:') || service.exitCode !== null, waitingFor('the banner')).toBe(true), polling(150_000));

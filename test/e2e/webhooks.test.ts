@@ -1,4 +1,5 @@
-// Webhooks end to end, as deployed: the service's own processes (`tsx src/main.ts`), a real
+// Webhooks end to end, as deployed: the service's own processes (built once per run as `npm
+// start` builds it, support/built-service.ts, and run as scripts/start.sh runs it), a real
 // Temporal dev server, the database, and an HTTPS receiver on 127.0.0.1:8443 that verifies every
 // delivery, unchanged, with the `standardwebhooks` library and with svix's Webhook.verify.
 //
@@ -18,6 +19,7 @@ import { api } from '../support/fixtures.ts';
 import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { startTestDevServer, type TestDevServer } from '../support/temporal.ts';
 import { freePort } from '../support/http.ts';
+import { builtServiceCommand } from '../support/built-service.ts';
 import { createTestCa, startReceiver, type Receiver, type ReceivedRequest } from '../webhooks/receiver.ts';
 import { expectDocumentedDelivery } from '../events/webhook-schemas.ts';
 
@@ -55,9 +57,10 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
     WEBHOOK_RETRY_MIN_DELAY_SECONDS: '1',
     NODE_EXTRA_CA_CERTS: caFile,
   };
-  // Node itself with tsx's loader (not the tsx CLI, which runs Node as a child): a SIGKILL then
-  // kills the service, not a wrapper around it.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', mode], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The built service on node itself, as scripts/start.sh runs it (not through npm or sh): a
+  // SIGKILL then kills the service, not a wrapper around it.
+  const command = await builtServiceCommand(mode);
+  const child = spawn(process.execPath, command.args, { cwd: root, env: { ...env, ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -2,8 +2,9 @@
 // scripts/provision.sh): every check in every phase (examples, coverage, fuzzing, stateful), with
 // the settings of schemathesis.toml beside this file, against the service as `npm start` runs it:
 // bundled by scripts/build.ts and run on plain node with the start script's flags and environment,
-// an embedded PGlite in a temporary DATA_DIR, its own Temporal dev server. The schema is the one
-// the service serves; the API key is the demo key of the first-run banner.
+// an embedded PGlite in a temporary DATA_DIR (migrated, not yet seeded), its own Temporal dev
+// server. The schema is the one the service serves; the API key is the demo key of the first-run
+// banner.
 // Reports (JUnit for CI, JSON read below, a VCR cassette of every request) land in
 // test-results/schemathesis/.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle, buildWorkflowBundle, distDir } from '../../scripts/build.ts';
 import { onFreePorts } from '../support/temporal.ts';
+import { copyMigratedPglite } from '../support/pglite-template.ts';
 import { provisioned } from '../support/tools.ts';
-import { productionNode } from '../../bench/production.ts';
+import { builtServiceCommand } from '../support/built-service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const reportDir = path.join(root, 'test-results', 'schemathesis');
@@ -31,17 +32,9 @@ interface Service {
 const cleanups: (() => void | Promise<void>)[] = [];
 
 async function startService(): Promise<Service> {
-  // Inside the repository, where src/paths.ts finds its root; a directory of its own, so that a
-  // concurrent `npm start` (test/e2e) rewriting dist/main.js cannot hand us half a file.
-  fs.mkdirSync(distDir, { recursive: true }); // a fresh clone has no dist/ yet
-  const outdir = fs.mkdtempSync(path.join(distDir, 'fuzz-'));
-  cleanups.push(() => fs.rmSync(outdir, { recursive: true, force: true }));
   // The service and, beside it, its workflow bundle, as scripts/build.ts lays out dist/ (npm start
-  // prints its banner only once its worker runs).
-  await bundle({ main: path.join(root, 'src', 'main.ts') }, outdir);
-  await buildWorkflowBundle(outdir);
-
-  const { env: startEnv, flags } = productionNode('all');
+  // prints its banner only once its worker runs), built once per run (support/built-service.ts).
+  const { args, env: startEnv } = await builtServiceCommand('all');
   // Fresh ports again if one was taken meanwhile (onFreePorts), and a fresh data directory with
   // them: the first start seeds the demo workspace and prints its key before it starts Temporal
   // and listens, so a start that lost a port leaves a seeded database whose key a second start on
@@ -49,6 +42,9 @@ async function startService(): Promise<Service> {
   const { port, child, output } = await onFreePorts(async (ports) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-fuzz-'));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    // On the migrated embedded database (the run's template; a first start from nothing, initdb
+    // included, is test/e2e/start.test.ts's): it seeds the demo workspace as on a fresh clone.
+    copyMigratedPglite(dataDir);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...startEnv,
@@ -65,7 +61,7 @@ async function startService(): Promise<Service> {
     delete env.DATABASE_URL; // embedded PGlite, as on a fresh clone
     delete env.TEMPORAL_ADDRESS;
     // Its own process group: a failed run kills the service and its Temporal dev server alike.
-    const child = spawn(process.execPath, [...flags, path.join(outdir, 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     cleanups.unshift(async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -18,6 +18,7 @@ import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-
 import { applyMigrations } from '../../src/db/migrations.ts';
 import { schemaFingerprint } from './database-reset.ts';
 import { migratedPgliteTemplate } from './pglite-template.ts';
+import { runBuildDir } from './built-service.ts';
 
 function provision() {
   const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
@@ -58,11 +59,14 @@ async function migratedSchemaOn(base: string, name: string): Promise<string> {
 
 export default async function setup() {
   provision();
-  // What the files of this run share and make once (support/workflow-bundles.ts) and their data
-  // directories (setup.ts), gone at the end.
+  // What the files of this run share and make once (support/workflow-bundles.ts, and in dist/
+  // support/built-service.ts) and their data directories (setup.ts), gone at the end.
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-run-'));
   process.env.TEST_RUN_DIR = runDir;
-  const removeRunDir = () => fs.rmSync(runDir, { recursive: true, force: true });
+  const removeRunDir = () => {
+    fs.rmSync(runDir, { recursive: true, force: true });
+    fs.rmSync(runBuildDir(runDir)!, { recursive: true, force: true });
+  };
   const base = process.env.DATABASE_URL;
   if (!base) {
     // The embedded files each start from a copy of one migrated data directory (setup.ts).

@@ -3,6 +3,7 @@
 // or Escape cannot lose. The steps share one workspace and run in order.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { prisma } from '../../src/db/db.ts';
 import { screenshot, startUiStack, type UiStack } from './harness.ts';
 
 const WAIT = { timeout: 30_000 };
@@ -31,6 +32,9 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
     stack = await startUiStack();
     stack.receiver.respond(hookPath, { status: 200, body: 'ok' });
     ({ page } = await stack.newPage(1440));
+    // Playwright's clock in the page, running as the real one until a test moves it on past a
+    // poll instead of waiting the poll out (installed before the page sets any timer).
+    await page.clock.install();
     await page.goto('/settings/');
     await page.getByLabel('E-mail').fill(stack.workspace.admin.email!);
     await page.getByLabel('Password').fill('correct horse battery staple');
@@ -136,7 +140,12 @@ describe('settings UI: the administrator’s daily tool', { timeout: 90_000 }, (
       await page.getByRole('button', { name: 'Send test event' }).click();
       await expect.poll(() => stack.receiver.received(hookPath).length, WAIT).toBeGreaterThanOrEqual(before + i);
     }
-    // Three failed attempts in a row (FAILING_AFTER): no longer the green "Receiving".
+    // Three failed attempts in a row (FAILING_AFTER): no longer the green "Receiving". The page
+    // learns of it from its 5 s poll: once the service has counted the three (read from the
+    // database), the page's clock is moved past the poll rather than waiting for it.
+    const inARow = async () => (await prisma.webhookSubscription.findFirstOrThrow({ where: { url: { endsWith: hookPath } } })).consecutiveFailures;
+    await expect.poll(inARow, WAIT).toBeGreaterThanOrEqual(3);
+    await page.clock.fastForward(5_000);
     await card.getByText('Failing', { exact: true }).waitFor(WAIT);
     expect(await card.textContent()).toMatch(/The last \d+ attempts failed in a row/);
     const facts = async (scope: Locator) => {

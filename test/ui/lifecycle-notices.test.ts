@@ -54,6 +54,9 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
     // A second row for the list's poll.
     expect((await stack.rest('POST', '/webhooks', key, { url: `${stack.receiver.origin}/hooks/lifecycle-other`, events: ['ticket.created'] })).status).toBe(201);
     ({ page } = await stack.newPage(1440));
+    // Playwright's clock in the page, running as the real one until a test moves it on past a
+    // poll instead of waiting the poll out (installed before the page sets any timer).
+    await page.clock.install();
     await signIn(page);
   }, 240_000);
 
@@ -72,16 +75,28 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
       const name = /(?:query|mutation)\s+(\w+)/.exec(r.method() === 'GET' ? decodeURIComponent(r.url()) : (r.postData() ?? ''))?.[1];
       if (name) operations.push(name);
     };
-    page.on('request', record);
-    await nav(page).getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByRole('row', { name: /hooks\/lifecycle-other/ }).waitFor(WAIT);
-    // The first load and one refetch of the 10 s poll.
-    await expect.poll(() => operations.filter((o) => o === 'WebhookSubscriptions').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-    page.off('request', record);
-    expect(operations.filter((o) => /LastDelivery|DeliveryStats|Deliveries/.test(o))).toEqual([]);
-    const rows = page.getByRole('row', { name: /hooks\/lifecycle/ });
-    expect(await rows.count()).toBe(2);
-    for (const row of await rows.all()) expect(await row.locator('dl').textContent()).toContain('Success, last 24 hours');
+    // A page of its own, whose clock (Playwright's, in the page) the test moves on by the poll's
+    // 10 s instead of waiting them out; the file's shared page keeps the real clock.
+    const { context, page: own } = await stack.newPage(1440);
+    try {
+      await own.clock.install();
+      await signIn(own);
+      own.on('request', record);
+      await nav(own).getByRole('link', { name: 'Webhooks' }).click();
+      await own.getByRole('row', { name: /hooks\/lifecycle-other/ }).waitFor(WAIT);
+      const listQueries = () => operations.filter((o) => o === 'WebhookSubscriptions').length;
+      // The first load, then one refetch of the 10 s poll once the page's clock has passed it.
+      await expect.poll(listQueries, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+      await own.clock.fastForward(10_000);
+      await expect.poll(listQueries, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      own.off('request', record);
+      expect(operations.filter((o) => /LastDelivery|DeliveryStats|Deliveries/.test(o))).toEqual([]);
+      const rows = own.getByRole('row', { name: /hooks\/lifecycle/ });
+      expect(await rows.count()).toBe(2);
+      for (const row of await rows.all()) expect(await row.locator('dl').textContent()).toContain('Success, last 24 hours');
+    } finally {
+      await context.close();
+    }
   });
 
   it('pauses and disables by hand behind confirmations that start on Cancel, each with its operational event', async () => {
@@ -131,7 +146,16 @@ describe('settings UI: lifecycle and notices', { timeout: 120_000 }, () => {
       body: 'A ticket was created.',
     });
     stack.receiver.respond(hookPath, { status: 410, body: 'gone' });
+    const clicked = new Date();
     await page.getByRole('button', { name: 'Send test event' }).click();
+    // The page learns of it from its polls (the webhook every 5 s, the unread counts every 15 s):
+    // once the service has disabled the subscription and written its notice, the page's clock is
+    // moved on past both, rather than waiting for them.
+    const condition = async () => (await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } })).condition;
+    await expect.poll(condition, WAIT).toBe('disabled');
+    const notices = () => prisma.notification.count({ where: { userId: stack.workspace.admin.id, kind: 'webhook.disabled', createdAt: { gte: clicked } } });
+    await expect.poll(notices, WAIT).toBe(1);
+    await page.clock.fastForward(15_000);
     const card = page.locator('.card');
     await card.getByText('Disabled', { exact: true }).waitFor(WAIT);
     expect(await card.textContent()).toContain('answered 410 Gone');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { prisma } from '../../src/db/db.ts';
 import { screenshot, startUiStack, type UiStack } from './harness.ts';
 
 const WAIT = { timeout: 30_000 };
@@ -42,6 +43,16 @@ function verifyWith(secret: string, request: { headers: Record<string, string>; 
   });
 }
 
+/**
+ * Once the service has logged an attempt like this one (read from the database), the page's
+ * clock is moved past the Deliveries panel's 3 s poll, rather than waiting for the poll.
+ */
+async function onceLogged(where: { eventType: string; status: 'succeeded' | 'failed'; trigger?: 'manual'; since: Date }) {
+  const { since, ...rest } = where;
+  await expect.poll(() => prisma.deliveryAttempt.count({ where: { subscriptionId, ...rest, attemptedAt: { gte: since } } }), WAIT).toBeGreaterThan(0);
+  await page.clock.fastForward(3_000);
+}
+
 async function waitForRequests(count: number) {
   const deadline = Date.now() + WAIT.timeout;
   while (stack.receiver.received(hookPath).length < count) {
@@ -57,6 +68,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     stack.receiver.respond(hookPath, { status: 200, body: 'thanks' });
     restKey = (await stack.workspace.key({ name: 'ticket writer' })).value;
     ({ page } = await stack.newPage(1280));
+    // Playwright's clock in the page, running as the real one until a test moves it on past a
+    // poll (onceLogged) instead of waiting the poll out (installed before the page sets any timer).
+    await page.clock.install();
   }, 240_000);
 
   // What the page showed when a step failed, beside the other screenshots.
@@ -178,6 +192,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('shows the delivery of a new ticket in the Deliveries panel without a reload', async () => {
+    const since = new Date();
     const boards = await stack.rest('GET', '/boards', restKey);
     const support = boards.body.data.find((b: { name: string }) => b.name === 'Support');
     const product = support.fields.find((f: { name: string }) => f.name === 'Product').id;
@@ -191,6 +206,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
 
     // One dense row per delivery: status, event, HTTP code, attempts, last try, next try.
     const row = page.locator('tr.delivery-row', { hasText: 'ticket.created' }).first();
+    await onceLogged({ eventType: 'ticket.created', status: 'succeeded', since });
     await row.getByText('Succeeded').waitFor(WAIT);
     const cells = await row.getByRole('cell').allTextContents();
     expect(cells[0]).toBe('Succeeded');
@@ -255,7 +271,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await shown.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
 
+    const since = new Date();
     await page.getByRole('button', { name: 'Send test event' }).click();
+    await onceLogged({ eventType: 'webhook.test', status: 'succeeded', since });
     await page.locator('tr.delivery-row', { hasText: 'webhook.test' }).getByText('Succeeded').waitFor(WAIT);
     const test = (await waitForRequests(3))[2]!;
     expect(JSON.parse(test.body).type).toBe('webhook.test');
@@ -297,6 +315,10 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await stack.rest('POST', '/tickets', restKey, { boardId: support.id, subject: 'Second', requesterEmail: 'c@example.com', fields: [{ fieldId: product, value: 'Web' }] });
     await page.getByRole('button', { name: /Event type/ }).click();
     await page.getByRole('option', { name: 'Any event' }).click();
+    // Paused by the service (read from the database): the page's clock is moved past its 5 s poll.
+    const condition = async () => (await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } })).condition;
+    await expect.poll(condition, WAIT).toBe('paused');
+    await page.clock.fastForward(5_000);
     await page.getByText('Paused', { exact: true }).first().waitFor(WAIT);
 
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Notifications' }).click();
@@ -318,7 +340,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
   it('recovers the deliveries that failed in a chosen period: manual attempts with the same webhook-id', async () => {
     stack.receiver.respond(hookPath, { status: 503, body: 'down again' });
     const before = stack.receiver.received(hookPath).length;
+    const since = new Date();
     await page.getByRole('button', { name: 'Send test event' }).click();
+    await onceLogged({ eventType: 'webhook.test', status: 'failed', since });
     await page.locator('tr.delivery-row[data-status="failed"]', { hasText: 'webhook.test' }).first().waitFor(WAIT);
     const failed = (await waitForRequests(before + 1))[before]!;
 
@@ -347,6 +371,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await started.getByRole('button', { name: 'Done' }).click();
     await started.waitFor({ state: 'detached' });
 
+    await onceLogged({ eventType: 'webhook.test', status: 'succeeded', trigger: 'manual', since });
     await page.locator('tr.delivery-row[data-status="succeeded"]', { hasText: 'Manual resend' }).filter({ hasText: 'webhook.test' }).first().waitFor(WAIT);
     // Whatever else failed in that hour (the ticket of the pause step, if its retry was not due yet) is re-sent too.
     await waitForRequests(before + 2);
