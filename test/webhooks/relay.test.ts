@@ -249,6 +249,41 @@ describe('outbox relay', () => {
     expect(run.status.name).toBe('RUNNING');
   });
 
+  it("one signal in flight per subscription: batches that come meanwhile join the next, naming all their events", { timeout: 90_000 }, async () => {
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://n.example.com/', events: ['ticket.created'] });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const signalled: string[][] = [];
+    const workflow = dev.client.workflow;
+    const client = {
+      workflow: {
+        signalWithStart: async (name: string, opts: { workflowId: string; signalArgs: [{ eventIds: string[] }] }) => {
+          signalled.push(opts.signalArgs[0].eventIds);
+          if (signalled.length === 1) await gate;
+          return workflow.signalWithStart(name, opts as never);
+        },
+      },
+    } as unknown as Client;
+    const r = createOutboxRelay({ client, taskQueue });
+    const events: string[] = [];
+    const finishing: Promise<void>[] = [];
+    // Three batches, one event each; the first one's signal is held until the other two are taken.
+    for (let i = 0; i < 3; i++) {
+      events.push((await createEvent(own, 'ticket.created')).id);
+      const { taken, finish } = await r.takeBatch();
+      expect(taken).toBe(1);
+      finishing.push(finish());
+    }
+    await expect.poll(() => signalled.length).toBe(1);
+    open();
+    await Promise.all(finishing);
+    expect(signalled).toEqual([[events[0]], [events[1], events[2]]]);
+    const relayed = await prisma.event.findMany({ where: { id: { in: events } }, select: { relayedAt: true } });
+    expect(relayed.every((e) => e.relayedAt !== null)).toBe(true);
+    expect(await prisma.delivery.count({ where: { subscriptionId: sub.id } })).toBe(3);
+  });
+
   it('wakes when events commit, not at its poll: both writers of events notify', { timeout: 90_000 }, async () => {
     const own = await createTestWorkspace();
     const sub = await createSubscription(own, { url: 'https://l.example.com/', events: ['ticket.created'] });

@@ -13,11 +13,11 @@ import type { Client } from '@temporalio/client';
 import { logger } from '../../logger.ts';
 import { supervise } from '../../supervise.ts';
 import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
+import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
 import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
-import { inStoredTrace } from '../../tracing/tracing.ts';
 import { fieldFilterName } from '../subscriptions/webhook.service.ts';
 import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../metrics/metrics.ts';
 
@@ -98,6 +98,7 @@ export function createOutboxRelay(options: RelayOptions) {
   const batchSize = options.batchSize ?? 200;
   const leaseMs = options.leaseMs ?? 15_000;
   const concurrency = options.concurrency ?? 48;
+  const waker = createRunWaker(client, taskQueue);
 
   /**
    * One batch's claim and its deliveries' rows: returns how many events were taken (0 when the
@@ -121,7 +122,7 @@ export function createOutboxRelay(options: RelayOptions) {
       matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id), payloadMode: p.subscription.payload })),
       paused,
     );
-    // One signal per subscription for the whole batch, naming its events in order.
+    // One wake per subscription for the whole batch, naming its events in order (the waker joins it to a signal in flight).
     const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
     for (const { event, subscription } of pairs) {
       const entry = bySubscription.get(subscription.id) ?? { workspaceId: subscription.workspaceId, events: [] };
@@ -137,9 +138,8 @@ export function createOutboxRelay(options: RelayOptions) {
     const failed = new Set<string>();
     const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
-        // In the trace of the request that wrote the first event (traces on): Temporal's client
-        // interceptor takes it from there into the run.
-        await inStoredTrace(joined[0].traceparent, () => startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId }, joined.map((e) => e.id)));
+        // Joins the subscription's signal in flight, if any (run-waker.ts).
+        await waker.wake({ subscriptionId, workspaceId, eventIds: joined.map((e) => e.id), traceparent: joined[0].traceparent });
       } catch (err) {
         for (const e of joined) failed.add(e.id);
         throw err;
