@@ -190,8 +190,14 @@ export function createOutboxRelay(options: RelayOptions) {
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
-/** Batches of one lane whose runs are being woken while the lane claims the next (each holds its lease meanwhile). */
-const WAKING_PER_LANE = 4;
+/**
+ * Batches of one lane whose runs are being woken while the lane claims the next (each holds its
+ * lease meanwhile). A subscription's wakes follow one another (run-waker.ts), so one slow
+ * signal-with-start holds every batch with an event for that subscription: at 4 the lanes
+ * stopped claiming behind it (PostgreSQL import, 2026-11-29: B's p95 wait for its delivery row
+ * 1.3 s). A waiting batch costs its events' ids in memory and no connection.
+ */
+const WAKING_PER_LANE = 16;
 
 /**
  * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
