@@ -191,19 +191,21 @@ export function createOutboxRelay(options: RelayOptions) {
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
 /**
- * Batches of one lane whose runs are being woken while the lane claims the next (each holds its
- * lease meanwhile). A subscription's wakes follow one another (run-waker.ts), so one slow
- * signal-with-start holds every batch with an event for that subscription: at 4 the lanes
- * stopped claiming behind it (PostgreSQL import, 2026-11-29: B's p95 wait for its delivery row
- * 1.3 s). A waiting batch costs its events' ids in memory and no connection.
+ * Events of one lane whose runs are being woken while the lane claims the next batches (each
+ * batch holds its lease meanwhile), at most. A subscription's wakes follow one another
+ * (run-waker.ts), so one slow signal-with-start holds every batch with an event for that
+ * subscription; under a trickle of commits the batches are of one to three events, so a cap of
+ * batches (4, then 16) stopped the lanes claiming behind it (PostgreSQL import, 2026-11-29: B's
+ * p95 wait for its delivery row 1.3 s, then 0.3 s). A waiting event costs its ids in memory and
+ * no connection: ten full batches.
  */
-const WAKING_PER_LANE = 16;
+const WAKING_EVENTS_PER_LANE = 2_000;
 
 /**
  * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
  * of new events (or `pollMs` at most), backing off while it cannot relay. A lane claims its next
  * batch as soon as the last one's delivery rows are written, while that batch's runs are still
- * being woken (at most WAKING_PER_LANE batches at once): so a slow signal-with-start holds neither
+ * being woken (at most WAKING_EVENTS_PER_LANE events at once): so a slow signal-with-start holds neither
  * the lane's next claim nor the other lanes' (the leases keep the lanes off each other's events).
  * A batch that could not be woken makes its lane back off. The first lane also sweeps for overdue runs.
  */
@@ -215,6 +217,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   let lastSweep = 0;
   const loops = Array.from({ length: lanes }, (_, lane) => {
     const waking = new Set<Promise<void>>();
+    let wakingEvents = 0;
     let failure: { reason: unknown } | undefined;
     const failed = () => {
       const f = failure;
@@ -225,13 +228,17 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       async run({ failures }) {
         failed();
         for (;;) {
-          while (waking.size >= WAKING_PER_LANE) await Promise.race(waking);
+          while (wakingEvents >= WAKING_EVENTS_PER_LANE) await Promise.race(waking);
           failed();
           const { taken, finish } = await takeBatch();
           if (taken === 0) break;
+          wakingEvents += taken;
           const wake: Promise<void> = finish()
             .catch((reason) => void (failure ??= { reason }))
-            .finally(() => waking.delete(wake));
+            .finally(() => {
+              waking.delete(wake);
+              wakingEvents -= taken;
+            });
           waking.add(wake);
           if (taken < batchSize) break;
         }
