@@ -50,8 +50,20 @@ console.log(`created ticket ${first.ticket.id} on board ${board.name} (replayed:
 const retry = await createTicket(client, ticket, idempotencyKey);
 console.log(`sent again with the same Idempotency-Key: ticket ${retry.ticket.id} (replayed: ${retry.replayed})`);
 
+/**
+ * Asks again (every 250 ms, 40 times at most) until `ready` holds: the feed serves an event once
+ * every write that began before it has ended, which under load takes a moment (a write still running anywhere on the database holds it back).
+ */
+async function until<T>(ask: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+  for (let i = 1; ; i++) {
+    const value = await ask();
+    if (ready(value) || i === 40) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 // The newest event of the ticket: where catching up starts.
-const newest = await client.GET('/events', { params: { query: { ticketId: first.ticket.id, limit: 1 } } });
+const newest = await until(() => client.GET('/events', { params: { query: { ticketId: first.ticket.id, limit: 1 } } }), (r) => !r.data || r.data.data.length > 0);
 const startAfter = newest.data?.data[0]?.id;
 
 // A change made only if the ticket is still as read (If-Match); a stale version is refused.
@@ -61,7 +73,7 @@ const stale = await client.PATCH('/tickets/{id}', { params: { path: { id: edited
 console.log(`a change based on version 1: ${stale.response.status} ${stale.error?.code}`);
 
 if (startAfter) {
-  const { events } = await eventsSince(client, { after: startAfter });
+  const { events } = await until(() => eventsSince(client, { after: startAfter }), (r) => r.events.length > 0);
   console.log(`events since creating it: ${events.map((e) => `${e.type} v${e.data.version}`).join(', ')}`);
 }
 
