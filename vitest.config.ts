@@ -34,9 +34,6 @@ const isolated = [
   // Stops Temporal under a readiness check whose gRPC retry outlives the closed client (the
   // SDK's retry timer throws `Channel has been shut down` into whatever file runs next).
   'test/http/readiness.test.ts',
-  // Failed once in the shared project in CI (2026-11-28, before each file had its own database):
-  // the fairness test's dispatch order (CPU-sensitive, not the database's).
-  'test/temporal/dev-server-fairness.test.ts',
   // `// @vitest-environment postgres` (test/support/postgres-environment.ts): a database each.
   'test/auth/revocation-instances.test.ts',
   'test/auth/revocation-listener.test.ts',

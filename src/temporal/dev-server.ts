@@ -29,6 +29,8 @@ export interface StartDevServerOptions {
   onLog?: (line: string) => void;
   /** SQLite pragmas (`name=value`); defaults to SQLITE_PRAGMAS (bench/dev-server-sqlite.ts compares others). */
   sqlitePragmas?: readonly string[];
+  /** Dynamic config values on top of devServerDynamicConfig (a test's; the service passes none). */
+  dynamicConfig?: Record<string, unknown>;
 }
 
 /** The SQLite settings of the dev server's file (measured by bench/dev-server-sqlite.ts). */
@@ -78,7 +80,7 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
 
   const extraArgs = [
     ...(options.sqlitePragmas ?? SQLITE_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]),
-    ...Object.entries(devServerDynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    ...Object.entries({ ...devServerDynamicConfig, ...options.dynamicConfig }).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
     ...Object.entries(options.searchAttributes ?? deliverySearchAttributes).flatMap(([name, type]) => [
       '--search-attribute', `${name}=${type}`,
     ]),

@@ -66,7 +66,8 @@ export interface TestDevServer {
 }
 
 /** A real dev server (SQLite in a temp dir, free loopback port, no UI) plus client and worker connections. */
-export async function startTestDevServer(): Promise<TestDevServer> {
+/** `dynamicConfig`: values on top of the service's dev server's (devServerDynamicConfig). */
+export async function startTestDevServer(options: { dynamicConfig?: Record<string, unknown> } = {}): Promise<TestDevServer> {
   const executable = { type: 'existing-path', path: provisioned('TEMPORAL_CLI_PATH') } as const;
   const dir = mkdtempSync(path.join(tmpdir(), 'temporal-dev-'));
   const dbFile = path.join(dir, 'temporal.sqlite');
@@ -74,7 +75,7 @@ export async function startTestDevServer(): Promise<TestDevServer> {
   // A free port can be taken between probing and binding: retry with another.
   for (let attempt = 1; !server; attempt++) {
     try {
-      server = await startDevServer({ executable, dbFile, port: await freePort() });
+      server = await startDevServer({ executable, dbFile, port: await freePort(), dynamicConfig: options.dynamicConfig });
     } catch (err) {
       if (attempt >= 3) {
         rmSync(dir, { recursive: true, force: true });
