@@ -57,7 +57,28 @@ async function migratedSchemaOn(base: string, name: string): Promise<string> {
   }
 }
 
+/**
+ * vitest calls a global setup once for the root config and once for each project that extends it
+ * (vitest.config.ts has two): three calls in this one process, which made three run folders and,
+ * without DATABASE_URL, started three throwaway PostgreSQL servers (about 4–6 s each, before any
+ * file ran) of which the files used the last. The first call sets the run up, the others share
+ * it, and the last teardown ends it (whichever project's files end first).
+ */
+const process_ = globalThis as typeof globalThis & { ticketingTestRun?: { users: number; ready: Promise<() => Promise<void>> } };
+
 export default async function setup() {
+  const run = (process_.ticketingTestRun ??= { users: 0, ready: setupRun() });
+  run.users += 1;
+  const teardown = await run.ready;
+  return async () => {
+    run.users -= 1;
+    if (run.users > 0) return;
+    process_.ticketingTestRun = undefined;
+    await teardown();
+  };
+}
+
+async function setupRun(): Promise<() => Promise<void>> {
   provision();
   // What the files of this run share and make once (support/workflow-bundles.ts, and in dist/
   // support/built-service.ts) and their data directories (setup.ts), gone at the end.
@@ -74,7 +95,7 @@ export default async function setup() {
     process.env.TEST_PGLITE_TEMPLATE = template.dir;
     process.env.TEST_MIGRATED_SCHEMA = template.fingerprint;
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
-    if (!postgresBinDir()) return removeRunDir;
+    if (!postgresBinDir()) return async () => removeRunDir();
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
     process.env.TEST_POSTGRES_URL = throwaway.url;
     return async () => {

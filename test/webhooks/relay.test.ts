@@ -121,7 +121,9 @@ describe('outbox relay', () => {
     const own = await createTestWorkspace();
     const sub = await createSubscription(own, { url: 'https://i.example.com/', events: ['ticket.created'] });
     const event = await createEvent(own, 'ticket.created');
-    const nowhere = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500 }) });
+    // No gRPC retries (`interceptors: []`): the SDK's own retry of an unreachable server took 20 s
+    // before the signal failed, and the relay's handling of a failed signal is what is tested.
+    const nowhere = new Client({ connection: Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 500, interceptors: [] }) });
     await expect(relay(nowhere).drain()).rejects.toThrow();
     const kept = await prisma.event.findUniqueOrThrow({ where: { id: event.id } });
     expect(kept.relayedAt).toBeNull();
