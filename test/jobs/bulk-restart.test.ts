@@ -121,4 +121,52 @@ describe('bulk job restart', () => {
     expect(pauseAfter(400)).toBe(Math.round(400 * BULK_PAUSE_RATIO));
     expect(pauseAfter(10 * BULK_PAUSE_MAX_MS)).toBe(BULK_PAUSE_MAX_MS);
   }, 60_000);
+
+  // The chunk's heartbeat time-out (10 s) is what notices a dead worker, so a live chunk must
+  // heartbeat through its own waits too: for one of the worker's turns, and in its pause.
+  it('heartbeats while it waits for a turn and while it pauses, not only as items end', async () => {
+    const held = await unannouncedJob([`Held ${newId('s')}`, `Held ${newId('s')}`]);
+    const waiting = await unannouncedJob([`Waiting ${newId('s')}`, `Waiting ${newId('s')}`]);
+    let holding!: () => void;
+    const turnTaken = new Promise<void>((resolve) => (holding = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // One turn: the first chunk holds it (inside its first item) until the test lets it go.
+    const { runBulkChunk } = createTicketBulkActivities({
+      chunksInFlight: 1,
+      pauseMs: () => 2_500,
+      afterItem: async (jobId) => {
+        if (jobId !== held) return;
+        holding();
+        await released;
+      },
+    });
+    const first = new MockActivityEnvironment();
+    const second = new MockActivityEnvironment();
+    const beats: unknown[] = [];
+    second.on('heartbeat', (details: unknown) => beats.push(details ?? 'waiting'));
+    const holder = first.run(runBulkChunk, { jobId: held });
+    await turnTaken;
+    const waiter = second.run(runBulkChunk, { jobId: waiting });
+    // Without its turn the second chunk has run no item, and still it heartbeats.
+    await expect.poll(() => beats, { timeout: 20_000, interval: 100 }).toContain('waiting');
+    expect(beats.every((b) => b === 'waiting')).toBe(true);
+    release();
+    await holder;
+    // Its items (indexes 0 and 1) heartbeat as they end; the job has none left, so no pause.
+    expect(await waiter).toEqual({ remaining: 0 });
+    expect(beats.filter((b) => b !== 'waiting')).toEqual([0, 1]);
+
+    // A chunk that leaves items pauses 2.5 s here, heartbeating meanwhile (every 2 s).
+    const paced = await unannouncedJob(Array.from({ length: CHUNK_ITEMS + 1 }, (_, i) => `Paced beat ${i} ${newId('s')}`));
+    const third = new MockActivityEnvironment();
+    const afterItems: unknown[] = [];
+    let itemsDone = 0;
+    third.on('heartbeat', (details: unknown) => {
+      if (details === undefined && itemsDone === CHUNK_ITEMS) afterItems.push('pausing');
+      else if (details !== undefined) itemsDone += 1;
+    });
+    expect(await third.run(runBulkChunk, { jobId: paced })).toEqual({ remaining: 1 });
+    expect(afterItems).toContain('pausing');
+  }, 60_000);
 });
