@@ -63,6 +63,14 @@ export const outboxRelayPickupDelay = new Histogram({
   registers: [registry],
 });
 
+/** Per lane: the events claimed and written whose runs are being woken; a lane at its cap (2,000) claims nothing more until some are. */
+export const outboxRelayWakingEvents = new Gauge({
+  name: 'outbox_relay_waking_events',
+  help: 'Events this process\'s relay claimed and wrote whose delivery runs it is waking, by lane; a lane claims no more while it holds 2,000',
+  labelNames: ['lane'] as const,
+  registers: [registry],
+});
+
 export const webhookAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts sent, by outcome (succeeded, failed, gone) and trigger (scheduled, manual, test)',

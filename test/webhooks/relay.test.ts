@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { db, prisma } from '../../src/db/db.ts';
 import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../src/metrics/metrics.ts';
+import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration, outboxRelayWakingEvents } from '../../src/metrics/metrics.ts';
 import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { OVERDUE_AFTER_MS } from '../../workflows/delivery/constants.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -214,6 +214,47 @@ describe('outbox relay', () => {
     }
     expect(await prisma.delivery.count({ where: { subscriptionId: quick.id } })).toBe(1);
     expect(await prisma.delivery.count({ where: { subscriptionId: slow.id } })).toBe(1);
+  });
+
+  it('a lane stops claiming while its cap of events is being woken, and goes on as they are woken', { timeout: 90_000 }, async () => {
+    await relay().drain(); // nothing of an earlier test left in the outbox
+    const own = await createTestWorkspace();
+    const sub = await createSubscription(own, { url: 'https://cap.example.com/', events: ['ticket.created'] });
+    // Every signal waits for the gate: nothing the lane claims is woken until the test opens it.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const workflow = dev.client.workflow;
+    const client = {
+      workflow: {
+        signalWithStart: async (name: string, opts: { workflowId: string }) => {
+          await gate;
+          return workflow.signalWithStart(name, opts as never);
+        },
+      },
+    } as unknown as Client;
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await createEvent(own, 'ticket.created')).id);
+    const waking = async () => (await outboxRelayWakingEvents.get()).values.find((v) => v.labels.lane === '0')?.value ?? 0;
+    const written = () => prisma.delivery.count({ where: { subscriptionId: sub.id } });
+    // One lane, batches of 2, at most 4 events being woken.
+    const running = startOutboxRelay({ client, taskQueue, lanes: 1, batchSize: 2, wakingEventsPerLane: 4, pollMs: 20 });
+    try {
+      // The lane sets the gauge as it takes a batch and looks at its cap next, with nothing
+      // awaited between: once the gauge says 4, the lane waits there for a batch to be woken.
+      await expect.poll(waking, { timeout: 20_000, interval: 50 }).toBe(4);
+      expect(await written()).toBe(4);
+      // Still so a moment later (without the cap, the lane would have taken the other six meanwhile).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await written()).toBe(4);
+      expect(await waking()).toBe(4);
+      open();
+      await expect.poll(() => prisma.event.count({ where: { id: { in: ids }, relayedAt: null } }), { timeout: 30_000, interval: 100 }).toBe(0);
+    } finally {
+      open();
+      await running.stop();
+    }
+    expect(await written()).toBe(10);
+    expect(await waking()).toBe(0);
   });
 
   it('a batch that could not be woken keeps its events for a later round, each relayed once', { timeout: 90_000 }, async () => {

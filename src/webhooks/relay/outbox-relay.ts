@@ -19,7 +19,7 @@ import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
 import { fieldFilterName } from '../subscriptions/webhook.service.ts';
-import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration } from '../../metrics/metrics.ts';
+import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration, outboxRelayWakingEvents } from '../../metrics/metrics.ts';
 
 interface RelayOptions {
   client: Client;
@@ -46,6 +46,8 @@ interface RelayOptions {
    * while the other's runs are signalled, so a slow signal does not pause the outbox.
    */
   lanes?: number;
+  /** Events a lane may have waking at once before it stops claiming (WAKING_EVENTS_PER_LANE; a test's smaller cap). */
+  wakingEventsPerLane?: number;
 }
 
 interface SubscriptionMatch {
@@ -214,10 +216,13 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
   const sweepMs = options.sweepMs ?? 30_000;
   const lanes = Math.max(1, options.lanes ?? 2);
+  const wakingCap = options.wakingEventsPerLane ?? WAKING_EVENTS_PER_LANE;
   let lastSweep = 0;
   const loops = Array.from({ length: lanes }, (_, lane) => {
     const waking = new Set<Promise<void>>();
     let wakingEvents = 0;
+    const gauge = outboxRelayWakingEvents.labels({ lane: String(lane) });
+    const count = (change: number) => gauge.set((wakingEvents += change));
     let failure: { reason: unknown } | undefined;
     const failed = () => {
       const f = failure;
@@ -228,16 +233,16 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       async run({ failures }) {
         failed();
         for (;;) {
-          while (wakingEvents >= WAKING_EVENTS_PER_LANE) await Promise.race(waking);
+          while (wakingEvents >= wakingCap) await Promise.race(waking);
           failed();
           const { taken, finish } = await takeBatch();
           if (taken === 0) break;
-          wakingEvents += taken;
+          count(taken);
           const wake: Promise<void> = finish()
             .catch((reason) => void (failure ??= { reason }))
             .finally(() => {
               waking.delete(wake);
-              wakingEvents -= taken;
+              count(-taken);
             });
           waking.add(wake);
           if (taken < batchSize) break;
