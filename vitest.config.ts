@@ -37,6 +37,7 @@ const isolated = [
   // `// @vitest-environment postgres` (test/support/postgres-environment.ts): a database each.
   'test/auth/revocation-instances.test.ts',
   'test/auth/revocation-listener.test.ts',
+  'test/db/fair-pool.test.ts',
   'test/db/migrations.test.ts',
   'test/db/notify-listener-reconnect.test.ts',
   'test/events/events-feed-horizon.test.ts',

@@ -2,7 +2,6 @@
 // means an embedded PGlite (Postgres compiled to WebAssembly) persisted in the data directory.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -14,6 +13,7 @@ import type { SqlRunner } from './migrations.ts';
 import { makeOwnerOnly } from './private-data-dir.ts';
 import { pgliteWithTurns } from './pglite-turns.ts';
 import { currentDatabaseLane, FairTurns } from './fair-turns.ts';
+import { FairPool } from './fair-pool.ts';
 import { createPgNotifyListener, type NotifyHandler, type NotifyListener, type Unlisten } from './notify-listener.ts';
 
 export interface Database {
@@ -83,7 +83,8 @@ const newPrismaClient = (options: ConstructorParameters<typeof PrismaClient>[0])
 
 export function openDatabase(dbConfig: Config['database'], poolSize = 10): Database {
   if (dbConfig.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: dbConfig.url, max: poolSize });
+    // Connections go to the lanes that wait in turn (fair-pool.ts), as PGlite's one does (fair-turns.ts).
+    const pool = new FairPool({ connectionString: dbConfig.url, max: poolSize });
     // Off (DATABASE_PREPARED_STATEMENTS=false) behind a pooler in transaction mode that does not
     // track prepared statements (PgBouncer before 1.21, or without max_prepared_statements).
     const statementName = dbConfig.preparedStatements ? createStatementNamer() : undefined;

@@ -33,23 +33,46 @@ export const currentDatabaseLane = (): string => lanes.getStore()?.lane ?? SERVI
 export class FairTurns {
   /** Waiting grants per lane; the Map's order is the round's order. */
   private readonly waiting = new Map<string, (() => void)[]>();
-  private busy = false;
+  private inUse = 0;
   private scheduled = false;
 
-  /** Runs `op` when its lane's turn comes, holding the connection until it settles. */
+  /**
+   * `capacity`: turns held at once (PGlite's one connection: 1; a PostgreSQL pool: its size).
+   * With more than one, a turn asked for while one is free and no lane waits is granted at once;
+   * otherwise every grant comes after a turn of the event loop, as described above.
+   */
+  constructor(private readonly capacity = 1) {}
+
+  /** Runs `op` when its lane's turn comes, holding the turn until it settles. */
   async run<T>(lane: string, op: () => Promise<T>): Promise<T> {
-    await new Promise<void>((grant) => {
+    const giveBack = await this.take(lane);
+    try {
+      return await op();
+    } finally {
+      giveBack();
+    }
+  }
+
+  /** Waits for a turn of `lane`; resolves with the function that gives it back (once). */
+  take(lane: string): Promise<() => void> {
+    let given = false;
+    const giveBack = () => {
+      if (given) return;
+      given = true;
+      this.inUse -= 1;
+      this.schedule();
+    };
+    if (this.capacity > 1 && this.inUse < this.capacity && this.waiting.size === 0) {
+      this.inUse += 1;
+      return Promise.resolve(giveBack);
+    }
+    return new Promise((resolve) => {
+      const grant = () => resolve(giveBack);
       const queue = this.waiting.get(lane);
       if (queue) queue.push(grant);
       else this.waiting.set(lane, [grant]);
       this.schedule();
     });
-    try {
-      return await op();
-    } finally {
-      this.busy = false;
-      this.schedule();
-    }
   }
 
   /** Lanes with work waiting (read by the tests). */
@@ -58,11 +81,11 @@ export class FairTurns {
   }
 
   private schedule() {
-    if (this.busy || this.scheduled || this.waiting.size === 0) return;
+    if (this.inUse >= this.capacity || this.scheduled || this.waiting.size === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.busy) return;
+      if (this.inUse >= this.capacity) return;
       const next = this.waiting.entries().next();
       if (next.done) return;
       const [lane, queue] = next.value;
@@ -70,8 +93,10 @@ export class FairTurns {
       // The lane goes to the end of the round, or out of it when it has nothing more waiting.
       this.waiting.delete(lane);
       if (queue.length) this.waiting.set(lane, queue);
-      this.busy = true;
+      this.inUse += 1;
       grant();
+      // Another free turn goes to the next lane, after another turn of the event loop.
+      this.schedule();
     });
   }
 }

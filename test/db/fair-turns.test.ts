@@ -82,4 +82,42 @@ describe('FairTurns', () => {
     expect(later).toEqual(['workspace:7', 'workspace:7', 'workspace:7']);
     expect(currentDatabaseLane()).toBe(SERVICE_LANE);
   });
+
+  it('with room for several (a PostgreSQL pool), grants at once while one is free and none waits, then in turn', async () => {
+    const turns = new FairTurns(2);
+    const holders: (() => void)[] = [];
+    // Two turns free: taken at once, with no turn of the event loop.
+    let atOnce = 0;
+    const first = turns.take('a').then((giveBack) => (atOnce += 1, holders.push(giveBack)));
+    const second = turns.take('a').then((giveBack) => (atOnce += 1, holders.push(giveBack)));
+    await Promise.all([first, second]);
+    expect(atOnce).toBe(2);
+    // Full: the busy lane asks for three more, then another lane for one.
+    const order: string[] = [];
+    const queued = [...['a2', 'a3', 'a4'].map((name) => ({ name, lane: 'a' })), { name: 'b0', lane: 'b' }].map(({ name, lane }) =>
+      turns.take(lane).then((giveBack) => (order.push(name), holders.push(giveBack))),
+    );
+    await tick();
+    expect(order).toEqual([]);
+    // Each turn given back goes to the lanes in turn: the quiet one's second, not fourth.
+    for (let i = 0; i < 4; i++) {
+      holders.shift()!();
+      await tick();
+      await tick();
+    }
+    await Promise.all(queued);
+    expect(order).toEqual(['a2', 'b0', 'a3', 'a4']);
+    // Giving a turn back twice frees it once.
+    const twice = holders.shift()!;
+    twice();
+    twice();
+    let granted = 0;
+    const more = [turns.take('c'), turns.take('c'), turns.take('c')].map((p) => p.then(() => (granted += 1)));
+    await tick();
+    await tick();
+    expect(granted).toBe(1);
+    holders.shift()!();
+    await Promise.all(more.slice(0, 2));
+    expect(granted).toBe(2);
+  });
 });
