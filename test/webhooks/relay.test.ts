@@ -24,6 +24,17 @@ describe('outbox relay', () => {
   const taskQueue = uniqueId('relay');
   /** A relay that drains when told (no loop of its own). */
   const relay = (client = dev.client) => createOutboxRelay({ client, taskQueue });
+  type SignalOptions = { workflowId: string; signalArgs: [{ eventIds: string[] }] };
+  /** The real client, except that each signal-with-start first goes through `before` (which may wait or throw). */
+  const clientWith = (before: (opts: SignalOptions) => unknown): Client =>
+    ({
+      workflow: {
+        signalWithStart: async (name: string, opts: SignalOptions) => {
+          await before(opts);
+          return dev.client.workflow.signalWithStart(name, opts as never);
+        },
+      },
+    }) as unknown as Client;
 
   beforeAll(async () => {
     dev = await startTestDevServer();
@@ -184,18 +195,12 @@ describe('outbox relay', () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     let held!: () => void;
     const holding = new Promise<void>((resolve) => (held = resolve));
-    const workflow = dev.client.workflow;
-    const client = {
-      workflow: {
-        signalWithStart: async (name: string, opts: { workflowId: string }) => {
-          if (opts.workflowId === deliveryRunWorkflowId(slow.id)) {
-            held();
-            await gate;
-          }
-          return workflow.signalWithStart(name, opts as never);
-        },
-      },
-    } as unknown as Client;
+    const client = clientWith(async (opts) => {
+      if (opts.workflowId === deliveryRunWorkflowId(slow.id)) {
+        held();
+        await gate;
+      }
+    });
     const first = await createEvent(slowSpace, 'ticket.created');
     // One lane: its next claim does not wait for the batch being woken (nor would a second lane's).
     const running = startOutboxRelay({ client, taskQueue, lanes: 1, pollMs: 20 });
@@ -223,15 +228,7 @@ describe('outbox relay', () => {
     // Every signal waits for the gate: nothing the lane claims is woken until the test opens it.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const workflow = dev.client.workflow;
-    const client = {
-      workflow: {
-        signalWithStart: async (name: string, opts: { workflowId: string }) => {
-          await gate;
-          return workflow.signalWithStart(name, opts as never);
-        },
-      },
-    } as unknown as Client;
+    const client = clientWith(() => gate);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await createEvent(own, 'ticket.created')).id);
     const waking = async () => (await outboxRelayWakingEvents.get()).values.find((v) => v.labels.lane === '0')?.value ?? 0;
@@ -262,18 +259,12 @@ describe('outbox relay', () => {
     const sub = await createSubscription(own, { url: 'https://m.example.com/', events: ['ticket.created'] });
     let refusals = 0;
     let refusing = true;
-    const workflow = dev.client.workflow;
-    const client = {
-      workflow: {
-        signalWithStart: async (name: string, opts: { workflowId: string }) => {
-          if (opts.workflowId === deliveryRunWorkflowId(sub.id) && refusing) {
-            refusals += 1;
-            throw new Error('Temporal is away');
-          }
-          return workflow.signalWithStart(name, opts as never);
-        },
-      },
-    } as unknown as Client;
+    const client = clientWith((opts) => {
+      if (opts.workflowId === deliveryRunWorkflowId(sub.id) && refusing) {
+        refusals += 1;
+        throw new Error('Temporal is away');
+      }
+    });
     const event = await createEvent(own, 'ticket.created');
     const running = startOutboxRelay({ client, taskQueue, lanes: 1, pollMs: 20 });
     try {
@@ -298,16 +289,10 @@ describe('outbox relay', () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const signalled: string[][] = [];
-    const workflow = dev.client.workflow;
-    const client = {
-      workflow: {
-        signalWithStart: async (name: string, opts: { workflowId: string; signalArgs: [{ eventIds: string[] }] }) => {
-          signalled.push(opts.signalArgs[0].eventIds);
-          if (signalled.length === 1) await gate;
-          return workflow.signalWithStart(name, opts as never);
-        },
-      },
-    } as unknown as Client;
+    const client = clientWith(async (opts) => {
+      signalled.push(opts.signalArgs[0].eventIds);
+      if (signalled.length === 1) await gate;
+    });
     const r = createOutboxRelay({ client, taskQueue });
     const events: string[] = [];
     const finishing: Promise<void>[] = [];
