@@ -9,8 +9,9 @@
 // after another in one process, which imported the service (and read its configuration) for the
 // first. Before each later file, src/reset-for-tests.ts forgets what the modules kept from the
 // previous one, and support/database-reset.ts empties the open database back to its just-migrated
-// state (every row deleted but the migrations' record, every sequence restarted; on PGlite the
-// rest of DATA_DIR goes too, such as the webhook secrets' key file). So every file starts from a
+// state (every row deleted but the migrations' record, every sequence restarted; the rest of
+// DATA_DIR goes too, such as the webhook secrets' key file: each process has a DATA_DIR of its
+// own on PostgreSQL as well). So every file starts from a
 // just-migrated database, as it would in a process of its own, and keeps only the imports and the
 // open database. When the schema is no longer the migrated one (or the database cannot be used),
 // the database is closed and made again instead: the same DATA_DIR from the template, or the same
@@ -47,7 +48,7 @@ if (process.env.TEST_PROCESS_DATABASE) {
   const { resetForTests } = await import('../../src/reset-for-tests.ts');
   await resetForTests({ closeDatabase: false });
   try {
-    const dataDir = process.env.TEST_PROCESS_DATABASE_URL ? undefined : process.env.TEST_PROCESS_DATA_DIR;
+    const dataDir = process.env.TEST_PROCESS_DATA_DIR;
     if (process.env.TEST_PROCESS_DATABASE_URL || dataDir) {
       const { db } = await import('../../src/db/db.ts');
       await db.withSession((run) => emptyMigratedDatabase(run, process.env.TEST_MIGRATED_SCHEMA ?? ''));
@@ -78,6 +79,13 @@ if (process.env.TEST_PROCESS_DATABASE) {
     const url = new URL(baseUrl);
     url.pathname = `/${name}`;
     process.env.DATABASE_URL = process.env.TEST_PROCESS_DATABASE_URL = url.toString();
+    // A data directory of its own on PostgreSQL too: the service keeps files there (the webhook
+    // secrets' key file, the admin socket), and without one it used the checkout's `.data`, whose
+    // key file a run replaced (a local `npm start` or `npm run cluster` then could not read its
+    // own stored secrets).
+    if (!process.env.KEEP_DATA_DIR) {
+      process.env.DATA_DIR = process.env.TEST_PROCESS_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
+    }
   } else if (!process.env.KEEP_DATA_DIR) {
     // In the run's folder, which global-setup.ts removes at the end (a copy is 40 MB).
     process.env.DATA_DIR = process.env.TEST_PROCESS_DATA_DIR = fs.mkdtempSync(path.join(process.env.TEST_RUN_DIR ?? os.tmpdir(), 'ticketing-test-'));
