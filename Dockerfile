@@ -5,6 +5,8 @@ ENV NODE_ENV=production
 # Two malloc arenas instead of eight per core: ~25 MB less peak RSS under load (README, Benchmarks).
 ENV MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
+# The stand-in that package.json's dev dependencies link (scripts/stubs/prisma-streams-local/README.md).
+COPY scripts/stubs/ scripts/stubs/
 RUN npm ci --no-audit --no-fund
 COPY . .
 # What `npm start` builds before it runs: the settings UI when the project has that step
