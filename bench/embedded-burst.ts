@@ -24,7 +24,8 @@
 // server, else a throwaway cluster started here (bench/bench-database.ts), a fresh database per
 // version; the service runs its migrations at start as on PGlite.
 // Writes bench/results/embedded-burst-latest.md (embedded-import-latest.md with --mode bulk;
-// postgres-burst-latest.md or postgres-import-latest.md with --postgres).
+// postgres-burst-latest.md or postgres-import-latest.md with --postgres; -split before -latest
+// with --split).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,9 +60,14 @@ const { values: opts } = parseArgs({
     out: { type: 'string', default: path.join(here, 'results') },
     mode: { type: 'string', default: 'patch' },
     postgres: { type: 'boolean', default: false },
+    // With --postgres: the API and the worker in two processes (`npm start -- api`, `npm start --
+    // worker`, the production shape's split) instead of one, on the API's dev server.
+    split: { type: 'boolean', default: false },
   },
 });
 const POSTGRES = Boolean(opts.postgres);
+const SPLIT = Boolean(opts.split);
+if (SPLIT && !POSTGRES) throw new Error('--split needs --postgres: the embedded database serves one process');
 /** The PostgreSQL server of `--postgres`, made in main(). */
 let database: BenchDatabase | undefined;
 const BULK = opts.mode === 'bulk';
@@ -131,15 +137,17 @@ class Api {
   }
 }
 
-let service: ChildProcess | undefined;
+let services: ChildProcess[] = [];
 let worktree: BaselineWorktree | undefined;
 const receivers: CaseReceiver[] = [];
 const tmpDirs: string[] = [];
 
 async function stopService() {
-  const child = service;
-  service = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  await Promise.all(services.splice(0).reverse().map(stopChild));
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((r) => child.once('exit', r));
   try {
     process.kill(-child.pid!, 'SIGTERM');
@@ -190,16 +198,24 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   log(`${tag}: building`);
   execFileSync('npx', ['tsx', 'scripts/build.ts'], { cwd: tree, env, stdio: 'inherit' });
   log(`${tag}: starting the service (${database ? 'PostgreSQL' : 'embedded default'})`);
-  const child = spawn('sh', ['scripts/start.sh'], { cwd: tree, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  service = child;
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => process.stderr.write(`${tag} service: ${d}`));
-  const deadline = Date.now() + 180_000;
-  while (!out.includes('Database:')) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`no banner in 180 s: ${out}`);
-    await sleep(200);
+  const start = async (part: string, partEnv: NodeJS.ProcessEnv) => {
+    const child = spawn('sh', ['scripts/start.sh', part], { cwd: tree, env: partEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    services.push(child);
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
+    const deadline = Date.now() + 180_000;
+    while (!out.includes('Database:')) {
+      if (child.exitCode !== null) throw new Error(`the service (${part}) exited: ${out}`);
+      if (Date.now() > deadline) throw new Error(`no banner in 180 s: ${out}`);
+      await sleep(200);
+    }
+  };
+  if (SPLIT) {
+    await start('api', env);
+    await start('worker', { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${env.TEMPORAL_PORT}` });
+  } else {
+    await start('all', env);
   }
   const cli = (...args: string[]) => execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: tree, env, encoding: 'utf8' });
   const base = `http://127.0.0.1:${port}/public/v1`;
@@ -421,7 +437,7 @@ async function main() {
     `# ${ranOn ? '`npm start` on PostgreSQL' : 'Embedded default'}: one workspace's ${BULK ? 'import' : 'burst'} of ${num('updates').toLocaleString('en-US')} ${BULK ? 'tickets (bulk jobs)' : 'updates'} against another's trickle (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')})`,
     '',
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores; Node ${process.version}. Current \`${commit}\`${dirty ? ' with uncommitted changes' : ''}${baselineCommit ? `, baseline \`${baselineCommit}\`` : ''}. ${num('rounds')} round(s), versions in random order; medians over rounds.`,
-    `Each version as \`npm start\` runs it (built bundle, ${where}, the Temporal dev server), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
+    `Each version as \`npm start\` runs it (built bundle, ${where}, the Temporal dev server${SPLIT ? '; the API and the worker in two processes, `npm start -- api` and `npm start -- worker`' : ''}), on a fresh data directory, driven through the public API only. ${BULK ? `Workspace A imports ${num('updates')} new tickets as bulk jobs (POST /tickets/bulk, ${BULK_ITEMS} a call, at most ${BULK_UNFINISHED} unfinished, polling the oldest before sending more; subscribed to ticket.created and ticket.updated);` : `Workspace A sends ${num('updates')} PATCH /tickets/{id}, ${num('concurrency')} at a time, to ${num('concurrency')} tickets;`} workspace B updates one ticket every ${num('steady-ms')} ms: ${num('idle-seconds')} s idle first, then ${num('window-seconds')} s from the start of A's burst. Each workspace has one subscription to ticket.updated on a local HTTPS receiver (answers 204 at once). Allowance ${Number(opts['requests-per-minute']).toLocaleString('en-US')} requests/min per key (DEFAULT_REQUESTS_PER_MINUTE; the product's default is 600); A waits out any 429 as its Retry-After says.`,
     `Load before: \`${loadBefore}\`; after: \`${loadAfter}\`. n/a: the percentile falls on an update that failed or whose event had not arrived 120 s after its phase.`,
     '',
     `| Version | B PATCH idle p50 / p95 ms | B PATCH during p50 / p95 ms | within 2 × idle p95 | B event-to-arrival idle p50 / p95 ms | during p50 / p95 ms | ≤ 2 × idle p95 + 250 ms | A ${BULK ? 'tickets imported' : 'PATCHes'}/s (failed, 429s) | A delivered in the window | A all delivered after |`,
@@ -464,7 +480,7 @@ async function main() {
     for (const row of relayRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
   }
   lines.push('');
-  writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}-latest.md`), lines.join('\n'), log);
+  writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}${SPLIT ? '-split' : ''}-latest.md`), lines.join('\n'), log);
   log(`Raw figures: ${JSON.stringify({ commit, baseline: baselineCommit, results })}`);
 }
 
