@@ -58,6 +58,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
+    // V8 compiles WebAssembly with its baseline compiler only (Liftoff), never tiering up to
+    // TurboFan: PGlite's Postgres is a large WebAssembly module, and optimising it costs more CPU
+    // than a test process lives to win back (docs/contributing/testing.md, "Third round").
+    execArgv: ['--liftoff-only'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: more parallel files only contend for them (PGlite and Temporal are CPU-bound).
