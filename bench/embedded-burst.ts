@@ -137,7 +137,7 @@ class Api {
   }
 }
 
-let services: ChildProcess[] = [];
+const services: ChildProcess[] = [];
 let worktree: BaselineWorktree | undefined;
 const receivers: CaseReceiver[] = [];
 const tmpDirs: string[] = [];
