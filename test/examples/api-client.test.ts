@@ -114,16 +114,20 @@ describe('examples/api-client', () => {
     const { ws, apiKey } = await workspaceWithKey();
     const client = createTicketingClient({ baseUrl, apiKey });
     const { ticket } = await createTicket(client, newTicket(ws, 'Followed'), `key-${randomSuffix()}`);
-    const created = (await client.GET('/events', { params: { query: { limit: 1 } } })).data!.data[0]!;
-    expect(created).toMatchObject({ type: 'ticket.created', data: { id: ticket.id, version: 1 } });
+    // The feed serves events below its horizon (src/events/event-feed.repository.ts): the oldest
+    // transaction still running on the server, which on a PostgreSQL server shared with other
+    // test processes can be another database's. So each step waits until its event is served.
+    const WAIT = { timeout: 30_000 };
+    const newest = async () => (await client.GET('/events', { params: { query: { limit: 1 } } })).data!.data[0];
+    await expect.poll(newest, WAIT).toMatchObject({ type: 'ticket.created', data: { id: ticket.id, version: 1 } });
+    const created = (await newest())!;
     await editTicket(client, ticket.id, (t) => ({ subject: `${t.subject}, again` }));
-    const first = await eventsSince(client, { after: created.id });
-    expect(first.events.map((e) => [e.type, e.data.version])).toEqual([['ticket.updated', 2]]);
+    let first!: Awaited<ReturnType<typeof eventsSince>>;
+    await expect.poll(async () => (first = await eventsSince(client, { after: created.id })).events.map((e) => [e.type, e.data.version]), WAIT).toEqual([['ticket.updated', 2]]);
     const none = await eventsSince(client, { cursor: first.cursor });
     expect(none.events).toEqual([]);
     await editTicket(client, ticket.id, () => ({ state: 'In progress' }));
-    const next = await eventsSince(client, { cursor: none.cursor });
-    expect(next.events.map((e) => [e.type, e.data.version])).toEqual([['ticket.state_changed', 3]]);
+    await expect.poll(async () => (await eventsSince(client, { cursor: none.cursor })).events.map((e) => [e.type, e.data.version]), WAIT).toEqual([['ticket.state_changed', 3]]);
   });
 
   it('reports a refusal as an ApiError with the problem code', async () => {
