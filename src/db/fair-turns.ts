@@ -16,6 +16,9 @@ const lanes = new AsyncLocalStorage<{ lane: string }>();
 /** The lane of everything that runs outside a request: the relay, the worker's activities, start-up. */
 export const SERVICE_LANE = 'service';
 
+/** The lane of every bulk job's chunks (workflows/ticket-bulk/activities.ts). */
+export const BULK_JOBS_LANE = 'bulk-jobs';
+
 /** A workspace's lane: its requests once authenticated, and its subscriptions' delivery steps. */
 export const workspaceLane = (workspaceId: number): string => `workspace:${workspaceId}`;
 
@@ -85,18 +88,20 @@ export class FairTurns {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.inUse >= this.capacity) return;
-      const next = this.waiting.entries().next();
-      if (next.done) return;
-      const [lane, queue] = next.value;
-      const grant = queue.shift()!;
-      // The lane goes to the end of the round, or out of it when it has nothing more waiting.
-      this.waiting.delete(lane);
-      if (queue.length) this.waiting.set(lane, queue);
-      this.inUse += 1;
-      grant();
-      // Another free turn goes to the next lane, after another turn of the event loop.
-      this.schedule();
+      // Every free turn is given in this one pass, round-robin over the waiting lanes: with a pool
+      // of ten, a burst that filled it is not drained one grant per turn of the event loop (a
+      // loop that A's work keeps busy made B's statement wait one loop turn per lane ahead of it).
+      while (this.inUse < this.capacity) {
+        const next = this.waiting.entries().next();
+        if (next.done) return;
+        const [lane, queue] = next.value;
+        const grant = queue.shift()!;
+        // The lane goes to the end of the round, or out of it when it has nothing more waiting.
+        this.waiting.delete(lane);
+        if (queue.length) this.waiting.set(lane, queue);
+        this.inUse += 1;
+        grant();
+      }
     });
   }
 }

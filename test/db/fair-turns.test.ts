@@ -120,4 +120,23 @@ describe('FairTurns', () => {
     await Promise.all(more.slice(0, 2));
     expect(granted).toBe(2);
   });
+
+  it('gives every turn freed at once in one pass, in turn over the lanes (a burst is not drained one per loop turn)', async () => {
+    const turns = new FairTurns(3);
+    const holders = await Promise.all([turns.take('a'), turns.take('a'), turns.take('a')]);
+    const order: string[] = [];
+    [
+      { name: 'a1', lane: 'a' },
+      { name: 'a2', lane: 'a' },
+      { name: 'b1', lane: 'b' },
+      { name: 'c1', lane: 'c' },
+    ].forEach(({ name, lane }) => void turns.take(lane).then(() => order.push(name)));
+    await tick();
+    expect(order).toEqual([]);
+    for (const giveBack of holders) giveBack();
+    // One turn of the event loop: the three freed turns go to three lanes, a's second waits.
+    await tick();
+    expect(order).toEqual(['a1', 'b1', 'c1']);
+    expect(turns.waitingLanes).toBe(1);
+  });
 });
