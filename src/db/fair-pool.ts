@@ -10,7 +10,12 @@
 // through `pool.query`, for each statement; `read` and `withSession` too. A checked-out client's
 // `release` gives the turn back.
 import pg from 'pg';
-import { currentDatabaseLane, FairTurns } from './fair-turns.ts';
+import { dbPoolConnectWait } from '../metrics/metrics.ts';
+import { currentDatabaseLane, FairTurns, BULK_JOBS_LANE, SERVICE_LANE } from './fair-turns.ts';
+
+/** The lane's kind, a fixed set (a metric label never names a workspace). */
+const laneKind = (lane: string) =>
+  lane.startsWith('workspace:') ? 'workspace' : lane === SERVICE_LANE ? 'service' : lane === BULK_JOBS_LANE ? 'bulk_jobs' : 'request';
 
 type Connected = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
@@ -25,7 +30,9 @@ export class FairPool extends pg.Pool {
   connect(): Promise<pg.PoolClient>;
   connect(callback: Connected): void;
   connect(callback?: Connected): Promise<pg.PoolClient> | void {
-    const connected = this.turns.take(currentDatabaseLane()).then(async (giveBack) => {
+    const lane = currentDatabaseLane();
+    const asked = performance.now();
+    const connected = this.turns.take(lane).then(async (giveBack) => {
       let client: pg.PoolClient;
       try {
         client = await super.connect();
@@ -33,6 +40,7 @@ export class FairPool extends pg.Pool {
         giveBack();
         throw err;
       }
+      dbPoolConnectWait.observe({ lane: laneKind(lane) }, (performance.now() - asked) / 1000);
       // pg sets `release` on each checkout; the turn goes back once the client is back in the pool.
       const release = client.release;
       client.release = (err?: Error | boolean) => {

@@ -46,6 +46,15 @@ export const outboxRelayedEvents = new Counter({
   registers: [registry],
 });
 
+/** How long a PostgreSQL connection took to get from the pool (its fair turn, src/db/fair-pool.ts), by the kind of lane that asked. */
+export const dbPoolConnectWait = new Histogram({
+  name: 'db_pool_connect_wait_seconds',
+  help: 'Time from asking the PostgreSQL pool for a connection until having one, by lane kind: workspace (its requests and delivery steps), request (before its workspace is known), bulk_jobs, service',
+  labelNames: ['lane'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
 /** The relay's batch, step by step (claim, write, signal, mark): where an event's way to its run goes. */
 export const outboxRelayStepDuration = new Histogram({
   name: 'outbox_relay_step_duration_seconds',

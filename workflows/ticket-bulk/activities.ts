@@ -14,10 +14,7 @@
 import { Context } from '@temporalio/activity';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 import { BULK_CHUNKS_IN_FLIGHT, BULK_PAUSE_MAX_MS, BULK_PAUSE_RATIO } from '../../src/jobs/job.limits.ts';
-import { withDatabaseLane } from '../../src/db/fair-turns.ts';
-
-/** The embedded database's lane of every bulk job's chunks. */
-const BULK_JOBS_LANE = 'bulk-jobs';
+import { BULK_JOBS_LANE, withDatabaseLane } from '../../src/db/fair-turns.ts';
 
 export interface TicketBulkActivityDeps {
   /** Chunks at once in this worker (BULK_CHUNKS_IN_FLIGHT unless a test says). */
