@@ -40,7 +40,7 @@ import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 import { readStages, stageCells, stageNames, stagesWith, type StageTimes } from './embedded-stages.ts';
-import { relayBetween, relayRows, scrapeRelay, type SeriesSummary } from './relay-metrics.ts';
+import { processBetween, relayBetween, relayRows, scrapeRelay, type ProcessSummary, type SeriesSummary } from './relay-metrics.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 
@@ -100,6 +100,8 @@ interface SideResult {
   bStagesDuring?: StageTimes;
   /** The relay's histograms over B's window during the burst (the service's /metrics). */
   relayDuring?: SeriesSummary[];
+  /** Each service process (`all`, or `api` and `worker`) over B's idle phase and its window during the burst. */
+  processes?: { part: string; idle?: ProcessSummary; during?: ProcessSummary }[];
 }
 
 /** Percentiles where a missing value counts as infinitely late (null in the report: n/a). */
@@ -211,12 +213,20 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
       await sleep(200);
     }
   };
+  // Where each process answers /metrics (the worker part on a port of its own).
+  const metricsAt: Record<string, string> = {};
   if (SPLIT) {
     await start('api', env);
-    await start('worker', { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${env.TEMPORAL_PORT}` });
+    const workerMetrics = await freePort();
+    await start('worker', { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${env.TEMPORAL_PORT}`, METRICS_PORT: String(workerMetrics) });
+    metricsAt.api = `http://127.0.0.1:${port}`;
+    metricsAt.worker = `http://127.0.0.1:${workerMetrics}`;
   } else {
     await start('all', env);
+    metricsAt.all = `http://127.0.0.1:${port}`;
   }
+  /** Each process's /metrics at once (the scrape also resets prom-client's event-loop monitor). */
+  const scrapeAll = async () => Object.fromEntries(await Promise.all(Object.entries(metricsAt).map(async ([part, origin]) => [part, await scrapeRelay(origin)] as const)));
   const cli = (...args: string[]) => execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: tree, env, encoding: 'utf8' });
   const base = `http://127.0.0.1:${port}/public/v1`;
   const setUp = async (name: string, hookPath: string, tickets: number, events = ['ticket.updated']) => {
@@ -276,7 +286,9 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   };
 
   log(`${tag}: idle, B updates a ticket every ${num('steady-ms')} ms for ${num('idle-seconds')} s`);
+  const processesAtIdle = await scrapeAll();
   const idle = await steadyPhase(num('idle-seconds'));
+  const processesAfterIdle = await scrapeAll();
   const bArrivalIdle = await arrivalsWithin(idle);
 
   log(`${tag}: burst, A sends ${num('updates')} updates ${concurrency} at a time; B goes on for ${num('window-seconds')} s`);
@@ -332,9 +344,17 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
       }
     }),
   ).then(() => (Date.now() - burstStart) / 1000);
-  const relayBefore = await scrapeRelay(`http://127.0.0.1:${port}`);
+  // The API's process (the one process unless split) holds the relay's histograms that count.
+  const apiPart = SPLIT ? 'api' : 'all';
+  const windowStart = await scrapeAll();
   const during = await steadyPhase(num('window-seconds'));
-  const relayDuring = relayBetween(relayBefore, await scrapeRelay(`http://127.0.0.1:${port}`));
+  const windowEnd = await scrapeAll();
+  const relayDuring = relayBetween(windowStart[apiPart], windowEnd[apiPart]);
+  const processes = Object.keys(metricsAt).map((part) => ({
+    part,
+    idle: processBetween(processesAtIdle[part], processesAfterIdle[part]),
+    during: processBetween(windowStart[part], windowEnd[part]),
+  }));
   const aDeliveredInWindow = bulk.size;
   const bArrivalDuring = await arrivalsWithin(during);
   const aSeconds = await burst;
@@ -354,6 +374,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   return {
     bStagesDuring,
     relayDuring,
+    processes,
     bApiIdle: pcts(idle.apiMs, idle.failed),
     bApiDuring: pcts(during.apiMs, during.failed),
     bArrivalIdle,
@@ -471,13 +492,24 @@ async function main() {
   }
   lines.push(
     '',
-    "The outbox relay during B's window (the service's /metrics, src/metrics/metrics.ts, read at the window's start and end; the first round): how long a relay batch's steps took, and how long events waited from their occurrence until a relay claimed them. p95 is the bound of the Prometheus bucket that holds it.",
+    `The outbox relay and the database pool during B's window (the ${SPLIT ? 'API process\'s' : 'service\'s'} /metrics, src/metrics/metrics.ts, read at the window's start and end; the first round): how long a relay batch's steps took, how long events waited from their occurrence until a relay claimed them, and (PostgreSQL) how long each kind of work waited for a pooled connection. p95 is the bound of the Prometheus bucket that holds it.`,
     '',
-    '| Version, series | batches or events | mean ms | p95 ≤ ms |',
-    '|---|--:|--:|--:|',
+    '| Version, series | batches, events or waits | mean ms | p95 ≤ ms | over 10 ms |',
+    '|---|--:|--:|--:|--:|',
   );
   for (const side of Object.keys(trees)) {
     for (const row of relayRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
+  }
+  lines.push(
+    '',
+    "Each service process in B's idle phase and in its window during the burst (prom-client's default metrics on each process's /metrics: the event loop's delay, sampled every 10 ms, and the CPU the process used; the first round):",
+    '',
+    '| Version, process | loop delay idle mean / p99 / max ms | during mean / p99 / max ms | CPU s idle | CPU s during |',
+    '|---|--:|--:|--:|--:|',
+  );
+  const loop = (x?: ProcessSummary) => (x ? `${x.loopMeanMs} / ${x.loopP99Ms} / ${x.loopMaxMs}` : 'n/a');
+  for (const side of Object.keys(trees)) {
+    for (const p of results[side]![0]?.processes ?? []) lines.push(`| ${side}, ${p.part} | ${loop(p.idle)} | ${loop(p.during)} | ${p.idle?.cpuSeconds ?? 'n/a'} | ${p.during?.cpuSeconds ?? 'n/a'} |`);
   }
   lines.push('');
   writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}${SPLIT ? '-split' : ''}-latest.md`), lines.join('\n'), log);
