@@ -77,9 +77,15 @@ async function compileBase64Module(file: string): Promise<WebAssembly.Module> {
   return new WebAssembly.Module(Buffer.from(base64, 'base64'));
 }
 
-/** `__internal` is the runtime's constructor option for such overrides; the generated client's types leave it out. */
+/**
+ * `__internal` is the runtime's constructor option for such overrides; the generated client's types
+ * leave it out. `errorFormat: 'minimal'`: with any other format the client captures a stack trace
+ * (`new Error()`) at every call, to point its error messages at the caller's line; that was the
+ * largest single function of Prisma's in a CPU profile of an import (bench/results/findings-webhooks.md),
+ * and our errors are mapped by code (src/errors/), never shown to callers as Prisma words them.
+ */
 const newPrismaClient = (options: ConstructorParameters<typeof PrismaClient>[0]) =>
-  new PrismaClient(Object.assign({}, options, { __internal: compilerWasmFromFile }));
+  new PrismaClient(Object.assign({ errorFormat: 'minimal' as const }, options, { __internal: compilerWasmFromFile }));
 
 export function openDatabase(dbConfig: Config['database'], poolSize = 10): Database {
   if (dbConfig.kind === 'postgres') {

@@ -1482,7 +1482,7 @@ export type $ApiKeyPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
 export type ApiKeyGetPayload<S extends boolean | null | undefined | ApiKeyDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload, S>
 
 export type ApiKeyCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<ApiKeyFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<ApiKeyFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: ApiKeyCountAggregateInputType | true
   }
 
@@ -1941,6 +1941,7 @@ export type ApiKeyFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter, which ApiKey to fetch.
    */
   where: Prisma.ApiKeyWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1963,6 +1964,7 @@ export type ApiKeyFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    * Filter, which ApiKey to fetch.
    */
   where: Prisma.ApiKeyWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2015,6 +2017,7 @@ export type ApiKeyFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter by unique combinations of ApiKeys.
    */
   distinct?: Prisma.ApiKeyScalarFieldEnum | Prisma.ApiKeyScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2067,6 +2070,7 @@ export type ApiKeyFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter by unique combinations of ApiKeys.
    */
   distinct?: Prisma.ApiKeyScalarFieldEnum | Prisma.ApiKeyScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2119,6 +2123,7 @@ export type ApiKeyFindManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter by unique combinations of ApiKeys.
    */
   distinct?: Prisma.ApiKeyScalarFieldEnum | Prisma.ApiKeyScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2141,6 +2146,7 @@ export type ApiKeyCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * The data needed to create a ApiKey.
    */
   data: Prisma.XOR<Prisma.ApiKeyCreateInput, Prisma.ApiKeyUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2201,6 +2207,7 @@ export type ApiKeyUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Choose, which ApiKey to update.
    */
   where: Prisma.ApiKeyWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2279,6 +2286,7 @@ export type ApiKeyUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * In case the ApiKey was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.ApiKeyUpdateInput, Prisma.ApiKeyUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2301,6 +2309,7 @@ export type ApiKeyDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Filter which ApiKey to delete.
    */
   where: Prisma.ApiKeyWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -772,7 +772,7 @@ export type $AuditEntryPayload<ExtArgs extends runtime.Types.Extensions.Internal
 export type AuditEntryGetPayload<S extends boolean | null | undefined | AuditEntryDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$AuditEntryPayload, S>
 
 export type AuditEntryCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<AuditEntryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<AuditEntryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: AuditEntryCountAggregateInputType | true
   }
 
@@ -1224,6 +1224,7 @@ export type AuditEntryFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter, which AuditEntry to fetch.
    */
   where: Prisma.AuditEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1246,6 +1247,7 @@ export type AuditEntryFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extens
    * Filter, which AuditEntry to fetch.
    */
   where: Prisma.AuditEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1298,6 +1300,7 @@ export type AuditEntryFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter by unique combinations of AuditEntries.
    */
   distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1350,6 +1353,7 @@ export type AuditEntryFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    * Filter by unique combinations of AuditEntries.
    */
   distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1402,6 +1406,7 @@ export type AuditEntryFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter by unique combinations of AuditEntries.
    */
   distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1424,6 +1429,7 @@ export type AuditEntryCreateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * The data needed to create a AuditEntry.
    */
   data: Prisma.XOR<Prisma.AuditEntryCreateInput, Prisma.AuditEntryUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1484,6 +1490,7 @@ export type AuditEntryUpdateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Choose, which AuditEntry to update.
    */
   where: Prisma.AuditEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1562,6 +1569,7 @@ export type AuditEntryUpsertArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * In case the AuditEntry was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.AuditEntryUpdateInput, Prisma.AuditEntryUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1584,6 +1592,7 @@ export type AuditEntryDeleteArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter which AuditEntry to delete.
    */
   where: Prisma.AuditEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

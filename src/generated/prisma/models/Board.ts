@@ -1069,7 +1069,7 @@ export type $BoardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
 export type BoardGetPayload<S extends boolean | null | undefined | BoardDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$BoardPayload, S>
 
 export type BoardCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<BoardFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<BoardFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: BoardCountAggregateInputType | true
   }
 
@@ -1521,6 +1521,7 @@ export type BoardFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter, which Board to fetch.
    */
   where: Prisma.BoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1543,6 +1544,7 @@ export type BoardFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter, which Board to fetch.
    */
   where: Prisma.BoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1595,6 +1597,7 @@ export type BoardFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter by unique combinations of Boards.
    */
   distinct?: Prisma.BoardScalarFieldEnum | Prisma.BoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1647,6 +1650,7 @@ export type BoardFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter by unique combinations of Boards.
    */
   distinct?: Prisma.BoardScalarFieldEnum | Prisma.BoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1699,6 +1703,7 @@ export type BoardFindManyArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Filter by unique combinations of Boards.
    */
   distinct?: Prisma.BoardScalarFieldEnum | Prisma.BoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1721,6 +1726,7 @@ export type BoardCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * The data needed to create a Board.
    */
   data: Prisma.XOR<Prisma.BoardCreateInput, Prisma.BoardUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1781,6 +1787,7 @@ export type BoardUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * Choose, which Board to update.
    */
   where: Prisma.BoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1859,6 +1866,7 @@ export type BoardUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * In case the Board was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.BoardUpdateInput, Prisma.BoardUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1881,6 +1889,7 @@ export type BoardDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * Filter which Board to delete.
    */
   where: Prisma.BoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -632,7 +632,7 @@ export type $BoardFieldPayload<ExtArgs extends runtime.Types.Extensions.Internal
 export type BoardFieldGetPayload<S extends boolean | null | undefined | BoardFieldDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$BoardFieldPayload, S>
 
 export type BoardFieldCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<BoardFieldFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<BoardFieldFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: BoardFieldCountAggregateInputType | true
   }
 
@@ -1080,6 +1080,7 @@ export type BoardFieldFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter, which BoardField to fetch.
    */
   where: Prisma.BoardFieldWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1102,6 +1103,7 @@ export type BoardFieldFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extens
    * Filter, which BoardField to fetch.
    */
   where: Prisma.BoardFieldWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1154,6 +1156,7 @@ export type BoardFieldFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter by unique combinations of BoardFields.
    */
   distinct?: Prisma.BoardFieldScalarFieldEnum | Prisma.BoardFieldScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1206,6 +1209,7 @@ export type BoardFieldFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    * Filter by unique combinations of BoardFields.
    */
   distinct?: Prisma.BoardFieldScalarFieldEnum | Prisma.BoardFieldScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1258,6 +1262,7 @@ export type BoardFieldFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter by unique combinations of BoardFields.
    */
   distinct?: Prisma.BoardFieldScalarFieldEnum | Prisma.BoardFieldScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1280,6 +1285,7 @@ export type BoardFieldCreateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * The data needed to create a BoardField.
    */
   data: Prisma.XOR<Prisma.BoardFieldCreateInput, Prisma.BoardFieldUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1340,6 +1346,7 @@ export type BoardFieldUpdateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Choose, which BoardField to update.
    */
   where: Prisma.BoardFieldWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1418,6 +1425,7 @@ export type BoardFieldUpsertArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * In case the BoardField was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.BoardFieldUpdateInput, Prisma.BoardFieldUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1440,6 +1448,7 @@ export type BoardFieldDeleteArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter which BoardField to delete.
    */
   where: Prisma.BoardFieldWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

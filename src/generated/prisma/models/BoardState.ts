@@ -711,7 +711,7 @@ export type $BoardStatePayload<ExtArgs extends runtime.Types.Extensions.Internal
 export type BoardStateGetPayload<S extends boolean | null | undefined | BoardStateDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$BoardStatePayload, S>
 
 export type BoardStateCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<BoardStateFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<BoardStateFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: BoardStateCountAggregateInputType | true
   }
 
@@ -1159,6 +1159,7 @@ export type BoardStateFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter, which BoardState to fetch.
    */
   where: Prisma.BoardStateWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1181,6 +1182,7 @@ export type BoardStateFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extens
    * Filter, which BoardState to fetch.
    */
   where: Prisma.BoardStateWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1233,6 +1235,7 @@ export type BoardStateFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter by unique combinations of BoardStates.
    */
   distinct?: Prisma.BoardStateScalarFieldEnum | Prisma.BoardStateScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1285,6 +1288,7 @@ export type BoardStateFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    * Filter by unique combinations of BoardStates.
    */
   distinct?: Prisma.BoardStateScalarFieldEnum | Prisma.BoardStateScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1337,6 +1341,7 @@ export type BoardStateFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter by unique combinations of BoardStates.
    */
   distinct?: Prisma.BoardStateScalarFieldEnum | Prisma.BoardStateScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1359,6 +1364,7 @@ export type BoardStateCreateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * The data needed to create a BoardState.
    */
   data: Prisma.XOR<Prisma.BoardStateCreateInput, Prisma.BoardStateUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1419,6 +1425,7 @@ export type BoardStateUpdateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Choose, which BoardState to update.
    */
   where: Prisma.BoardStateWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1497,6 +1504,7 @@ export type BoardStateUpsertArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * In case the BoardState was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.BoardStateUpdateInput, Prisma.BoardStateUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1519,6 +1527,7 @@ export type BoardStateDeleteArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter which BoardState to delete.
    */
   where: Prisma.BoardStateWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -755,7 +755,7 @@ export type $CommentPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
 export type CommentGetPayload<S extends boolean | null | undefined | CommentDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$CommentPayload, S>
 
 export type CommentCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<CommentFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<CommentFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: CommentCountAggregateInputType | true
   }
 
@@ -1204,6 +1204,7 @@ export type CommentFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Filter, which Comment to fetch.
    */
   where: Prisma.CommentWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1226,6 +1227,7 @@ export type CommentFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extension
    * Filter, which Comment to fetch.
    */
   where: Prisma.CommentWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1278,6 +1280,7 @@ export type CommentFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter by unique combinations of Comments.
    */
   distinct?: Prisma.CommentScalarFieldEnum | Prisma.CommentScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1330,6 +1333,7 @@ export type CommentFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    * Filter by unique combinations of Comments.
    */
   distinct?: Prisma.CommentScalarFieldEnum | Prisma.CommentScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1382,6 +1386,7 @@ export type CommentFindManyArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter by unique combinations of Comments.
    */
   distinct?: Prisma.CommentScalarFieldEnum | Prisma.CommentScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1404,6 +1409,7 @@ export type CommentCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * The data needed to create a Comment.
    */
   data: Prisma.XOR<Prisma.CommentCreateInput, Prisma.CommentUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1464,6 +1470,7 @@ export type CommentUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Choose, which Comment to update.
    */
   where: Prisma.CommentWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1542,6 +1549,7 @@ export type CommentUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * In case the Comment was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.CommentUpdateInput, Prisma.CommentUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1564,6 +1572,7 @@ export type CommentDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Filter which Comment to delete.
    */
   where: Prisma.CommentWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -1177,7 +1177,7 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type DeliveryGetPayload<S extends boolean | null | undefined | DeliveryDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$DeliveryPayload, S>
 
 export type DeliveryCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<DeliveryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<DeliveryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: DeliveryCountAggregateInputType | true
   }
 
@@ -1633,6 +1633,7 @@ export type DeliveryFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter, which Delivery to fetch.
    */
   where: Prisma.DeliveryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1655,6 +1656,7 @@ export type DeliveryFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensio
    * Filter, which Delivery to fetch.
    */
   where: Prisma.DeliveryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1707,6 +1709,7 @@ export type DeliveryFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Filter by unique combinations of Deliveries.
    */
   distinct?: Prisma.DeliveryScalarFieldEnum | Prisma.DeliveryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1759,6 +1762,7 @@ export type DeliveryFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extension
    * Filter by unique combinations of Deliveries.
    */
   distinct?: Prisma.DeliveryScalarFieldEnum | Prisma.DeliveryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1811,6 +1815,7 @@ export type DeliveryFindManyArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter by unique combinations of Deliveries.
    */
   distinct?: Prisma.DeliveryScalarFieldEnum | Prisma.DeliveryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1833,6 +1838,7 @@ export type DeliveryCreateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * The data needed to create a Delivery.
    */
   data: Prisma.XOR<Prisma.DeliveryCreateInput, Prisma.DeliveryUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1893,6 +1899,7 @@ export type DeliveryUpdateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Choose, which Delivery to update.
    */
   where: Prisma.DeliveryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1971,6 +1978,7 @@ export type DeliveryUpsertArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * In case the Delivery was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.DeliveryUpdateInput, Prisma.DeliveryUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1993,6 +2001,7 @@ export type DeliveryDeleteArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter which Delivery to delete.
    */
   where: Prisma.DeliveryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

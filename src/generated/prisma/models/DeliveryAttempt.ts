@@ -1227,7 +1227,7 @@ export type $DeliveryAttemptPayload<ExtArgs extends runtime.Types.Extensions.Int
 export type DeliveryAttemptGetPayload<S extends boolean | null | undefined | DeliveryAttemptDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$DeliveryAttemptPayload, S>
 
 export type DeliveryAttemptCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<DeliveryAttemptFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<DeliveryAttemptFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: DeliveryAttemptCountAggregateInputType | true
   }
 
@@ -1687,6 +1687,7 @@ export type DeliveryAttemptFindUniqueArgs<ExtArgs extends runtime.Types.Extensio
    * Filter, which DeliveryAttempt to fetch.
    */
   where: Prisma.DeliveryAttemptWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1709,6 +1710,7 @@ export type DeliveryAttemptFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.E
    * Filter, which DeliveryAttempt to fetch.
    */
   where: Prisma.DeliveryAttemptWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1761,6 +1763,7 @@ export type DeliveryAttemptFindFirstArgs<ExtArgs extends runtime.Types.Extension
    * Filter by unique combinations of DeliveryAttempts.
    */
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1813,6 +1816,7 @@ export type DeliveryAttemptFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Ex
    * Filter by unique combinations of DeliveryAttempts.
    */
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1865,6 +1869,7 @@ export type DeliveryAttemptFindManyArgs<ExtArgs extends runtime.Types.Extensions
    * Filter by unique combinations of DeliveryAttempts.
    */
   distinct?: Prisma.DeliveryAttemptScalarFieldEnum | Prisma.DeliveryAttemptScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1887,6 +1892,7 @@ export type DeliveryAttemptCreateArgs<ExtArgs extends runtime.Types.Extensions.I
    * The data needed to create a DeliveryAttempt.
    */
   data: Prisma.XOR<Prisma.DeliveryAttemptCreateInput, Prisma.DeliveryAttemptUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1947,6 +1953,7 @@ export type DeliveryAttemptUpdateArgs<ExtArgs extends runtime.Types.Extensions.I
    * Choose, which DeliveryAttempt to update.
    */
   where: Prisma.DeliveryAttemptWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2025,6 +2032,7 @@ export type DeliveryAttemptUpsertArgs<ExtArgs extends runtime.Types.Extensions.I
    * In case the DeliveryAttempt was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.DeliveryAttemptUpdateInput, Prisma.DeliveryAttemptUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2047,6 +2055,7 @@ export type DeliveryAttemptDeleteArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter which DeliveryAttempt to delete.
    */
   where: Prisma.DeliveryAttemptWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -1280,7 +1280,7 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
 export type EventGetPayload<S extends boolean | null | undefined | EventDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$EventPayload, S>
 
 export type EventCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<EventFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<EventFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: EventCountAggregateInputType | true
   }
 
@@ -1738,6 +1738,7 @@ export type EventFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter, which Event to fetch.
    */
   where: Prisma.EventWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1760,6 +1761,7 @@ export type EventFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter, which Event to fetch.
    */
   where: Prisma.EventWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1812,6 +1814,7 @@ export type EventFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter by unique combinations of Events.
    */
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1864,6 +1867,7 @@ export type EventFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter by unique combinations of Events.
    */
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1916,6 +1920,7 @@ export type EventFindManyArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Filter by unique combinations of Events.
    */
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1938,6 +1943,7 @@ export type EventCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * The data needed to create a Event.
    */
   data: Prisma.XOR<Prisma.EventCreateInput, Prisma.EventUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1998,6 +2004,7 @@ export type EventUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * Choose, which Event to update.
    */
   where: Prisma.EventWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2076,6 +2083,7 @@ export type EventUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * In case the Event was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.EventUpdateInput, Prisma.EventUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2098,6 +2106,7 @@ export type EventDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
    * Filter which Event to delete.
    */
   where: Prisma.EventWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

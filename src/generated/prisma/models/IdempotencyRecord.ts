@@ -731,7 +731,7 @@ export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.I
 export type IdempotencyRecordGetPayload<S extends boolean | null | undefined | IdempotencyRecordDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$IdempotencyRecordPayload, S>
 
 export type IdempotencyRecordCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<IdempotencyRecordFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<IdempotencyRecordFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: IdempotencyRecordCountAggregateInputType | true
   }
 
@@ -1182,6 +1182,7 @@ export type IdempotencyRecordFindUniqueArgs<ExtArgs extends runtime.Types.Extens
    * Filter, which IdempotencyRecord to fetch.
    */
   where: Prisma.IdempotencyRecordWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1204,6 +1205,7 @@ export type IdempotencyRecordFindUniqueOrThrowArgs<ExtArgs extends runtime.Types
    * Filter, which IdempotencyRecord to fetch.
    */
   where: Prisma.IdempotencyRecordWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1256,6 +1258,7 @@ export type IdempotencyRecordFindFirstArgs<ExtArgs extends runtime.Types.Extensi
    * Filter by unique combinations of IdempotencyRecords.
    */
   distinct?: Prisma.IdempotencyRecordScalarFieldEnum | Prisma.IdempotencyRecordScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1308,6 +1311,7 @@ export type IdempotencyRecordFindFirstOrThrowArgs<ExtArgs extends runtime.Types.
    * Filter by unique combinations of IdempotencyRecords.
    */
   distinct?: Prisma.IdempotencyRecordScalarFieldEnum | Prisma.IdempotencyRecordScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1360,6 +1364,7 @@ export type IdempotencyRecordFindManyArgs<ExtArgs extends runtime.Types.Extensio
    * Filter by unique combinations of IdempotencyRecords.
    */
   distinct?: Prisma.IdempotencyRecordScalarFieldEnum | Prisma.IdempotencyRecordScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1382,6 +1387,7 @@ export type IdempotencyRecordCreateArgs<ExtArgs extends runtime.Types.Extensions
    * The data needed to create a IdempotencyRecord.
    */
   data: Prisma.XOR<Prisma.IdempotencyRecordCreateInput, Prisma.IdempotencyRecordUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1442,6 +1448,7 @@ export type IdempotencyRecordUpdateArgs<ExtArgs extends runtime.Types.Extensions
    * Choose, which IdempotencyRecord to update.
    */
   where: Prisma.IdempotencyRecordWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1520,6 +1527,7 @@ export type IdempotencyRecordUpsertArgs<ExtArgs extends runtime.Types.Extensions
    * In case the IdempotencyRecord was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.IdempotencyRecordUpdateInput, Prisma.IdempotencyRecordUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1542,6 +1550,7 @@ export type IdempotencyRecordDeleteArgs<ExtArgs extends runtime.Types.Extensions
    * Filter which IdempotencyRecord to delete.
    */
   where: Prisma.IdempotencyRecordWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

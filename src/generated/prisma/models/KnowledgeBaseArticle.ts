@@ -1032,7 +1032,7 @@ export type $KnowledgeBaseArticlePayload<ExtArgs extends runtime.Types.Extension
 export type KnowledgeBaseArticleGetPayload<S extends boolean | null | undefined | KnowledgeBaseArticleDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$KnowledgeBaseArticlePayload, S>
 
 export type KnowledgeBaseArticleCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<KnowledgeBaseArticleFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<KnowledgeBaseArticleFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: KnowledgeBaseArticleCountAggregateInputType | true
   }
 
@@ -1485,6 +1485,7 @@ export type KnowledgeBaseArticleFindUniqueArgs<ExtArgs extends runtime.Types.Ext
    * Filter, which KnowledgeBaseArticle to fetch.
    */
   where: Prisma.KnowledgeBaseArticleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1507,6 +1508,7 @@ export type KnowledgeBaseArticleFindUniqueOrThrowArgs<ExtArgs extends runtime.Ty
    * Filter, which KnowledgeBaseArticle to fetch.
    */
   where: Prisma.KnowledgeBaseArticleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1559,6 +1561,7 @@ export type KnowledgeBaseArticleFindFirstArgs<ExtArgs extends runtime.Types.Exte
    * Filter by unique combinations of KnowledgeBaseArticles.
    */
   distinct?: Prisma.KnowledgeBaseArticleScalarFieldEnum | Prisma.KnowledgeBaseArticleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1611,6 +1614,7 @@ export type KnowledgeBaseArticleFindFirstOrThrowArgs<ExtArgs extends runtime.Typ
    * Filter by unique combinations of KnowledgeBaseArticles.
    */
   distinct?: Prisma.KnowledgeBaseArticleScalarFieldEnum | Prisma.KnowledgeBaseArticleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1663,6 +1667,7 @@ export type KnowledgeBaseArticleFindManyArgs<ExtArgs extends runtime.Types.Exten
    * Filter by unique combinations of KnowledgeBaseArticles.
    */
   distinct?: Prisma.KnowledgeBaseArticleScalarFieldEnum | Prisma.KnowledgeBaseArticleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1685,6 +1690,7 @@ export type KnowledgeBaseArticleCreateArgs<ExtArgs extends runtime.Types.Extensi
    * The data needed to create a KnowledgeBaseArticle.
    */
   data: Prisma.XOR<Prisma.KnowledgeBaseArticleCreateInput, Prisma.KnowledgeBaseArticleUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1745,6 +1751,7 @@ export type KnowledgeBaseArticleUpdateArgs<ExtArgs extends runtime.Types.Extensi
    * Choose, which KnowledgeBaseArticle to update.
    */
   where: Prisma.KnowledgeBaseArticleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1823,6 +1830,7 @@ export type KnowledgeBaseArticleUpsertArgs<ExtArgs extends runtime.Types.Extensi
    * In case the KnowledgeBaseArticle was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.KnowledgeBaseArticleUpdateInput, Prisma.KnowledgeBaseArticleUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1845,6 +1853,7 @@ export type KnowledgeBaseArticleDeleteArgs<ExtArgs extends runtime.Types.Extensi
    * Filter which KnowledgeBaseArticle to delete.
    */
   where: Prisma.KnowledgeBaseArticleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -912,7 +912,7 @@ export type $NotificationPayload<ExtArgs extends runtime.Types.Extensions.Intern
 export type NotificationGetPayload<S extends boolean | null | undefined | NotificationDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$NotificationPayload, S>
 
 export type NotificationCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<NotificationFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<NotificationFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: NotificationCountAggregateInputType | true
   }
 
@@ -1365,6 +1365,7 @@ export type NotificationFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter, which Notification to fetch.
    */
   where: Prisma.NotificationWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1387,6 +1388,7 @@ export type NotificationFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Exte
    * Filter, which Notification to fetch.
    */
   where: Prisma.NotificationWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1439,6 +1441,7 @@ export type NotificationFindFirstArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter by unique combinations of Notifications.
    */
   distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1491,6 +1494,7 @@ export type NotificationFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Exten
    * Filter by unique combinations of Notifications.
    */
   distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1543,6 +1547,7 @@ export type NotificationFindManyArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter by unique combinations of Notifications.
    */
   distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1565,6 +1570,7 @@ export type NotificationCreateArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * The data needed to create a Notification.
    */
   data: Prisma.XOR<Prisma.NotificationCreateInput, Prisma.NotificationUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1625,6 +1631,7 @@ export type NotificationUpdateArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Choose, which Notification to update.
    */
   where: Prisma.NotificationWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1703,6 +1710,7 @@ export type NotificationUpsertArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * In case the Notification was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.NotificationUpdateInput, Prisma.NotificationUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1725,6 +1733,7 @@ export type NotificationDeleteArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter which Notification to delete.
    */
   where: Prisma.NotificationWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

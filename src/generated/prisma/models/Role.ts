@@ -861,7 +861,7 @@ export type $RolePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
 export type RoleGetPayload<S extends boolean | null | undefined | RoleDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$RolePayload, S>
 
 export type RoleCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<RoleFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<RoleFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: RoleCountAggregateInputType | true
   }
 
@@ -1311,6 +1311,7 @@ export type RoleFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter, which Role to fetch.
    */
   where: Prisma.RoleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1333,6 +1334,7 @@ export type RoleFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter, which Role to fetch.
    */
   where: Prisma.RoleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1385,6 +1387,7 @@ export type RoleFindFirstArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Filter by unique combinations of Roles.
    */
   distinct?: Prisma.RoleScalarFieldEnum | Prisma.RoleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1437,6 +1440,7 @@ export type RoleFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter by unique combinations of Roles.
    */
   distinct?: Prisma.RoleScalarFieldEnum | Prisma.RoleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1489,6 +1493,7 @@ export type RoleFindManyArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Filter by unique combinations of Roles.
    */
   distinct?: Prisma.RoleScalarFieldEnum | Prisma.RoleScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1511,6 +1516,7 @@ export type RoleCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs
    * The data needed to create a Role.
    */
   data: Prisma.XOR<Prisma.RoleCreateInput, Prisma.RoleUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1571,6 +1577,7 @@ export type RoleUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs
    * Choose, which Role to update.
    */
   where: Prisma.RoleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1649,6 +1656,7 @@ export type RoleUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs
    * In case the Role was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.RoleUpdateInput, Prisma.RoleUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1671,6 +1679,7 @@ export type RoleDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs
    * Filter which Role to delete.
    */
   where: Prisma.RoleWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

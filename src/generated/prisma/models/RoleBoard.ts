@@ -554,7 +554,7 @@ export type $RoleBoardPayload<ExtArgs extends runtime.Types.Extensions.InternalA
 export type RoleBoardGetPayload<S extends boolean | null | undefined | RoleBoardDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$RoleBoardPayload, S>
 
 export type RoleBoardCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<RoleBoardFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<RoleBoardFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: RoleBoardCountAggregateInputType | true
   }
 
@@ -998,6 +998,7 @@ export type RoleBoardFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter, which RoleBoard to fetch.
    */
   where: Prisma.RoleBoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1020,6 +1021,7 @@ export type RoleBoardFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    * Filter, which RoleBoard to fetch.
    */
   where: Prisma.RoleBoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1072,6 +1074,7 @@ export type RoleBoardFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter by unique combinations of RoleBoards.
    */
   distinct?: Prisma.RoleBoardScalarFieldEnum | Prisma.RoleBoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1124,6 +1127,7 @@ export type RoleBoardFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensio
    * Filter by unique combinations of RoleBoards.
    */
   distinct?: Prisma.RoleBoardScalarFieldEnum | Prisma.RoleBoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1176,6 +1180,7 @@ export type RoleBoardFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Filter by unique combinations of RoleBoards.
    */
   distinct?: Prisma.RoleBoardScalarFieldEnum | Prisma.RoleBoardScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1198,6 +1203,7 @@ export type RoleBoardCreateArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * The data needed to create a RoleBoard.
    */
   data: Prisma.XOR<Prisma.RoleBoardCreateInput, Prisma.RoleBoardUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1258,6 +1264,7 @@ export type RoleBoardUpdateArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Choose, which RoleBoard to update.
    */
   where: Prisma.RoleBoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1336,6 +1343,7 @@ export type RoleBoardUpsertArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * In case the RoleBoard was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.RoleBoardUpdateInput, Prisma.RoleBoardUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1358,6 +1366,7 @@ export type RoleBoardDeleteArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter which RoleBoard to delete.
    */
   where: Prisma.RoleBoardWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

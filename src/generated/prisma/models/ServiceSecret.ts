@@ -308,7 +308,7 @@ export type $ServiceSecretPayload<ExtArgs extends runtime.Types.Extensions.Inter
 export type ServiceSecretGetPayload<S extends boolean | null | undefined | ServiceSecretDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$ServiceSecretPayload, S>
 
 export type ServiceSecretCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<ServiceSecretFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<ServiceSecretFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: ServiceSecretCountAggregateInputType | true
   }
 
@@ -747,6 +747,7 @@ export type ServiceSecretFindUniqueArgs<ExtArgs extends runtime.Types.Extensions
    * Filter, which ServiceSecret to fetch.
    */
   where: Prisma.ServiceSecretWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -765,6 +766,7 @@ export type ServiceSecretFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Ext
    * Filter, which ServiceSecret to fetch.
    */
   where: Prisma.ServiceSecretWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -813,6 +815,7 @@ export type ServiceSecretFindFirstArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter by unique combinations of ServiceSecrets.
    */
   distinct?: Prisma.ServiceSecretScalarFieldEnum | Prisma.ServiceSecretScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -861,6 +864,7 @@ export type ServiceSecretFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Exte
    * Filter by unique combinations of ServiceSecrets.
    */
   distinct?: Prisma.ServiceSecretScalarFieldEnum | Prisma.ServiceSecretScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -909,6 +913,7 @@ export type ServiceSecretFindManyArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter by unique combinations of ServiceSecrets.
    */
   distinct?: Prisma.ServiceSecretScalarFieldEnum | Prisma.ServiceSecretScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -927,6 +932,7 @@ export type ServiceSecretCreateArgs<ExtArgs extends runtime.Types.Extensions.Int
    * The data needed to create a ServiceSecret.
    */
   data: Prisma.XOR<Prisma.ServiceSecretCreateInput, Prisma.ServiceSecretUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -979,6 +985,7 @@ export type ServiceSecretUpdateArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Choose, which ServiceSecret to update.
    */
   where: Prisma.ServiceSecretWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1049,6 +1056,7 @@ export type ServiceSecretUpsertArgs<ExtArgs extends runtime.Types.Extensions.Int
    * In case the ServiceSecret was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.ServiceSecretUpdateInput, Prisma.ServiceSecretUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1067,6 +1075,7 @@ export type ServiceSecretDeleteArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter which ServiceSecret to delete.
    */
   where: Prisma.ServiceSecretWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

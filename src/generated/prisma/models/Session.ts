@@ -582,7 +582,7 @@ export type $SessionPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
 export type SessionGetPayload<S extends boolean | null | undefined | SessionDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$SessionPayload, S>
 
 export type SessionCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<SessionFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<SessionFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: SessionCountAggregateInputType | true
   }
 
@@ -1029,6 +1029,7 @@ export type SessionFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Filter, which Session to fetch.
    */
   where: Prisma.SessionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1051,6 +1052,7 @@ export type SessionFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extension
    * Filter, which Session to fetch.
    */
   where: Prisma.SessionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1103,6 +1105,7 @@ export type SessionFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter by unique combinations of Sessions.
    */
   distinct?: Prisma.SessionScalarFieldEnum | Prisma.SessionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1155,6 +1158,7 @@ export type SessionFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    * Filter by unique combinations of Sessions.
    */
   distinct?: Prisma.SessionScalarFieldEnum | Prisma.SessionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1207,6 +1211,7 @@ export type SessionFindManyArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter by unique combinations of Sessions.
    */
   distinct?: Prisma.SessionScalarFieldEnum | Prisma.SessionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1229,6 +1234,7 @@ export type SessionCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * The data needed to create a Session.
    */
   data: Prisma.XOR<Prisma.SessionCreateInput, Prisma.SessionUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1289,6 +1295,7 @@ export type SessionUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Choose, which Session to update.
    */
   where: Prisma.SessionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1367,6 +1374,7 @@ export type SessionUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * In case the Session was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.SessionUpdateInput, Prisma.SessionUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1389,6 +1397,7 @@ export type SessionDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Filter which Session to delete.
    */
   where: Prisma.SessionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

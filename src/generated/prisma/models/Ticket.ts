@@ -1681,7 +1681,7 @@ export type $TicketPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
 export type TicketGetPayload<S extends boolean | null | undefined | TicketDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$TicketPayload, S>
 
 export type TicketCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<TicketFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<TicketFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: TicketCountAggregateInputType | true
   }
 
@@ -2141,6 +2141,7 @@ export type TicketFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Filter, which Ticket to fetch.
    */
   where: Prisma.TicketWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2163,6 +2164,7 @@ export type TicketFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    * Filter, which Ticket to fetch.
    */
   where: Prisma.TicketWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2215,6 +2217,7 @@ export type TicketFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter by unique combinations of Tickets.
    */
   distinct?: Prisma.TicketScalarFieldEnum | Prisma.TicketScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2267,6 +2270,7 @@ export type TicketFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter by unique combinations of Tickets.
    */
   distinct?: Prisma.TicketScalarFieldEnum | Prisma.TicketScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2319,6 +2323,7 @@ export type TicketFindManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Filter by unique combinations of Tickets.
    */
   distinct?: Prisma.TicketScalarFieldEnum | Prisma.TicketScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2341,6 +2346,7 @@ export type TicketCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * The data needed to create a Ticket.
    */
   data: Prisma.XOR<Prisma.TicketCreateInput, Prisma.TicketUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2401,6 +2407,7 @@ export type TicketUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Choose, which Ticket to update.
    */
   where: Prisma.TicketWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2479,6 +2486,7 @@ export type TicketUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * In case the Ticket was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.TicketUpdateInput, Prisma.TicketUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2501,6 +2509,7 @@ export type TicketDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Filter which Ticket to delete.
    */
   where: Prisma.TicketWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -663,7 +663,7 @@ export type $TicketBulkItemPayload<ExtArgs extends runtime.Types.Extensions.Inte
 export type TicketBulkItemGetPayload<S extends boolean | null | undefined | TicketBulkItemDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$TicketBulkItemPayload, S>
 
 export type TicketBulkItemCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<TicketBulkItemFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<TicketBulkItemFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: TicketBulkItemCountAggregateInputType | true
   }
 
@@ -1112,6 +1112,7 @@ export type TicketBulkItemFindUniqueArgs<ExtArgs extends runtime.Types.Extension
    * Filter, which TicketBulkItem to fetch.
    */
   where: Prisma.TicketBulkItemWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1134,6 +1135,7 @@ export type TicketBulkItemFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Ex
    * Filter, which TicketBulkItem to fetch.
    */
   where: Prisma.TicketBulkItemWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1186,6 +1188,7 @@ export type TicketBulkItemFindFirstArgs<ExtArgs extends runtime.Types.Extensions
    * Filter by unique combinations of TicketBulkItems.
    */
   distinct?: Prisma.TicketBulkItemScalarFieldEnum | Prisma.TicketBulkItemScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1238,6 +1241,7 @@ export type TicketBulkItemFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Ext
    * Filter by unique combinations of TicketBulkItems.
    */
   distinct?: Prisma.TicketBulkItemScalarFieldEnum | Prisma.TicketBulkItemScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1290,6 +1294,7 @@ export type TicketBulkItemFindManyArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter by unique combinations of TicketBulkItems.
    */
   distinct?: Prisma.TicketBulkItemScalarFieldEnum | Prisma.TicketBulkItemScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1312,6 +1317,7 @@ export type TicketBulkItemCreateArgs<ExtArgs extends runtime.Types.Extensions.In
    * The data needed to create a TicketBulkItem.
    */
   data: Prisma.XOR<Prisma.TicketBulkItemCreateInput, Prisma.TicketBulkItemUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1372,6 +1378,7 @@ export type TicketBulkItemUpdateArgs<ExtArgs extends runtime.Types.Extensions.In
    * Choose, which TicketBulkItem to update.
    */
   where: Prisma.TicketBulkItemWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1450,6 +1457,7 @@ export type TicketBulkItemUpsertArgs<ExtArgs extends runtime.Types.Extensions.In
    * In case the TicketBulkItem was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.TicketBulkItemUpdateInput, Prisma.TicketBulkItemUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1472,6 +1480,7 @@ export type TicketBulkItemDeleteArgs<ExtArgs extends runtime.Types.Extensions.In
    * Filter which TicketBulkItem to delete.
    */
   where: Prisma.TicketBulkItemWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

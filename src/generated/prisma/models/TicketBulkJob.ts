@@ -629,7 +629,7 @@ export type $TicketBulkJobPayload<ExtArgs extends runtime.Types.Extensions.Inter
 export type TicketBulkJobGetPayload<S extends boolean | null | undefined | TicketBulkJobDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$TicketBulkJobPayload, S>
 
 export type TicketBulkJobCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<TicketBulkJobFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<TicketBulkJobFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: TicketBulkJobCountAggregateInputType | true
   }
 
@@ -1078,6 +1078,7 @@ export type TicketBulkJobFindUniqueArgs<ExtArgs extends runtime.Types.Extensions
    * Filter, which TicketBulkJob to fetch.
    */
   where: Prisma.TicketBulkJobWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1100,6 +1101,7 @@ export type TicketBulkJobFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Ext
    * Filter, which TicketBulkJob to fetch.
    */
   where: Prisma.TicketBulkJobWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1152,6 +1154,7 @@ export type TicketBulkJobFindFirstArgs<ExtArgs extends runtime.Types.Extensions.
    * Filter by unique combinations of TicketBulkJobs.
    */
   distinct?: Prisma.TicketBulkJobScalarFieldEnum | Prisma.TicketBulkJobScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1204,6 +1207,7 @@ export type TicketBulkJobFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Exte
    * Filter by unique combinations of TicketBulkJobs.
    */
   distinct?: Prisma.TicketBulkJobScalarFieldEnum | Prisma.TicketBulkJobScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1256,6 +1260,7 @@ export type TicketBulkJobFindManyArgs<ExtArgs extends runtime.Types.Extensions.I
    * Filter by unique combinations of TicketBulkJobs.
    */
   distinct?: Prisma.TicketBulkJobScalarFieldEnum | Prisma.TicketBulkJobScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1278,6 +1283,7 @@ export type TicketBulkJobCreateArgs<ExtArgs extends runtime.Types.Extensions.Int
    * The data needed to create a TicketBulkJob.
    */
   data: Prisma.XOR<Prisma.TicketBulkJobCreateInput, Prisma.TicketBulkJobUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1334,6 +1340,7 @@ export type TicketBulkJobUpdateArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Choose, which TicketBulkJob to update.
    */
   where: Prisma.TicketBulkJobWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1408,6 +1415,7 @@ export type TicketBulkJobUpsertArgs<ExtArgs extends runtime.Types.Extensions.Int
    * In case the TicketBulkJob was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.TicketBulkJobUpdateInput, Prisma.TicketBulkJobUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1430,6 +1438,7 @@ export type TicketBulkJobDeleteArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter which TicketBulkJob to delete.
    */
   where: Prisma.TicketBulkJobWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

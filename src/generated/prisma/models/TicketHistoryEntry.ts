@@ -752,7 +752,7 @@ export type $TicketHistoryEntryPayload<ExtArgs extends runtime.Types.Extensions.
 export type TicketHistoryEntryGetPayload<S extends boolean | null | undefined | TicketHistoryEntryDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$TicketHistoryEntryPayload, S>
 
 export type TicketHistoryEntryCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<TicketHistoryEntryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<TicketHistoryEntryFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: TicketHistoryEntryCountAggregateInputType | true
   }
 
@@ -1201,6 +1201,7 @@ export type TicketHistoryEntryFindUniqueArgs<ExtArgs extends runtime.Types.Exten
    * Filter, which TicketHistoryEntry to fetch.
    */
   where: Prisma.TicketHistoryEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1223,6 +1224,7 @@ export type TicketHistoryEntryFindUniqueOrThrowArgs<ExtArgs extends runtime.Type
    * Filter, which TicketHistoryEntry to fetch.
    */
   where: Prisma.TicketHistoryEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1275,6 +1277,7 @@ export type TicketHistoryEntryFindFirstArgs<ExtArgs extends runtime.Types.Extens
    * Filter by unique combinations of TicketHistoryEntries.
    */
   distinct?: Prisma.TicketHistoryEntryScalarFieldEnum | Prisma.TicketHistoryEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1327,6 +1330,7 @@ export type TicketHistoryEntryFindFirstOrThrowArgs<ExtArgs extends runtime.Types
    * Filter by unique combinations of TicketHistoryEntries.
    */
   distinct?: Prisma.TicketHistoryEntryScalarFieldEnum | Prisma.TicketHistoryEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1379,6 +1383,7 @@ export type TicketHistoryEntryFindManyArgs<ExtArgs extends runtime.Types.Extensi
    * Filter by unique combinations of TicketHistoryEntries.
    */
   distinct?: Prisma.TicketHistoryEntryScalarFieldEnum | Prisma.TicketHistoryEntryScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1401,6 +1406,7 @@ export type TicketHistoryEntryCreateArgs<ExtArgs extends runtime.Types.Extension
    * The data needed to create a TicketHistoryEntry.
    */
   data: Prisma.XOR<Prisma.TicketHistoryEntryCreateInput, Prisma.TicketHistoryEntryUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1461,6 +1467,7 @@ export type TicketHistoryEntryUpdateArgs<ExtArgs extends runtime.Types.Extension
    * Choose, which TicketHistoryEntry to update.
    */
   where: Prisma.TicketHistoryEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1539,6 +1546,7 @@ export type TicketHistoryEntryUpsertArgs<ExtArgs extends runtime.Types.Extension
    * In case the TicketHistoryEntry was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.TicketHistoryEntryUpdateInput, Prisma.TicketHistoryEntryUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -1561,6 +1569,7 @@ export type TicketHistoryEntryDeleteArgs<ExtArgs extends runtime.Types.Extension
    * Filter which TicketHistoryEntry to delete.
    */
   where: Prisma.TicketHistoryEntryWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

@@ -2345,7 +2345,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
 export type WebhookSubscriptionGetPayload<S extends boolean | null | undefined | WebhookSubscriptionDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload, S>
 
 export type WebhookSubscriptionCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<WebhookSubscriptionFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<WebhookSubscriptionFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: WebhookSubscriptionCountAggregateInputType | true
   }
 
@@ -2818,6 +2818,7 @@ export type WebhookSubscriptionFindUniqueArgs<ExtArgs extends runtime.Types.Exte
    * Filter, which WebhookSubscription to fetch.
    */
   where: Prisma.WebhookSubscriptionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2840,6 +2841,7 @@ export type WebhookSubscriptionFindUniqueOrThrowArgs<ExtArgs extends runtime.Typ
    * Filter, which WebhookSubscription to fetch.
    */
   where: Prisma.WebhookSubscriptionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2892,6 +2894,7 @@ export type WebhookSubscriptionFindFirstArgs<ExtArgs extends runtime.Types.Exten
    * Filter by unique combinations of WebhookSubscriptions.
    */
   distinct?: Prisma.WebhookSubscriptionScalarFieldEnum | Prisma.WebhookSubscriptionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2944,6 +2947,7 @@ export type WebhookSubscriptionFindFirstOrThrowArgs<ExtArgs extends runtime.Type
    * Filter by unique combinations of WebhookSubscriptions.
    */
   distinct?: Prisma.WebhookSubscriptionScalarFieldEnum | Prisma.WebhookSubscriptionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2996,6 +3000,7 @@ export type WebhookSubscriptionFindManyArgs<ExtArgs extends runtime.Types.Extens
    * Filter by unique combinations of WebhookSubscriptions.
    */
   distinct?: Prisma.WebhookSubscriptionScalarFieldEnum | Prisma.WebhookSubscriptionScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -3018,6 +3023,7 @@ export type WebhookSubscriptionCreateArgs<ExtArgs extends runtime.Types.Extensio
    * The data needed to create a WebhookSubscription.
    */
   data: Prisma.XOR<Prisma.WebhookSubscriptionCreateInput, Prisma.WebhookSubscriptionUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -3078,6 +3084,7 @@ export type WebhookSubscriptionUpdateArgs<ExtArgs extends runtime.Types.Extensio
    * Choose, which WebhookSubscription to update.
    */
   where: Prisma.WebhookSubscriptionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -3156,6 +3163,7 @@ export type WebhookSubscriptionUpsertArgs<ExtArgs extends runtime.Types.Extensio
    * In case the WebhookSubscription was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.WebhookSubscriptionUpdateInput, Prisma.WebhookSubscriptionUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -3178,6 +3186,7 @@ export type WebhookSubscriptionDeleteArgs<ExtArgs extends runtime.Types.Extensio
    * Filter which WebhookSubscription to delete.
    */
   where: Prisma.WebhookSubscriptionWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**

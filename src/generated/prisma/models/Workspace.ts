@@ -1532,7 +1532,7 @@ export type $WorkspacePayload<ExtArgs extends runtime.Types.Extensions.InternalA
 export type WorkspaceGetPayload<S extends boolean | null | undefined | WorkspaceDefaultArgs> = runtime.Types.Result.GetResult<Prisma.$WorkspacePayload, S>
 
 export type WorkspaceCountArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> =
-  Omit<WorkspaceFindManyArgs, 'select' | 'include' | 'distinct' | 'omit'> & {
+  Omit<WorkspaceFindManyArgs, 'select' | 'include' | 'distinct' | 'omit' | 'relationLoadStrategy'> & {
     select?: WorkspaceCountAggregateInputType | true
   }
 
@@ -1986,6 +1986,7 @@ export type WorkspaceFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Filter, which Workspace to fetch.
    */
   where: Prisma.WorkspaceWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2008,6 +2009,7 @@ export type WorkspaceFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    * Filter, which Workspace to fetch.
    */
   where: Prisma.WorkspaceWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2060,6 +2062,7 @@ export type WorkspaceFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Filter by unique combinations of Workspaces.
    */
   distinct?: Prisma.WorkspaceScalarFieldEnum | Prisma.WorkspaceScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2112,6 +2115,7 @@ export type WorkspaceFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensio
    * Filter by unique combinations of Workspaces.
    */
   distinct?: Prisma.WorkspaceScalarFieldEnum | Prisma.WorkspaceScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2164,6 +2168,7 @@ export type WorkspaceFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Filter by unique combinations of Workspaces.
    */
   distinct?: Prisma.WorkspaceScalarFieldEnum | Prisma.WorkspaceScalarFieldEnum[]
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2186,6 +2191,7 @@ export type WorkspaceCreateArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * The data needed to create a Workspace.
    */
   data: Prisma.XOR<Prisma.WorkspaceCreateInput, Prisma.WorkspaceUncheckedCreateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2242,6 +2248,7 @@ export type WorkspaceUpdateArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Choose, which Workspace to update.
    */
   where: Prisma.WorkspaceWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2316,6 +2323,7 @@ export type WorkspaceUpsertArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * In case the Workspace was found with the provided `where` argument, update it with this data.
    */
   update: Prisma.XOR<Prisma.WorkspaceUpdateInput, Prisma.WorkspaceUncheckedUpdateInput>
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
@@ -2338,6 +2346,7 @@ export type WorkspaceDeleteArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Filter which Workspace to delete.
    */
   where: Prisma.WorkspaceWhereUniqueInput
+  relationLoadStrategy?: Prisma.RelationLoadStrategy
 }
 
 /**
