@@ -45,18 +45,22 @@ export function eventInsertSql(envelope: EventEnvelope, row: {
     ${fromTicket ? Prisma.sql`FROM ticket` : Prisma.empty}`;
 }
 
-export async function writeEvent(tx: Prisma.TransactionClient, input: WriteEventInput): Promise<EventEnvelope> {
+export async function writeEvent(
+  tx: Prisma.TransactionClient,
+  input: WriteEventInput,
+  /** Another write of the same change as a data-modifying CTE (`name AS (INSERT …)`), given the event's time: one statement, one roundtrip, for both. */
+  alongside?: (occurredAt: Date) => Prisma.Sql,
+): Promise<EventEnvelope> {
   const occurredAt = input.occurredAt ?? new Date();
   const envelope = buildEventEnvelope({ ...input, id: newId('evt'), occurredAt });
-  await tx.$executeRaw(
-    eventInsertSql(envelope, {
-      workspaceId: input.workspace.id,
-      boardId: input.boardId ?? null,
-      ticketId: input.ticketId ?? null,
-      targetSubscriptionId: input.targetSubscriptionId ?? null,
-      aboutSubscriptionId: input.aboutSubscriptionId ?? null,
-      occurredAt,
-    }),
-  );
+  const insert = eventInsertSql(envelope, {
+    workspaceId: input.workspace.id,
+    boardId: input.boardId ?? null,
+    ticketId: input.ticketId ?? null,
+    targetSubscriptionId: input.targetSubscriptionId ?? null,
+    aboutSubscriptionId: input.aboutSubscriptionId ?? null,
+    occurredAt,
+  });
+  await tx.$executeRaw(alongside ? Prisma.sql`WITH ${alongside(occurredAt)} ${insert}` : insert);
   return envelope;
 }

@@ -229,6 +229,7 @@ export const ticketRepository = {
     return created.id;
   },
 
+  /** The ticket's own columns after the change (one `UPDATE … RETURNING`): the caller has its state and creator already. */
   updateTicket(
     tx: Tx,
     id: number,
@@ -238,13 +239,20 @@ export const ticketRepository = {
     return tx.ticket.update({
       where: { id },
       data: { ...rest, ...(fields ? { fields: fields as unknown as Prisma.InputJsonArray } : {}), version: { increment: 1 } },
-      include: ticketInclude,
     });
   },
 
   /** A comment is activity on the ticket: it moves `updatedAt`, so `updatedSince` finds it. */
   touchTicket(tx: Tx, id: number, at: Date) {
     return tx.ticket.update({ where: { id }, data: { updatedAt: at, version: { increment: 1 } }, include: ticketInclude });
+  },
+
+  /** A history entry as a CTE of the statement that writes the change's event (`writeEvent`'s `alongside`), at the event's time. */
+  historyCte(data: { ticketId: number; actorId: number; channel: Channel; action: HistoryAction; changes: FieldChange[] }, at: Date): Prisma.Sql {
+    return Prisma.sql`history AS (
+      INSERT INTO "TicketHistoryEntry" ("ticketId", "actorId", "channel", "action", "changes", "createdAt")
+      VALUES (${data.ticketId}::int, ${data.actorId}::int, ${data.channel}::"Channel", ${data.action}, ${JSON.stringify(data.changes)}::jsonb, ${at.toISOString()}::timestamp(3))
+    )`;
   },
 
   insertHistory(tx: Tx, data: { ticketId: number; actorId: number; channel: Channel; action: HistoryAction; changes: FieldChange[] }) {

@@ -182,12 +182,14 @@ export const ticketService = {
         changes.push({ field: key, oldValue: current[key], newValue: value });
       }
       let stateChange: FieldChange | null = null;
+      let newState = current.state;
       if (input.state !== undefined) {
         const state = board.states.find((s) => s.id === input.state) ?? board.states.find((s) => s.name === input.state);
         if (!state) errors.push({ path: '/state', message: `is not a state of board ${board.id}` });
         else if (state.id !== current.stateId) {
           data.stateId = state.id;
           stateChange = { field: 'state', oldValue: current.state.name, newValue: state.name };
+          newState = state;
         }
       }
       if (input.fields) {
@@ -202,15 +204,17 @@ export const ticketService = {
       if (errors.length) throw invalid('The change does not fit the ticket’s board', errors);
       if (!changes.length && !stateChange) return toTicketRepresentation(current);
 
-      const ticket = toTicketRepresentation(await ticketRepository.updateTicket(tx, id, data));
+      // Its state is the board's (looked up above) and its creator does not change: no reads after the update.
+      const ticket = toTicketRepresentation({ ...(await ticketRepository.updateTicket(tx, id, data)), state: newState, createdBy: current.createdBy });
       const event = { workspace: p.workspace, actor, boardId: board.id, ticketId: id, data: ticket as unknown as JsonValue };
+      // Each history entry is written in its event's statement.
       if (changes.length) {
-        await ticketRepository.insertHistory(tx, { ticketId: id, actorId: actor.id, channel, action: 'updated', changes });
-        await writeEvent(tx, { ...event, type: 'ticket.updated', changes });
+        const history = { ticketId: id, actorId: actor.id, channel, action: 'updated' as const, changes };
+        await writeEvent(tx, { ...event, type: 'ticket.updated', changes }, (at) => ticketRepository.historyCte(history, at));
       }
       if (stateChange) {
-        await ticketRepository.insertHistory(tx, { ticketId: id, actorId: actor.id, channel, action: 'state_changed', changes: [stateChange] });
-        await writeEvent(tx, { ...event, type: 'ticket.state_changed', changes: stateChange });
+        const history = { ticketId: id, actorId: actor.id, channel, action: 'state_changed' as const, changes: [stateChange] };
+        await writeEvent(tx, { ...event, type: 'ticket.state_changed', changes: stateChange }, (at) => ticketRepository.historyCte(history, at));
       }
       return ticket;
     });
