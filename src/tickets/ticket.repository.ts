@@ -255,10 +255,6 @@ export const ticketRepository = {
     )`;
   },
 
-  insertHistory(tx: Tx, data: { ticketId: number; actorId: number; channel: Channel; action: HistoryAction; changes: FieldChange[] }) {
-    return tx.ticketHistoryEntry.create({ data: { ...data, changes: data.changes as unknown as Prisma.InputJsonArray }, select: { id: true } });
-  },
-
   insertComment(tx: Tx, data: { ticketId: number; authorId: number; body: string; public: boolean; channel: Channel }) {
     return tx.comment.create({ data, include: commentInclude });
   },

@@ -231,22 +231,20 @@ export const ticketService = {
       const row = await ticketRepository.insertComment(tx, { ticketId, authorId: actor.id, body: input.body, public: input.public, channel });
       const comment = toCommentRepresentation(row);
       const ticket = toTicketRepresentation(await ticketRepository.touchTicket(tx, ticketId, row.createdAt));
-      await ticketRepository.insertHistory(tx, {
-        ticketId,
-        actorId: actor.id,
-        channel,
-        action: 'comment_added',
-        changes: [{ field: 'comment', oldValue: null, newValue: comment.id }],
-      });
-      await writeEvent(tx, {
-        type: 'ticket.comment_added',
-        workspace: p.workspace,
-        actor,
-        boardId: current.boardId,
-        ticketId,
-        data: ticket as unknown as JsonValue,
-        comment: comment as unknown as JsonValue,
-      });
+      const history = { ticketId, actorId: actor.id, channel, action: 'comment_added' as const, changes: [{ field: 'comment', oldValue: null, newValue: comment.id }] };
+      await writeEvent(
+        tx,
+        {
+          type: 'ticket.comment_added',
+          workspace: p.workspace,
+          actor,
+          boardId: current.boardId,
+          ticketId,
+          data: ticket as unknown as JsonValue,
+          comment: comment as unknown as JsonValue,
+        },
+        (at) => ticketRepository.historyCte(history, at),
+      );
       return comment;
     });
   },
