@@ -40,7 +40,7 @@ import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 import { readStages, stageCells, stageNames, stagesWith, type StageTimes } from './embedded-stages.ts';
-import { processBetween, relayBetween, relayRows, scrapeRelay, type ProcessSummary, type SeriesSummary } from './relay-metrics.ts';
+import { processBetween, histogramsBetween, histogramRows, scrapeMetrics, type ProcessSummary, type SeriesSummary } from './service-metrics.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
 
@@ -226,7 +226,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     metricsAt.all = `http://127.0.0.1:${port}`;
   }
   /** Each process's /metrics at once (the scrape also resets prom-client's event-loop monitor). */
-  const scrapeAll = async () => Object.fromEntries(await Promise.all(Object.entries(metricsAt).map(async ([part, origin]) => [part, await scrapeRelay(origin)] as const)));
+  const scrapeAll = async () => Object.fromEntries(await Promise.all(Object.entries(metricsAt).map(async ([part, origin]) => [part, await scrapeMetrics(origin)] as const)));
   const cli = (...args: string[]) => execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: tree, env, encoding: 'utf8' });
   const base = `http://127.0.0.1:${port}/public/v1`;
   const setUp = async (name: string, hookPath: string, tickets: number, events = ['ticket.updated']) => {
@@ -349,7 +349,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   const windowStart = await scrapeAll();
   const during = await steadyPhase(num('window-seconds'));
   const windowEnd = await scrapeAll();
-  const relayDuring = relayBetween(windowStart[apiPart], windowEnd[apiPart]);
+  const relayDuring = histogramsBetween(windowStart[apiPart], windowEnd[apiPart]);
   const processes = Object.keys(metricsAt).map((part) => ({
     part,
     idle: processBetween(processesAtIdle[part], processesAfterIdle[part]),
@@ -498,7 +498,7 @@ async function main() {
     '|---|--:|--:|--:|--:|',
   );
   for (const side of Object.keys(trees)) {
-    for (const row of relayRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
+    for (const row of histogramRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
   }
   lines.push(
     '',

@@ -14,7 +14,7 @@ export interface Scrape {
 const HISTOGRAMS = ['outbox_relay_step_duration_seconds', 'outbox_relay_pickup_delay_seconds', 'db_pool_connect_wait_seconds', 'http_request_duration_seconds'];
 const PROCESS = ['nodejs_eventloop_lag_mean_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds', 'process_cpu_seconds_total'];
 
-export async function scrapeRelay(origin: string): Promise<Scrape | undefined> {
+export async function scrapeMetrics(origin: string): Promise<Scrape | undefined> {
   const res = await fetch(`${origin}/metrics`).catch(() => undefined);
   if (!res?.ok) return undefined;
   const scrape: Scrape = { buckets: new Map(), sums: new Map(), process: new Map() };
@@ -47,7 +47,7 @@ export interface SeriesSummary {
 }
 
 /** Per series: what happened between `before` and `after`. */
-export function relayBetween(before: Scrape | undefined, after: Scrape | undefined): SeriesSummary[] {
+export function histogramsBetween(before: Scrape | undefined, after: Scrape | undefined): SeriesSummary[] {
   if (!after) return [];
   const out: SeriesSummary[] = [];
   for (const [series, buckets] of after.buckets) {
@@ -65,7 +65,7 @@ export function relayBetween(before: Scrape | undefined, after: Scrape | undefin
 }
 
 /** Table rows: series | count | mean ms | p95 ≤ ms | over 10 ms. */
-export function relayRows(summaries: SeriesSummary[]): string[] {
+export function histogramRows(summaries: SeriesSummary[]): string[] {
   return summaries.map((s) => `| \`${s.series}\` | ${s.count.toLocaleString('en-US')} | ${s.meanMs.toLocaleString('en-US')} | ${Number.isFinite(s.p95AtMostMs) ? s.p95AtMostMs.toLocaleString('en-US') : 'beyond the last bucket'} | ${Number.isFinite(s.over10ms) ? s.over10ms.toLocaleString('en-US') : 'n/a'} |`);
 }
 
