@@ -41,6 +41,7 @@ const isolated = [
   'test/db/migrations.test.ts',
   'test/db/notify-listener-reconnect.test.ts',
   'test/events/events-feed-horizon.test.ts',
+  'test/webhooks/engine-races.test.ts',
 ];
 
 export default defineConfig({

@@ -22,6 +22,7 @@ import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
+import { interleave } from './interleave.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
 import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
@@ -215,6 +216,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const fence = `${token}:${info.attempt}`;
       const workflowId = info.workflowExecution?.workflowId ?? '';
       const mine = await queueRepository.takeOver(deliveries.map((d) => d.id), token, fence);
+      await interleave('batch:taken', subscriptionId);
       const contexts = new Map((await deliveryRepository.findForAttempts([...mine])).map((c) => [c.id, c]));
       const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
       // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
@@ -229,6 +231,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       // starts nothing more, so the two overlap by at most the requests already open.
       const replaced = cancellationSignal();
       const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted).finally(() => clearInterval(beat));
+      await interleave('batch:sent', subscriptionId);
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
       const ok = sent.filter(is2xx);
@@ -268,6 +271,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
           if (mailer) await emailConditionNotice(mailer, failure.saved.paused);
         }
       }
+      await interleave('batch:recorded', subscriptionId);
       // Room opened in the workspace's cap: wake as many of its waiting runs.
       if (deps.client) await wakeRuns(deps.client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size));
       return result;

@@ -4,6 +4,7 @@
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
@@ -67,15 +68,21 @@ export const queueRepository = {
   /** Takes up to `limit` due deliveries of the subscription, oldest event first, within the workspace's cap. */
   claimDue(input: ClaimInput): Promise<ClaimResult> {
     return prisma.$transaction(async (tx) => {
-      const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
-        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
-          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId}`;
-      const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
-      const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
+      // First, before the subscription's lock: a zombie recording one of these rows takes the row,
+      // then the subscription's (its failure count), so the other order could deadlock with it.
       await tx.$executeRaw`
         UPDATE "Delivery" SET "claim" = NULL
          WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      // Locked until the claim commits: a pause, resume, disable or delete (each updates this row,
+      // then the deliveries) waits for the claim, or the claim for it. Read without the lock, a
+      // resume committing between this read and the hold below left its rows held for good.
+      const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
+        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
+          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
+      await interleave('claim:read', input.subscriptionId);
+      const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
+      const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         return { stop: 'ended', ...none };

@@ -16,6 +16,7 @@ import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
 import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
 import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
+import { interleave } from '../../../workflows/delivery/interleave.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
 import { fieldFilterName } from '../subscriptions/webhook.service.ts';
@@ -112,6 +113,7 @@ export function createOutboxRelay(options: RelayOptions) {
     const events = await webhookRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return { taken: 0, finish: async () => undefined };
     step();
+    await interleave('relay:claimed', events.map((e) => e.id).join(','));
     const claimedAt = Date.now();
     for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
     step = outboxRelayStepDuration.startTimer({ step: 'write' });
@@ -132,6 +134,7 @@ export function createOutboxRelay(options: RelayOptions) {
       bySubscription.set(subscription.id, entry);
     }
     step();
+    await interleave('relay:written', events.map((e) => e.id).join(','));
     return { taken: events.length, finish: () => wakeAndMark(events, bySubscription) };
   }
 
