@@ -10,7 +10,7 @@ import { Worker } from '@temporalio/worker';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { EVENT_IDS_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import { EventIdsKey } from '../../workflows/delivery/search-attributes.ts';
+import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { stateQuery } from '../../workflows/delivery/signals.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -306,6 +306,11 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
     expect(first.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(0, EVENT_IDS_PER_RUN).map((r) => r.eventId));
     expect(last.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(EVENT_IDS_PER_RUN).map((r) => r.eventId));
+    // The run after continue-as-new is found by its subscription and workspace, as the first was.
+    for (const run of [first, last]) {
+      expect(run.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
+      expect(run.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
+    }
 
     // The recorded history of the first run replays against today's workflow code without a non-determinism error.
     const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).fetchHistory();

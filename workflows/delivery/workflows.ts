@@ -24,7 +24,7 @@ import type { AttemptResult, DeliveryActivities } from './activities.ts';
 import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
-import { EventIdsKey, type DeliveryRef } from './search-attributes.ts';
+import { EventIdsKey, runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
 export { stateQuery, wakeSignal };
@@ -127,7 +127,8 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     const listFull = listed.length >= EVENT_IDS_PER_RUN || workflowInfo().continueAsNewSuggested;
     if (listFull && inFlight === 0) {
       await condition(allHandlersFinished);
-      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: [] }] })({ subscriptionId, workspaceId, state });
+      // Every attribute, not only the emptied list: the ones given here are all the next run has.
+      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: runSearchAttributes({ subscriptionId, workspaceId }, []) })({ subscriptionId, workspaceId, state });
     }
     const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
