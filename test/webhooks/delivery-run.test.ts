@@ -16,7 +16,7 @@ import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts'
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult, subscriptionRow } from './fixtures.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } from './receiver.ts';
 
 /** The workspace cap of this file's worker: small, so that a test can fill it. */
@@ -220,6 +220,31 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const [failed, retried] = await attemptsOf(first.deliveryId);
     // Within a second of the date (HTTP dates have whole seconds).
     expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
+  });
+
+  it('a new maxInFlight reaches a live run whose bound AIMD had lowered: it sends up to the new value at once, and the subscription shows it', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('new-bound');
+    let calls = 0;
+    let g = gate();
+    receiver.respond(path, (req) => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
+    const sub = await createSubscription(ws, { url, maxInFlight: 4 });
+    await wake(await deliveries(ws, sub.id, 1));
+    // The 429 halved the bound: the next ones go two at once.
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).inFlightBound).toBe(2), 20_000);
+    await wake(await deliveries(ws, sub.id, 11));
+    await vi.waitFor(() => expect(g.held()).toBe(2), 20_000);
+
+    // Saved as the API saves it: the new maxInFlight, and the bound the subscription shows reset.
+    await updateSubscription(sub.id, { maxInFlight: 6, inFlightBound: null });
+    const first = g;
+    g = gate();
+    first.release();
+    await vi.waitFor(() => expect(g.held()).toBe(6), 20_000);
+    expect((await subscriptionRow(sub.id)).inFlightBound).toBeNull();
+    g.release();
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+    expect(g.most()).toBe(6);
   });
 
   it('strictly ordered: the next event waits for the previous one to succeed (or run out of attempts)', async () => {

@@ -8,6 +8,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
@@ -368,12 +369,12 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
     });
     expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
     // The same claim again (its workflow task was lost with the worker, and replay runs it again): the same delivery, not nothing.
     const again: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
     });
     expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };

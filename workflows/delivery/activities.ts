@@ -24,7 +24,7 @@ import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { interleave } from './interleave.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
-import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { boundInForce, depthOf, followSettings, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
 import { retryDelaysMs } from './retry-schedule.ts';
 import { wakeRuns } from './wake.ts';
@@ -192,9 +192,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         waitedFor: input.waitedFor,
         limitFor: (raw) => {
           const settings = capped(raw);
-          const free = Math.max(0, boundInForce(input.state, settings) - input.inFlight);
-          const rate = rateAllowance(input.state, settings.ratePerSecond, input.now).starts;
-          const limit = Math.min(free * depthOf(input.state, settings), rate, MAX_BATCH, input.listRoom);
+          const state = followSettings(input.state, settings);
+          const free = Math.max(0, boundInForce(state, settings) - input.inFlight);
+          const rate = rateAllowance(state, settings.ratePerSecond, input.now).starts;
+          const limit = Math.min(free * depthOf(state, settings), rate, MAX_BATCH, input.listRoom);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });

@@ -23,7 +23,7 @@ import {
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
 import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
-import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
+import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { EventIdsKey, runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
@@ -141,6 +141,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
       const fresh = claim.settings;
       settings = fresh;
+      state = followSettings(state, fresh);
       if (claim.stop) {
         if (inFlight === 0 && (await mayEnd())) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
         stopping = true;
