@@ -14,6 +14,7 @@ import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from './delivery.repository.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import { configuredMailer, emailConditionNotice, type MailerSettings } from './condition-notice-mail.ts';
+import type { ConditionNotice } from './condition-notice.ts';
 import { activeSecrets, signatureHeaders } from './signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from './webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
@@ -214,24 +215,33 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
      */
     async sendBatch({ subscriptionId, token, deliveries, width }: SendBatchInput): Promise<BatchResult> {
       const info = activityInfo();
-      const fence = `${token}:${info.attempt}`;
       const workflowId = info.workflowExecution?.workflowId ?? '';
-      const mine = await queueRepository.takeOver(deliveries.map((d) => d.id), token, fence);
-      await interleave('batch:taken', subscriptionId);
-      const contexts = new Map((await deliveryRepository.findForAttempts([...mine])).map((c) => [c.id, c]));
-      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
-      // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
-      const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
-      const unsent = [...mine].filter((id) => !sendable.some((d) => d.id === id));
-      if (unsent.length) await queueRepository.giveBack(unsent, fence);
-
-      // Alive while it waits on receivers: a worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
+      // Alive from its first statement on (a busy database must not make a live batch look dead): a
+      // worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
+      heartbeat();
       const beat = setInterval(() => heartbeat(), BATCH_HEARTBEAT_MS);
       // A batch given up by Temporal (no heartbeat for BATCH_HEARTBEAT_TIMEOUT, e.g. while the server
       // was away) is sent again under a new claim: this one learns it at its next heartbeat and
       // starts nothing more, so the two overlap by at most the requests already open.
       const replaced = cancellationSignal();
-      const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted).finally(() => clearInterval(beat));
+      let taken: { fence: string; mine: Set<string> };
+      let contexts: Map<string, AttemptContext>;
+      let sent: Sent[];
+      let unstarted: ClaimedDelivery[];
+      try {
+        taken = await queueRepository.takeOver(deliveries.map((d) => d.id), token, info.attempt);
+        await interleave('batch:taken', subscriptionId);
+        contexts = new Map((await deliveryRepository.findForAttempts([...taken.mine])).map((c) => [c.id, c]));
+        // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
+        const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
+        const unsent = [...taken.mine].filter((id) => !sendable.some((d) => d.id === id));
+        if (unsent.length) await queueRepository.giveBack(unsent, taken.fence);
+        ({ sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
+      } finally {
+        clearInterval(beat);
+      }
+      const { fence, mine } = taken;
+      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
       await interleave('batch:sent', subscriptionId);
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
@@ -256,6 +266,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       result.succeeded = recorded.size;
       result.attempted = recorded.size;
 
+      const notices: ConditionNotice[] = [];
       for (const s of sent.filter((x) => !ok.includes(x))) {
         const failure = await recordFailure(s, fence, workflowId);
         if (!failure) continue;
@@ -265,16 +276,20 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
         if (s.result.httpStatus === 410) result.stop = 'ended';
-        if (failure.saved.disabled && mailer) await emailConditionNotice(mailer, failure.saved.disabled);
+        if (failure.saved.disabled) notices.push(failure.saved.disabled);
         if (failure.saved.paused) {
           result.stop ??= 'paused';
           logger.warn({ subscriptionId }, 'webhook subscription paused after consecutive failures');
-          if (mailer) await emailConditionNotice(mailer, failure.saved.paused);
+          notices.push(failure.saved.paused);
         }
       }
       await interleave('batch:recorded', subscriptionId);
-      // Room opened in the workspace's cap: wake as many of its waiting runs.
-      if (deps.client) await wakeRuns(deps.client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size));
+      // What follows the record must not fail the batch: a retry would find its rows recorded and
+      // return nothing, and the run would lose the answers' Retry-After, AIMD and next due time.
+      if (mailer) for (const notice of notices) await afterRecord('e-mail a webhook notice', subscriptionId, () => emailConditionNotice(mailer, notice));
+      // Room opened in the workspace's cap: wake as many of its waiting runs (a lost wake-up is made good after CAP_RECHECK_MS).
+      const client = deps.client;
+      if (client) await afterRecord('wake the runs waiting for room in the cap', subscriptionId, async () => wakeRuns(client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size)));
       return result;
     },
 
@@ -325,6 +340,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+/** A step after a batch's record: its failure is logged, never thrown. */
+async function afterRecord(what: string, subscriptionId: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    logger.warn({ err, subscriptionId }, `after a batch: could not ${what}`);
+  }
+}
 
 const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300;
 

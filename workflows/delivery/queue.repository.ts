@@ -62,6 +62,9 @@ interface SubscriptionRow {
   ordering: string;
 }
 
+/** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
+const fenceOf = (token: string, attempt: number) => `${token}:${attempt}`;
+
 const unclaimedPending = (subscriptionId: string) => ({ subscriptionId, status: 'pending' as const, claim: null });
 
 export const queueRepository = {
@@ -125,16 +128,20 @@ export const queueRepository = {
   },
 
   /**
-   * The batch's rows are this activity attempt's now (`<token>:<attempt>`): a retry takes them from
-   * an earlier attempt of the same call that may still be running on a dead worker (a zombie), whose
-   * recording then finds the claim gone. Returns the ids still claimed by the call.
+   * The batch's rows are this activity attempt's now (`fence`, `<token>:<attempt>`): a retry takes
+   * them from an earlier attempt of the same call that may still be running on a dead worker (a
+   * zombie), whose recording then finds the claim gone. Never from a later attempt: an attempt that
+   * stalled before this statement while Temporal gave its batch to the next one takes nothing (and
+   * sends nothing). Returns the ids that are the attempt's.
    */
-  async takeOver(ids: string[], token: string, fence: string): Promise<Set<string>> {
+  async takeOver(ids: string[], token: string, attempt: number): Promise<{ fence: string; mine: Set<string> }> {
+    const fence = fenceOf(token, attempt);
     const rows = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE "Delivery" SET "claim" = ${fence}
-       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending' AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`})
+       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending'
+         AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`} AND substring("claim" from ${token.length + 2}::int)::int <= ${attempt}::int)
       RETURNING "id"`;
-    return new Set(rows.map((r) => r.id));
+    return { fence, mine: new Set(rows.map((r) => r.id)) };
   },
 
   /** Gives claimed deliveries back unsent (their subscription was paused or removed meanwhile): the next claim decides. */
