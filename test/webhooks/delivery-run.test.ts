@@ -9,6 +9,10 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { EVENT_IDS_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
+import { setInterleaveHook } from '../../workflows/delivery/interleave.ts';
+import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
+import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
+import { prisma } from '../../src/db/db.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { stateQuery } from '../../workflows/delivery/signals.ts';
@@ -16,13 +20,16 @@ import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts'
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult, subscriptionRow, updateSubscription } from './fixtures.ts';
+import { attemptsOf, createDelivery, createEvent, createSubscription, deliveryRow, runResult, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } from './receiver.ts';
 
 /** The workspace cap of this file's worker: small, so that a test can fill it. */
 const WORKSPACE_CAP = 6;
 /** What a test does once its subscription's run has claimed and found nothing left (see the wrap below). */
 const afterEmptyClaim = new Map<string, () => Promise<void>>();
+/** A test waiting for its subscription's next claim, with what it took. */
+const nextClaimOf = new Map<string, (claim: ClaimResult) => void>();
+const nextClaim = (subscriptionId: string) => new Promise<ClaimResult>((resolve) => nextClaimOf.set(subscriptionId, resolve));
 
 describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
@@ -43,6 +50,8 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
         ...a,
         async claimDue(input) {
           const claim = await a.claimDue(input);
+          nextClaimOf.get(input.subscriptionId)?.(claim);
+          nextClaimOf.delete(input.subscriptionId);
           const act = afterEmptyClaim.get(input.subscriptionId);
           if (act && !claim.stop && claim.deliveries.length === 0 && claim.nextDueAt === null) {
             afterEmptyClaim.delete(input.subscriptionId);
@@ -311,6 +320,43 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(await deliveryRow(late!.deliveryId)).toMatchObject({ status: 'succeeded', scheduledAttempts: 1 });
     // The run that was ending took it in: no other run was started for it.
     expect((await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe()).runId).toBe(ending.runId);
+  });
+
+  it('strictly ordered through the relay: an event whose relay stalled after leasing it goes out before the next one, which another relay wrote first', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('strict-relay');
+    receiver.respond(path, { status: 200 });
+    const sub = await createSubscription(ws, { url, ordering: 'strict', events: ['ticket.created'] });
+    // The outbox holds only this test's two events (the others' were written by fixture, never relayed).
+    await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date() } });
+    const [first, second] = [await createEvent(ws), await createEvent(ws)];
+    const stalling = createOutboxRelay({ client: env.client, taskQueue, batchSize: 1 });
+    const other = createOutboxRelay({ client: env.client, taskQueue, batchSize: 1 });
+    let goOn!: () => void;
+    const stalled = new Promise<void>((resolve) => (goOn = resolve));
+    let reached!: () => void;
+    const atStall = new Promise<void>((resolve) => (reached = resolve));
+    setInterleaveHook(async (point, about) => {
+      if (point !== 'relay:claimed' || about !== first.id) return;
+      reached();
+      await stalled;
+    });
+    try {
+      // One relay leases the first event and stalls before writing its delivery.
+      const relayed = stalling.takeBatch().then((batch) => batch.finish());
+      await atStall;
+      // The other takes the second, writes its delivery and wakes the run, which claims.
+      const claimed = nextClaim(sub.id);
+      expect(await other.drain()).toBe(1);
+      const claim = await claimed;
+      if (claim.deliveries.length) await vi.waitFor(() => expect(receiver.received(path)).toHaveLength(claim.deliveries.length), 20_000);
+      goOn();
+      await relayed;
+    } finally {
+      setInterleaveHook(null);
+    }
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([first.id, second.id]);
   });
 
   it(`continues as new beyond ${EVENT_IDS_PER_RUN} events, each event findable on the run that carried it; a recorded history replays`, async () => {

@@ -7,6 +7,7 @@ import { writeEvent } from '../../src/events/event.outbox.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
 import { sealSecret } from '../../workflows/delivery/secret-box.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
@@ -45,6 +46,7 @@ export function createEvent(ws: Workspace, type: EventType = 'ticket.created', d
 export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
   const event = await createEvent(ws, type);
   const delivery = await deliveryRepository.create(event.id, subscriptionId);
+  await webhookRepository.markDeliveriesWritten([event.id]);
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 

@@ -32,6 +32,16 @@ export const FAST_ANSWER_MS = 250;
 export const CAP_RECHECK_MS = 30_000;
 
 /**
+ * A claim found due deliveries yet took none, with nothing in its way that a wake-up ends: a
+ * strictly ordered subscription's head waits for an earlier event of its workspace whose
+ * deliveries a relay has not written yet (it leased it, or died holding the lease), or a row was
+ * locked by another transaction. The run looks again after this. Cost when nothing changes: one
+ * claim per such subscription per interval, for as long as the relay holds the earlier event
+ * (its lease, 15 s, at most). (delivery-run.test.ts: "strictly ordered through the relay")
+ */
+export const CLAIM_RETRY_MS = 1_000;
+
+/**
  * The event ids a run lists in its `EventIds` search attribute; beyond them it continues as new
  * (once nothing is in flight), so an operator finds the run of any event. Temporal refuses a
  * search attribute value over 2 KiB (`BadSearchAttributes`, and the run's workflow task fails):

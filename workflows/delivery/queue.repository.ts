@@ -208,12 +208,19 @@ export const queueRepository = {
  * must not leave what it took the first time claimed by nobody.
  */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
+  // Strict: the head, unless an earlier event of the workspace has no deliveries written yet (a
+  // relay holds it, or died holding it): its delivery to this subscription may be about to come
+  // before the head. In one statement, so one snapshot: an event seen written has its rows seen.
   const rows = strict
     ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
-          FROM (SELECT "id", "claim", "nextAttemptAt" FROM "Delivery"
+          FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id" AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR h."claim" = ${input.token})
+         WHERE d."id" = h."id"
+           AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+                AND NOT EXISTS (SELECT 1 FROM "Event" e
+                                 WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
+                OR h."claim" = ${input.token})
         RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
     : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}

@@ -21,7 +21,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
+import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, CLAIM_RETRY_MS, EVENT_IDS_PER_RUN } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { EventIdsKey, runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
@@ -166,11 +166,10 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
         continue;
       }
       if (claim.limitedBy) lastWait = claim.limitedBy;
-      // Due, yet nothing claimed and nothing in the way: should that ever be (a row locked by another
-      // transaction), look again in a second rather than at once.
+      // Due, yet nothing claimed and nothing in the way (constants.ts CLAIM_RETRY_MS): look again soon, not at once.
       else if (claim.dueNow) {
         moreDue = false;
-        nextDueAt = now + 1_000;
+        nextDueAt = now + CLAIM_RETRY_MS;
       }
       continue;
     }

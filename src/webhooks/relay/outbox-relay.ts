@@ -126,6 +126,8 @@ export function createOutboxRelay(options: RelayOptions) {
       matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id), payloadMode: p.subscription.payload })),
       paused,
     );
+    // Only after every delivery of these events is committed: a strict subscription's next event waits until then.
+    await webhookRepository.markDeliveriesWritten(events.map((e) => e.id));
     // One wake per subscription for the whole batch, naming its events in order (the waker joins it to a signal in flight).
     const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
     for (const { event, subscription } of pairs) {

@@ -453,6 +453,14 @@ export const webhookRepository = {
     return kept;
   },
 
+  /**
+   * The events' deliveries are written (each matching subscription has its row): a strictly
+   * ordered subscription's later deliveries no longer wait for them (queue.repository.ts claim).
+   */
+  markDeliveriesWritten(eventIds: string[]) {
+    return prisma.$executeRaw`UPDATE "Event" SET "deliveriesWrittenAt" = now() WHERE "id" = ANY(${eventIds}::text[]) AND "deliveriesWrittenAt" IS NULL`;
+  },
+
   markRelayed(eventIds: string[], at: Date) {
     return prisma.event.updateMany({ where: { id: { in: eventIds } }, data: { relayedAt: at, relayLeaseUntil: null } });
   },

@@ -346,6 +346,7 @@ export const EventScalarFieldEnum = {
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
+  deliveriesWrittenAt: 'deliveriesWrittenAt',
   relayLeaseUntil: 'relayLeaseUntil',
   traceparent: 'traceparent'
 } as const

@@ -55,6 +55,7 @@ export type EventMinAggregateOutputType = {
   aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
 }
@@ -72,6 +73,7 @@ export type EventMaxAggregateOutputType = {
   aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
 }
@@ -90,6 +92,7 @@ export type EventCountAggregateOutputType = {
   payload: number
   occurredAt: number
   relayedAt: number
+  deliveriesWrittenAt: number
   relayLeaseUntil: number
   traceparent: number
   _all: number
@@ -125,6 +128,7 @@ export type EventMinAggregateInputType = {
   aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
 }
@@ -142,6 +146,7 @@ export type EventMaxAggregateInputType = {
   aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
 }
@@ -160,6 +165,7 @@ export type EventCountAggregateInputType = {
   payload?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
   _all?: true
@@ -265,6 +271,7 @@ export type EventGroupByOutputType = {
   payload: runtime.JsonValue
   occurredAt: Date
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
   _count: EventCountAggregateOutputType | null
@@ -306,6 +313,7 @@ export type EventWhereInput = {
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -327,6 +335,7 @@ export type EventOrderByWithRelationInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
@@ -351,6 +360,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -372,6 +382,7 @@ export type EventOrderByWithAggregationInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
@@ -398,6 +409,7 @@ export type EventScalarWhereWithAggregatesInput = {
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
 }
@@ -414,6 +426,7 @@ export type EventCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -435,6 +448,7 @@ export type EventUncheckedCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -452,6 +466,7 @@ export type EventUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -473,6 +488,7 @@ export type EventUncheckedUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -492,6 +508,7 @@ export type EventCreateManyInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -508,6 +525,7 @@ export type EventUpdateManyMutationInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -526,6 +544,7 @@ export type EventUncheckedUpdateManyInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -554,6 +573,7 @@ export type EventCountOrderByAggregateInput = {
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -579,6 +599,7 @@ export type EventMaxOrderByAggregateInput = {
   aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -596,6 +617,7 @@ export type EventMinOrderByAggregateInput = {
   aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -731,6 +753,7 @@ export type EventCreateWithoutWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   actor?: Prisma.UserCreateNestedOneWithoutEventsInput
@@ -750,6 +773,7 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -798,6 +822,7 @@ export type EventScalarWhereInput = {
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
 }
@@ -814,6 +839,7 @@ export type EventCreateWithoutActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -833,6 +859,7 @@ export type EventUncheckedCreateWithoutActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -876,6 +903,7 @@ export type EventCreateWithoutDeliveriesInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -896,6 +924,7 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -928,6 +957,7 @@ export type EventUpdateWithoutDeliveriesInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -948,6 +978,7 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -965,6 +996,7 @@ export type EventCreateManyWorkspaceInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -981,6 +1013,7 @@ export type EventUpdateWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor?: Prisma.UserUpdateOneWithoutEventsNestedInput
@@ -1000,6 +1033,7 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -1018,6 +1052,7 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -1035,6 +1070,7 @@ export type EventCreateManyActorInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -1051,6 +1087,7 @@ export type EventUpdateWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -1070,6 +1107,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -1088,6 +1126,7 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -1137,6 +1176,7 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1159,6 +1199,7 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1179,6 +1220,7 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1199,11 +1241,12 @@ export type EventSelectScalar = {
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "deliveriesWrittenAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
@@ -1265,6 +1308,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Set once every matching subscription has its delivery (and workflow) created.
      */
     relayedAt: Date | null
+    /**
+     * Set once the relay wrote its deliveries (before it wakes their runs; relayedAt follows). A strictly ordered
+     * subscription's next delivery waits while an earlier event of its workspace has none yet.
+     */
+    deliveriesWrittenAt: Date | null
     /**
      * A relay working on it until then; another relay takes it over afterwards.
      */
@@ -1712,6 +1760,7 @@ export interface EventFieldRefs {
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly deliveriesWrittenAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayLeaseUntil: Prisma.FieldRef<"Event", 'DateTime'>
   readonly traceparent: Prisma.FieldRef<"Event", 'String'>
 }
