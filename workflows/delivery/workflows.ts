@@ -21,7 +21,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, CLAIM_RETRY_MS, EVENT_IDS_PER_RUN } from './constants.ts';
+import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, CLAIM_RETRY_MS, EVENT_IDS_PER_RUN, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { EventIdsKey, runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
@@ -174,10 +174,11 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       continue;
     }
 
-    // Nothing in flight, nothing pending, no signal since the last claim: the run ends (an event
-    // that joins meanwhile comes as a signal before the end, or starts a new run after it).
+    // Nothing in flight, nothing pending, no signal since the last claim: the run waits a moment
+    // for the next event (IDLE_LINGER_MS), then ends (an event that joins meanwhile comes as a
+    // signal before the end, or starts a new run after it).
     if (!stopping && !due && nextDueAt === null && inFlight === 0) {
-      if (await mayEnd()) return { attempted, ended: 'idle' };
+      if (!(await condition(woken, IDLE_LINGER_MS)) && (await mayEnd())) return { attempted, ended: 'idle' };
       continue;
     }
 
