@@ -5036,6 +5036,8 @@ export interface operations {
                             nextAttemptAt: string | null;
                             /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                             workflowId: string;
+                            /** @description The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet */
+                            workflowRunId: string | null;
                             /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                             waited: {
                                 /**
@@ -5183,6 +5185,8 @@ export interface operations {
                         nextAttemptAt: string | null;
                         /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                         workflowId: string;
+                        /** @description The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet */
+                        workflowRunId: string | null;
                         /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                         waited: {
                             /**
@@ -5236,6 +5240,8 @@ export interface operations {
                         nextAttemptAt: string | null;
                         /** @description The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts */
                         workflowId: string;
+                        /** @description The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet */
+                        workflowRunId: string | null;
                         /** @description Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds */
                         waited: {
                             /**

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
-import { EVENT_IDS_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
+import { BATCHES_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
 import { setInterleaveHook } from '../../workflows/delivery/interleave.ts';
 import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
+import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { stateQuery } from '../../workflows/delivery/signals.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -72,8 +72,8 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const path = `/${uniqueId(name)}`;
     return { path, url: `${receiver.origin}${path}` };
   };
-  /** Wakes the subscription's run with these deliveries' events, as the relay does. */
-  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId }, refs.map((r) => r.eventId));
+  /** Wakes the subscription's run after these deliveries were written, as the relay does. */
+  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId });
   const deliveries = async (ws: Awaited<ReturnType<typeof createTestWorkspace>>, subscriptionId: string, n: number) => {
     const refs: DeliveryRef[] = [];
     for (let i = 0; i < n; i++) refs.push(await createDelivery(ws, subscriptionId));
@@ -294,7 +294,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(await deliveryRow(joined!.deliveryId)).toMatchObject({ status: 'succeeded' });
     // One run carried both.
     const run = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
-    expect(run.typedSearchAttributes.get(EventIdsKey)).toEqual([first.eventId, joined!.eventId]);
+    for (const ref of [first, joined!]) expect((await attemptsOf(ref.deliveryId)).map((a) => a.workflowRunId)).toEqual([run.runId]);
   });
 
   it('delivers an event that arrives while its run is ending (after its claim found the queue empty)', async () => {
@@ -359,15 +359,15 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([first.id, second.id]);
   });
 
-  it(`continues as new beyond ${EVENT_IDS_PER_RUN} events, each event findable on the run that carried it; a recorded history replays`, async () => {
+  it(`continues as new after ${BATCHES_PER_RUN} batches, keeping its search attributes; each attempt names the run that made it; a recorded history replays`, async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('many');
     receiver.respond(path, { status: 204 });
-    const sub = await createSubscription(ws, { url, maxInFlight: 20 });
-    const refs = await deliveries(ws, sub.id, EVENT_IDS_PER_RUN + 5);
+    // Strictly ordered: one delivery a batch.
+    const sub = await createSubscription(ws, { url, ordering: 'strict' });
+    const refs = await deliveries(ws, sub.id, BATCHES_PER_RUN + 5);
     await wake(refs);
     await runResult(env.client, sub.id);
-    for (const ref of refs) expect((await deliveryRow(ref.deliveryId)).status).toBe('succeeded');
 
     const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id));
     const last = await handle.describe();
@@ -375,13 +375,16 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(firstRunId).not.toBe(last.runId);
     const first = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
-    expect(first.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(0, EVENT_IDS_PER_RUN).map((r) => r.eventId));
-    expect(last.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(EVENT_IDS_PER_RUN).map((r) => r.eventId));
     // The run after continue-as-new is found by its subscription and workspace, as the first was.
     for (const run of [first, last]) {
       expect(run.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
       expect(run.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
     }
+    // Every event went out once, in order, and its attempt names the run that sent it.
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual(refs.map((r) => r.eventId));
+    const runs = await Promise.all(refs.map(async (ref) => (await attemptsOf(ref.deliveryId)).map((a) => a.workflowRunId)));
+    expect(runs.slice(0, BATCHES_PER_RUN)).toEqual(refs.slice(0, BATCHES_PER_RUN).map(() => [firstRunId]));
+    expect(runs.slice(BATCHES_PER_RUN)).toEqual(refs.slice(BATCHES_PER_RUN).map(() => [last.runId]));
 
     // The recorded history of the first run replays against today's workflow code without a non-determinism error.
     const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).fetchHistory();

@@ -13,7 +13,7 @@ import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
-import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
 import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
@@ -110,16 +110,17 @@ describe('webhook delivery workflow (time-skipping)', () => {
       payload: request.body,
       nextAttemptAt: null,
       workflowId,
+      workflowRunId: deliveredBy,
       eventId: ref.eventId,
       eventType: 'ticket.created',
     });
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     expect((await subscriptionRow(sub.id)).consecutiveFailures).toBe(0);
 
-    // Operators find the run that carried the event by the event's id, its subscription and workspace.
+    // Operators find the run that carried the event from its attempt in the log (workflowId and
+    // workflowRunId), and the subscription's runs by its id and workspace.
     const description = await env.client.workflow.getHandle(workflowId, deliveredBy).describe();
     expect(description.type).toBe('deliveryRunWorkflow');
-    expect(description.typedSearchAttributes.get(EventIdsKey)).toEqual([ref.eventId]);
     expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
     expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
   });
@@ -369,12 +370,12 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
     });
     expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
     // The same claim again (its workflow task was lost with the worker, and replay runs it again): the same delivery, not nothing.
     const again: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
     });
     expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };

@@ -93,7 +93,7 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
 
 /** Wakes the delivery's subscription's run (starting it when idle), as the relay does after writing the delivery. */
 export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }, [ref.eventId]);
+  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
 }
 
 /** Waits for the subscription's run to end (through any continue-as-new), then reads the run's summary. */

@@ -115,10 +115,10 @@ describe('held deliveries per paused subscription', () => {
     await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date() } });
     const events = [];
     for (let i = 0; i < 10; i++) events.push(await createEvent(ws));
-    // No workflows: a client that only records the runs it wakes and the events it names.
-    const named = new Map<string, string[]>();
+    // No workflows: a client that only records the runs it wakes.
+    const woken = new Set<string>();
     const client = {
-      workflow: { signalWithStart: async (_wf: unknown, o: { workflowId: string; signalArgs: [{ eventIds: string[] }] }) => void named.set(o.workflowId, o.signalArgs[0].eventIds) },
+      workflow: { signalWithStart: async (_wf: unknown, o: { workflowId: string }) => void woken.add(o.workflowId) },
     } as unknown as Client;
     expect(await createOutboxRelay({ client, taskQueue: 'held-cap', batchSize: 200 }).drain()).toBe(10);
     const waiting = await prisma.delivery.count({ where: { subscriptionId: near.id, status: { in: ['held', 'pending'] } } });
@@ -127,6 +127,6 @@ describe('held deliveries per paused subscription', () => {
     const made = await prisma.delivery.findMany({ where: { subscriptionId: near.id, eventId: { in: events.map((e) => e.id) } }, select: { eventId: true } });
     expect(made.map((d) => d.eventId).sort()).toEqual(events.slice(0, 3).map((e) => e.id).sort());
     expect(await prisma.event.count({ where: { id: { in: events.map((e) => e.id) }, relayedAt: null } })).toBe(0);
-    expect(named.get(deliveryRunWorkflowId(near.id))).toEqual(events.slice(0, 3).map((e) => e.id));
+    expect(woken.has(deliveryRunWorkflowId(near.id))).toBe(true);
   });
 });

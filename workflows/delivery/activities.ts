@@ -65,8 +65,6 @@ export interface ClaimDueInput {
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
-  /** How many more events the run may list (EVENT_IDS_PER_RUN): it takes no more deliveries than that. */
-  listRoom: number;
   waitedFor: WaitReason | null;
 }
 
@@ -131,7 +129,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   }
 
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
-  async function recordFailure(s: Sent, fence: string, workflowId: string) {
+  async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
     const gone = status === 410;
@@ -158,6 +156,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       attemptedAt,
       nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
       workflowId,
+      workflowRunId,
       waited: claimed.waited,
       fence,
     });
@@ -196,7 +195,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
           const state = followSettings(input.state, settings);
           const free = Math.max(0, boundInForce(state, settings) - input.inFlight);
           const rate = rateAllowance(state, settings.ratePerSecond, input.now).starts;
-          const limit = Math.min(free * depthOf(state, settings), rate, MAX_BATCH, input.listRoom);
+          const limit = Math.min(free * depthOf(state, settings), rate, MAX_BATCH);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });
@@ -216,6 +215,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     async sendBatch({ subscriptionId, token, deliveries, width }: SendBatchInput): Promise<BatchResult> {
       const info = activityInfo();
       const workflowId = info.workflowExecution?.workflowId ?? '';
+      const workflowRunId = info.workflowExecution?.runId ?? null;
       // Alive from its first statement on (a busy database must not make a live batch look dead): a
       // worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
       heartbeat();
@@ -259,6 +259,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         payload: s.body,
         attemptedAt: s.attemptedAt,
         workflowId,
+        workflowRunId,
         waited: s.claimed.waited,
       }));
       const recorded = new Set(await deliveryRepository.recordSuccesses(subscriptionId, fence, successes));
@@ -268,7 +269,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 
       const notices: ConditionNotice[] = [];
       for (const s of sent.filter((x) => !ok.includes(x))) {
-        const failure = await recordFailure(s, fence, workflowId);
+        const failure = await recordFailure(s, fence, workflowId, workflowRunId);
         if (!failure) continue;
         result.attempted += 1;
         observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
@@ -320,6 +321,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         attemptedAt: s.attemptedAt,
         nextAttemptAt: null,
         workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+        workflowRunId: activityInfo().workflowExecution?.runId ?? null,
         waited: null,
         fence: null,
       });

@@ -42,13 +42,14 @@ export const CAP_RECHECK_MS = 30_000;
 export const CLAIM_RETRY_MS = 1_000;
 
 /**
- * The event ids a run lists in its `EventIds` search attribute; beyond them it continues as new
- * (once nothing is in flight), so an operator finds the run of any event. Temporal refuses a
- * search attribute value over 2 KiB (`BadSearchAttributes`, and the run's workflow task fails):
- * 50 ids of 30 characters, quoted and separated, take about 1.7 KiB. The benchmark found it; the
- * time-skipping test server does not check the size. (delivery-run.test.ts: "continue-as-new")
+ * A run continues as new (carrying its state, once its batches have ended) after this many
+ * batches, or sooner when Temporal suggests it: its history stays short, so a worker that takes
+ * it over (or evicts it from its cache) replays a few thousand events at most. Each batch adds
+ * about ten events (claim, activity, its wake-ups). Rare enough not to matter to a busy
+ * subscription: the run pauses its claims for the time its batches take to end, once per 200.
+ * (delivery-run.test.ts: "continues as new")
  */
-export const EVENT_IDS_PER_RUN = 50;
+export const BATCHES_PER_RUN = 200;
 
 /**
  * How long one batch may take: a receiver's 10 s timeout, a batch's database work, and room for a

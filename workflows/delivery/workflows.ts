@@ -16,15 +16,14 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, CLAIM_RETRY_MS, EVENT_IDS_PER_RUN, IDLE_LINGER_MS } from './constants.ts';
+import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
-import { EventIdsKey, runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
+import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
 export { stateQuery, wakeSignal };
@@ -57,8 +56,6 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   const woken = () => wakes !== wakesClaimed;
   setHandler(wakeSignal, () => void (wakes += 1));
 
-  /** The events this run sent, its `EventIds` search attribute. */
-  const listed: string[] = [];
   /** Deliveries in the run's batches, and the attempts those batches may have open at once (their widths). */
   let inFlight = 0;
   let open = 0;
@@ -88,7 +85,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     until,
     retryAfterUntil: state.retryAfterUntil > Date.now() ? state.retryAfterUntil : null,
     attempted,
-    eventIds: [...listed],
+    batches: calls,
   }));
 
   async function runBatch(token: string, deliveries: ClaimedDelivery[], width: number) {
@@ -123,22 +120,22 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       await reportState({ subscriptionId, ...report });
       reported = report;
     }
-    // A run lists a bounded number of events, and continues as new (its history short too) once its batches end.
-    const listFull = listed.length >= EVENT_IDS_PER_RUN || workflowInfo().continueAsNewSuggested;
-    if (listFull && inFlight === 0) {
+    // Its history stays short: it continues as new once its batches have ended (BATCHES_PER_RUN).
+    const renew = calls >= BATCHES_PER_RUN || workflowInfo().continueAsNewSuggested;
+    if (renew && inFlight === 0) {
       await condition(allHandlersFinished);
-      // Every attribute, not only the emptied list: the ones given here are all the next run has.
-      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: runSearchAttributes({ subscriptionId, workspaceId }, []) })({ subscriptionId, workspaceId, state });
+      // Every attribute: the ones given here are all the next run has.
+      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: runSearchAttributes({ subscriptionId, workspaceId }) })({ subscriptionId, workspaceId, state });
     }
     const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
     const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
-    const mayClaim = !listFull && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
+    const mayClaim = !renew && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
 
     if (mayClaim) {
       wakesClaimed = wakes;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait });
       const fresh = claim.settings;
       settings = fresh;
       state = followSettings(state, fresh);
@@ -155,11 +152,6 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       if (claim.deliveries.length) {
         state = spendRate(state, fresh.ratePerSecond, now, claim.deliveries.length);
         lastWait = null;
-        const news = claim.deliveries.map((d) => d.eventId).filter((id) => !listed.includes(id));
-        if (news.length) {
-          listed.push(...news);
-          upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
-        }
         // As many at once as the bound had free (a deep batch sends the rest as those end).
         const width = Math.max(1, Math.min(claim.deliveries.length, boundInForce(state, fresh) - open));
         void runBatch(token, claim.deliveries, width);

@@ -146,7 +146,7 @@ export function createOutboxRelay(options: RelayOptions) {
     const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
         // Joins the subscription's signal in flight, if any (run-waker.ts).
-        await waker.wake({ subscriptionId, workspaceId, eventIds: joined.map((e) => e.id), traceparent: joined[0].traceparent });
+        await waker.wake({ subscriptionId, workspaceId, traceparent: joined[0].traceparent });
       } catch (err) {
         for (const e of joined) failed.add(e.id);
         throw err;

@@ -52,6 +52,8 @@ export interface DeliveryLogRow {
   attemptedAt: Date | null;
   nextAttemptAt: Date | null;
   workflowId: string;
+  /** The run of that workflow that made the attempt (null: not attempted yet). */
+  workflowRunId: string | null;
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
   waitedReason: string | null;
   waitedMs: number | null;
@@ -115,7 +117,7 @@ function attemptBranch(subscriptionId: string, filter: DeliveryLogFilter, take: 
   return Prisma.sql`(
     SELECT a."id", a."deliveryId", a."eventId", a."eventType", a."attempt", a."trigger"::text AS "trigger",
            a."status"::text AS "status", a."httpStatus", a."durationMs", a."responseExcerpt", a."error", a."payload",
-           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt",
+           a."attemptedAt", a."nextAttemptAt", a."workflowId", a."workflowRunId", a."waitedReason", a."waitedMs", a."attemptedAt" AS "sortAt",
            NULL AS "payloadMode"
       FROM "DeliveryAttempt" a
      WHERE ${Prisma.join(where, ' AND ')}
@@ -137,7 +139,7 @@ function waitingBranch(subscriptionId: string, status: (typeof WAITING_STATUSES)
     SELECT d."id", d."id" AS "deliveryId", d."eventId", e."type" AS "eventType", d."attemptCount" + 1 AS "attempt",
            CASE WHEN e."type" = 'webhook.test' THEN 'test' ELSE 'scheduled' END AS "trigger",
            d."status"::text AS "status", NULL::int AS "httpStatus", NULL::int AS "durationMs", NULL AS "responseExcerpt", NULL AS "error",
-           e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId",
+           e."payload"::text AS "payload", NULL::timestamp(3) AS "attemptedAt", d."nextAttemptAt", d."workflowId", NULL AS "workflowRunId",
            NULL AS "waitedReason", NULL::int AS "waitedMs", d."updatedAt" AS "sortAt",
            d."payloadMode"
       FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"

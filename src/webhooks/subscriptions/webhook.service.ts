@@ -395,7 +395,7 @@ export const webhookService = {
       return {
         id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
         httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
-        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), sortAt: now, waitedReason: null, waitedMs: null,
+        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), workflowRunId: null, sortAt: now, waitedReason: null, waitedMs: null,
         payloadMode: delivery.payloadMode,
       };
     }

@@ -186,6 +186,7 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
     workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),
+    workflowRunId: t.exposeString('workflowRunId', { nullable: true, description: 'The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet' }),
     waited: t.field({
       type: Waited,
       nullable: true,

@@ -390,6 +390,7 @@ export const DeliveryAttemptScalarFieldEnum = {
   attemptedAt: 'attemptedAt',
   nextAttemptAt: 'nextAttemptAt',
   workflowId: 'workflowId',
+  workflowRunId: 'workflowRunId',
   waitedReason: 'waitedReason',
   waitedMs: 'waitedMs'
 } as const
