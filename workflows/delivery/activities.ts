@@ -65,6 +65,8 @@ export interface ClaimDueInput {
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
+  /** The run's first claim (it frees claims of earlier runs); absent (a caller outside a run): true. */
+  first?: boolean;
   waitedFor: WaitReason | null;
 }
 
@@ -189,6 +191,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         token: input.token,
         workspaceCap,
         runInFlight: input.inFlight,
+        first: input.first ?? true,
         now: await clock(),
         waitedFor: input.waitedFor,
         limitFor: (raw) => {

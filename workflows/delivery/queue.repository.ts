@@ -27,6 +27,8 @@ export interface ClaimInput {
   workspaceCap: number;
   /** Attempts the run's batches in flight may have open (0: none in flight). */
   runInFlight: number;
+  /** The run's first claim: claims of earlier runs are freed. */
+  first: boolean;
   now: Date;
   /** What the run last waited for, for the log of the deliveries that went out late. */
   waitedFor: WaitReason | null;
@@ -62,11 +64,15 @@ interface SubscriptionRow {
   maxInFlight: number;
   ratePerSecond: number | null;
   ordering: string;
+  runAwake: boolean;
+  capWaitingSince: Date | null;
 }
 
-/** Writes the subscription's `runAwake` when it changes (the claim holds the row's lock). */
-async function markAwake(tx: Prisma.TransactionClient, subscriptionId: string, awake: boolean): Promise<void> {
-  await tx.$executeRaw`UPDATE "WebhookSubscription" SET "runAwake" = ${awake} WHERE "id" = ${subscriptionId} AND "runAwake" <> ${awake}`;
+/** Writes what the subscription's row says of its run (the claim holds the row's lock and read them). */
+async function markRun(tx: Prisma.TransactionClient, subscriptionId: string, run: { awake: boolean; capWaitingSince: Date | null }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "WebhookSubscription" SET "runAwake" = ${run.awake}, "capWaitingSince" = ${run.capWaitingSince?.toISOString() ?? null}::timestamp(3)
+     WHERE "id" = ${subscriptionId}`;
 }
 
 /** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
@@ -79,27 +85,31 @@ export const queueRepository = {
   claimDue(input: ClaimInput): Promise<ClaimResult> {
     return prisma.$transaction(async (tx) => {
       // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
-      // First, before the subscription's lock: a zombie recording one of these rows takes the row,
-      // then the subscription's (its failure count), so the other order could deadlock with it.
-      await tx.$executeRaw`
-        UPDATE "Delivery" SET "claim" = NULL
-         WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      // At a run's first claim only: none can appear later (a zombie of an earlier run takes over
+      // only rows that still carry its own claim). Before the subscription's lock: a zombie
+      // recording one of these rows takes the row, then the subscription's (its failure count), so
+      // the other order could deadlock with it.
+      if (input.first) {
+        await tx.$executeRaw`
+          UPDATE "Delivery" SET "claim" = NULL
+           WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      }
       // Locked until the claim commits: a pause, resume, disable or delete (each updates this row,
       // then the deliveries) waits for the claim, or the claim for it. Read without the lock, a
       // resume committing between this read and the hold below left its rows held for good.
       const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
-        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
+        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering", "runAwake", "capWaitingSince"
           FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
       await interleave('claim:read', input.subscriptionId);
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
-        await markAwake(tx, input.subscriptionId, false);
+        if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         return { stop: 'ended', ...none };
       }
       if (sub.condition === 'paused') {
-        await markAwake(tx, input.subscriptionId, false);
+        if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
@@ -132,10 +142,10 @@ export const queueRepository = {
       // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
       // the relay wakes it for new deliveries only otherwise. Under this row's lock, so a relay that
       // reads it (wakeNeeded) after writing its rows either sees `false` or the run sees the rows.
-      await markAwake(tx, input.subscriptionId, claimed.length > 0 || input.runInFlight > 0);
       // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
-      if (capFull) await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
-      else await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, NOT: { capWaitingSince: null } }, data: { capWaitingSince: null } });
+      const awake = claimed.length > 0 || input.runInFlight > 0;
+      const capWaitingSince = capFull ? (sub.capWaitingSince ?? input.now) : null;
+      if (awake !== sub.runAwake || capWaitingSince !== sub.capWaitingSince) await markRun(tx, input.subscriptionId, { awake, capWaitingSince });
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
     });
   },

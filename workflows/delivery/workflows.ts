@@ -143,7 +143,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       wakesClaimed = wakes;
       batchEnded = false;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, first: calls === 1 });
       const fresh = claim.settings;
       settings = fresh;
       state = followSettings(state, fresh);
