@@ -2,6 +2,7 @@
 // Parsed once, on first use: nothing reads it when a module is imported, so a test can hand in its
 // own environment with loadConfig(env) before starting the service.
 import { z } from 'zod';
+import dns from 'node:dns';
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { onFirstUse } from './lazy.ts';
@@ -38,6 +39,20 @@ const schema = z.object({
   MAX_HELD_DELIVERIES_PER_SUBSCRIPTION: z.coerce.number().int().positive().max(1_000_000).default(100),
   SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // The DNS servers that resolve webhook hosts (workflows/delivery/host-resolver.ts): `ip`, `ip:port` or
+  // `[ipv6]:port`, comma-separated; unset or empty: the system's (/etc/resolv.conf).
+  WEBHOOK_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        new dns.Resolver().setServers(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'a comma-separated list of IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   // Keys that encrypt webhook signing secrets at rest (docs/operators/admin-cli.md, "Webhook secrets"); unset: a key
   // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
   WEBHOOK_SECRET_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()).transform((v, ctx) => {
@@ -165,7 +180,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, dnsServers: e.WEBHOOK_DNS_SERVERS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

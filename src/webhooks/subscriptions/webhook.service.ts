@@ -168,7 +168,7 @@ async function checkTarget(
   // The operator's floor: a slower rate would leave a busy subscription's deliveries waiting for days.
   const floor = config.webhooks.minRatePerSecond;
   if (bounds.ratePerSecond != null && bounds.ratePerSecond < floor) errors.push({ path: '/ratePerSecond', message: `must be at least ${floor} (this service's minimum)` });
-  if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
+  if (url !== undefined) errors.push(...(await validateWebhookUrl(url, { workspaceId: p.workspace.id })));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
       errors.push({ path: '/boards', message: `must name boards: the role ${p.role.name} does not see every board` });
