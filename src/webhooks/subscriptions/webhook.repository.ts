@@ -86,6 +86,8 @@ export interface ClaimedEvent {
   targetSubscriptionId: string | null;
   /** An operational event: the subscription it is about. */
   aboutSubscriptionId: string | null;
+  /** An operational event: that subscription's board filter when the event was written. */
+  aboutBoardIds: string[];
   /** ticket.updated: the fields its `changes` name (for the subscriptions' field filters); null for other types. */
   changedFields: string[] | null;
   /** The trace its deliveries continue (traces on; src/tracing/tracing.ts). */
@@ -385,7 +387,7 @@ export const webhookRepository = {
              WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
-      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent", "occurredAt",
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "aboutBoardIds", "traceparent", "occurredAt",
         CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
              THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
     return claimed.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
@@ -408,13 +410,6 @@ export const webhookRepository = {
     for (const id of paused) if ((await waitingWork(prisma, id, heldCap)) >= heldCap) full.add(id);
     if (full.size) logger.warn({ subscriptionIds: [...full], heldCap }, 'paused subscriptions at their held-delivery cap: new events are skipped for them');
     return subscriptions.filter((s) => !full.has(s.id));
-  },
-
-  /** The board filters of the subscriptions operational events are about (deleted or disabled ones too). */
-  async boardsOf(ids: string[]): Promise<Map<string, string[]>> {
-    if (!ids.length) return new Map();
-    const rows = await prisma.webhookSubscription.findMany({ where: { id: { in: ids } }, select: { id: true, boardIds: true } });
-    return new Map(rows.map((r) => [r.id, r.boardIds]));
   },
 
   /**

@@ -343,6 +343,7 @@ export const EventScalarFieldEnum = {
   ticketId: 'ticketId',
   targetSubscriptionId: 'targetSubscriptionId',
   aboutSubscriptionId: 'aboutSubscriptionId',
+  aboutBoardIds: 'aboutBoardIds',
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
