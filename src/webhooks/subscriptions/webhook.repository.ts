@@ -7,7 +7,6 @@ import type { EventActor } from '../../events/event.envelope.ts';
 import { eventVisible } from '../../events/event.visibility.ts';
 import { writeConditionEvent } from '../../../workflows/delivery/operational-events.ts';
 import { openSecret, sealSecret } from '../../../workflows/delivery/secret-box.ts';
-import { openSecrets } from './secret.repository.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import type { TimeAndId } from '../../paging/page-keys.ts';
@@ -167,15 +166,21 @@ async function waitingWork(db: Pick<Prisma.TransactionClient, '$queryRaw'>, subs
   return row?.n ?? 0;
 }
 
+/**
+ * A subscription as the API reads it: without its signing secrets, which stay sealed in the table
+ * (secret-box.ts). Only the answers that issue one carry it, and only deliveries open them: a
+ * process that lacks a key (a rolling change of keys) still lists and reads every subscription.
+ */
+export type Subscription = Omit<WebhookSubscription, 'secret' | 'previousSecret'>;
+const sealed = { secret: true, previousSecret: true } as const;
+
 export const webhookRepository = {
-  // Rows come out with their secrets in plain text (secret-box.ts seals them in the table).
-  async listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
-    return (await prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } })).map((r) => openSecrets(r));
+  async listForWorkspace(workspaceId: number): Promise<Subscription[]> {
+    return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' }, omit: sealed });
   },
 
-  async find(workspaceId: number, id: string): Promise<WebhookSubscription | null> {
-    const row = await prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live } });
-    return row && openSecrets(row);
+  async find(workspaceId: number, id: string): Promise<Subscription | null> {
+    return prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live }, omit: sealed });
   },
 
   /**
@@ -185,8 +190,8 @@ export const webhookRepository = {
    */
   create(
     input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null; workspaceLimit: number },
-    audit?: AuditWrite<WebhookSubscription>,
-  ): Promise<WebhookSubscription | { limitReached: 'workspace' | 'apiKey' }> {
+    audit?: AuditWrite<Subscription>,
+  ): Promise<Subscription | { limitReached: 'workspace' | 'apiKey' }> {
     return prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId} FOR UPDATE`;
       if ((await tx.webhookSubscription.count({ where: { workspaceId: input.workspaceId, ...live } })) >= input.workspaceLimit) return { limitReached: 'workspace' as const };
@@ -214,7 +219,8 @@ export const webhookRepository = {
           ...(input.payload !== undefined ? { payload: input.payload } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
-      }).then((row) => openSecrets(row));
+        omit: sealed,
+      });
       await audit?.(tx, created);
       return created;
     });
@@ -232,11 +238,11 @@ export const webhookRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<WebhookSubscription>) {
+  async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<Subscription>) {
     const { retrySchedule, ...rest } = data;
     const schedule = retrySchedule === undefined ? {} : { retrySchedule: retrySchedule ?? Prisma.DbNull };
     return prisma.$transaction(async (tx) => {
-      const updated = openSecrets(await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule } }));
+      const updated = await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule }, omit: sealed });
       await audit?.(tx, updated);
       return updated;
     });
@@ -260,9 +266,10 @@ export const webhookRepository = {
       const updated = await tx.webhookSubscription.update({
         where: { id },
         data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },
+        omit: sealed,
       });
       await audit?.(tx, undefined);
-      return openSecrets(updated, at);
+      return updated;
     });
   },
 
