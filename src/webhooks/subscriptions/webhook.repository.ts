@@ -421,7 +421,8 @@ export const webhookRepository = {
 
   /**
    * The deliveries of (event, subscription) pairs, created once however often this runs. A paused
-   * subscription's (`paused`, as the relay read them) are counted against its held-delivery cap as
+   * subscription's (`paused`, as the relay read them, or paused since: a manual pause, or the 20th
+   * failure, between the relay's read and this write) are counted against its held-delivery cap as
    * they are written, under a lock on its row: one batch, or two relays at once, never take it past
    * the cap (subscriptionsForRelay's look before the batch cannot promise that); the pairs beyond are
    * skipped for it, in event order, and logged as subscriptionsForRelay logs a full one. Returns the
@@ -433,10 +434,24 @@ export const webhookRepository = {
     heldCap = config.limits.maxHeldDeliveriesPerSubscription,
   ): Promise<P[]> {
     const open = pairs.filter((p) => !paused.has(p.subscriptionId));
-    if (open.length) await prisma.delivery.createMany({ data: open.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
-    const kept = [...open];
+    // The others' rows share-locked until their deliveries are written: a pause committed since the
+    // relay's read is seen here (those pairs are counted below), and one after it waits, then holds
+    // these deliveries with the rest. Unlocked, a pause in between let a whole batch past the cap.
+    const pausedSince = new Set<string>();
+    if (open.length) {
+      await prisma.$transaction(async (tx) => {
+        const ids = [...new Set(open.map((p) => p.subscriptionId))].sort();
+        const rows = await tx.$queryRaw<{ id: string; condition: string }[]>`
+          SELECT "id", "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ANY(${ids}::text[]) ORDER BY "id" FOR SHARE`;
+        for (const r of rows) if (r.condition === 'paused') pausedSince.add(r.id);
+        const writable = open.filter((p) => !pausedSince.has(p.subscriptionId));
+        if (writable.length) await tx.delivery.createMany({ data: writable.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
+      });
+    }
+    const counted = (p: P) => paused.has(p.subscriptionId) || pausedSince.has(p.subscriptionId);
+    const kept = pairs.filter((p) => !counted(p));
     const skipped: Record<string, number> = {};
-    for (const id of [...new Set(pairs.filter((p) => paused.has(p.subscriptionId)).map((p) => p.subscriptionId))].sort()) {
+    for (const id of [...new Set(pairs.filter(counted).map((p) => p.subscriptionId))].sort()) {
       const mine = pairs.filter((p) => p.subscriptionId === id).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       const written = await prisma.$transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ condition: string }[]>`
