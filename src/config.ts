@@ -11,6 +11,21 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A comma-separated list (items trimmed, empty ones dropped) that `check` accepts (it throws otherwise); unset: empty. */
+const commaList = (check: (list: string[]) => unknown, message: string) =>
+  z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        check(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, message);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,18 +56,7 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   // The DNS servers that resolve webhook hosts (workflows/delivery/host-resolver.ts): `ip`, `ip:port` or
   // `[ipv6]:port`, comma-separated; unset or empty: the system's (/etc/resolv.conf).
-  WEBHOOK_DNS_SERVERS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .refine((list) => {
-      try {
-        new dns.Resolver().setServers(list);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'a comma-separated list of IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
+  WEBHOOK_DNS_SERVERS: commaList((list) => new dns.Resolver().setServers(list), 'a comma-separated list of IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   // Keys that encrypt webhook signing secrets at rest (docs/operators/admin-cli.md, "Webhook secrets"); unset: a key
   // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
   WEBHOOK_SECRET_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()).transform((v, ctx) => {
@@ -79,18 +83,7 @@ const schema = z.object({
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(5000),
   AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   // Hostile-input limits of authentication (docs/integrators/api-conventions.md, "Rate limits" and "People and sessions").
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .refine((list) => {
-      try {
-        proxyaddr.compile(list);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'a comma-separated list of IP addresses, CIDR ranges, or loopback / linklocal / uniquelocal'),
+  TRUSTED_PROXIES: commaList((list) => proxyaddr.compile(list), 'a comma-separated list of IP addresses, CIDR ranges, or loopback / linklocal / uniquelocal'),
   ANONYMOUS_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   SIGN_IN_MAX_CONSECUTIVE_FAILURES: z.coerce.number().int().positive().default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().positive().default(100),
