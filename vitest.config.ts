@@ -43,6 +43,7 @@ const isolated = [
   'test/db/notify-listener-reconnect.test.ts',
   'test/events/events-feed-horizon.test.ts',
   'test/webhooks/engine-races.test.ts',
+  'test/webhooks/secret-key-races.test.ts',
 ];
 
 export default defineConfig({
