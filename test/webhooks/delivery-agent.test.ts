@@ -70,21 +70,23 @@ describe('delivery connections', () => {
     await until('the idle connections are closed', () => openDescriptors() - before <= SLACK);
   });
 
-  it('open at most `perHost` connections to one receiver; more requests wait for one of them', async () => {
+  it('open at most `perHost` connections to one receiver for one workspace; more of its requests wait, another workspace’s do not', async () => {
     const sender = senderWith({ perHost: 3, idleMs: 60_000 });
-    const path = '/held';
-    // The first three answers wait until the third request has arrived: all three connections are busy at once.
-    let arrived = 0;
+    // Workspace 1's answers wait until the test lets them go: its three connections stay busy.
     let release!: () => void;
-    const third = new Promise<void>((r) => (release = r));
-    receiver.respond(path, async () => {
-      if (++arrived === 3) release();
-      if (arrived <= 3) await third;
+    const released = new Promise<void>((r) => (release = r));
+    receiver.respond('/held', async () => {
+      await released;
       return { status: 200 };
     });
     const before = receiver.connections;
-    const results = await Promise.all(Array.from({ length: 10 }, () => sender.send(`https://one.tenant.test:8443${path}`, {}, '{}', ws)));
-    expect(results.map((r) => r.httpStatus)).toEqual(Array(10).fill(200));
-    expect(receiver.connections - before).toBe(3);
+    const held = Array.from({ length: 10 }, () => sender.send('https://shared.tenant.test:8443/held', {}, '{}', { workspaceId: 1 }));
+    await until('workspace 1 has its three requests at the receiver', () => receiver.received('/held').length === 3);
+    // The same receiver for workspace 2 (a host many tenants share): its own connection, answered while workspace 1's wait.
+    expect(await sender.send('https://shared.tenant.test:8443/hook', {}, '{}', { workspaceId: 2 })).toMatchObject({ httpStatus: 200 });
+    expect(receiver.received('/held')).toHaveLength(3);
+    release();
+    expect((await Promise.all(held)).map((r) => r.httpStatus)).toEqual(Array(10).fill(200));
+    expect(receiver.connections - before).toBe(3 + 1);
   });
 });

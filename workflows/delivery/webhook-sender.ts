@@ -5,7 +5,7 @@
 // (delivery-agent.ts): an idle time-out, a cap per host and one in all.
 import https from 'node:https';
 import tls from 'node:tls';
-import { DeliveryAgent, type AgentBounds } from './delivery-agent.ts';
+import { DeliveryAgent, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
 import { webhookHosts, type HostResolver } from './host-resolver.ts';
 import { checkWebhookUrl, guardedLookup } from './url-policy.ts';
 
@@ -76,12 +76,13 @@ export function createWebhookSender(options: SenderOptions = {}) {
     // than counted as the receiver's failure. Should the receiver have seen it after all, the
     // duplicate carries the same webhook-id.
     const lookup = guardedLookup({ allowPrivateTargets: options.allowPrivateTargets, resolve: (name) => hosts.resolve(name, context.workspaceId) });
-    const first = await post(target.url, headers, body, started, lookup);
+    const connection: DeliveryRequestOptions = { agent, lookup, workspaceId: context.workspaceId };
+    const first = await post(target.url, headers, body, started, connection);
     if (!first.staleSocket) return first.result;
-    return (await post(target.url, headers, body, started, lookup)).result;
+    return (await post(target.url, headers, body, started, connection)).result;
   }
 
-  function post(url: URL, headers: Record<string, string>, body: string, started: number, lookup: ReturnType<typeof guardedLookup>): Promise<{ result: SendResult; staleSocket: boolean }> {
+  function post(url: URL, headers: Record<string, string>, body: string, started: number, connection: DeliveryRequestOptions): Promise<{ result: SendResult; staleSocket: boolean }> {
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       let settled = false;
@@ -100,9 +101,8 @@ export function createWebhookSender(options: SenderOptions = {}) {
       const req = https.request(
         url,
         {
+          ...connection,
           method: 'POST',
-          agent,
-          lookup,
           headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)) },
         },
         (res) => {
