@@ -71,6 +71,9 @@ const schema = z.object({
   // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   WEBHOOK_WORKSPACE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
+  // A worker process's connections to receivers at most, busy and idle (workflows/delivery/delivery-agent.ts): half of
+  // the common soft limit of 1024 descriptors, the rest left to the API's clients, the database and Temporal.
+  WEBHOOK_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(512),
   // The slowest rate a subscription may ask for (docs/integrators/webhooks.md, "Bounds"): at 0.1/s a paused
   // subscription's held cap (100) drains in under 17 minutes, within its deliveries' first retries.
   WEBHOOK_MIN_RATE_PER_SECOND: z.coerce.number().min(0.01).max(1000).default(0.1),
@@ -173,7 +176,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, dnsServers: e.WEBHOOK_DNS_SERVERS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, dnsServers: e.WEBHOOK_DNS_SERVERS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, maxConnections: e.WEBHOOK_MAX_CONNECTIONS, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

@@ -19,12 +19,10 @@ export interface AgentBounds {
 }
 
 /**
- * Total: half of the common soft limit of 1024 descriptors, leaving the rest to the API's clients,
- * the database and Temporal. Per host: above any one subscription's `maxInFlight` default (10) and
- * WEBHOOK_MAX_IN_FLIGHT_LIMIT's default (50). Idle: under Node's and most servers' own keep-alive
- * time-out (5 s), so a reused connection is seldom one the receiver is closing.
+ * Under Node's and most servers' own keep-alive time-out (5 s), so a reused connection is seldom
+ * one the receiver is closing.
  */
-export const DEFAULT_AGENT_BOUNDS: AgentBounds = { total: 512, perHost: 64, idleMs: 4_000 };
+export const IDLE_MS = 4_000;
 
 /** A request's options: `workspaceId` names its pool (webhook-sender.ts passes it). */
 export type DeliveryRequestOptions = https.RequestOptions & { workspaceId?: number };
@@ -32,10 +30,9 @@ export type DeliveryRequestOptions = https.RequestOptions & { workspaceId?: numb
 export class DeliveryAgent extends https.Agent {
   readonly bounds: AgentBounds;
 
-  constructor(bounds: Partial<AgentBounds> = {}, options: https.AgentOptions = {}) {
-    const b = { ...DEFAULT_AGENT_BOUNDS, ...bounds };
-    super({ ...options, keepAlive: true, timeout: b.idleMs, maxSockets: b.perHost, maxFreeSockets: b.perHost, maxTotalSockets: b.total });
-    this.bounds = b;
+  constructor(bounds: AgentBounds, options: https.AgentOptions = {}) {
+    super({ ...options, keepAlive: true, timeout: bounds.idleMs, maxSockets: bounds.perHost, maxFreeSockets: bounds.perHost, maxTotalSockets: bounds.total });
+    this.bounds = bounds;
   }
 
   /** The pool of a request: the receiver (host, port, TLS options) and the workspace. */

@@ -5,7 +5,8 @@
 // (delivery-agent.ts): an idle time-out, a cap per host and one in all.
 import https from 'node:https';
 import tls from 'node:tls';
-import { DeliveryAgent, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
+import { config } from '../../src/config.ts';
+import { DeliveryAgent, IDLE_MS, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
 import { webhookHosts, type HostResolver } from './host-resolver.ts';
 import { checkWebhookUrl, guardedLookup } from './url-policy.ts';
 
@@ -24,7 +25,11 @@ export interface SenderOptions {
   timeoutMs?: number;
   /** Name resolution before the policy's check; defaults to the process's webhook host resolver (tests stand in for DNS). */
   hosts?: Pick<HostResolver, 'resolve'>;
-  /** The connections' bounds; defaults in delivery-agent.ts. */
+  /**
+   * The connections' bounds. Defaults: WEBHOOK_MAX_CONNECTIONS in all; per receiver and workspace,
+   * as many as the workspace may have attempts in flight (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT), so the
+   * cap never holds back what the workspace's cap allows; closed after IDLE_MS idle.
+   */
   sockets?: Partial<AgentBounds>;
 }
 
@@ -62,7 +67,8 @@ export function createWebhookSender(options: SenderOptions = {}) {
   // Keep-alive: consecutive deliveries to one receiver reuse the TLS connection. The lookup hook
   // (given per request: it resolves in the attempt's workspace's lane) runs for each new
   // connection, so reuse never skips the address check.
-  const agent = new DeliveryAgent(options.sockets, extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {});
+  const bounds: AgentBounds = { total: config.webhooks.maxConnections, perHost: config.webhooks.workspaceMaxInFlight, idleMs: IDLE_MS, ...options.sockets };
+  const agent = new DeliveryAgent(bounds, extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {});
 
   async function send(url: string, headers: Record<string, string>, body: string, context: SendContext): Promise<SendResult> {
     const started = performance.now();
@@ -124,8 +130,8 @@ export function createWebhookSender(options: SenderOptions = {}) {
       );
       // The status decides once it has arrived in time; a slow body only shortens the excerpt.
       const timer = setTimeout(() => {
-        // No connection of its own yet: every one the worker may open was busy (delivery-agent.ts).
-        const waited = !req.socket ? `; no connection was free (the worker's ${agent.bounds.total} delivery connections were busy)` : '';
+        // No connection of its own yet: every one it may use was busy (delivery-agent.ts).
+        const waited = !req.socket ? `; no connection was free (this workspace's ${agent.bounds.perHost} to the receiver, or the worker's ${agent.bounds.total} in all, were busy)` : '';
         finish(status === undefined ? `no answer within ${timeoutMs / 1000} s${waited}` : undefined);
         req.destroy();
       }, timeoutMs);
