@@ -9,17 +9,8 @@ import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import { sealSecret, sealedWith, secretKeys } from '../../workflows/delivery/secret-box.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
+import { someoneWaitsForALock } from '../support/lock-waits.ts';
 import { openSecrets } from './fixtures.ts';
-
-/** Resolves once another backend of this database waits for a lock (polls every 10 ms: test only). */
-async function someoneWaitsForALock(): Promise<'waiting'> {
-  for (;;) {
-    const [row] = await prisma.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
-    if (row!.n > 0) return 'waiting';
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('secrets reencrypt on PostgreSQL', () => {
   it('waits for a seal under the key it retires that is under way, then re-encrypts what it wrote', async () => {
