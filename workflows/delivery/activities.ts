@@ -188,6 +188,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         runId: input.runId,
         token: input.token,
         workspaceCap,
+        runInFlight: input.inFlight,
         now: await clock(),
         waitedFor: input.waitedFor,
         limitFor: (raw) => {

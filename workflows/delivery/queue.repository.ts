@@ -25,6 +25,8 @@ export interface ClaimInput {
   limitFor: (settings: SubscriptionSettings) => { limit: number; limitedBy: WaitReason | null };
   /** The workspace's in-flight cap. */
   workspaceCap: number;
+  /** Attempts the run's batches in flight may have open (0: none in flight). */
+  runInFlight: number;
   now: Date;
   /** What the run last waited for, for the log of the deliveries that went out late. */
   waitedFor: WaitReason | null;
@@ -62,6 +64,11 @@ interface SubscriptionRow {
   ordering: string;
 }
 
+/** Writes the subscription's `runAwake` when it changes (the claim holds the row's lock). */
+async function markAwake(tx: Prisma.TransactionClient, subscriptionId: string, awake: boolean): Promise<void> {
+  await tx.$executeRaw`UPDATE "WebhookSubscription" SET "runAwake" = ${awake} WHERE "id" = ${subscriptionId} AND "runAwake" <> ${awake}`;
+}
+
 /** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
 const fenceOf = (token: string, attempt: number) => `${token}:${attempt}`;
 
@@ -87,10 +94,12 @@ export const queueRepository = {
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
+        await markAwake(tx, input.subscriptionId, false);
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         return { stop: 'ended', ...none };
       }
       if (sub.condition === 'paused') {
+        await markAwake(tx, input.subscriptionId, false);
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
@@ -120,6 +129,10 @@ export const queueRepository = {
       const nextDueAt = due?.next ? due.next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
+      // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
+      // the relay wakes it for new deliveries only otherwise. Under this row's lock, so a relay that
+      // reads it (wakeNeeded) after writing its rows either sees `false` or the run sees the rows.
+      await markAwake(tx, input.subscriptionId, claimed.length > 0 || input.runInFlight > 0);
       // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
       if (capFull) await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
       else await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, NOT: { capWaitingSince: null } }, data: { capWaitingSince: null } });
@@ -147,6 +160,18 @@ export const queueRepository = {
   /** Gives claimed deliveries back unsent (their subscription was paused or removed meanwhile): the next claim decides. */
   async giveBack(ids: string[], fence: string): Promise<void> {
     await prisma.delivery.updateMany({ where: { id: { in: ids }, claim: fence }, data: { claim: null } });
+  },
+
+  /**
+   * Of these subscriptions, those whose run needs a wake-up to see new deliveries (it has no batch
+   * in flight). Call it after the deliveries are committed: the share lock waits for a claim in
+   * progress, so either that claim saw them or it left `runAwake` false and the answer names it.
+   */
+  async wakeNeeded(subscriptionIds: string[]): Promise<Set<string>> {
+    if (!subscriptionIds.length) return new Set();
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "WebhookSubscription" WHERE "id" = ANY(${subscriptionIds}::text[]) AND NOT "runAwake" ORDER BY "id" FOR SHARE`;
+    return new Set(rows.map((r) => r.id));
   },
 
   /**

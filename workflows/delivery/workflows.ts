@@ -66,6 +66,12 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   let nextDueAt: number | null = null;
   /** The last claim left due deliveries: more may go as soon as the bound allows. */
   let moreDue = false;
+  /**
+   * A batch ended since the last claim: the run claims again (it told the relay it would: the
+   * claim marks the subscription `runAwake` while a batch is in flight, and the relay does not wake
+   * it for the deliveries it writes meanwhile).
+   */
+  let batchEnded = false;
   let capFull = false;
   /** While capFull: when to look again should no wake-up come. */
   let capRecheckAt = 0;
@@ -101,6 +107,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       inFlight -= deliveries.length;
       open -= width;
       batchesEnded += 1;
+      batchEnded = true;
       // Its own batch freed room in the workspace's cap: look again without waiting to be woken.
       capFull = false;
     }
@@ -129,11 +136,12 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     }
     const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
-    const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
+    const due = woken() || moreDue || batchEnded || (nextDueAt !== null && nextDueAt <= now);
     const mayClaim = !renew && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
 
     if (mayClaim) {
       wakesClaimed = wakes;
+      batchEnded = false;
       const token = `${runId}:${++calls}`;
       const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait });
       const fresh = claim.settings;

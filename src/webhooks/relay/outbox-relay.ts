@@ -142,7 +142,9 @@ export function createOutboxRelay(options: RelayOptions) {
   async function wakeAndMark(events: ClaimedEvent[], bySubscription: Map<string, { workspaceId: number; events: ClaimedEvent[] }>): Promise<void> {
     let step = outboxRelayStepDuration.startTimer({ step: 'signal' });
     const failed = new Set<string>();
-    const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
+    // A run with a batch in flight claims again when it ends and takes these in: only the others are woken.
+    const asleep = await queueRepository.wakeNeeded([...bySubscription.keys()]);
+    const results = await inBatches([...bySubscription].filter(([id]) => asleep.has(id)), concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
         // Joins the subscription's signal in flight, if any (run-waker.ts).
         await waker.wake({ subscriptionId, workspaceId, traceparent: joined[0].traceparent });

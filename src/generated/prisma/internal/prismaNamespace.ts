@@ -2485,6 +2485,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  runAwake: 'runAwake',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
   createdAt: 'createdAt',

@@ -323,6 +323,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  runAwake: 'runAwake',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
   createdAt: 'createdAt',
