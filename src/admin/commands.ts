@@ -159,14 +159,17 @@ function formatWorkspaces(workspaces: Awaited<ReturnType<typeof listAllWorkspace
 
 /**
  * Webhook secrets under a new key. With WEBHOOK_SECRET_KEYS, the new key is the one listed first
- * (every process restarted with the list beforehand); with the key file, a new key is made here.
+ * (every process restarted with it first beforehand); with the key file, a new key is made here.
+ * The other keys are retired before any row is read (secret.repository.ts): nothing can be sealed
+ * under them afterwards, so dropping them once every row is read loses nothing.
  */
 async function reencryptSecrets(): Promise<string> {
   if (!secretKeys.fromConfig) secretKeys.addKey();
-  const { reencrypted, keyId, stillUsed } = await secretRepository.reencryptAll();
+  const { reencrypted, keyId, retired, stillUsed } = await secretRepository.reencryptAll();
   const lines = [`Re-encrypted ${reencrypted} webhook subscription${reencrypted === 1 ? '' : 's'} under key ${keyId}.`];
-  if (stillUsed.length) lines.push(`Still in use (changed meanwhile; run the command again): ${stillUsed.join(', ')}.`);
-  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone.`);
+  if (retired.length) lines.push(`Retired ${retired.join(', ')}: no process can seal a secret under ${retired.length === 1 ? 'it' : 'them'} any more.`);
+  if (stillUsed.length) lines.push(`Still in use, by keys this process does not hold: ${stillUsed.join(', ')}. Nothing was dropped.`);
+  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone (restart every process with it).`);
   else {
     secretKeys.keepOnly(new Set([keyId]));
     lines.push('The earlier keys are removed from the key file.');

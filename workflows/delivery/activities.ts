@@ -127,7 +127,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const attemptedAt = await clock();
     const body = deliveryBody(deliveredPayload(delivery.event.payload, delivery.payloadMode));
     const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
-    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body) };
+    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
   }
 
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */

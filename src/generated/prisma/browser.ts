@@ -113,6 +113,14 @@ export type DeliveryAttempt = Prisma.DeliveryAttemptModel
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
 /**
+ * Model RetiredSecretKey
+ * A key of webhook signing secrets that `secrets reencrypt` moved every row off (src/webhooks/subscriptions/secret.repository.ts):
+ * no value may be sealed under it again. A trigger refuses such a write (migration secret_key_retirement), after the seal takes a
+ * shared advisory lock that the retirement takes exclusively: every seal committed before a retirement is seen by the re-encryption
+ * after it, so none is left under a key being dropped.
+ */
+export type RetiredSecretKey = Prisma.RetiredSecretKeyModel
+/**
  * Model ServiceSecret
  * Secrets the service makes for itself, generated once and shared by every instance through the
  * database (so no configuration is needed): `cursor-hmac` signs paging cursors.

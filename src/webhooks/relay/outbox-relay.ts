@@ -68,16 +68,16 @@ interface SubscriptionMatch {
  *   only some boards learns nothing of subscriptions it could not see: webhook.service visibleTo);
  * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
  *   changed fields named; none named: every update).
- * `aboutBoards`: the board filters of the subscriptions the batch's operational events are about.
+ * An operational event's boards are its subscription's filter when it was written (aboutBoardIds).
  */
-function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
+function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
   const about = event.aboutSubscriptionId;
   return subscriptions.filter((s) => {
     if (s.workspaceId !== event.workspaceId) return false;
     if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
     if (!s.events.includes(event.type)) return false;
     if (about !== null) {
-      const boards = aboutBoards.get(about) ?? [];
+      const boards = event.aboutBoardIds;
       return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
     }
     if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
@@ -118,8 +118,7 @@ export function createOutboxRelay(options: RelayOptions) {
     for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
     step = outboxRelayStepDuration.startTimer({ step: 'write' });
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
-    const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
-    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
+    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscription: s })));
     // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
     const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
     const pairs = await webhookRepository.createDeliveries(

@@ -416,6 +416,7 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
+  RetiredSecretKey: 'RetiredSecretKey',
   ServiceSecret: 'ServiceSecret',
   AuditEntry: 'AuditEntry',
   TicketBulkJob: 'TicketBulkJob',
@@ -435,7 +436,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret" | "auditEntry" | "ticketBulkJob" | "ticketBulkItem"
+    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "retiredSecretKey" | "serviceSecret" | "auditEntry" | "ticketBulkJob" | "ticketBulkItem"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1845,6 +1846,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    RetiredSecretKey: {
+      payload: Prisma.$RetiredSecretKeyPayload<ExtArgs>
+      fields: Prisma.RetiredSecretKeyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RetiredSecretKeyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RetiredSecretKeyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        findFirst: {
+          args: Prisma.RetiredSecretKeyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RetiredSecretKeyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        findMany: {
+          args: Prisma.RetiredSecretKeyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        create: {
+          args: Prisma.RetiredSecretKeyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        createMany: {
+          args: Prisma.RetiredSecretKeyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RetiredSecretKeyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        delete: {
+          args: Prisma.RetiredSecretKeyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        update: {
+          args: Prisma.RetiredSecretKeyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        deleteMany: {
+          args: Prisma.RetiredSecretKeyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RetiredSecretKeyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RetiredSecretKeyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        upsert: {
+          args: Prisma.RetiredSecretKeyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        aggregate: {
+          args: Prisma.RetiredSecretKeyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRetiredSecretKey>
+        }
+        groupBy: {
+          args: Prisma.RetiredSecretKeyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetiredSecretKeyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RetiredSecretKeyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetiredSecretKeyCountAggregateOutputType> | number
+        }
+      }
+    }
     ServiceSecret: {
       payload: Prisma.$ServiceSecretPayload<ExtArgs>
       fields: Prisma.ServiceSecretFieldRefs
@@ -2432,6 +2507,7 @@ export const EventScalarFieldEnum = {
   ticketId: 'ticketId',
   targetSubscriptionId: 'targetSubscriptionId',
   aboutSubscriptionId: 'aboutSubscriptionId',
+  aboutBoardIds: 'aboutBoardIds',
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
@@ -2501,6 +2577,14 @@ export const IdempotencyRecordScalarFieldEnum = {
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
+export const RetiredSecretKeyScalarFieldEnum = {
+  keyId: 'keyId',
+  retiredAt: 'retiredAt'
+} as const
+
+export type RetiredSecretKeyScalarFieldEnum = (typeof RetiredSecretKeyScalarFieldEnum)[keyof typeof RetiredSecretKeyScalarFieldEnum]
 
 
 export const ServiceSecretScalarFieldEnum = {
@@ -2997,6 +3081,7 @@ export type GlobalOmitConfig = {
   delivery?: Prisma.DeliveryOmit
   deliveryAttempt?: Prisma.DeliveryAttemptOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
+  retiredSecretKey?: Prisma.RetiredSecretKeyOmit
   serviceSecret?: Prisma.ServiceSecretOmit
   auditEntry?: Prisma.AuditEntryOmit
   ticketBulkJob?: Prisma.TicketBulkJobOmit

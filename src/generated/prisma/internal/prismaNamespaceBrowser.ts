@@ -70,6 +70,7 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
+  RetiredSecretKey: 'RetiredSecretKey',
   ServiceSecret: 'ServiceSecret',
   AuditEntry: 'AuditEntry',
   TicketBulkJob: 'TicketBulkJob',
@@ -344,6 +345,7 @@ export const EventScalarFieldEnum = {
   ticketId: 'ticketId',
   targetSubscriptionId: 'targetSubscriptionId',
   aboutSubscriptionId: 'aboutSubscriptionId',
+  aboutBoardIds: 'aboutBoardIds',
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
@@ -413,6 +415,14 @@ export const IdempotencyRecordScalarFieldEnum = {
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
+export const RetiredSecretKeyScalarFieldEnum = {
+  keyId: 'keyId',
+  retiredAt: 'retiredAt'
+} as const
+
+export type RetiredSecretKeyScalarFieldEnum = (typeof RetiredSecretKeyScalarFieldEnum)[keyof typeof RetiredSecretKeyScalarFieldEnum]
 
 
 export const ServiceSecretScalarFieldEnum = {
