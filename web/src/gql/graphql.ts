@@ -11,6 +11,9 @@ export type AuditActorType =
 
 export type AuditTargetType =
   | 'api_key'
+  | 'board'
+  | 'invitation'
+  | 'role'
   | 'user'
   | 'webhook_subscription'
   | 'workspace';
