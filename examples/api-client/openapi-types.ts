@@ -151,7 +151,7 @@ export interface paths {
         head?: never;
         /**
          * Give a person another role
-         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). The workspace keeps at least one active person with an admin role (409 `last_administrator`). In force from the person's next request: their sessions see the role's boards and permissions at once. Service accounts keep the role their key was made with (404: only people are changed here).
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. In force from the person's next request: their sessions see the role's boards and permissions at once. Service accounts keep the role their key was made with (404: only people are changed here).
          */
         patch: operations["changeUserRole"];
         trace?: never;
@@ -167,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a person
-         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). The workspace keeps at least one active person with an admin role (409 `last_administrator`). Their sessions end and the API keys they made stop working, at once on every instance. Deactivating a deactivated person changes nothing; nobody deactivates themselves (409 `conflict`).
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. Their sessions end and the API keys they made stop working, at once on every instance. Deactivating a deactivated person changes nothing.
          */
         post: operations["deactivateUser"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Reactivate a person
-         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). The workspace keeps at least one active person with an admin role (409 `last_administrator`). They can sign in again, and the keys they made (unless revoked or expired) work again.
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. They can sign in again, and the keys they made (unless revoked or expired) work again.
          */
         post: operations["reactivateUser"];
         delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/users/invitations": {
+    "/invitations": {
         parameters: {
             query?: never;
             header?: never;
@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a person by e-mail
-         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). The workspace keeps at least one active person with an admin role (409 `last_administrator`). The service e-mails a one-time link (valid 7 days, usable once) with which the person chooses a name and password; the link itself is never in an API answer. Inviting a pending address again replaces its link; an address with an account in the workspace is refused (422). At most 100 invitations are pending per workspace.
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. The service e-mails a one-time link (valid 7 days, usable once) with which the person chooses a name and password; the link itself is never in an API answer. Inviting a pending address again replaces its link; an address with an account in the workspace is refused (422). At most 100 invitations are pending per workspace.
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/users/invitations/{id}": {
+    "/invitations/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -228,7 +228,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a pending invitation
-         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). The workspace keeps at least one active person with an admin role (409 `last_administrator`). Its link stops working. Answers the invitation revoked.
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. Its link stops working. Answers the invitation revoked.
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -1225,7 +1225,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemIdempotencyRequestInProgressOrLastAdministrator: {
+        ProblemIdempotencyRequestInProgress: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -1238,10 +1238,10 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /**
-             * @description One of the codes of this answer
+             * @description The code of this answer
              * @enum {string}
              */
-            code: "idempotency_request_in_progress" | "last_administrator";
+            code: "idempotency_request_in_progress";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -3543,7 +3543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
-            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`, `last_administrator`. */
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3552,7 +3552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgressOrLastAdministrator"];
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -6987,7 +6987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`, `last_administrator`. */
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6996,7 +6996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgressOrLastAdministrator"];
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
@@ -7729,7 +7729,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
-            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`, `last_administrator`. */
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7738,7 +7738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgressOrLastAdministrator"];
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AppError, fromZodIssues, type FieldError } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
 import { invalidateLocally } from '../access/invalidation.ts';
-import { actorOf, recordAudit } from '../audit/audit.writer.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.writer.ts';
 import { text } from '../validation/text.ts';
 import { boardAdminRepository, type BoardWithRules, type NewBoard } from './board.repository.ts';
 
@@ -56,9 +56,9 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   return r.data;
 }
 
-/** The scope lets a key ask; only an admin role may change boards. */
-function requireAdministrator(p: Principal) {
-  if (!p.role.isAdmin) throw new AppError('forbidden', `The role ${p.role.name} does not allow managing boards`);
+/** The scope lets a key ask; only an admin role may change boards (`null`: the operator's CLI). */
+function requireAdministrator(p: Principal | null) {
+  if (p && !p.role.isAdmin) throw new AppError('forbidden', `The role ${p.role.name} does not allow managing boards`);
 }
 
 /** The rules zod cannot say: unique names, options where they belong, one initial state. */
@@ -91,7 +91,7 @@ const boardRecord = (b: BoardWithRules) => ({
 const notFound = (id: string) => new AppError('not_found', `No board ${id}`);
 
 export const boardAdminService = {
-  async create(p: Principal, input: unknown): Promise<BoardWithRules> {
+  async create(p: Principal | null, workspaceId: number, input: unknown, actor: AuditActor): Promise<BoardWithRules> {
     requireAdministrator(p);
     const b = parse(createBoardInput, input);
     const errors = boardFaults(b);
@@ -104,9 +104,8 @@ export const boardAdminService = {
       fields: (b.fields ?? []).map((f) => ({ name: f.name, type: f.type, required: f.required ?? false, options: f.options ?? [] })),
       states: b.states.map((s, i) => ({ name: s.name, category: s.category, initial: i === (initial === -1 ? 0 : initial) })),
     };
-    const workspaceId = p.workspace.id;
     const created = await boardAdminRepository.create(workspaceId, board, MAX_BOARDS_PER_WORKSPACE, (tx, row) =>
-      recordAudit(tx, { workspaceId, actor: actorOf(p), action: 'board.created', target: { type: 'board', id: row.id }, before: null, after: boardRecord(row) }),
+      recordAudit(tx, { workspaceId, actor, action: 'board.created', target: { type: 'board', id: row.id }, before: null, after: boardRecord(row) }),
     );
     if (created === 'limit') {
       throw new AppError('validation_failed', `A workspace has at most ${MAX_BOARDS_PER_WORKSPACE} boards, archived ones included`, { errors: [{ path: '/name', message: `the workspace has ${MAX_BOARDS_PER_WORKSPACE} boards already` }] });
@@ -114,23 +113,22 @@ export const boardAdminService = {
     return created;
   },
 
-  async update(p: Principal, id: string, input: unknown): Promise<BoardWithRules> {
+  async update(p: Principal | null, workspaceId: number, id: string, input: unknown, actor: AuditActor): Promise<BoardWithRules> {
     requireAdministrator(p);
     const change = parse(updateBoardInput, input);
-    return applyChange(p, id, 'board.updated', change);
+    return applyChange(workspaceId, actor, id, 'board.updated', change);
   },
 
   /** Archiving an archived board (or unarchiving an open one) changes nothing and records nothing. */
-  async setArchived(p: Principal, id: string, archived: boolean): Promise<BoardWithRules> {
+  async setArchived(p: Principal | null, workspaceId: number, id: string, archived: boolean, actor: AuditActor): Promise<BoardWithRules> {
     requireAdministrator(p);
-    return applyChange(p, id, archived ? 'board.archived' : 'board.unarchived', { archivedAt: archived ? new Date() : null }, { archived: !archived });
+    return applyChange(workspaceId, actor, id, archived ? 'board.archived' : 'board.unarchived', { archivedAt: archived ? new Date() : null }, { archived: !archived });
   },
 };
 
-async function applyChange(p: Principal, id: string, action: 'board.updated' | 'board.archived' | 'board.unarchived', data: { name?: string; description?: string | null; archivedAt?: Date | null }, onlyWhen?: { archived: boolean }) {
-  const workspaceId = p.workspace.id;
+async function applyChange(workspaceId: number, actor: AuditActor, id: string, action: 'board.updated' | 'board.archived' | 'board.unarchived', data: { name?: string; description?: string | null; archivedAt?: Date | null }, onlyWhen?: { archived: boolean }) {
   const updated = await boardAdminRepository.update(workspaceId, id, data, onlyWhen, (tx, { before, after }) =>
-    recordAudit(tx, { workspaceId, actor: actorOf(p), action, target: { type: 'board', id }, before: boardRecord(before), after: boardRecord(after) }),
+    recordAudit(tx, { workspaceId, actor, action, target: { type: 'board', id }, before: boardRecord(before), after: boardRecord(after) }),
   );
   if (!updated) throw notFound(id);
   invalidateLocally({ kind: 'board', id });

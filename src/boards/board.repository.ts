@@ -43,6 +43,11 @@ export interface NewBoard {
  * the board's invalidation (its cached rules, board.service.ts) in one transaction.
  */
 export const boardAdminRepository = {
+  /** Every board of the workspace, oldest first (a workspace has at most `max`), for the operator's list. */
+  listAll(workspaceId: number, max: number) {
+    return prisma.board.findMany({ where: { workspaceId }, include: boardRulesInclude, orderBy: { id: 'asc' }, take: max });
+  },
+
   /** The new board, or 'limit' when the workspace has `max` boards already (archived ones count). */
   create(workspaceId: number, board: NewBoard, max: number, audit: AuditWrite<BoardWithRules>): Promise<BoardWithRules | 'limit'> {
     return prisma.$transaction(async (tx) => {

@@ -21,6 +21,11 @@ async function lockedPerson(tx: Prisma.TransactionClient, workspaceId: number, i
 const isActiveAdministrator = (p: PersonRow) => p.deactivatedAt === null && p.role.isAdmin;
 
 export const peopleRepository = {
+  /** The workspace's people after `afterId`, by id, `take` at a time (the operator's list). */
+  listAfter(workspaceId: number, afterId: number, take: number) {
+    return prisma.user.findMany({ where: { workspaceId, kind: 'human', id: { gt: afterId } }, include: withRole, orderBy: { id: 'asc' }, take });
+  },
+
   /** The person with their new role (whose isAdmin their notices follow), or which of the two the workspace does not have. */
   changeRole(workspaceId: number, id: number, roleId: number, guard: PersonGuard, audit: AuditWrite<{ before: PersonRow; after: PersonRow }>): Promise<PersonRow | 'no_person' | 'no_role'> {
     return prisma.$transaction(async (tx) => {

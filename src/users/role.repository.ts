@@ -28,8 +28,9 @@ export const roleRepository = {
     return prisma.role.findMany({ ...query, where: { workspaceId }, orderBy: { id: 'asc' } });
   },
 
-  find(workspaceId: number, id: number): Promise<RoleRow | null> {
-    return prisma.role.findFirst({ where: { id, workspaceId }, include: withBoards });
+  /** With their boards and how many accounts (people and keys) act with each, for the operator's list. */
+  listWithCounts(workspaceId: number) {
+    return prisma.role.findMany({ where: { workspaceId }, include: { ...withBoards, _count: { select: { users: true } } }, orderBy: { id: 'asc' } });
   },
 
   /** The ids among `ids` that are boards of the workspace. */

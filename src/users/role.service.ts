@@ -35,9 +35,6 @@ export const updateRoleInput = z
   .partial()
   .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });
 
-type CreateInput = z.input<typeof createRoleInput>;
-type UpdateInput = z.input<typeof updateRoleInput>;
-
 function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input);
   if (!r.success) throw new AppError('validation_failed', 'The role did not pass validation', { errors: fromZodIssues(r.error.issues) });
@@ -68,7 +65,7 @@ export const roleService = {
     return roleRepository.list(p.workspace.id, query);
   },
 
-  async create(workspaceId: number, input: CreateInput, actor: AuditActor): Promise<RoleRow> {
+  async create(workspaceId: number, input: unknown, actor: AuditActor): Promise<RoleRow> {
     const parsed = parse(createRoleInput, input);
     await checkBoards(workspaceId, parsed.boardIds, parsed.allBoards);
     const fields: RoleFields = { ...parsed, permissions: unique(parsed.permissions), boardIds: parsed.allBoards ? [] : unique(parsed.boardIds) };
@@ -80,7 +77,7 @@ export const roleService = {
     return created;
   },
 
-  async update(workspaceId: number, id: number, input: UpdateInput, actor: AuditActor): Promise<RoleRow> {
+  async update(workspaceId: number, id: number, input: unknown, actor: AuditActor): Promise<RoleRow> {
     const parsed = parse(updateRoleInput, input);
     await checkBoards(workspaceId, parsed.boardIds, parsed.allBoards);
     const change: Partial<RoleFields> = {

@@ -59,7 +59,7 @@ builder.mutationField('createRole', (t) =>
     description: 'A custom role (administrators, signed in; never an API key)',
     authScopes: roleManagers,
     args: { input: t.arg({ type: CreateRoleInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => roleService.create(ctx.principal!.workspace.id, present(input) as never, actorOf(ctx.principal!)),
+    resolve: (_query, _root, { input }, ctx) => roleService.create(ctx.principal!.workspace.id, present(input), actorOf(ctx.principal!)),
   }),
 );
 
@@ -70,6 +70,6 @@ builder.mutationField('updateRole', (t) =>
       'Changes a custom role; people and keys acting with it see the change at their next request (administrators, signed in; never an API key)',
     authScopes: roleManagers,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateRoleInput, required: true }) },
-    resolve: (_query, _root, { id, input }, ctx) => roleService.update(ctx.principal!.workspace.id, id, present(input) as never, actorOf(ctx.principal!)),
+    resolve: (_query, _root, { id, input }, ctx) => roleService.update(ctx.principal!.workspace.id, id, present(input), actorOf(ctx.principal!)),
   }),
 );

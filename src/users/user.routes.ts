@@ -8,8 +8,8 @@ import { inviteInput } from './invitation.service.ts';
 const USER_SELECTION = 'id userName fullName email kind roleId isAdmin deactivatedAt createdAt';
 const INVITATION_SELECTION = 'id email roleId expiresAt createdAt';
 const WRITE_NOTE =
-  'Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`). ' +
-  'The workspace keeps at least one active person with an admin role (409 `last_administrator`).';
+  'Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), ' +
+  'so no key can lock the administrators out or raise anyone to their rights.';
 const TAG = 'Users';
 const userIdParams = z.object({ id: intIdParam.describe('User id') });
 const activation = (operationId: 'deactivateUser' | 'reactivateUser', path: string, summary: string, description: string) => ({
@@ -25,7 +25,6 @@ const activation = (operationId: 'deactivateUser' | 'reactivateUser', path: stri
       }`,
   params: userIdParams,
   variables: ({ params }: { params: Record<string, unknown> }) => ({ id: params.id }),
-  codes: ['last_administrator' as const, 'conflict' as const],
 });
 
 export const userRoutes = defineRoutes([
@@ -73,14 +72,13 @@ export const userRoutes = defineRoutes([
     params: userIdParams,
     body: changeRoleInput,
     variables: ({ params, body }) => ({ id: params.id, input: body }),
-    codes: ['last_administrator'],
   },
-  activation('deactivateUser', '/users/{id}/deactivate', 'Deactivate a person', 'Their sessions end and the API keys they made stop working, at once on every instance. Deactivating a deactivated person changes nothing; nobody deactivates themselves (409 `conflict`).'),
+  activation('deactivateUser', '/users/{id}/deactivate', 'Deactivate a person', 'Their sessions end and the API keys they made stop working, at once on every instance. Deactivating a deactivated person changes nothing.'),
   activation('reactivateUser', '/users/{id}/reactivate', 'Reactivate a person', 'They can sign in again, and the keys they made (unless revoked or expired) work again.'),
   {
     operationId: 'inviteUser',
     method: 'POST',
-    path: '/users/invitations',
+    path: '/invitations',
     tag: TAG,
     summary: 'Invite a person by e-mail',
     description:
@@ -98,7 +96,7 @@ export const userRoutes = defineRoutes([
   {
     operationId: 'revokeInvitation',
     method: 'DELETE',
-    path: '/users/invitations/{id}',
+    path: '/invitations/{id}',
     tag: TAG,
     summary: 'Revoke a pending invitation',
     description: `${WRITE_NOTE} Its link stops working. Answers the invitation revoked.`,

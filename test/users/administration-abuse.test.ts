@@ -89,7 +89,7 @@ describe('who may administer', () => {
     const agentKey = (await ws.key({ role: ws.roles.agent.id })).value;
     const agentRefused = await api('POST', '/boards', { key: agentKey, body: { name: 'X', priorities: ['a'], states: [{ name: 'O', category: 'open' }] } });
     expect([agentRefused.status, agentRefused.body.code]).toEqual([403, 'forbidden']);
-    expect((await api('POST', '/users/invitations', { key: agentKey, body: { email: 'a@example.test', roleId: ws.roles.viewer.id } })).status).toBe(403);
+    expect((await api('POST', '/invitations', { key: agentKey, body: { email: 'a@example.test', roleId: ws.roles.viewer.id } })).status).toBe(403);
   });
 
   it('a person without an admin role manages nothing', async () => {

@@ -92,15 +92,15 @@ describe('invitations', () => {
 
   it('lets a key with users:write invite, by e-mail only: the link is never in its answer, and no admin role', async () => {
     const key = (await ws.key()).value;
-    const res = await api('POST', '/users/invitations', { key, body: { email: `viakey-${ws.workspace.id}@example.test`, roleId: ws.roles.agent.id } });
+    const res = await api('POST', '/invitations', { key, body: { email: `viakey-${ws.workspace.id}@example.test`, roleId: ws.roles.agent.id } });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({ invitation: { id: expect.stringMatching(/^inv_/), email: `viakey-${ws.workspace.id}@example.test`, roleId: ws.roles.agent.id, expiresAt: expect.any(String), createdAt: expect.any(String) }, emailed: true });
     expect(res.text).not.toContain('#');
     expect(sent.at(-1)!.to).toBe(`viakey-${ws.workspace.id}@example.test`);
-    const admin = await api('POST', '/users/invitations', { key, body: { email: `boss-${ws.workspace.id}@example.test`, roleId: ws.roles.admin.id } });
+    const admin = await api('POST', '/invitations', { key, body: { email: `boss-${ws.workspace.id}@example.test`, roleId: ws.roles.admin.id } });
     expect(admin.status).toBe(403);
-    const revoked = await api('DELETE', `/users/invitations/${res.body.invitation.id}`, { key });
+    const revoked = await api('DELETE', `/invitations/${res.body.invitation.id}`, { key });
     expect(revoked.status).toBe(200);
-    expect((await api('DELETE', `/users/invitations/${res.body.invitation.id}`, { key })).status).toBe(404);
+    expect((await api('DELETE', `/invitations/${res.body.invitation.id}`, { key })).status).toBe(404);
   });
 });
