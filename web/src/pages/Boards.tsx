@@ -81,9 +81,11 @@ export function BoardsPage() {
                   <td data-label="Status">
                     {b.archivedAt ? <span className="badge badge-muted">Archived {formatDate(b.archivedAt)}</span> : <span className="badge badge-ok">Open</span>}
                   </td>
-                  <td data-label="Actions" className="row-actions">
-                    <RenameBoard board={b} />
-                    <ArchiveBoard board={b} />
+                  <td data-label="Actions">
+                    <div className="row-actions">
+                      <RenameBoard board={b} />
+                      <ArchiveBoard board={b} />
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -64,9 +64,11 @@ export function PeoplePage() {
                   <td data-label="Status">
                     {p.deactivatedAt ? <span className="badge badge-muted">Deactivated {formatDate(p.deactivatedAt)}</span> : <span className="badge badge-ok">Active</span>}
                   </td>
-                  <td data-label="Actions" className="row-actions">
-                    <ChangeRole person={p} />
-                    {p.id !== viewer.id && <Activation person={p} />}
+                  <td data-label="Actions">
+                    <div className="row-actions">
+                      <ChangeRole person={p} />
+                      {p.id !== viewer.id && <Activation person={p} />}
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -125,7 +127,7 @@ function ChangeRole({ person }: { person: Person }) {
         setRoleId(String(person.roleId));
       }}
     >
-      <Button className="button" aria-label={`Change the role of ${person.fullName}`}>
+      <Button className="button" aria-label={`Change role of ${person.fullName}`}>
         Change role
       </Button>
       <ModalOverlay className="modal-overlay" isDismissable={!pending}>
