@@ -12,6 +12,7 @@ import { logger } from '../logger.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { Principal } from '../access/principal.ts';
 import { hashPassword } from '../access/password.ts';
+import { emailAddress } from '../validation/text.ts';
 import { recordAudit, type AuditActor } from '../audit/audit.writer.ts';
 import { configuredMailer, type MailerSettings } from '../notifications/mailer.ts';
 import { invitationRepository, type InvitationRow } from './invitation.repository.ts';
@@ -25,7 +26,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const MIN_PASSWORD = 12;
 
 export const inviteInput = z.strictObject({
-  email: z.email().max(254).transform((e) => e.toLowerCase()).describe('Where the one-time link goes; the person signs in with it'),
+  email: emailAddress().transform((e) => e.toLowerCase()).describe('Where the one-time link goes; the person signs in with it'),
   roleId: z.int().min(1).max(2 ** 31 - 1).describe('The role the person will act with'),
 });
 

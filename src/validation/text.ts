@@ -164,3 +164,11 @@ export const toFieldError = (fault: { path: (string | number)[]; message: string
   path: base + fault.path.map((p) => '/' + String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join(''),
   message: fault.message,
 });
+
+/**
+ * An e-mail address: zod's default rule (letters, digits and `_'+-.` before the `@`, a dotted host
+ * with a top-level name of letters), with host labels that neither start nor end with a hyphen, as
+ * host names must (RFC 1123): what the OpenAPI `email` format's checkers accept.
+ */
+const EMAIL = /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+export const emailAddress = () => z.email({ pattern: EMAIL }).max(254);

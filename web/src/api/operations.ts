@@ -46,7 +46,7 @@ export const API_SCOPES = [
   { id: 'tickets:read', label: 'Read tickets' },
   { id: 'tickets:write', label: 'Create and change tickets' },
   { id: 'boards:read', label: 'Read boards' },
-  { id: 'boards:write', label: 'Create, rename and archive boards (admin role only)' },
+  { id: 'boards:write', label: 'Make and archive boards (admin role only)' },
   { id: 'users:read', label: 'Read users' },
   { id: 'users:write', label: 'Invite, change and deactivate people (admin role only)' },
   { id: 'kb:read', label: 'Read knowledge base articles' },
