@@ -174,4 +174,5 @@ export const toFieldError = (fault: { path: (string | number)[]; message: string
  */
 const LABEL = '(?![A-Za-z0-9]{2}--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const EMAIL = new RegExp(`^(?=[^@]{1,64}@)(?!\\.)(?!.*\\.\\.)[A-Za-z0-9_'+\\-.]*[A-Za-z0-9_+-]@(?=[^@]{1,253}$)(?:${LABEL}\\.)+[A-Za-z]{2,63}$`);
-export const emailAddress = () => z.email({ pattern: EMAIL }).max(254);
+// One complaint per address: a too long one breaks the pattern too (abort: the length is not checked again).
+export const emailAddress = () => z.email({ pattern: EMAIL, abort: true }).max(254);
