@@ -72,6 +72,13 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Session = Prisma.SessionModel
 /**
+ * Model Invitation
+ * A person invited by e-mail: a one-time link (its token's SHA-256 here; the token is only in the
+ * link) that creates their account with `roleId` when accepted before `expiresAt`. Deleted when
+ * accepted or revoked, so a link works once; expired ones go when the workspace next invites.
+ */
+export type Invitation = Prisma.InvitationModel
+/**
  * Model Board
  * 
  */

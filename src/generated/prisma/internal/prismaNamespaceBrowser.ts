@@ -57,6 +57,7 @@ export const ModelName = {
   User: 'User',
   ApiKey: 'ApiKey',
   Session: 'Session',
+  Invitation: 'Invitation',
   Board: 'Board',
   BoardField: 'BoardField',
   BoardState: 'BoardState',
@@ -118,6 +119,7 @@ export const RoleScalarFieldEnum = {
   isAdmin: 'isAdmin',
   allBoards: 'allBoards',
   permissions: 'permissions',
+  builtIn: 'builtIn',
   createdAt: 'createdAt'
 } as const
 
@@ -182,12 +184,27 @@ export const SessionScalarFieldEnum = {
 export type SessionScalarFieldEnum = (typeof SessionScalarFieldEnum)[keyof typeof SessionScalarFieldEnum]
 
 
+export const InvitationScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  email: 'email',
+  roleId: 'roleId',
+  tokenHash: 'tokenHash',
+  invitedById: 'invitedById',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type InvitationScalarFieldEnum = (typeof InvitationScalarFieldEnum)[keyof typeof InvitationScalarFieldEnum]
+
+
 export const BoardScalarFieldEnum = {
   id: 'id',
   workspaceId: 'workspaceId',
   name: 'name',
   description: 'description',
   priorities: 'priorities',
+  archivedAt: 'archivedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
