@@ -579,7 +579,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send the deliveries that failed in a time window
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Answers 202 at once and re-sends, in the background, every delivery of this subscription that has a failed attempt in the window and has not got through since (its latest attempt failed), oldest event first and at most 5 at a time, with the same body and `webhook-id`, as attempts with trigger `manual`. A delivery that succeeds this way gets none of its remaining scheduled retries. Deliveries that succeeded once, and those held while paused, are not re-sent. The recovery stops early if the subscription is paused (e.g. the re-sends fail 20 times in a row), disabled or deleted meanwhile. `since` is inclusive, `until` exclusive and absent means now; `since` must be before `until`, `until` not later than now, and the window at most 30 days long (attempts are kept 30 days). 422 `validation_failed` otherwise, naming `/since` or `/until`. 422 `invalid_state_transition` while the subscription is paused or disabled (resume or enable it first). Follow the progress in the delivery log: the re-sent attempts have trigger `manual` and the answer’s `id` as their `workflowId`. One recovery per request: a repeat with the same `Idempotency-Key` (or the same `X-Request-Id`) starts nothing new.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Answers 202 at once and re-sends, in the background, every delivery of this subscription that has a failed attempt in the window and has not got through since (its latest attempt failed), with the same body and `webhook-id`, as attempts with trigger `manual`: the subscription’s deliveries go out with them, oldest event first, within its `maxInFlight`, `ratePerSecond` and the receiver’s `Retry-After`. A delivery that succeeds this way gets none of its remaining scheduled retries. Deliveries that succeeded once, and those held while paused, are not re-sent. The recovery stops early if the subscription is paused (e.g. the re-sends fail 20 times in a row), disabled or deleted meanwhile. `since` is inclusive, `until` exclusive and absent means now; `since` must be before `until`, `until` not later than now, and the window at most 30 days long (attempts are kept 30 days). 422 `validation_failed` otherwise, naming `/since` or `/until`. 422 `invalid_state_transition` while the subscription is paused or disabled (resume or enable it first). One recovery per subscription at a time: 409 `recovery_in_progress` while another runs (a repeat of the running one’s request gets it). Follow the progress in the delivery log: the re-sent attempts have trigger `manual` and the answer’s `id` as their `workflowId`. One recovery per request: a repeat with the same `Idempotency-Key` (or the same `X-Request-Id`) starts nothing new.
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;
@@ -1404,6 +1404,33 @@ export interface components {
              * @enum {string}
              */
             code: "validation_failed" | "invalid_state_transition";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemIdempotencyRequestInProgressOrRecoveryInProgress: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "idempotency_request_in_progress" | "recovery_in_progress";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -6993,7 +7020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`, `recovery_in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7002,7 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgressOrRecoveryInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */

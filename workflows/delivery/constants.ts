@@ -91,3 +91,18 @@ export const CLOSING_RETRY_MS = 20;
  * history): a live run would have sent it. Cost when nothing changes: one indexed query per sweep.
  */
 export const OVERDUE_AFTER_MS = 2 * 60_000;
+
+/**
+ * Workflows (re-sends, a recovery) that may wait for a manual attempt of one delivery at once: they
+ * all get the one attempt the run sends next. A re-send beyond them is refused (429): the
+ * delivery's row and the run's claim stay small. (manual-attempts.test.ts)
+ */
+export const MANUAL_REQUESTS_PER_DELIVERY = 10;
+
+/**
+ * A workflow waiting for manual attempts looks at its deliveries after this without an answer: the
+ * run answers every request it settles (durably, in its history), so this only ends the wait of
+ * one whose delivery was deleted meanwhile. Cost when nothing changes: one query per waiting
+ * re-send or recovery per interval. (manual-attempts.test.ts)
+ */
+export const MANUAL_RECHECK_MS = 60_000;

@@ -3,9 +3,10 @@
 // of its subscription's rows; the workspace's cap is decided under a lock on the workspace's row,
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
-import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { Prisma } from '../../src/generated/prisma/client.ts';
 import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
+import type { ManualAnswer } from './signals.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
@@ -37,9 +38,11 @@ export interface ClaimInput {
 export interface ClaimedDelivery {
   id: string;
   eventId: string;
-  /** The scheduled attempt's number (1..7). */
+  /** The scheduled attempt's number (1..7); a manual attempt's number continues the delivery's count when it is recorded. */
   attempt: number;
   waited: { reason: WaitReason; ms: number } | null;
+  /** A manual attempt: the workflows that asked for it (a re-send's, a recovery's), oldest first. Absent: the scheduled attempt. */
+  manual?: string[];
 }
 
 export interface ClaimResult {
@@ -56,6 +59,8 @@ export interface ClaimResult {
   dueNow: boolean;
   /** Due deliveries were left because the workspace's cap was full. */
   capFull: boolean;
+  /** Manual requests the claim settled without an attempt (paused: `held`; deleted or disabled: `cancelled`), for the run to answer. Absent: none. */
+  answered?: ManualAnswer[];
 }
 
 interface SubscriptionRow {
@@ -106,22 +111,23 @@ export const queueRepository = {
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
         if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
-        return { stop: 'ended', ...none };
+        return { stop: 'ended', ...none, answered: await settleManual(tx, input.subscriptionId, 'cancelled') };
       }
       if (sub.condition === 'paused') {
         if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
-        return { stop: 'paused', ...none };
+        return { stop: 'paused', ...none, answered: await settleManual(tx, input.subscriptionId, 'held') };
       }
       // The workspace's claims one at a time, so that the cap's count holds. NO KEY UPDATE, not
       // UPDATE: every insert that references the workspace (a ticket, its event, a delivery's
       // chain) takes KEY SHARE on this row for its foreign key, which UPDATE would block until the
       // claim commits (a lock convoy that put seconds into event-to-arrival at a steady 12 events/s).
       await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId}::int FOR NO KEY UPDATE`;
+      // Manual attempts in flight count too, whatever their delivery's status.
       const [{ n: inFlight }] = await tx.$queryRaw<{ n: number }[]>`
         SELECT count(*)::int AS "n" FROM "Delivery"
          WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
-           AND "claim" IS NOT NULL AND "status" = 'pending'`;
+           AND "claim" IS NOT NULL AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)`;
       const room = Math.max(0, input.workspaceCap - inFlight);
       const { limit, limitedBy } = input.limitFor(settings);
       const take = Math.min(limit, room);
@@ -129,6 +135,7 @@ export const queueRepository = {
 
       const claimed = take === 0 ? [] : await claim(tx, input, take, now, settings.strict);
       // Strictly ordered: the head of the queue decides (in flight or not yet due, nothing else goes).
+      // A manual request waiting is due now either way.
       const [due] = settings.strict
         ? await tx.$queryRaw<{ next: Date | null }[]>`
             SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "next" FROM "Delivery"
@@ -136,7 +143,9 @@ export const queueRepository = {
         : await tx.$queryRaw<{ next: Date | null }[]>`
             SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "next"
               FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL`;
-      const nextDueAt = due?.next ? due.next.getTime() : null;
+      const [manual] = await tx.$queryRaw<{ waiting: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "manualRequestedAt" IS NOT NULL AND "claim" IS NULL) AS "waiting"`;
+      const nextDueAt = manual?.waiting ? input.now.getTime() : due?.next ? due.next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
       // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
@@ -161,7 +170,7 @@ export const queueRepository = {
     const fence = fenceOf(token, attempt);
     const rows = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE "Delivery" SET "claim" = ${fence}
-       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending'
+       WHERE "id" = ANY(${ids}::text[]) AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
          AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`} AND substring("claim" from ${token.length + 2}::int)::int <= ${attempt}::int)
       RETURNING "id"`;
     return { fence, mine: new Set(rows.map((r) => r.id)) };
@@ -203,7 +212,8 @@ export const queueRepository = {
 
   /**
    * Subscriptions with a pending delivery overdue since before `before`, claimed or not (a claim of
-   * a run that is gone is freed by the next run): their runs are to be started or woken.
+   * a run that is gone is freed by the next run), or a manual request waiting since then whatever
+   * their condition (a paused one's run answers it `held`): their runs are to be started or woken.
    */
   async overdue(before: Date, limit = 100): Promise<{ id: string; workspaceId: number }[]> {
     return prisma.$queryRaw<{ id: string; workspaceId: number }[]>`
@@ -212,6 +222,8 @@ export const queueRepository = {
          AND EXISTS (SELECT 1 FROM "Delivery" d
                       WHERE d."subscriptionId" = w."id" AND d."status" = 'pending'
                         AND COALESCE(d."nextAttemptAt", d."createdAt") < ${before.toISOString()}::timestamp(3))
+          OR EXISTS (SELECT 1 FROM "Delivery" d
+                      WHERE d."subscriptionId" = w."id" AND d."manualRequestedAt" < ${before.toISOString()}::timestamp(3))
        LIMIT ${limit}::int`;
   },
 
@@ -228,51 +240,75 @@ export const queueRepository = {
   async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; held: number; oldestDueAt: Date | null }> {
     const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; held: number; oldest: Date | null }[]>`
       SELECT count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL)::int AS "pending",
-             count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NOT NULL)::int AS "inFlight",
+             count(*) FILTER (WHERE "claim" IS NOT NULL AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL))::int AS "inFlight",
              count(*) FILTER (WHERE "status" = 'held')::int AS "held",
              min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL) AS "oldest"
-        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND "status" IN ('pending', 'held')`;
+        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND ("status" IN ('pending', 'held') OR "manualRequestedAt" IS NOT NULL)`;
     return { pending: row?.pending ?? 0, inFlight: row?.inFlight ?? 0, held: row?.held ?? 0, oldestDueAt: row?.oldest ?? null };
   },
 };
 
 /**
- * The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while
- * nothing is in flight). Rows that already carry this token come back first: a claim that committed
- * but whose workflow task was lost with its worker runs again under the same token on replay, and
+ * Manual requests of the subscription that no batch has taken, settled without an attempt (the
+ * subscription is paused, deleted or disabled): cleared, and answered `outcome` for the run to pass on.
+ */
+async function settleManual(tx: Prisma.TransactionClient, subscriptionId: string, outcome: 'held' | 'cancelled'): Promise<ManualAnswer[]> {
+  const rows = await tx.$queryRaw<{ id: string; requesters: string[] }[]>`
+    UPDATE "Delivery" d SET "manualRequests" = '{}', "manualRequestedAt" = NULL
+      FROM (SELECT "id", "manualRequests" FROM "Delivery"
+             WHERE "subscriptionId" = ${subscriptionId} AND "manualRequestedAt" IS NOT NULL AND "claim" IS NULL FOR UPDATE) old
+     WHERE d."id" = old."id"
+    RETURNING d."id", old."manualRequests" AS "requesters"`;
+  return rows.map((r) => ({ deliveryId: r.id, requesters: r.requesters, result: { outcome } }));
+}
+
+type ClaimedRow = { id: string; eventId: string; seq: bigint; attempt: number; dueAt: Date; manual: string[] | null };
+
+/**
+ * The claim itself: the oldest due deliveries and manual requests, in one order (event order); a
+ * delivery that is both goes as the manual attempt, and its scheduled one stays due. Strictly
+ * ordered: a manual request first, else the head of the queue; one at a time, only while nothing
+ * is in flight. Rows that already carry this token come back first: a claim that committed but
+ * whose workflow task was lost with its worker runs again under the same token on replay, and
  * must not leave what it took the first time claimed by nobody.
  */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
-  // Strict: the head, unless an earlier event of the workspace has no deliveries written yet (a
-  // relay holds it, or died holding it): its delivery to this subscription may be about to come
-  // before the head. In one statement, so one snapshot: an event seen written has its rows seen.
-  const rows = strict
-    ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
-        UPDATE "Delivery" d SET "claim" = ${input.token}
-          FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
-                 WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id"
-           AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
-                AND NOT EXISTS (SELECT 1 FROM "Event" e
-                                 WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
-                OR h."claim" = ${input.token})
-        RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
-    : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
-        UPDATE "Delivery" d SET "claim" = ${input.token}
-         WHERE d."id" IN (SELECT "id" FROM "Delivery"
-                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending'
-                             AND ("claim" IS NULL AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR "claim" = ${input.token})
-                           ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
-        RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
+  const returning = Prisma.sql`RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt",
+    COALESCE(d."manualRequestedAt", d."nextAttemptAt", d."createdAt") AS "dueAt", NULLIF(d."manualRequests", '{}') AS "manual"`;
+  // Manual requests, and (not strict) the due deliveries with them.
+  const takeable = strict
+    ? Prisma.sql`"manualRequestedAt" IS NOT NULL`
+    : Prisma.sql`("manualRequestedAt" IS NOT NULL OR "status" = 'pending' AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3))`;
+  let rows = await tx.$queryRaw<ClaimedRow[]>`
+    UPDATE "Delivery" d SET "claim" = ${input.token}
+     WHERE d."id" IN (SELECT "id" FROM "Delivery"
+                       WHERE "subscriptionId" = ${input.subscriptionId}
+                         AND ("claim" IS NULL AND ${takeable} OR "claim" = ${input.token})
+                       ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${strict ? 1 : take}::int FOR UPDATE SKIP LOCKED)
+    ${returning}`;
+  // Strict and no manual request: the head, unless an earlier event of the workspace has no
+  // deliveries written yet (a relay holds it, or died holding it): its delivery to this
+  // subscription may be about to come before the head. In one statement, so one snapshot: an event
+  // seen written has its rows seen.
+  if (strict && rows.length === 0) {
+    rows = await tx.$queryRaw<ClaimedRow[]>`
+      UPDATE "Delivery" d SET "claim" = ${input.token}
+        FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
+               WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
+       WHERE d."id" = h."id"
+         AND h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+         AND NOT EXISTS (SELECT 1 FROM "Event" e
+                          WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
+      ${returning}`;
+  }
   const at = new Date(now).getTime();
   return rows
+    .sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : BigInt(a.seq) > BigInt(b.seq) ? 1 : 0))
     .map((r) => {
       // Only what the run held it back for counts (its bound, the rate, a Retry-After, the cap), not
       // the time the relay and the run's start took; within an int's range whatever the clocks say.
       const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - r.dueAt.getTime()));
       const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
-      return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited, seq: (r as { seq?: bigint }).seq ?? 0n };
-    })
-    .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
-    .map(({ seq: _, ...d }) => d);
+      return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited, ...(r.manual ? { manual: r.manual } : {}) };
+    });
 }
