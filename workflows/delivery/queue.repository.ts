@@ -4,14 +4,13 @@
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { WAITED_AT_LEAST_MS } from './constants.ts';
 import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
 
-/** A wait shorter than this is not worth a line in the log. */
-const WAITED_AT_LEAST_MS = 1_000;
 const MAX_WAITED_MS = 2 ** 31 - 1;
 
 export interface ClaimInput {
