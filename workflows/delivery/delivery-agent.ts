@@ -18,11 +18,6 @@ export interface AgentBounds {
   idleMs: number;
 }
 
-/**
- * Under Node's and most servers' own keep-alive time-out (5 s), so a reused connection is seldom
- * one the receiver is closing.
- */
-export const IDLE_MS = 4_000;
 
 /** A request's options: `workspaceId` names its pool (webhook-sender.ts passes it). */
 export type DeliveryRequestOptions = https.RequestOptions & { workspaceId?: number };

@@ -12,9 +12,8 @@ import net from 'node:net';
 import { config } from '../../src/config.ts';
 import { onFirstUse, forget } from '../../src/lazy.ts';
 import { onResetForTests } from '../../src/reset-for-tests.ts';
+import { DNS_TIMEOUT_MS } from './constants.ts';
 
-/** One try of each query; c-ares caps a server's time-out at 5 s anyway. Saving a URL and a delivery's connection wait at most this long for DNS. */
-export const DNS_TIMEOUT_MS = 5_000;
 /** A workspace's host names being resolved at once (others wait up to DNS_TIMEOUT_MS for a place): a workspace with a slow DNS holds this many c-ares queries, nothing shared. */
 export const RESOLUTIONS_PER_WORKSPACE = 8;
 /** A workspace's resolutions waiting for a place at most; beyond it one fails at once. */

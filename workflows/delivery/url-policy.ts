@@ -8,7 +8,8 @@ import ipaddr from 'ipaddr.js';
 import { config } from '../../src/config.ts';
 import { AppError, type FieldError } from '../../src/errors/errors.ts';
 import { logger } from '../../src/logger.ts';
-import { DNS_TIMEOUT_MS, ResolutionsBusyError, webhookHosts } from './host-resolver.ts';
+import { DNS_TIMEOUT_MS } from './constants.ts';
+import { ResolutionsBusyError, webhookHosts } from './host-resolver.ts';
 
 /** A host name's addresses; rejects when it does not resolve. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;

@@ -6,12 +6,12 @@
 import https from 'node:https';
 import tls from 'node:tls';
 import { config } from '../../src/config.ts';
-import { DeliveryAgent, IDLE_MS, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
+import { AGENT_IDLE_MS, DELIVERY_TIMEOUT_MS } from './constants.ts';
+import { DeliveryAgent, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
 import { webhookHosts, type HostResolver } from './host-resolver.ts';
 import { checkWebhookUrl, guardedLookup } from './url-policy.ts';
 
 const USER_AGENT = 'Service-Webhooks/1.0';
-const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -28,7 +28,7 @@ export interface SenderOptions {
   /**
    * The connections' bounds. Defaults: WEBHOOK_MAX_CONNECTIONS in all; per receiver and workspace,
    * as many as the workspace may have attempts in flight (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT), so the
-   * cap never holds back what the workspace's cap allows; closed after IDLE_MS idle.
+   * cap never holds back what the workspace's cap allows; closed after AGENT_IDLE_MS idle.
    */
   sockets?: Partial<AgentBounds>;
 }
@@ -67,7 +67,7 @@ export function createWebhookSender(options: SenderOptions = {}) {
   // Keep-alive: consecutive deliveries to one receiver reuse the TLS connection. The lookup hook
   // (given per request: it resolves in the attempt's workspace's lane) runs for each new
   // connection, so reuse never skips the address check.
-  const bounds: AgentBounds = { total: config.webhooks.maxConnections, perHost: config.webhooks.workspaceMaxInFlight, idleMs: IDLE_MS, ...options.sockets };
+  const bounds: AgentBounds = { total: config.webhooks.maxConnections, perHost: config.webhooks.workspaceMaxInFlight, idleMs: AGENT_IDLE_MS, ...options.sockets };
   const agent = new DeliveryAgent(bounds, extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {});
 
   async function send(url: string, headers: Record<string, string>, body: string, context: SendContext): Promise<SendResult> {

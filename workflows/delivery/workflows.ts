@@ -20,7 +20,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, IDLE_LINGER_MS } from './constants.ts';
+import { ACTIVITY_RETRY, BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, CLAIM_TIMEOUT, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
@@ -32,9 +32,9 @@ export { stateQuery, wakeSignal };
 // HTTP failures come back as results (the seven-attempt schedule is their retry); only thrown
 // errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
 // since an outage may be long.
-const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' };
+const retry: ActivityOptions['retry'] = ACTIVITY_RETRY;
 const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
-const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
+const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: CLAIM_TIMEOUT, retry });
 
 export interface RunSummary {
   /** Attempts this run (not its predecessors) made. */

@@ -15,7 +15,18 @@ import { supervise } from '../../supervise.ts';
 import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
 import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
-import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
+import {
+  OVERDUE_AFTER_MS,
+  RELAY_BACKOFF_MAX_MS,
+  RELAY_BATCH_SIZE,
+  RELAY_LANES,
+  RELAY_LEASE_MS,
+  RELAY_POLL_MS,
+  RELAY_POLL_UNLISTENED_MS,
+  RELAY_SIGNAL_CONCURRENCY,
+  RELAY_SWEEP_MS,
+  WAKING_EVENTS_PER_LANE,
+} from '../../../workflows/delivery/constants.ts';
 import { interleave } from '../../../workflows/delivery/interleave.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
@@ -59,7 +70,13 @@ interface SubscriptionMatch {
   fields: string[];
   /** full or thin: recorded on each delivery written for it (thin-payload.ts). */
   payload: string;
+  /** The boards its owner's role sees now (the key's service account, or the person who made it); null: every board. */
+  ownerBoards: string[] | null;
 }
+
+/** Within a board filter (empty, or null: none): every one of `boards`, and at least one. */
+const withinBoards = (filter: string[] | null, boards: (string | null)[]) =>
+  filter === null || filter.length === 0 || (boards.length > 0 && boards.every((b) => b !== null && filter.includes(b)));
 
 /**
  * The subscriptions an event goes to: webhook.test to its one target; others by event type, then:
@@ -69,6 +86,9 @@ interface SubscriptionMatch {
  * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
  *   changed fields named; none named: every update).
  * An operational event's boards are its subscription's filter when it was written (aboutBoardIds).
+ * Both kinds also within the boards its owner's role sees now: a key whose role was narrowed
+ * after it made a subscription (or a person moved to such a role) gets no event of a board it
+ * may no longer read (the same rule as its reads: a key never sees more than its role).
  */
 function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
   const about = event.aboutSubscriptionId;
@@ -78,10 +98,12 @@ function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionM
     if (!s.events.includes(event.type)) return false;
     if (about !== null) {
       const boards = event.aboutBoardIds;
-      return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
+      if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, boards)) return false;
+      return s.id !== about && withinBoards(s.boardIds, boards);
     }
     if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
-    return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
+    if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, [event.boardId])) return false;
+    return withinBoards(s.boardIds, [event.boardId]);
   });
 }
 
@@ -98,9 +120,9 @@ export interface OutboxRelay {
 /** The relay's steps without its loop: `drain` relays what waits now (tests call it directly). */
 export function createOutboxRelay(options: RelayOptions) {
   const { client, taskQueue } = options;
-  const batchSize = options.batchSize ?? 200;
-  const leaseMs = options.leaseMs ?? 15_000;
-  const concurrency = options.concurrency ?? 48;
+  const batchSize = options.batchSize ?? RELAY_BATCH_SIZE;
+  const leaseMs = options.leaseMs ?? RELAY_LEASE_MS;
+  const concurrency = options.concurrency ?? RELAY_SIGNAL_CONCURRENCY;
   const waker = createRunWaker(client, taskQueue);
 
   /**
@@ -198,16 +220,6 @@ export function createOutboxRelay(options: RelayOptions) {
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
-/**
- * Events of one lane whose runs are being woken while the lane claims the next batches (each
- * batch holds its lease meanwhile), at most. A subscription's wakes follow one another
- * (run-waker.ts), so one slow signal-with-start holds every batch with an event for that
- * subscription; under a trickle of commits the batches are of one to three events, so a cap of
- * batches (4, then 16) stopped the lanes claiming behind it (PostgreSQL import, 2026-11-29: B's
- * p95 wait for its delivery row 1.3 s, then 0.3 s). A waiting event costs its ids in memory and
- * no connection: ten full batches.
- */
-const WAKING_EVENTS_PER_LANE = 2_000;
 
 /**
  * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
@@ -219,9 +231,9 @@ const WAKING_EVENTS_PER_LANE = 2_000;
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { takeBatch, batchSize, sweepOverdue } = createOutboxRelay(options);
-  const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
-  const sweepMs = options.sweepMs ?? 30_000;
-  const lanes = Math.max(1, options.lanes ?? 2);
+  const pollMs = options.pollMs ?? (options.listen ? RELAY_POLL_MS : RELAY_POLL_UNLISTENED_MS);
+  const sweepMs = options.sweepMs ?? RELAY_SWEEP_MS;
+  const lanes = Math.max(1, options.lanes ?? RELAY_LANES);
   const wakingCap = options.wakingEventsPerLane ?? WAKING_EVENTS_PER_LANE;
   let lastSweep = 0;
   const loops = Array.from({ length: lanes }, (_, lane) => {
@@ -266,7 +278,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       },
       idleMs: pollMs,
       // The database or Temporal is away: keep the events and try again, backing off to 10 s.
-      backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
+      backoffMs: (failures) => Math.min(RELAY_BACKOFF_MAX_MS, pollMs * 2 ** Math.min(failures, 7)),
       failed: 'outbox relay could not relay; retrying',
       recovered: 'outbox relay recovered',
       fields: { lane },
