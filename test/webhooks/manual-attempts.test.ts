@@ -72,6 +72,20 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   /** Asked for: written on the delivery for its run, or (were it sent outside the run) arrived at the receiver. */
   const askedFor = async (path: string, ref: DeliveryRef) => (await deliveryRow(ref.deliveryId)).manualRequests.length > 0 || eventIdsAt(path).includes(ref.eventId);
 
+  /** A subscription with maxInFlight 1 whose one attempt in flight the receiver holds, and a failed delivery of it to re-send. */
+  async function oneInFlight(name: string) {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook(name);
+    const g = gate();
+    stack.receiver.respond(path, g.respond);
+    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
+    const first = await createDelivery(ws, sub.id);
+    const ref = await failed(ws, sub.id, new Date(Date.now() - MINUTE));
+    await wake(first);
+    await vi.waitFor(() => expect(g.held()).toBe(1), WAIT);
+    return { path, g, sub, first, ref };
+  }
+
   it('a subscription with maxInFlight 2 never has more than 2 attempts open while re-sends and a recovery are asked for', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('bound');
@@ -138,15 +152,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   });
 
   it(`re-sends of one delivery that wait together get one attempt; beyond ${MANUAL_REQUESTS_PER_DELIVERY} they are refused (busy)`, async () => {
-    const ws = await createTestWorkspace();
-    const { path, url } = hook('join');
-    const g = gate();
-    stack.receiver.respond(path, g.respond);
-    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
-    const first = await createDelivery(ws, sub.id);
-    const ref = await failed(ws, sub.id, new Date(Date.now() - MINUTE));
-    await wake(first);
-    await vi.waitFor(() => expect(g.held()).toBe(1), WAIT);
+    const { path, g, sub, first, ref } = await oneInFlight('join');
 
     const requestIds = Array.from({ length: MANUAL_REQUESTS_PER_DELIVERY + 1 }, () => uniqueId('req'));
     const resends = requestIds.map((id) => resend(ref, id));
@@ -169,15 +175,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   });
 
   it('a re-send whose delivery is deleted while it waits ends `cancelled` once it looks again (MANUAL_RECHECK_MS)', async () => {
-    const ws = await createTestWorkspace();
-    const { path, url } = hook('deleted');
-    const g = gate();
-    stack.receiver.respond(path, g.respond);
-    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
-    const first = await createDelivery(ws, sub.id);
-    const ref = await failed(ws, sub.id, new Date(Date.now() - MINUTE));
-    await wake(first);
-    await vi.waitFor(() => expect(g.held()).toBe(1), WAIT);
+    const { path, g, sub, first, ref } = await oneInFlight('deleted');
     const { workflowId } = await resendDelivery(plain(), stack.taskQueue, ref, uniqueId('req'), AbortSignal.abort());
     await vi.waitFor(async () => expect((await deliveryRow(ref.deliveryId)).manualRequests).toHaveLength(1), WAIT);
     // Deleted (as retention or a deleted subscription would): the run never finds it, nor answers.

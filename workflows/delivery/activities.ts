@@ -132,6 +132,22 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
   }
 
+  /** What every recorded attempt says of its delivery and the receiver's answer. */
+  function answerOf({ delivery, attemptedAt, result, body }: Sent) {
+    return {
+      deliveryId: delivery.id,
+      subscriptionId: delivery.subscription.id,
+      eventId: delivery.event.id,
+      eventType: delivery.event.type,
+      httpStatus: result.httpStatus ?? null,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt ?? null,
+      error: result.error ?? null,
+      payload: body,
+      attemptedAt,
+    };
+  }
+
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
   async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
@@ -144,20 +160,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const jittered = jitteredDelay(claimed.attempt, Math.random(), delays);
     const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs, delays) : null;
     const saved = await deliveryRepository.recordAttempt({
-      deliveryId: delivery.id,
-      subscriptionId: delivery.subscription.id,
-      eventId: delivery.event.id,
-      eventType: delivery.event.type,
+      ...answerOf(s),
       attempt: claimed.attempt,
       trigger: delivery.event.type === 'webhook.test' ? 'test' : 'scheduled',
       outcome: gone ? 'gone' : 'failed',
       lastScheduled,
-      httpStatus: status ?? null,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt ?? null,
-      error: result.error ?? null,
-      payload: s.body,
-      attemptedAt,
       nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
       workflowId,
       workflowRunId,
@@ -177,20 +184,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const status = result.httpStatus;
     const outcome: 'succeeded' | 'failed' | 'gone' = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
     const saved = await deliveryRepository.recordAttempt({
-      deliveryId: delivery.id,
-      subscriptionId: delivery.subscription.id,
-      eventId: delivery.event.id,
-      eventType: delivery.event.type,
+      ...answerOf(s),
       attempt: null,
       trigger: 'manual',
       outcome,
       lastScheduled: false,
-      httpStatus: status ?? null,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt ?? null,
-      error: result.error ?? null,
-      payload: s.body,
-      attemptedAt,
       nextAttemptAt: null,
       // The log ties the attempt to the workflow that asked first (a re-send's, a recovery's).
       workflowId: claimed.manual![0]!,
