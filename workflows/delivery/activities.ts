@@ -369,7 +369,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     async requestManualAttempts({ subscriptionId, workspaceId, deliveryIds, requester }: ManualRequestInput): Promise<{ asked: string[]; full: string[]; at: number }> {
       const at = await clock();
       const { asked, full } = await manualRepository.request(subscriptionId, deliveryIds, requester, at);
-      if (asked.length) await startDeliveryRun(deps.client ?? getClient(), taskQueue, { subscriptionId, workspaceId });
+      // On the asking workflow's own task queue: the run is served by the same workers.
+      if (asked.length) await startDeliveryRun(deps.client ?? getClient(), activityInfo().taskQueue, { subscriptionId, workspaceId });
       return { asked, full, at: at.getTime() };
     },
 
