@@ -11,7 +11,8 @@
 //     event-to-first-attempt p50 / p99 of a quiet workspace on an otherwise idle service.
 // Each figure is reported as current ÷ base, the median of the rounds' ratios with their range; a
 // figure more than 10% worse in the median and worse in every round is flagged. Each run appends
-// one line per figure to bench/results/guard-history.md (`bench/guard-plot.ts` draws it).
+// one line per figure to bench/results/guard-history.md (`bench/guard-plot.ts` draws it) and
+// writes its table to bench/results/guard-latest.md.
 //
 //   npm run bench:guard [-- --base main~3 --only api,embedded,webhooks --rounds 4 --no-history]
 //
@@ -29,7 +30,7 @@ import { benchDatabase } from './bench-database.ts';
 import type { ThrowawayPostgres } from '../scripts/throwaway-postgres.ts';
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
-import { runBench } from './lifecycle.ts';
+import { runBench, writeResults } from './lifecycle.ts';
 import { addBaselineWorktree, bundleAppIn, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, load, start, stopChild, uptime, type BenchCase } from './api-load.ts';
@@ -264,6 +265,7 @@ async function main() {
   lines.push('', regressions.length ? `**${regressions.length} regression(s)**: ${regressions.map((f) => f.name).join('; ')}.` : 'No regression beyond 10% that every round confirms.', '');
   console.log(lines.join('\n'));
   if (!opts['no-history']) {
+    writeResults(path.join(here, 'results', 'guard-latest.md'), lines.join('\n'), log);
     appendHistory(HISTORY_FILE, figures, { date, commit: dirty ? `${commit}+` : commit, base: baseCommit });
     log(`Appended ${figures.length} lines to ${path.relative(process.cwd(), HISTORY_FILE)}`);
   }
