@@ -7,7 +7,8 @@
 // Its environment comes from bench/webhooks.ts: DATABASE_URL, TEMPORAL_ADDRESS,
 // WEBHOOK_ALLOW_PRIVATE_TARGETS=true and NODE_EXTRA_CA_CERTS (the receivers' CA).
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { closeTemporal, useTemporal } from '../src/temporal/client.ts';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { config } from '../src/config.ts';
 import { db } from '../src/db/db.ts';
@@ -75,16 +76,16 @@ stops.push(async () => {
 });
 
 async function deliver(): Promise<void> {
-  // As src/main.ts: the relay has its own client.
-  const client = new Client({ connection: await Connection.connect({ address }), namespace });
+  // As src/main.ts: the relay has the process's own client (src/temporal/client.ts, its retry policy included).
+  const { client, taskQueue } = useTemporal(address);
   const relay: OutboxRelay = startOutboxRelay({
     client,
-    taskQueue: config.temporal.taskQueue,
+    taskQueue,
     listen: (onEvents) => db.listen(EVENT_OUTBOX_CHANNEL, onEvents),
   });
   stops.push(async () => {
     await relay.stop();
-    await client.connection.close();
+    await closeTemporal();
   });
 }
 

@@ -1,15 +1,31 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { config } from '../config.ts';
+import { CLOSING_RETRY_MS } from '../../workflows/delivery/constants.ts';
 import { AppError } from '../errors/errors.ts';
 import { temporalClientInterceptors } from '../tracing/temporal.ts';
 import { onResetForTests } from '../reset-for-tests.ts';
+
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * The first retry's delay of a call the server refused (the SDK's defaults otherwise: 100 ms, and
+ * 1 s when the server is out of a resource). A signal to a run whose completion the server is
+ * writing is refused as out of a resource ("workflow is closing"), yet it goes through a moment
+ * later: the SDK's 1.4–2 s back-off held the subscription's next wake-up that long
+ * (constants.ts CLOSING_RETRY_MS).
+ */
+export function firstRetryMs(status: { code: number; details?: string }): number {
+  if (status.code !== RESOURCE_EXHAUSTED) return 100;
+  return /workflow is closing/i.test(status.details ?? '') ? CLOSING_RETRY_MS : 1_000;
+}
 
 /**
  * A Client whose connection opens on first use (so creating it never fails or blocks at
  * startup). Close it with `client.connection.close()`.
  */
 function connectTemporal(address: string, namespace: string): Client {
-  return new Client({ connection: Connection.lazy({ address }), namespace, interceptors: temporalClientInterceptors() });
+  const retry = makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ initialIntervalMs: firstRetryMs }));
+  return new Client({ connection: Connection.lazy({ address, interceptors: [retry] }), namespace, interceptors: temporalClientInterceptors() });
 }
 
 let shared: { client: Client; taskQueue: string } | undefined;

@@ -7,7 +7,6 @@ type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 
 /** Search attributes of webhook delivery workflows. */
 export const deliverySearchAttributes = {
   EventId: 'Keyword',
-  EventIds: 'KeywordList',
   SubscriptionId: 'Keyword',
   EventType: 'Keyword',
   WorkspaceId: 'Keyword',

@@ -7,6 +7,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { currentDatabaseLane, SERVICE_LANE } from '../../src/db/fair-turns.ts';
 import { boardRepository } from '../../src/boards/board.repository.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
@@ -34,9 +35,9 @@ describe('database lanes', () => {
     vi.spyOn(queueRepository, 'takeOver').mockImplementation(async () => (lanes.push(currentDatabaseLane()), Promise.reject(stop)));
     const activities = createDeliveryActivities();
     const env = () => new MockActivityEnvironment({ workflowExecution: { workflowId: 'deliveries:wh_x', runId: 'run-1' } });
-    const state = { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 };
+    const state = initialRunState();
     await expect(
-      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 10 }),
+      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, inFlight: 0, now: Date.now(), waitedFor: null }),
     ).rejects.toThrow('seen');
     await expect(env().run(activities.sendBatch, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, token: 't', deliveries: [] })).rejects.toThrow('seen');
     // A batch of a run begun before runs named their workspace: the service's lane, as before.

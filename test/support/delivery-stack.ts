@@ -16,6 +16,7 @@ import { startWorker } from '../../src/worker.ts';
 import { createWorker } from '../../workflows/worker.ts';
 import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
 import { createRecoverActivities } from '../../workflows/recover/activities.ts';
+import { BATCH_HEARTBEAT_MS } from '../../workflows/delivery/constants.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from '../webhooks/receiver.ts';
 import { ensureMigrated } from './fixtures.ts';
@@ -75,6 +76,9 @@ async function runWorker<Server>(
     workflowsPath,
     workflowBundle: await workflowBundleOf(workflowsPath),
     ...(activitySlots ? { maxConcurrentActivityTaskExecutions: activitySlots } : {}),
+    // As the service's worker (src/worker.ts): a held batch's heartbeats reach the server every
+    // BATCH_HEARTBEAT_MS, not 12 s apart, which can pass the 15 s time-out.
+    maxHeartbeatThrottleInterval: BATCH_HEARTBEAT_MS,
     activities: { ...(wrap ?? ((a) => a))(createDeliveryActivities(activities)), ...(recover ? createRecoverActivities() : {}) },
   });
   const running = worker.run();

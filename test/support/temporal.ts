@@ -117,7 +117,7 @@ export async function createDeliveryTimeSkippingEnv(): Promise<TestWorkflowEnvir
     searchAttributes: Object.fromEntries(
       Object.entries(deliverySearchAttributes).map(([name, type]) => [
         name,
-        type === 'KeywordList' ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST : temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+        { Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD }[type],
       ]),
     ),
   });

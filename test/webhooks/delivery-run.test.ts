@@ -8,21 +8,28 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
-import { EVENT_IDS_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
+import { BATCHES_PER_RUN, PIPELINE_DEPTH } from '../../workflows/delivery/constants.ts';
+import { setInterleaveHook } from '../../workflows/delivery/interleave.ts';
+import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
+import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
+import { prisma } from '../../src/db/db.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import { EventIdsKey } from '../../workflows/delivery/search-attributes.ts';
+import { SubscriptionIdKey, WorkspaceIdKey } from '../../workflows/delivery/search-attributes.ts';
 import { stateQuery } from '../../workflows/delivery/signals.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryRow, runResult, subscriptionRow } from './fixtures.ts';
+import { attemptsOf, createDelivery, createEvent, createSubscription, deliveryRow, runResult, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { createTestCa, startReceiver, type Answer, type Receiver, type TestCa } from './receiver.ts';
 
 /** The workspace cap of this file's worker: small, so that a test can fill it. */
 const WORKSPACE_CAP = 6;
 /** What a test does once its subscription's run has claimed and found nothing left (see the wrap below). */
 const afterEmptyClaim = new Map<string, () => Promise<void>>();
+/** A test waiting for its subscription's next claim, with what it took. */
+const nextClaimOf = new Map<string, (claim: ClaimResult) => void>();
+const nextClaim = (subscriptionId: string) => new Promise<ClaimResult>((resolve) => nextClaimOf.set(subscriptionId, resolve));
 
 describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
   let env: TestWorkflowEnvironment;
@@ -43,6 +50,8 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
         ...a,
         async claimDue(input) {
           const claim = await a.claimDue(input);
+          nextClaimOf.get(input.subscriptionId)?.(claim);
+          nextClaimOf.delete(input.subscriptionId);
           const act = afterEmptyClaim.get(input.subscriptionId);
           if (act && !claim.stop && claim.deliveries.length === 0 && claim.nextDueAt === null) {
             afterEmptyClaim.delete(input.subscriptionId);
@@ -63,8 +72,8 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const path = `/${uniqueId(name)}`;
     return { path, url: `${receiver.origin}${path}` };
   };
-  /** Wakes the subscription's run with these deliveries' events, as the relay does. */
-  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId }, refs.map((r) => r.eventId));
+  /** Wakes the subscription's run after these deliveries were written, as the relay does. */
+  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId });
   const deliveries = async (ws: Awaited<ReturnType<typeof createTestWorkspace>>, subscriptionId: string, n: number) => {
     const refs: DeliveryRef[] = [];
     for (let i = 0; i < n; i++) refs.push(await createDelivery(ws, subscriptionId));
@@ -222,6 +231,31 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
   });
 
+  it('a new maxInFlight reaches a live run whose bound AIMD had lowered: it sends up to the new value at once, and the subscription shows it', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('new-bound');
+    let calls = 0;
+    let g = gate();
+    receiver.respond(path, (req) => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
+    const sub = await createSubscription(ws, { url, maxInFlight: 4 });
+    await wake(await deliveries(ws, sub.id, 1));
+    // The 429 halved the bound: the next ones go two at once.
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).inFlightBound).toBe(2), 20_000);
+    await wake(await deliveries(ws, sub.id, 11));
+    await vi.waitFor(() => expect(g.held()).toBe(2), 20_000);
+
+    // Saved as the API saves it: the new maxInFlight, and the bound the subscription shows reset.
+    await updateSubscription(sub.id, { maxInFlight: 6, inFlightBound: null });
+    const first = g;
+    g = gate();
+    first.release();
+    await vi.waitFor(() => expect(g.held()).toBe(6), 20_000);
+    expect((await subscriptionRow(sub.id)).inFlightBound).toBeNull();
+    g.release();
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+    expect(g.most()).toBe(6);
+  });
+
   it('strictly ordered: the next event waits for the previous one to succeed (or run out of attempts)', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('strict');
@@ -260,7 +294,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(await deliveryRow(joined!.deliveryId)).toMatchObject({ status: 'succeeded' });
     // One run carried both.
     const run = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
-    expect(run.typedSearchAttributes.get(EventIdsKey)).toEqual([first.eventId, joined!.eventId]);
+    for (const ref of [first, joined!]) expect((await attemptsOf(ref.deliveryId)).map((a) => a.workflowRunId)).toEqual([run.runId]);
   });
 
   it('delivers an event that arrives while its run is ending (after its claim found the queue empty)', async () => {
@@ -288,15 +322,52 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect((await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe()).runId).toBe(ending.runId);
   });
 
-  it(`continues as new beyond ${EVENT_IDS_PER_RUN} events, each event findable on the run that carried it; a recorded history replays`, async () => {
+  it('strictly ordered through the relay: an event whose relay stalled after leasing it goes out before the next one, which another relay wrote first', async () => {
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('strict-relay');
+    receiver.respond(path, { status: 200 });
+    const sub = await createSubscription(ws, { url, ordering: 'strict', events: ['ticket.created'] });
+    // The outbox holds only this test's two events (the others' were written by fixture, never relayed).
+    await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date() } });
+    const [first, second] = [await createEvent(ws), await createEvent(ws)];
+    const stalling = createOutboxRelay({ client: env.client, taskQueue, batchSize: 1 });
+    const other = createOutboxRelay({ client: env.client, taskQueue, batchSize: 1 });
+    let goOn!: () => void;
+    const stalled = new Promise<void>((resolve) => (goOn = resolve));
+    let reached!: () => void;
+    const atStall = new Promise<void>((resolve) => (reached = resolve));
+    setInterleaveHook(async (point, about) => {
+      if (point !== 'relay:claimed' || about !== first.id) return;
+      reached();
+      await stalled;
+    });
+    try {
+      // One relay leases the first event and stalls before writing its delivery.
+      const relayed = stalling.takeBatch().then((batch) => batch.finish());
+      await atStall;
+      // The other takes the second, writes its delivery and wakes the run, which claims.
+      const claimed = nextClaim(sub.id);
+      expect(await other.drain()).toBe(1);
+      const claim = await claimed;
+      if (claim.deliveries.length) await vi.waitFor(() => expect(receiver.received(path)).toHaveLength(claim.deliveries.length), 20_000);
+      goOn();
+      await relayed;
+    } finally {
+      setInterleaveHook(null);
+    }
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual([first.id, second.id]);
+  });
+
+  it(`continues as new after ${BATCHES_PER_RUN} batches, keeping its search attributes; each attempt names the run that made it; a recorded history replays`, async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook('many');
     receiver.respond(path, { status: 204 });
-    const sub = await createSubscription(ws, { url, maxInFlight: 20 });
-    const refs = await deliveries(ws, sub.id, EVENT_IDS_PER_RUN + 5);
+    // Strictly ordered: one delivery a batch.
+    const sub = await createSubscription(ws, { url, ordering: 'strict' });
+    const refs = await deliveries(ws, sub.id, BATCHES_PER_RUN + 5);
     await wake(refs);
     await runResult(env.client, sub.id);
-    for (const ref of refs) expect((await deliveryRow(ref.deliveryId)).status).toBe('succeeded');
 
     const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id));
     const last = await handle.describe();
@@ -304,8 +375,16 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(firstRunId).not.toBe(last.runId);
     const first = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
-    expect(first.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(0, EVENT_IDS_PER_RUN).map((r) => r.eventId));
-    expect(last.typedSearchAttributes.get(EventIdsKey)).toEqual(refs.slice(EVENT_IDS_PER_RUN).map((r) => r.eventId));
+    // The run after continue-as-new is found by its subscription and workspace, as the first was.
+    for (const run of [first, last]) {
+      expect(run.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
+      expect(run.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
+    }
+    // Every event went out once, in order, and its attempt names the run that sent it.
+    expect(receiver.received(path).map((r) => r.headers['webhook-id'])).toEqual(refs.map((r) => r.eventId));
+    const runs = await Promise.all(refs.map(async (ref) => (await attemptsOf(ref.deliveryId)).map((a) => a.workflowRunId)));
+    expect(runs.slice(0, BATCHES_PER_RUN)).toEqual(refs.slice(0, BATCHES_PER_RUN).map(() => [firstRunId]));
+    expect(runs.slice(BATCHES_PER_RUN)).toEqual(refs.slice(BATCHES_PER_RUN).map(() => [last.runId]));
 
     // The recorded history of the first run replays against today's workflow code without a non-determinism error.
     const history = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id), firstRunId).fetchHistory();

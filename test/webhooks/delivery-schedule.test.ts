@@ -143,14 +143,3 @@ describe("the run's rate (GCRA)", () => {
     expect(rateAllowance(initialRunState(), null, 0).starts).toBeGreaterThan(1_000);
   });
 });
-
-describe("the run's EventIds search attribute", () => {
-  it('stays within the 2 KiB Temporal allows a search attribute value, at the most ids a run lists', async () => {
-    const { EVENT_IDS_PER_RUN } = await import('../../workflows/delivery/constants.ts');
-    const { newId } = await import('../../src/ids.ts');
-    const ids = Array.from({ length: EVENT_IDS_PER_RUN }, () => newId('evt'));
-    expect(JSON.stringify(ids).length).toBeLessThanOrEqual(2048);
-    // One more run's worth would not fit: the limit is what sets the constant.
-    expect(JSON.stringify([...ids, ...ids]).length).toBeGreaterThan(2048);
-  });
-});

@@ -1,22 +1,21 @@
 // The delivery workflow on the time-skipping test server, with a real worker running the real
 // activities against a real HTTPS receiver on 127.0.0.1:8443 (its own CA) and the database.
 // Times are workflow times: the activities log with the test server's clock.
-import dns from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporalio/testing';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { resendDelivery, startDeliveryRun } from '../../workflows/delivery/client.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
-import { EventIdsKey, SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
 import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
-import type { SystemLookup } from '../../workflows/delivery/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
@@ -109,16 +108,17 @@ describe('webhook delivery workflow (time-skipping)', () => {
       payload: request.body,
       nextAttemptAt: null,
       workflowId,
+      workflowRunId: deliveredBy,
       eventId: ref.eventId,
       eventType: 'ticket.created',
     });
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     expect((await subscriptionRow(sub.id)).consecutiveFailures).toBe(0);
 
-    // Operators find the run that carried the event by the event's id, its subscription and workspace.
+    // Operators find the run that carried the event from its attempt in the log (workflowId and
+    // workflowRunId), and the subscription's runs by its id and workspace.
     const description = await env.client.workflow.getHandle(workflowId, deliveredBy).describe();
     expect(description.type).toBe('deliveryRunWorkflow');
-    expect(description.typedSearchAttributes.get(EventIdsKey)).toEqual([ref.eventId]);
     expect(description.typedSearchAttributes.get(SubscriptionIdKey)).toBe(sub.id);
     expect(description.typedSearchAttributes.get(WorkspaceIdKey)).toBe(String(ws.workspace.id));
   });
@@ -368,12 +368,12 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
     });
     expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
     // The same claim again (its workflow task was lost with the worker, and replay runs it again): the same delivery, not nothing.
     const again: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: { bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 }, inFlight: 0, now: Date.now(), waitedFor: null, listRoom: 100,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
     });
     expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
@@ -409,20 +409,21 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const path = `/${uniqueId('rebind')}`;
     receiver.respond(path, { status: 200 });
     // A DNS that now answers every name with the receiver's loopback address (a rebinding attack).
-    const rebinding: SystemLookup = (_host, options, callback) => dns.lookup(new URL(receiver.origin).hostname, options, callback);
-    const guarded = createWebhookSender({ allowPrivateTargets: false, ca: tls.ca, lookup: rebinding });
-    const open = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca, lookup: rebinding });
+    const rebinding = { resolve: async () => [new URL(receiver.origin).hostname] };
+    const guarded = createWebhookSender({ allowPrivateTargets: false, ca: tls.ca, hosts: rebinding });
+    const open = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca, hosts: rebinding });
+    const ws = { workspaceId: 1 };
     try {
-      const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}');
+      const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}', ws);
       expect(refused.httpStatus).toBeUndefined();
       // The delivery log is the integrator's: it names the rule, not the address the name resolved to.
       expect(refused.error).toMatch(/^EBLOCKEDADDRESS: hooks\.example\.com resolves to an address the webhook URL rule refuses/);
       expect(refused.error).not.toMatch(/127\.0\.0/);
-      const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}');
+      const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}', ws);
       expect(literal.error).toContain('must not point to a loopback address');
       expect(receiver.received(path)).toHaveLength(0);
       // The same lookup with the address rule lifted reaches the receiver: the hook is what refused.
-      expect(await open.send(`https://localhost:8443${path}`, {}, '{}')).toMatchObject({ httpStatus: 200 });
+      expect(await open.send(`https://localhost:8443${path}`, {}, '{}', ws)).toMatchObject({ httpStatus: 200 });
       expect(receiver.received(path)).toHaveLength(1);
     } finally {
       guarded.close();

@@ -5,8 +5,10 @@ import { newId } from '../../src/ids.ts';
 import type { EventType, JsonValue } from '../../src/events/event.envelope.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
-import { sealSecret } from '../../workflows/delivery/secret-box.ts';
+import { openSecret, sealSecret } from '../../workflows/delivery/secret-box.ts';
+import { ROTATION_OVERLAP_MS } from '../../workflows/delivery/signing.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
 import { startDeliveryRun } from '../../workflows/delivery/client.ts';
@@ -36,6 +38,16 @@ export async function createSubscription(ws: Workspace, data: { url: string } & 
   return { ...row, secret, previousSecret };
 }
 
+/** A stored row's secrets in plain text, each opened for its place; the previous one only while it still signs (else null). */
+export function openSecrets<T extends { id: string; secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
+  const previousValid = row.previousSecret !== null && row.secretRotatedAt !== null && now.getTime() - row.secretRotatedAt.getTime() < ROTATION_OVERLAP_MS;
+  return {
+    ...row,
+    secret: openSecret(row.secret, { subscriptionId: row.id, column: 'secret' }),
+    previousSecret: previousValid ? openSecret(row.previousSecret!, { subscriptionId: row.id, column: 'previousSecret' }) : null,
+  };
+}
+
 /** An outbox event, written as the ticket service writes them (its payload is the webhook envelope). */
 export function createEvent(ws: Workspace, type: EventType = 'ticket.created', data: JsonValue = { id: 1, subject: 'Printer on fire' }) {
   return writeEvent(prisma, { workspace: ws.workspace, type, actor: { id: ws.admin.id, name: ws.admin.fullName }, data });
@@ -45,6 +57,7 @@ export function createEvent(ws: Workspace, type: EventType = 'ticket.created', d
 export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
   const event = await createEvent(ws, type);
   const delivery = await deliveryRepository.create(event.id, subscriptionId);
+  await webhookRepository.markDeliveriesWritten([event.id]);
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 
@@ -91,7 +104,7 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
 
 /** Wakes the delivery's subscription's run (starting it when idle), as the relay does after writing the delivery. */
 export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }, [ref.eventId]);
+  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
 }
 
 /** Waits for the subscription's run to end (through any continue-as-new), then reads the run's summary. */

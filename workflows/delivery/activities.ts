@@ -14,6 +14,7 @@ import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from './delivery.repository.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import { configuredMailer, emailConditionNotice, type MailerSettings } from './condition-notice-mail.ts';
+import type { ConditionNotice } from './condition-notice.ts';
 import { activeSecrets, signatureHeaders } from './signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from './webhook-sender.ts';
 import { logger } from '../../src/logger.ts';
@@ -22,8 +23,9 @@ import { newId } from '../../src/ids.ts';
 import { countAttempt } from '../../src/metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../src/tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
+import { interleave } from './interleave.ts';
 import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
-import { boundInForce, depthOf, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { boundInForce, depthOf, followSettings, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
 import { retryDelaysMs } from './retry-schedule.ts';
 import { wakeRuns } from './wake.ts';
@@ -63,8 +65,8 @@ export interface ClaimDueInput {
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
-  /** How many more events the run may list (EVENT_IDS_PER_RUN): it takes no more deliveries than that. */
-  listRoom: number;
+  /** The run's first claim (it frees claims of earlier runs); absent (a caller outside a run): true. */
+  first?: boolean;
   waitedFor: WaitReason | null;
 }
 
@@ -125,11 +127,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const attemptedAt = await clock();
     const body = deliveryBody(deliveredPayload(delivery.event.payload, delivery.payloadMode));
     const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
-    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body) };
+    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
   }
 
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
-  async function recordFailure(s: Sent, fence: string, workflowId: string) {
+  async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
     const gone = status === 410;
@@ -156,6 +158,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       attemptedAt,
       nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
       workflowId,
+      workflowRunId,
       waited: claimed.waited,
       fence,
     });
@@ -187,13 +190,16 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         runId: input.runId,
         token: input.token,
         workspaceCap,
+        runInFlight: input.inFlight,
+        first: input.first ?? true,
         now: await clock(),
         waitedFor: input.waitedFor,
         limitFor: (raw) => {
           const settings = capped(raw);
-          const free = Math.max(0, boundInForce(input.state, settings) - input.inFlight);
-          const rate = rateAllowance(input.state, settings.ratePerSecond, input.now).starts;
-          const limit = Math.min(free * depthOf(input.state, settings), rate, MAX_BATCH, input.listRoom);
+          const state = followSettings(input.state, settings);
+          const free = Math.max(0, boundInForce(state, settings) - input.inFlight);
+          const rate = rateAllowance(state, settings.ratePerSecond, input.now).starts;
+          const limit = Math.min(free * depthOf(state, settings), rate, MAX_BATCH);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });
@@ -212,23 +218,35 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
      */
     async sendBatch({ subscriptionId, token, deliveries, width }: SendBatchInput): Promise<BatchResult> {
       const info = activityInfo();
-      const fence = `${token}:${info.attempt}`;
       const workflowId = info.workflowExecution?.workflowId ?? '';
-      const mine = await queueRepository.takeOver(deliveries.map((d) => d.id), token, fence);
-      const contexts = new Map((await deliveryRepository.findForAttempts([...mine])).map((c) => [c.id, c]));
-      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
-      // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
-      const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
-      const unsent = [...mine].filter((id) => !sendable.some((d) => d.id === id));
-      if (unsent.length) await queueRepository.giveBack(unsent, fence);
-
-      // Alive while it waits on receivers: a worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
+      const workflowRunId = info.workflowExecution?.runId ?? null;
+      // Alive from its first statement on (a busy database must not make a live batch look dead): a
+      // worker that dies mid-batch is noticed after BATCH_HEARTBEAT_TIMEOUT, not BATCH_TIMEOUT.
+      heartbeat();
       const beat = setInterval(() => heartbeat(), BATCH_HEARTBEAT_MS);
       // A batch given up by Temporal (no heartbeat for BATCH_HEARTBEAT_TIMEOUT, e.g. while the server
       // was away) is sent again under a new claim: this one learns it at its next heartbeat and
       // starts nothing more, so the two overlap by at most the requests already open.
       const replaced = cancellationSignal();
-      const { sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted).finally(() => clearInterval(beat));
+      let taken: { fence: string; mine: Set<string> };
+      let contexts: Map<string, AttemptContext>;
+      let sent: Sent[];
+      let unstarted: ClaimedDelivery[];
+      try {
+        taken = await queueRepository.takeOver(deliveries.map((d) => d.id), token, info.attempt);
+        await interleave('batch:taken', subscriptionId);
+        contexts = new Map((await deliveryRepository.findForAttempts([...taken.mine])).map((c) => [c.id, c]));
+        // Paused, deleted or disabled since the claim: nothing is sent; the run's next claim settles them.
+        const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
+        const unsent = [...taken.mine].filter((id) => !sendable.some((d) => d.id === id));
+        if (unsent.length) await queueRepository.giveBack(unsent, taken.fence);
+        ({ sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
+      } finally {
+        clearInterval(beat);
+      }
+      const { fence, mine } = taken;
+      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
+      await interleave('batch:sent', subscriptionId);
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
       const ok = sent.filter(is2xx);
@@ -245,6 +263,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         payload: s.body,
         attemptedAt: s.attemptedAt,
         workflowId,
+        workflowRunId,
         waited: s.claimed.waited,
       }));
       const recorded = new Set(await deliveryRepository.recordSuccesses(subscriptionId, fence, successes));
@@ -252,8 +271,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       result.succeeded = recorded.size;
       result.attempted = recorded.size;
 
+      const notices: ConditionNotice[] = [];
       for (const s of sent.filter((x) => !ok.includes(x))) {
-        const failure = await recordFailure(s, fence, workflowId);
+        const failure = await recordFailure(s, fence, workflowId, workflowRunId);
         if (!failure) continue;
         result.attempted += 1;
         observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
@@ -261,15 +281,20 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
         if (s.result.httpStatus === 410) result.stop = 'ended';
-        if (failure.saved.disabled && mailer) await emailConditionNotice(mailer, failure.saved.disabled);
+        if (failure.saved.disabled) notices.push(failure.saved.disabled);
         if (failure.saved.paused) {
           result.stop ??= 'paused';
           logger.warn({ subscriptionId }, 'webhook subscription paused after consecutive failures');
-          if (mailer) await emailConditionNotice(mailer, failure.saved.paused);
+          notices.push(failure.saved.paused);
         }
       }
-      // Room opened in the workspace's cap: wake as many of its waiting runs.
-      if (deps.client) await wakeRuns(deps.client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size));
+      await interleave('batch:recorded', subscriptionId);
+      // What follows the record must not fail the batch: a retry would find its rows recorded and
+      // return nothing, and the run would lose the answers' Retry-After, AIMD and next due time.
+      if (mailer) for (const notice of notices) await afterRecord('e-mail a webhook notice', subscriptionId, () => emailConditionNotice(mailer, notice));
+      // Room opened in the workspace's cap: wake as many of its waiting runs (a lost wake-up is made good after CAP_RECHECK_MS).
+      const client = deps.client;
+      if (client) await afterRecord('wake the runs waiting for room in the cap', subscriptionId, async () => wakeRuns(client, taskQueue, await queueRepository.takeCapWaiters(subscriptionId, mine.size)));
       return result;
     },
 
@@ -300,6 +325,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         attemptedAt: s.attemptedAt,
         nextAttemptAt: null,
         workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+        workflowRunId: activityInfo().workflowExecution?.runId ?? null,
         waited: null,
         fence: null,
       });
@@ -320,6 +346,15 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
 }
 
 export type DeliveryActivities = ReturnType<typeof createDeliveryActivities>;
+
+/** A step after a batch's record: its failure is logged, never thrown. */
+async function afterRecord(what: string, subscriptionId: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    logger.warn({ err, subscriptionId }, `after a batch: could not ${what}`);
+  }
+}
 
 const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300;
 

@@ -32,6 +32,8 @@ interface RecordAttemptInput {
   attemptedAt: Date;
   nextAttemptAt: Date | null;
   workflowId: string;
+  /** The run of that workflow that made the attempt. */
+  workflowRunId?: string | null;
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
   waited: { reason: string; ms: number } | null;
   /**
@@ -55,6 +57,7 @@ export interface SuccessItem {
   payload: string;
   attemptedAt: Date;
   workflowId: string;
+  workflowRunId?: string | null;
   waited: { reason: string; ms: number } | null;
 }
 
@@ -176,6 +179,7 @@ export const deliveryRepository = {
           attemptedAt: input.attemptedAt,
           nextAttemptAt: input.nextAttemptAt,
           workflowId: input.workflowId,
+          workflowRunId: input.workflowRunId ?? null,
           waitedReason: input.waited?.reason ?? null,
           waitedMs: input.waited?.ms ?? null,
         },
@@ -243,9 +247,9 @@ export const deliveryRepository = {
         SELECT * FROM unnest(${col('attemptId')}::text[], ${col('deliveryId')}::text[], ${col('eventId')}::text[], ${col('eventType')}::text[],
                              ${col('attempt')}::int[], ${col('trigger')}::text[], ${col('httpStatus')}::int[], ${col('durationMs')}::int[],
                              ${col('responseExcerpt')}::text[], ${col('payload')}::text[], ${items.map((i) => i.attemptedAt.toISOString())}::timestamp(3)[],
-                             ${col('workflowId')}::text[], ${items.map((i) => i.waited?.reason ?? null)}::text[], ${items.map((i) => i.waited?.ms ?? null)}::int[])
+                             ${col('workflowId')}::text[], ${items.map((i) => i.workflowRunId ?? null)}::text[], ${items.map((i) => i.waited?.reason ?? null)}::text[], ${items.map((i) => i.waited?.ms ?? null)}::int[])
           AS t("attemptId", "deliveryId", "eventId", "eventType", "attempt", "trigger", "httpStatus", "durationMs", "responseExcerpt", "payload",
-               "attemptedAt", "workflowId", "waitedReason", "waitedMs")
+               "attemptedAt", "workflowId", "workflowRunId", "waitedReason", "waitedMs")
       ), mine AS (
         UPDATE "Delivery" d SET "attemptCount" = d."attemptCount" + 1, "scheduledAttempts" = x."attempt", "status" = 'succeeded',
                                 "nextAttemptAt" = NULL, "claim" = NULL, "updatedAt" = ${now}::timestamp(3)
@@ -254,10 +258,10 @@ export const deliveryRepository = {
       ), attempt AS (
         INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "subscriptionId", "eventId", "eventType", "attempt", "trigger", "status", "httpStatus",
                                        "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId",
-                                       "waitedReason", "waitedMs")
+                                       "workflowRunId", "waitedReason", "waitedMs")
         SELECT x."attemptId", x."deliveryId", ${subscriptionId}, x."eventId", x."eventType", x."attempt", x."trigger"::"AttemptTrigger",
                'succeeded'::"DeliveryStatus", x."httpStatus", x."durationMs", x."responseExcerpt", NULL, x."payload", x."attemptedAt", NULL,
-               x."workflowId", x."waitedReason", x."waitedMs"
+               x."workflowId", x."workflowRunId", x."waitedReason", x."waitedMs"
           FROM x JOIN mine ON mine."id" = x."deliveryId"
       ), health AS (
         UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0, "updatedAt" = ${now}::timestamp(3)
@@ -302,12 +306,12 @@ async function recordSuccess(input: RecordAttemptInput): Promise<{ attemptId: st
     WITH attempt AS (
       INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "subscriptionId", "eventId", "eventType", "attempt", "trigger", "status", "httpStatus",
                                      "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId",
-                                     "waitedReason", "waitedMs")
+                                     "workflowRunId", "waitedReason", "waitedMs")
       SELECT ${id}, ${input.deliveryId}, ${input.subscriptionId}, ${input.eventId}, ${input.eventType},
              COALESCE(${input.attempt}::int, (SELECT COALESCE(max("attempt"), 0) + 1 FROM "DeliveryAttempt" WHERE "deliveryId" = ${input.deliveryId})),
              ${input.trigger}::"AttemptTrigger", 'succeeded'::"DeliveryStatus", ${input.httpStatus}::int, ${input.durationMs}::int,
              ${input.responseExcerpt}, ${input.error}, ${input.payload}, ${input.attemptedAt.toISOString()}::timestamp(3),
-             ${input.nextAttemptAt?.toISOString() ?? null}::timestamp(3), ${input.workflowId},
+             ${input.nextAttemptAt?.toISOString() ?? null}::timestamp(3), ${input.workflowId}, ${input.workflowRunId ?? null},
              ${input.waited?.reason ?? null}, ${input.waited?.ms ?? null}::int
       RETURNING "attempt"
     ), delivery AS (

@@ -4,13 +4,13 @@
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { WAITED_AT_LEAST_MS } from './constants.ts';
+import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
 
-/** A wait shorter than this is not worth a line in the log. */
-const WAITED_AT_LEAST_MS = 1_000;
 const MAX_WAITED_MS = 2 ** 31 - 1;
 
 export interface ClaimInput {
@@ -24,6 +24,10 @@ export interface ClaimInput {
   limitFor: (settings: SubscriptionSettings) => { limit: number; limitedBy: WaitReason | null };
   /** The workspace's in-flight cap. */
   workspaceCap: number;
+  /** Attempts the run's batches in flight may have open (0: none in flight). */
+  runInFlight: number;
+  /** The run's first claim: claims of earlier runs are freed. */
+  first: boolean;
   now: Date;
   /** What the run last waited for, for the log of the deliveries that went out late. */
   waitedFor: WaitReason | null;
@@ -59,7 +63,19 @@ interface SubscriptionRow {
   maxInFlight: number;
   ratePerSecond: number | null;
   ordering: string;
+  runAwake: boolean;
+  capWaitingSince: Date | null;
 }
+
+/** Writes what the subscription's row says of its run (the claim holds the row's lock and read them). */
+async function markRun(tx: Prisma.TransactionClient, subscriptionId: string, run: { awake: boolean; capWaitingSince: Date | null }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "WebhookSubscription" SET "runAwake" = ${run.awake}, "capWaitingSince" = ${run.capWaitingSince?.toISOString() ?? null}::timestamp(3)
+     WHERE "id" = ${subscriptionId}`;
+}
+
+/** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
+const fenceOf = (token: string, attempt: number) => `${token}:${attempt}`;
 
 const unclaimedPending = (subscriptionId: string) => ({ subscriptionId, status: 'pending' as const, claim: null });
 
@@ -67,20 +83,32 @@ export const queueRepository = {
   /** Takes up to `limit` due deliveries of the subscription, oldest event first, within the workspace's cap. */
   claimDue(input: ClaimInput): Promise<ClaimResult> {
     return prisma.$transaction(async (tx) => {
+      // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
+      // At a run's first claim only: none can appear later (a zombie of an earlier run takes over
+      // only rows that still carry its own claim). Before the subscription's lock: a zombie
+      // recording one of these rows takes the row, then the subscription's (its failure count), so
+      // the other order could deadlock with it.
+      if (input.first) {
+        await tx.$executeRaw`
+          UPDATE "Delivery" SET "claim" = NULL
+           WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      }
+      // Locked until the claim commits: a pause, resume, disable or delete (each updates this row,
+      // then the deliveries) waits for the claim, or the claim for it. Read without the lock, a
+      // resume committing between this read and the hold below left its rows held for good.
       const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
-        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
-          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId}`;
+        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering", "runAwake", "capWaitingSince"
+          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
+      await interleave('claim:read', input.subscriptionId);
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
-      // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
-      await tx.$executeRaw`
-        UPDATE "Delivery" SET "claim" = NULL
-         WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
+        if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         return { stop: 'ended', ...none };
       }
       if (sub.condition === 'paused') {
+        if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
@@ -110,29 +138,49 @@ export const queueRepository = {
       const nextDueAt = due?.next ? due.next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
+      // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
+      // the relay wakes it for new deliveries only otherwise. Under this row's lock, so a relay that
+      // reads it (wakeNeeded) after writing its rows either sees `false` or the run sees the rows.
       // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
-      if (capFull) await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
-      else await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, NOT: { capWaitingSince: null } }, data: { capWaitingSince: null } });
+      const awake = claimed.length > 0 || input.runInFlight > 0;
+      const capWaitingSince = capFull ? (sub.capWaitingSince ?? input.now) : null;
+      if (awake !== sub.runAwake || capWaitingSince !== sub.capWaitingSince) await markRun(tx, input.subscriptionId, { awake, capWaitingSince });
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
     });
   },
 
   /**
-   * The batch's rows are this activity attempt's now (`<token>:<attempt>`): a retry takes them from
-   * an earlier attempt of the same call that may still be running on a dead worker (a zombie), whose
-   * recording then finds the claim gone. Returns the ids still claimed by the call.
+   * The batch's rows are this activity attempt's now (`fence`, `<token>:<attempt>`): a retry takes
+   * them from an earlier attempt of the same call that may still be running on a dead worker (a
+   * zombie), whose recording then finds the claim gone. Never from a later attempt: an attempt that
+   * stalled before this statement while Temporal gave its batch to the next one takes nothing (and
+   * sends nothing). Returns the ids that are the attempt's.
    */
-  async takeOver(ids: string[], token: string, fence: string): Promise<Set<string>> {
+  async takeOver(ids: string[], token: string, attempt: number): Promise<{ fence: string; mine: Set<string> }> {
+    const fence = fenceOf(token, attempt);
     const rows = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE "Delivery" SET "claim" = ${fence}
-       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending' AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`})
+       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending'
+         AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`} AND substring("claim" from ${token.length + 2}::int)::int <= ${attempt}::int)
       RETURNING "id"`;
-    return new Set(rows.map((r) => r.id));
+    return { fence, mine: new Set(rows.map((r) => r.id)) };
   },
 
   /** Gives claimed deliveries back unsent (their subscription was paused or removed meanwhile): the next claim decides. */
   async giveBack(ids: string[], fence: string): Promise<void> {
     await prisma.delivery.updateMany({ where: { id: { in: ids }, claim: fence }, data: { claim: null } });
+  },
+
+  /**
+   * Of these subscriptions, those whose run needs a wake-up to see new deliveries (it has no batch
+   * in flight). Call it after the deliveries are committed: the share lock waits for a claim in
+   * progress, so either that claim saw them or it left `runAwake` false and the answer names it.
+   */
+  async wakeNeeded(subscriptionIds: string[]): Promise<Set<string>> {
+    if (!subscriptionIds.length) return new Set();
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "WebhookSubscription" WHERE "id" = ANY(${subscriptionIds}::text[]) AND NOT "runAwake" ORDER BY "id" FOR SHARE`;
+    return new Set(rows.map((r) => r.id));
   },
 
   /**
@@ -194,12 +242,19 @@ export const queueRepository = {
  * must not leave what it took the first time claimed by nobody.
  */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
+  // Strict: the head, unless an earlier event of the workspace has no deliveries written yet (a
+  // relay holds it, or died holding it): its delivery to this subscription may be about to come
+  // before the head. In one statement, so one snapshot: an event seen written has its rows seen.
   const rows = strict
     ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}
-          FROM (SELECT "id", "claim", "nextAttemptAt" FROM "Delivery"
+          FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id" AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR h."claim" = ${input.token})
+         WHERE d."id" = h."id"
+           AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+                AND NOT EXISTS (SELECT 1 FROM "Event" e
+                                 WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
+                OR h."claim" = ${input.token})
         RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
     : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
         UPDATE "Delivery" d SET "claim" = ${input.token}

@@ -22,9 +22,11 @@ export interface RunState {
   rateTat: number;
   /** The last batch's answers were all 2xx within FAST_ANSWER_MS: the next batch may be deep. (Absent in runs started before it.) */
   fast?: boolean;
+  /** The subscription's maxInFlight that `bound` was found under (null: none seen yet). */
+  boundFor: number | null;
 }
 
-export const initialRunState = (): RunState => ({ bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0 });
+export const initialRunState = (): RunState => ({ bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0, boundFor: null });
 
 /** What the run reads of its subscription at each claim. */
 export interface SubscriptionSettings {
@@ -37,6 +39,16 @@ export interface SubscriptionSettings {
 export function boundInForce(state: RunState, s: SubscriptionSettings): number {
   if (s.strict) return 1;
   return Math.max(1, Math.min(s.maxInFlight, state.bound ?? s.maxInFlight));
+}
+
+/**
+ * The state under the subscription's settings as a claim read them: a new maxInFlight starts the
+ * bound afresh from it (as the API shows it from the moment it was saved), whatever AIMD had made
+ * of the old one.
+ */
+export function followSettings(state: RunState, s: SubscriptionSettings): RunState {
+  if (state.boundFor === s.maxInFlight) return state;
+  return { ...state, bound: state.boundFor === null ? state.bound : null, successes: state.boundFor === null ? state.successes : 0, boundFor: s.maxInFlight };
 }
 
 /**

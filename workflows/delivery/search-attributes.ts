@@ -5,8 +5,6 @@
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
 export const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
-/** The events a delivery run carried (at most EVENT_IDS_PER_RUN: it continues as new beyond). */
-export const EventIdsKey = defineSearchAttributeKey('EventIds', SearchAttributeType.KEYWORD_LIST);
 export const SubscriptionIdKey = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
 export const EventTypeKey = defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD);
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD);
@@ -26,12 +24,15 @@ export interface DeliveryRef {
   workspaceId: number;
 }
 
-/** Set when a delivery run starts (client.ts); the run adds its events' ids as they come. */
-export function runSearchAttributes(ref: RunRef, eventIds: string[]): SearchAttributePair[] {
+/**
+ * Set when a delivery run starts (wake.ts) and carried through continue-as-new. Which run made an
+ * attempt is in the delivery log (`workflowRunId`), not here: a list of event ids per run would
+ * have to end the run every 50 events (Temporal's 2 KiB per value).
+ */
+export function runSearchAttributes(ref: RunRef): SearchAttributePair[] {
   return [
     { key: SubscriptionIdKey, value: ref.subscriptionId },
     { key: WorkspaceIdKey, value: String(ref.workspaceId) },
-    { key: EventIdsKey, value: eventIds },
   ];
 }
 

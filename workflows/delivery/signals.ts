@@ -2,8 +2,8 @@
 // wake runs. No Node built-ins: workflow code imports this.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-/** New deliveries are in the run's queue (`eventIds`: their events, for the run's search attribute), or room opened in the workspace's cap. */
-export const wakeSignal = defineSignal<[{ eventIds: string[] }]>('wake');
+/** New deliveries are in the run's queue, it was resumed, or room opened in the workspace's cap: the run claims again. */
+export const wakeSignal = defineSignal('wake');
 
 /** What the run is doing, for operators (Temporal Web's query tab) and tests. */
 export interface RunView {
@@ -18,6 +18,7 @@ export interface RunView {
   retryAfterUntil: number | null;
   /** Deliveries this run has sent (all batches, all attempts). */
   attempted: number;
-  eventIds: string[];
+  /** Batches this run has sent (it continues as new after BATCHES_PER_RUN). */
+  batches: number;
 }
 export const stateQuery = defineQuery<RunView>('state');

@@ -14,16 +14,16 @@ import { wakeSignal } from './signals.ts';
  */
 export const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
 
-/** Starts the subscription's delivery run, or signals the running one that `eventIds` joined its queue. */
-export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef, eventIds: string[] = []): Promise<string> {
+/** Starts the subscription's delivery run, or signals the running one that its queue changed. */
+export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef): Promise<string> {
   const workflowId = deliveryRunWorkflowId(ref.subscriptionId);
-  await client.workflow.signalWithStart<(input: RunInput) => Promise<unknown>, [{ eventIds: string[] }]>('deliveryRunWorkflow', {
+  await client.workflow.signalWithStart<(input: RunInput) => Promise<unknown>, []>('deliveryRunWorkflow', {
     workflowId,
     taskQueue,
     args: [{ subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId }],
     signal: wakeSignal,
-    signalArgs: [{ eventIds }],
-    typedSearchAttributes: runSearchAttributes(ref, []),
+    signalArgs: [],
+    typedSearchAttributes: runSearchAttributes(ref),
     priority: fairness(ref.workspaceId),
   });
   return workflowId;

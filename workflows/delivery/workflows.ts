@@ -16,15 +16,14 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, CAP_RECHECK_MS, EVENT_IDS_PER_RUN } from './constants.ts';
+import { ACTIVITY_RETRY, BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, CLAIM_TIMEOUT, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
-import { afterBatch, boundInForce, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
-import { EventIdsKey, type DeliveryRef } from './search-attributes.ts';
+import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
+import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type RunView } from './signals.ts';
 
 export { stateQuery, wakeSignal };
@@ -32,10 +31,10 @@ export { stateQuery, wakeSignal };
 // HTTP failures come back as results (the seven-attempt schedule is their retry); only thrown
 // errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
 // since an outage may be long.
-const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] };
+const retry: ActivityOptions['retry'] = { ...ACTIVITY_RETRY, nonRetryableErrorTypes: ['DeliveryNotFound'] };
 const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
 const { sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
-const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
+const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: CLAIM_TIMEOUT, retry });
 
 export interface RunSummary {
   /** Attempts this run (not its predecessors) made. */
@@ -57,8 +56,6 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   const woken = () => wakes !== wakesClaimed;
   setHandler(wakeSignal, () => void (wakes += 1));
 
-  /** The events this run sent, its `EventIds` search attribute. */
-  const listed: string[] = [];
   /** Deliveries in the run's batches, and the attempts those batches may have open at once (their widths). */
   let inFlight = 0;
   let open = 0;
@@ -69,6 +66,12 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   let nextDueAt: number | null = null;
   /** The last claim left due deliveries: more may go as soon as the bound allows. */
   let moreDue = false;
+  /**
+   * A batch ended since the last claim: the run claims again (it told the relay it would: the
+   * claim marks the subscription `runAwake` while a batch is in flight, and the relay does not wake
+   * it for the deliveries it writes meanwhile).
+   */
+  let batchEnded = false;
   let capFull = false;
   /** While capFull: when to look again should no wake-up come. */
   let capRecheckAt = 0;
@@ -88,7 +91,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     until,
     retryAfterUntil: state.retryAfterUntil > Date.now() ? state.retryAfterUntil : null,
     attempted,
-    eventIds: [...listed],
+    batches: calls,
   }));
 
   async function runBatch(token: string, deliveries: ClaimedDelivery[], width: number) {
@@ -104,6 +107,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       inFlight -= deliveries.length;
       open -= width;
       batchesEnded += 1;
+      batchEnded = true;
       // Its own batch freed room in the workspace's cap: look again without waiting to be woken.
       capFull = false;
     }
@@ -123,23 +127,26 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       await reportState({ subscriptionId, ...report });
       reported = report;
     }
-    // A run lists a bounded number of events, and continues as new (its history short too) once its batches end.
-    const listFull = listed.length >= EVENT_IDS_PER_RUN || workflowInfo().continueAsNewSuggested;
-    if (listFull && inFlight === 0) {
+    // Its history stays short: it continues as new once its batches have ended (BATCHES_PER_RUN).
+    const renew = calls >= BATCHES_PER_RUN || workflowInfo().continueAsNewSuggested;
+    if (renew && inFlight === 0) {
       await condition(allHandlersFinished);
-      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: [{ key: EventIdsKey, value: [] }] })({ subscriptionId, workspaceId, state });
+      // Every attribute: the ones given here are all the next run has.
+      return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: runSearchAttributes({ subscriptionId, workspaceId }) })({ subscriptionId, workspaceId, state });
     }
     const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
-    const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
-    const mayClaim = !listFull && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
+    const due = woken() || moreDue || batchEnded || (nextDueAt !== null && nextDueAt <= now);
+    const mayClaim = !renew && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
 
     if (mayClaim) {
       wakesClaimed = wakes;
+      batchEnded = false;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, listRoom: EVENT_IDS_PER_RUN - listed.length });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, first: calls === 1 });
       const fresh = claim.settings;
       settings = fresh;
+      state = followSettings(state, fresh);
       if (claim.stop) {
         if (inFlight === 0 && (await mayEnd())) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
         stopping = true;
@@ -153,30 +160,25 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       if (claim.deliveries.length) {
         state = spendRate(state, fresh.ratePerSecond, now, claim.deliveries.length);
         lastWait = null;
-        const news = claim.deliveries.map((d) => d.eventId).filter((id) => !listed.includes(id));
-        if (news.length) {
-          listed.push(...news);
-          upsertSearchAttributes([{ key: EventIdsKey, value: [...listed] }]);
-        }
         // As many at once as the bound had free (a deep batch sends the rest as those end).
         const width = Math.max(1, Math.min(claim.deliveries.length, boundInForce(state, fresh) - open));
         void runBatch(token, claim.deliveries, width);
         continue;
       }
       if (claim.limitedBy) lastWait = claim.limitedBy;
-      // Due, yet nothing claimed and nothing in the way: should that ever be (a row locked by another
-      // transaction), look again in a second rather than at once.
+      // Due, yet nothing claimed and nothing in the way (constants.ts CLAIM_RETRY_MS): look again soon, not at once.
       else if (claim.dueNow) {
         moreDue = false;
-        nextDueAt = now + 1_000;
+        nextDueAt = now + CLAIM_RETRY_MS;
       }
       continue;
     }
 
-    // Nothing in flight, nothing pending, no signal since the last claim: the run ends (an event
-    // that joins meanwhile comes as a signal before the end, or starts a new run after it).
+    // Nothing in flight, nothing pending, no signal since the last claim: the run waits a moment
+    // for the next event (IDLE_LINGER_MS), then ends (an event that joins meanwhile comes as a
+    // signal before the end, or starts a new run after it).
     if (!stopping && !due && nextDueAt === null && inFlight === 0) {
-      if (await mayEnd()) return { attempted, ended: 'idle' };
+      if (!(await condition(woken, IDLE_LINGER_MS)) && (await mayEnd())) return { attempted, ended: 'idle' };
       continue;
     }
 

@@ -9,7 +9,7 @@ import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './web
 const SUBSCRIPTION_SELECTION =
   'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond ordering payload effectiveInFlight retryAfterUntil backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt retrySchedule { delaysSeconds maxAttempts spanSeconds custom }';
 const ENTRY_SELECTION =
-  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId waited { reason ms } maxAttempts';
+  'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId workflowRunId waited { reason ms } maxAttempts';
 
 const prefixedId = (prefix: string, what: string) =>
   z

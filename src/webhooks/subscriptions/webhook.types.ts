@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { AppError } from '../../errors/errors.ts';
 import { config } from '../../config.ts';
-import type { WebhookSubscription as SubscriptionRow } from '../../generated/prisma/client.ts';
+import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';
@@ -186,6 +186,7 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
     attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
     workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),
+    workflowRunId: t.exposeString('workflowRunId', { nullable: true, description: 'The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet' }),
     waited: t.field({
       type: Waited,
       nullable: true,

@@ -57,6 +57,7 @@ export type DeliveryAttemptMinAggregateOutputType = {
   attemptedAt: Date | null
   nextAttemptAt: Date | null
   workflowId: string | null
+  workflowRunId: string | null
   waitedReason: string | null
   waitedMs: number | null
 }
@@ -78,6 +79,7 @@ export type DeliveryAttemptMaxAggregateOutputType = {
   attemptedAt: Date | null
   nextAttemptAt: Date | null
   workflowId: string | null
+  workflowRunId: string | null
   waitedReason: string | null
   waitedMs: number | null
 }
@@ -99,6 +101,7 @@ export type DeliveryAttemptCountAggregateOutputType = {
   attemptedAt: number
   nextAttemptAt: number
   workflowId: number
+  workflowRunId: number
   waitedReason: number
   waitedMs: number
   _all: number
@@ -136,6 +139,7 @@ export type DeliveryAttemptMinAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  workflowRunId?: true
   waitedReason?: true
   waitedMs?: true
 }
@@ -157,6 +161,7 @@ export type DeliveryAttemptMaxAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  workflowRunId?: true
   waitedReason?: true
   waitedMs?: true
 }
@@ -178,6 +183,7 @@ export type DeliveryAttemptCountAggregateInputType = {
   attemptedAt?: true
   nextAttemptAt?: true
   workflowId?: true
+  workflowRunId?: true
   waitedReason?: true
   waitedMs?: true
   _all?: true
@@ -286,6 +292,7 @@ export type DeliveryAttemptGroupByOutputType = {
   attemptedAt: Date
   nextAttemptAt: Date | null
   workflowId: string
+  workflowRunId: string | null
   waitedReason: string | null
   waitedMs: number | null
   _count: DeliveryAttemptCountAggregateOutputType | null
@@ -330,6 +337,7 @@ export type DeliveryAttemptWhereInput = {
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  workflowRunId?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
@@ -353,6 +361,7 @@ export type DeliveryAttemptOrderByWithRelationInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  workflowRunId?: Prisma.SortOrderInput | Prisma.SortOrder
   waitedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   waitedMs?: Prisma.SortOrderInput | Prisma.SortOrder
   delivery?: Prisma.DeliveryOrderByWithRelationInput
@@ -379,6 +388,7 @@ export type DeliveryAttemptWhereUniqueInput = Prisma.AtLeast<{
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  workflowRunId?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
   delivery?: Prisma.XOR<Prisma.DeliveryScalarRelationFilter, Prisma.DeliveryWhereInput>
@@ -402,6 +412,7 @@ export type DeliveryAttemptOrderByWithAggregationInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  workflowRunId?: Prisma.SortOrderInput | Prisma.SortOrder
   waitedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   waitedMs?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DeliveryAttemptCountOrderByAggregateInput
@@ -431,6 +442,7 @@ export type DeliveryAttemptScalarWhereWithAggregatesInput = {
   attemptedAt?: Prisma.DateTimeWithAggregatesFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableWithAggregatesFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringWithAggregatesFilter<"DeliveryAttempt"> | string
+  workflowRunId?: Prisma.StringNullableWithAggregatesFilter<"DeliveryAttempt"> | string | null
   waitedReason?: Prisma.StringNullableWithAggregatesFilter<"DeliveryAttempt"> | string | null
   waitedMs?: Prisma.IntNullableWithAggregatesFilter<"DeliveryAttempt"> | number | null
 }
@@ -450,6 +462,7 @@ export type DeliveryAttemptCreateInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutAttemptsInput
@@ -473,6 +486,7 @@ export type DeliveryAttemptUncheckedCreateInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -492,6 +506,7 @@ export type DeliveryAttemptUpdateInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutAttemptsNestedInput
@@ -515,6 +530,7 @@ export type DeliveryAttemptUncheckedUpdateInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -536,6 +552,7 @@ export type DeliveryAttemptCreateManyInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -555,6 +572,7 @@ export type DeliveryAttemptUpdateManyMutationInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -576,6 +594,7 @@ export type DeliveryAttemptUncheckedUpdateManyInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -607,6 +626,7 @@ export type DeliveryAttemptCountOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  workflowRunId?: Prisma.SortOrder
   waitedReason?: Prisma.SortOrder
   waitedMs?: Prisma.SortOrder
 }
@@ -635,6 +655,7 @@ export type DeliveryAttemptMaxOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  workflowRunId?: Prisma.SortOrder
   waitedReason?: Prisma.SortOrder
   waitedMs?: Prisma.SortOrder
 }
@@ -656,6 +677,7 @@ export type DeliveryAttemptMinOrderByAggregateInput = {
   attemptedAt?: Prisma.SortOrder
   nextAttemptAt?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
+  workflowRunId?: Prisma.SortOrder
   waitedReason?: Prisma.SortOrder
   waitedMs?: Prisma.SortOrder
 }
@@ -770,6 +792,7 @@ export type DeliveryAttemptCreateWithoutSubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
   delivery: Prisma.DeliveryCreateNestedOneWithoutAttemptsInput
@@ -791,6 +814,7 @@ export type DeliveryAttemptUncheckedCreateWithoutSubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -841,6 +865,7 @@ export type DeliveryAttemptScalarWhereInput = {
   attemptedAt?: Prisma.DateTimeFilter<"DeliveryAttempt"> | Date | string
   nextAttemptAt?: Prisma.DateTimeNullableFilter<"DeliveryAttempt"> | Date | string | null
   workflowId?: Prisma.StringFilter<"DeliveryAttempt"> | string
+  workflowRunId?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedReason?: Prisma.StringNullableFilter<"DeliveryAttempt"> | string | null
   waitedMs?: Prisma.IntNullableFilter<"DeliveryAttempt"> | number | null
 }
@@ -860,6 +885,7 @@ export type DeliveryAttemptCreateWithoutDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutAttemptsInput
@@ -881,6 +907,7 @@ export type DeliveryAttemptUncheckedCreateWithoutDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -927,6 +954,7 @@ export type DeliveryAttemptCreateManySubscriptionInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -946,6 +974,7 @@ export type DeliveryAttemptUpdateWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   delivery?: Prisma.DeliveryUpdateOneRequiredWithoutAttemptsNestedInput
@@ -967,6 +996,7 @@ export type DeliveryAttemptUncheckedUpdateWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -987,6 +1017,7 @@ export type DeliveryAttemptUncheckedUpdateManyWithoutSubscriptionInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -1007,6 +1038,7 @@ export type DeliveryAttemptCreateManyDeliveryInput = {
   attemptedAt?: Date | string
   nextAttemptAt?: Date | string | null
   workflowId: string
+  workflowRunId?: string | null
   waitedReason?: string | null
   waitedMs?: number | null
 }
@@ -1026,6 +1058,7 @@ export type DeliveryAttemptUpdateWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutAttemptsNestedInput
@@ -1047,6 +1080,7 @@ export type DeliveryAttemptUncheckedUpdateWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -1067,6 +1101,7 @@ export type DeliveryAttemptUncheckedUpdateManyWithoutDeliveryInput = {
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   nextAttemptAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
+  workflowRunId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   waitedMs?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
@@ -1090,6 +1125,7 @@ export type DeliveryAttemptSelect<ExtArgs extends runtime.Types.Extensions.Inter
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  workflowRunId?: boolean
   waitedReason?: boolean
   waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
@@ -1113,6 +1149,7 @@ export type DeliveryAttemptSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  workflowRunId?: boolean
   waitedReason?: boolean
   waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
@@ -1136,6 +1173,7 @@ export type DeliveryAttemptSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  workflowRunId?: boolean
   waitedReason?: boolean
   waitedMs?: boolean
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
@@ -1159,11 +1197,12 @@ export type DeliveryAttemptSelectScalar = {
   attemptedAt?: boolean
   nextAttemptAt?: boolean
   workflowId?: boolean
+  workflowRunId?: boolean
   waitedReason?: boolean
   waitedMs?: boolean
 }
 
-export type DeliveryAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "deliveryId" | "subscriptionId" | "eventId" | "eventType" | "attempt" | "trigger" | "status" | "httpStatus" | "durationMs" | "responseExcerpt" | "error" | "payload" | "attemptedAt" | "nextAttemptAt" | "workflowId" | "waitedReason" | "waitedMs", ExtArgs["result"]["deliveryAttempt"]>
+export type DeliveryAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "deliveryId" | "subscriptionId" | "eventId" | "eventType" | "attempt" | "trigger" | "status" | "httpStatus" | "durationMs" | "responseExcerpt" | "error" | "payload" | "attemptedAt" | "nextAttemptAt" | "workflowId" | "workflowRunId" | "waitedReason" | "waitedMs", ExtArgs["result"]["deliveryAttempt"]>
 export type DeliveryAttemptInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   delivery?: boolean | Prisma.DeliveryDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1215,6 +1254,10 @@ export type $DeliveryAttemptPayload<ExtArgs extends runtime.Types.Extensions.Int
     attemptedAt: Date
     nextAttemptAt: Date | null
     workflowId: string
+    /**
+     * The run of that workflow that made the attempt (Temporal Web: the workflow, then this run).
+     */
+    workflowRunId: string | null
     /**
      * What the attempt waited for before it went out: retry_after, in_flight_bound or rate.
      */
@@ -1661,6 +1704,7 @@ export interface DeliveryAttemptFieldRefs {
   readonly attemptedAt: Prisma.FieldRef<"DeliveryAttempt", 'DateTime'>
   readonly nextAttemptAt: Prisma.FieldRef<"DeliveryAttempt", 'DateTime'>
   readonly workflowId: Prisma.FieldRef<"DeliveryAttempt", 'String'>
+  readonly workflowRunId: Prisma.FieldRef<"DeliveryAttempt", 'String'>
   readonly waitedReason: Prisma.FieldRef<"DeliveryAttempt", 'String'>
   readonly waitedMs: Prisma.FieldRef<"DeliveryAttempt", 'Int'>
 }

@@ -55,6 +55,7 @@ export type EventMinAggregateOutputType = {
   aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
 }
@@ -72,6 +73,7 @@ export type EventMaxAggregateOutputType = {
   aboutSubscriptionId: string | null
   occurredAt: Date | null
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
 }
@@ -87,9 +89,11 @@ export type EventCountAggregateOutputType = {
   ticketId: number
   targetSubscriptionId: number
   aboutSubscriptionId: number
+  aboutBoardIds: number
   payload: number
   occurredAt: number
   relayedAt: number
+  deliveriesWrittenAt: number
   relayLeaseUntil: number
   traceparent: number
   _all: number
@@ -125,6 +129,7 @@ export type EventMinAggregateInputType = {
   aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
 }
@@ -142,6 +147,7 @@ export type EventMaxAggregateInputType = {
   aboutSubscriptionId?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
 }
@@ -157,9 +163,11 @@ export type EventCountAggregateInputType = {
   ticketId?: true
   targetSubscriptionId?: true
   aboutSubscriptionId?: true
+  aboutBoardIds?: true
   payload?: true
   occurredAt?: true
   relayedAt?: true
+  deliveriesWrittenAt?: true
   relayLeaseUntil?: true
   traceparent?: true
   _all?: true
@@ -262,9 +270,11 @@ export type EventGroupByOutputType = {
   ticketId: number | null
   targetSubscriptionId: string | null
   aboutSubscriptionId: string | null
+  aboutBoardIds: string[]
   payload: runtime.JsonValue
   occurredAt: Date
   relayedAt: Date | null
+  deliveriesWrittenAt: Date | null
   relayLeaseUntil: Date | null
   traceparent: string | null
   _count: EventCountAggregateOutputType | null
@@ -303,9 +313,11 @@ export type EventWhereInput = {
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -324,9 +336,11 @@ export type EventOrderByWithRelationInput = {
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
@@ -348,9 +362,11 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -369,9 +385,11 @@ export type EventOrderByWithAggregationInput = {
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrderInput | Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   traceparent?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
@@ -395,9 +413,11 @@ export type EventScalarWhereWithAggregatesInput = {
   ticketId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
 }
@@ -411,9 +431,11 @@ export type EventCreateInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -432,9 +454,11 @@ export type EventUncheckedCreateInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -449,9 +473,11 @@ export type EventUpdateInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -470,9 +496,11 @@ export type EventUncheckedUpdateInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -489,9 +517,11 @@ export type EventCreateManyInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -505,9 +535,11 @@ export type EventUpdateManyMutationInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -523,9 +555,11 @@ export type EventUncheckedUpdateManyInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -551,9 +585,11 @@ export type EventCountOrderByAggregateInput = {
   ticketId?: Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -579,6 +615,7 @@ export type EventMaxOrderByAggregateInput = {
   aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -596,6 +633,7 @@ export type EventMinOrderByAggregateInput = {
   aboutSubscriptionId?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
+  deliveriesWrittenAt?: Prisma.SortOrder
   relayLeaseUntil?: Prisma.SortOrder
   traceparent?: Prisma.SortOrder
 }
@@ -697,12 +735,21 @@ export type EventUncheckedUpdateManyWithoutActorNestedInput = {
   deleteMany?: Prisma.EventScalarWhereInput | Prisma.EventScalarWhereInput[]
 }
 
+export type EventCreateaboutBoardIdsInput = {
+  set: string[]
+}
+
 export type BigIntFieldUpdateOperationsInput = {
   set?: bigint | number
   increment?: bigint | number
   decrement?: bigint | number
   multiply?: bigint | number
   divide?: bigint | number
+}
+
+export type EventUpdateaboutBoardIdsInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type EventCreateNestedOneWithoutDeliveriesInput = {
@@ -728,9 +775,11 @@ export type EventCreateWithoutWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   actor?: Prisma.UserCreateNestedOneWithoutEventsInput
@@ -747,9 +796,11 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -795,9 +846,11 @@ export type EventScalarWhereInput = {
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  deliveriesWrittenAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   relayLeaseUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   traceparent?: Prisma.StringNullableFilter<"Event"> | string | null
 }
@@ -811,9 +864,11 @@ export type EventCreateWithoutActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -830,9 +885,11 @@ export type EventUncheckedCreateWithoutActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   deliveries?: Prisma.DeliveryUncheckedCreateNestedManyWithoutEventInput
@@ -873,9 +930,11 @@ export type EventCreateWithoutDeliveriesInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
   workspace: Prisma.WorkspaceCreateNestedOneWithoutEventsInput
@@ -893,9 +952,11 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -925,9 +986,11 @@ export type EventUpdateWithoutDeliveriesInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -945,9 +1008,11 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -962,9 +1027,11 @@ export type EventCreateManyWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -978,9 +1045,11 @@ export type EventUpdateWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor?: Prisma.UserUpdateOneWithoutEventsNestedInput
@@ -997,9 +1066,11 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -1015,9 +1086,11 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -1032,9 +1105,11 @@ export type EventCreateManyActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
+  deliveriesWrittenAt?: Date | string | null
   relayLeaseUntil?: Date | string | null
   traceparent?: string | null
 }
@@ -1048,9 +1123,11 @@ export type EventUpdateWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutEventsNestedInput
@@ -1067,9 +1144,11 @@ export type EventUncheckedUpdateWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   deliveries?: Prisma.DeliveryUncheckedUpdateManyWithoutEventNestedInput
@@ -1085,9 +1164,11 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  deliveriesWrittenAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   relayLeaseUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   traceparent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
@@ -1134,9 +1215,11 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1156,9 +1239,11 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1176,9 +1261,11 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1196,14 +1283,16 @@ export type EventSelectScalar = {
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
+  deliveriesWrittenAt?: boolean
   relayLeaseUntil?: boolean
   traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "aboutBoardIds" | "payload" | "occurredAt" | "relayedAt" | "deliveriesWrittenAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
@@ -1257,6 +1346,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      */
     aboutSubscriptionId: string | null
     /**
+     * For operational events: that subscription's board filter when the event was written (empty: every board). The
+     * event goes to, and is shown to, only those who see all of these boards, whatever the subscription's filter became.
+     */
+    aboutBoardIds: string[]
+    /**
      * The webhook envelope {id, type, occurredAt, workspace, actor, changes, data}.
      */
     payload: runtime.JsonValue
@@ -1265,6 +1359,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Set once every matching subscription has its delivery (and workflow) created.
      */
     relayedAt: Date | null
+    /**
+     * Set once the relay wrote its deliveries (before it wakes their runs; relayedAt follows). A strictly ordered
+     * subscription's next delivery waits while an earlier event of its workspace has none yet.
+     */
+    deliveriesWrittenAt: Date | null
     /**
      * A relay working on it until then; another relay takes it over afterwards.
      */
@@ -1709,9 +1808,11 @@ export interface EventFieldRefs {
   readonly ticketId: Prisma.FieldRef<"Event", 'Int'>
   readonly targetSubscriptionId: Prisma.FieldRef<"Event", 'String'>
   readonly aboutSubscriptionId: Prisma.FieldRef<"Event", 'String'>
+  readonly aboutBoardIds: Prisma.FieldRef<"Event", 'String[]'>
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly deliveriesWrittenAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayLeaseUntil: Prisma.FieldRef<"Event", 'DateTime'>
   readonly traceparent: Prisma.FieldRef<"Event", 'String'>
 }

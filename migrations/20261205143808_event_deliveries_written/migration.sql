@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Event" ADD COLUMN     "deliveriesWrittenAt" TIMESTAMP(3);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DeliveryAttempt" ADD COLUMN     "workflowRunId" TEXT;
