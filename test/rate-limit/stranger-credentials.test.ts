@@ -77,4 +77,16 @@ describe('strangers with made-up credentials', () => {
     await Promise.all([madeUpKey(), madeUpKey()].map((key) => from(address, '/public/v1/me', { headers: { authorization: `Bearer ${key}` } })));
     expect(lanes).toEqual([`address:${address}`, `address:${address}`]);
   });
+
+  it("keeps an unauthenticated request's session lookup in its address's lane, whatever cookie it sends", async () => {
+    const lanes: string[] = [];
+    const findById = sessionRepository.findById.bind(sessionRepository);
+    vi.spyOn(sessionRepository, 'findById').mockImplementation((...args) => (lanes.push(currentDatabaseLane()), findById(...args)));
+    const address = freshAddress();
+    const cookie = () => `session=${crypto.randomBytes(32).toString('base64url')}`;
+    await Promise.all(
+      [cookie(), cookie()].map((c) => from(address, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', cookie: c }, body: '{"query":"{ __typename }"}' })),
+    );
+    expect(lanes).toEqual([`address:${address}`, `address:${address}`]);
+  });
 });
