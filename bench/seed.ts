@@ -1,9 +1,8 @@
-// Seeds the benchmark's data (run as a child process with DATABASE_URL set): one workspace with
-// the demo boards, an API key with every scope whose rate limit cannot throttle the run, and
-// ~500 tickets. Sends the fixture to the parent over IPC.
+// Seeds the benchmark's data (run as a child process with DATABASE_URL, or DATA_DIR for the embedded
+// default): one workspace with the demo boards, an API key with every scope whose rate limit
+// cannot throttle the run, and ~500 tickets. Sends the fixture to the parent over IPC.
 import crypto from 'node:crypto';
-import pg from 'pg';
-import { db, migrate } from '../src/db/db.ts';
+import { db, migrate, prisma } from '../src/db/db.ts';
 import { workspaceService } from '../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../src/api-keys/api-key.service.ts';
 import { ticketService } from '../src/tickets/ticket.service.ts';
@@ -27,10 +26,7 @@ const ws = await workspaceService.create({
 const key = await apiKeyService.create(ws.workspace.id, { name: 'Benchmark key', role: ws.roles.admin.id, scopes: [...API_SCOPES] }, ws.admin.id);
 
 // The servers read the limit from the key's row when they first resolve it.
-const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-await client.connect();
-await client.query('UPDATE "ApiKey" SET "requestsPerMinute" = $1 WHERE id = $2', [UNTHROTTLED_PER_MINUTE, key.record.id]);
-await client.end();
+await prisma.apiKey.update({ where: { id: key.record.id }, data: { requestsPerMinute: UNTHROTTLED_PER_MINUTE } });
 
 const board = ws.boards[0];
 const product = board.fields.find((f) => f.name === 'Product')!;
