@@ -42,6 +42,8 @@ import { appendHistory, verdictOf, type Figure } from './guard-figures.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 export const HISTORY_FILE = path.join(here, 'results', 'guard-history.md');
+/** Tickets seeded per version (a page is 50). */
+const GUARD_TICKETS = 200;
 
 const { values: opts } = parseArgs({
   options: {
@@ -139,7 +141,7 @@ async function apiPart(engine: 'postgres' | 'embedded', trees: Record<Side, stri
       tempDirs.push(env.DATA_DIR);
     }
     log(`${engine}: seeding ${side} with its own code…`);
-    const seeding = start<BenchFixture>(path.join(here, 'guard-seed.ts'), env, [trees[side]], ['--import', 'tsx'], 240_000);
+    const seeding = start<BenchFixture>(path.join(here, 'seed.ts'), env, [trees[side], String(GUARD_TICKETS)], ['--import', 'tsx'], 240_000);
     const fixture = await seeding.message;
     await stopChild(seeding.child);
     const { child, message } = start<{ port: number }>(bundles[side], { ...env, ...production.env }, [JSON.stringify(fixture)], production.flags);
