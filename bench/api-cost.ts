@@ -11,7 +11,7 @@
 // checkout) and bundled with its own scripts/build.ts. Default: the commit before the hardening of
 // 2026-11-23 (issue 10), whose limits must cost under 5%. PostgreSQL: DATABASE_URL, else a
 // throwaway cluster. Writes bench/results/api-cost-latest.md when every case runs.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throw
 import type { BenchFixture } from './servers/listen.ts';
 import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
-import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
+import { addBaselineWorktree, bundleAppIn, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
@@ -71,13 +71,11 @@ async function cleanup() {
 }
 const budgetMs = (300 + cases.length * (2 * warmup + rounds * 2 * (seconds + 2))) * 1000;
 
-/** The baseline's own bench server, bundled by its own build script inside its worktree (its src/paths.ts finds its root there). */
+/** The baseline's own bench server, bundled in a temporary worktree. */
 function bundleBaseline(rev: string): { file: string; commit: string } {
   const tree = addBaselineWorktree(root, rev);
   worktree = tree;
-  const script = "const { bundle, distDir } = await import('./scripts/build.ts'); await bundle({ app: 'bench/servers/app.ts' }, distDir + '/bench');";
-  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: tree.dir, stdio: 'inherit' });
-  return { file: path.join(tree.dir, 'dist', 'bench', 'app.js'), commit: tree.commit };
+  return { file: bundleAppIn(tree.dir), commit: tree.commit };
 }
 
 interface Tally {

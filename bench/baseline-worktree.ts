@@ -34,6 +34,16 @@ export function addBaselineWorktree(root: string, rev: string): BaselineWorktree
   };
 }
 
+/**
+ * The version's own bench server (bench/servers/app.ts), bundled by its own scripts/build.ts
+ * inside its tree (its src/paths.ts finds its root there); returns the bundle's path.
+ */
+export function bundleAppIn(dir: string): string {
+  const script = "const { bundle, distDir } = await import('./scripts/build.ts'); await bundle({ app: 'bench/servers/app.ts' }, distDir + '/bench');";
+  execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, stdio: 'inherit' });
+  return path.join(dir, 'dist', 'bench', 'app.js');
+}
+
 /** The commit checked out at `root`, abbreviated, and whether tracked files differ from it. */
 export function currentCommit(root: string): { commit: string; dirty: boolean } {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();

@@ -51,6 +51,13 @@ interface PrincipalBase {
   role: RoleAccess;
   /** What the caller may do through the API: the key's scopes, or those a human's role implies. */
   scopes: ReadonlySet<ApiScope>;
+  /**
+   * The client address of the request this principal came with, which the audit log records: set
+   * per request by the HTTP app on its own copy (the cached principal has none), so it travels with
+   * the caller explicitly instead of through an AsyncLocalStorage, whose promise hooks cost every
+   * request's every promise (bench/results/findings-api.md).
+   */
+  address?: string;
 }
 
 export interface ApiKeyPrincipal extends PrincipalBase {

@@ -1,7 +1,6 @@
 // The one writer of the audit log: `recordAudit(tx, …)` with the transaction of the change it
 // records, so an entry exists exactly when its change is committed. Who acted comes from the
-// principal (or the operator); from where, from the request the HTTP app is answering.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// principal (or the operator); from where, from the address the HTTP app put on the request's principal.
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Principal } from '../access/principal.ts';
 import { newId } from '../ids.ts';
@@ -13,20 +12,19 @@ export interface AuditActor {
   id: string | null;
   /** A person's e-mail (or user name), a key's prefix, `cli` for the operator. */
   label: string;
+  /** The client address of the request it acted in, when it acted through one. */
+  address?: string | null;
 }
 
 /** `npm run cli` (src/admin/commands.ts): whoever runs the service's commands on its machine. */
 export const OPERATOR: AuditActor = { type: 'operator', id: null, label: 'cli' };
 
 export function actorOf(p: Principal): AuditActor {
+  const address = p.address ?? null;
   return p.kind === 'apiKey'
-    ? { type: 'api_key', id: String(p.apiKey.id), label: p.apiKey.prefix }
-    : { type: 'person', id: String(p.user.id), label: p.email ?? p.user.userName };
+    ? { type: 'api_key', id: String(p.apiKey.id), label: p.apiKey.prefix, address }
+    : { type: 'person', id: String(p.user.id), label: p.email ?? p.user.userName, address };
 }
-
-/** The client address of the request being answered (set by the HTTP app; none in the CLI). */
-const requestAddress = new AsyncLocalStorage<string>();
-export const withRequestAddress = <T>(address: string, run: () => T): T => requestAddress.run(address, run);
 
 export interface AuditInput {
   workspaceId: number;
@@ -36,7 +34,7 @@ export interface AuditInput {
   /** The record before the change (null: created) and after it (null: deleted); only the action's allow-listed fields that differ are kept. */
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
-  /** Defaults to the request's client address. */
+  /** Defaults to the actor's (the request's client address). */
   address?: string | null;
 }
 
@@ -69,7 +67,7 @@ export async function recordAudit(tx: Prisma.TransactionClient, input: AuditInpu
       actorType: input.actor.type,
       actorId: input.actor.id,
       actorLabel: input.actor.label.slice(0, 320),
-      address: input.address !== undefined ? input.address : (requestAddress.getStore() ?? null),
+      address: input.address !== undefined ? input.address : (input.actor.address ?? null),
       targetType: input.target.type,
       targetId: String(input.target.id),
       changes: changesOf(input.action, input.before, input.after) as unknown as Prisma.InputJsonValue,

@@ -28,9 +28,9 @@ export const signedIn =
     recordAudit(tx, { workspaceId: account.workspaceId, actor: person(account), action: 'session.signed_in', target: { type: 'user', id: account.id }, address: addressOf(clientAddress) });
 
 export const signedOut =
-  (account: Account): AuditWrite =>
+  (account: Account, clientAddress: string | undefined): AuditWrite =>
   (tx) =>
-    recordAudit(tx, { workspaceId: account.workspaceId, actor: person(account), action: 'session.signed_out', target: { type: 'user', id: account.id } });
+    recordAudit(tx, { workspaceId: account.workspaceId, actor: person(account), action: 'session.signed_out', target: { type: 'user', id: account.id }, address: clientAddress ?? null });
 
 /** A wrong password (or a deactivated account) for each account the e-mail names; unknown e-mails are not recorded. */
 export async function recordFailedSignIns(accounts: Account[], clientAddress: string, now: Date): Promise<void> {

@@ -168,11 +168,13 @@ export const sessionService = {
   },
 
   /** The signed-in person for a cookie value, or null when the session is unknown or over. */
-  async authenticate(token: string, now = Date.now()): Promise<UserPrincipal | null> {
+  async authenticate(token: string, now = Date.now(), beforeLookup?: () => Promise<void>): Promise<UserPrincipal | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const id = hashToken(token);
     let entry = cache.get(id);
     if (!entry || entry.until < now) {
+      // As apiKeyService.authenticate: the caller counts a stranger before the database is asked.
+      if (!entry?.principal) await beforeLookup?.();
       listenForInvalidations();
       const generation = cache.generation;
       const row = await sessionRepository.findById(id);
@@ -207,7 +209,7 @@ export const sessionService = {
   /** Ends a session (sign-out, expiry); returns the Set-Cookie value that clears the cookie. `signedOutBy`: a sign-out, recorded in the audit log. */
   async end(sessionId: string, signedOutBy?: UserPrincipal): Promise<string> {
     try {
-      await sessionRepository.delete(sessionId, signedOutBy && signedOut({ id: signedOutBy.user.id, workspaceId: signedOutBy.workspace.id, email: signedOutBy.email, userName: signedOutBy.user.userName }));
+      await sessionRepository.delete(sessionId, signedOutBy && signedOut({ id: signedOutBy.user.id, workspaceId: signedOutBy.workspace.id, email: signedOutBy.email, userName: signedOutBy.user.userName }, signedOutBy.address));
     } finally {
       invalidateLocally({ kind: 'session', id: sessionId });
     }

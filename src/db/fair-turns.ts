@@ -2,7 +2,7 @@
 // at a time, in the order they were asked for, so a caller with twenty requests in flight had
 // twenty places in line for each one of another workspace's, and the delivery engine's steps waited
 // behind all of them. Here the work has lanes: a workspace's (its authenticated requests and its
-// subscriptions' delivery steps), a request's credential or address until its workspace is known,
+// subscriptions' delivery steps), a request's client address until its workspace is known,
 // the bulk jobs' chunks, and the service's (the relay, start-up, everything else). The connection
 // is given to the lanes in turn: one statement or transaction each, round-robin over the lanes
 // that wait (per lane, in arrival order). A busy workspace then gets its share and no more,
@@ -22,7 +22,10 @@ export const BULK_JOBS_LANE = 'bulk-jobs';
 /** A workspace's lane: its requests once authenticated, and its subscriptions' delivery steps. */
 export const workspaceLane = (workspaceId: number): string => `workspace:${workspaceId}`;
 
-/** Runs `fn` with its statements in `lane` (a credential is kept in memory only while it waits). */
+/** A request's lane until it is authenticated: its client address's (one per address, whatever credentials it sends). */
+export const addressLane = (address: string): string => `address:${address}`;
+
+/** Runs `fn` with its statements in `lane`. */
 export const withDatabaseLane = <T>(lane: string, fn: () => T): T => lanes.run({ lane }, fn);
 
 /** Moves the rest of the current `withDatabaseLane` context to `lane` (a request, once its workspace is known); outside one, nothing. */

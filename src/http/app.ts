@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createGraphQLServer, type GraphQLServer } from '../api/yoga.ts';
 import { AppError } from '../errors/errors.ts';
-import { authenticateRequest, type RequestAuth } from '../api/authenticate.ts';
+import { authenticateRequest, type BeforeLookup, type RequestAuth } from '../api/authenticate.ts';
 import { routes as apiRoutes } from '../api/routes.ts';
 import type { RouteDef } from '../rest/route.ts';
 import { compileRoute, runRoute } from '../api/rest-handler.ts';
@@ -19,8 +19,7 @@ import { createRequestRateLimiter, type RequestRateLimiter } from '../rate-limit
 import { sharedRedis } from '../rate-limit/redis.ts';
 import { createAddressRateLimiter, type AddressRateLimiter } from '../rate-limit/address-rate-limiter.ts';
 import { clientAddressResolver } from '../rate-limit/client-address.ts';
-import { withRequestAddress } from '../audit/audit.writer.ts';
-import { moveToDatabaseLane, withDatabaseLane, workspaceLane } from '../db/fair-turns.ts';
+import { addressLane, moveToDatabaseLane, withDatabaseLane, workspaceLane } from '../db/fair-turns.ts';
 import { healthRoutes, type ReadinessChecks } from './health.ts';
 import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
@@ -69,44 +68,55 @@ export function createApp({
   app.use('*', httpMetrics());
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
-  const clientAddressOf = clientAddressResolver(trustedProxies);
+  // Resolved once per request (proxy-addr and ipaddr.js parse on every call).
+  const resolveClientAddress = clientAddressResolver(trustedProxies);
+  const addresses = new WeakMap<Request, string>();
+  const clientAddressOf = (c: Context) => {
+    let address = addresses.get(c.req.raw);
+    if (address === undefined) addresses.set(c.req.raw, (address = resolveClientAddress(c)));
+    return address;
+  };
   // First, so that the request's span covers its limits too (not health checks or the settings UI).
   app.use(`${API_PREFIX}/*`, traceRequests);
   app.use('/graphql', traceRequests);
-  // The audit log's address of whatever this request changes (src/audit).
-  const auditAddress: MiddlewareHandler = (c, next) => withRequestAddress(clientAddressOf(c), next);
-  app.use(`${API_PREFIX}/*`, auditAddress);
-  app.use('/graphql', auditAddress);
-  // Each caller's statements take their turns in a lane of their own (src/db/fair-turns.ts): its
-  // credential as sent (an API key, a session cookie), else its address, until `admit` knows its
-  // workspace; from then on the workspace's lane. Turns are taken on the embedded database only
-  // (PGlite's one connection); on PostgreSQL the lane is a name that nothing reads.
-  const laneOf = (c: Context) => {
-    const credential = c.req.header('authorization') ?? c.req.header('cookie');
-    return credential ? `credential:${credential}` : `address:${clientAddressOf(c)}`;
-  };
-  const databaseLane: MiddlewareHandler = (c, next) => withDatabaseLane(laneOf(c), next);
+  // Each caller's statements take their turns in a lane of their own (src/db/fair-turns.ts, at
+  // PGlite's connection and PostgreSQL's pool): its client address's until `admit` knows its
+  // workspace, from then on the workspace's. A credential never names a lane: a stranger sending a
+  // thousand made-up keys is one lane, its address's, not a thousand that outweigh every workspace.
+  const databaseLane: MiddlewareHandler = (c, next) => withDatabaseLane(addressLane(clientAddressOf(c)), next);
   app.use(`${API_PREFIX}/*`, databaseLane);
   app.use('/graphql', databaseLane);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or
-   * session (a refused one included), against the client address. Returns the key's limit headers.
+   * session (a refused one included), against the client address, once. A credential never
+   * resolved here is counted against the address before the database is asked (`beforeLookup`),
+   * so made-up keys are refused for their address's allowance, not looked up one query each; a
+   * valid key's first request in a process costs its address one, its refreshes nothing.
+   * Returns the key's limit headers; the principal carries the request's address (audit log).
    */
-  async function admit(c: Context, authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }> {
+  async function admit(c: Context, authenticate: (beforeLookup: BeforeLookup) => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }> {
+    const address = clientAddressOf(c);
+    let counted = false;
+    const countAddress = async () => {
+      if (counted) return;
+      counted = true;
+      await anonymousRateLimiter.admit(address);
+    };
     let auth: RequestAuth;
     try {
-      auth = await authenticate();
+      auth = await authenticate(countAddress);
     } catch (err) {
-      await anonymousRateLimiter.admit(clientAddressOf(c));
+      await countAddress();
       throw err;
     }
     if (auth.principal) {
-      // On PGlite, the request's statements from here on take its workspace's turns.
+      // The request's statements from here on take its workspace's turns.
       moveToDatabaseLane(workspaceLane(auth.principal.workspace.id));
-      return { auth, limitHeaders: await rateLimiter.admit(auth.principal) };
+      const principal = { ...auth.principal, address };
+      return { auth: { ...auth, principal }, limitHeaders: await rateLimiter.admit(principal) };
     }
-    await anonymousRateLimiter.admit(clientAddressOf(c));
+    await countAddress();
     return { auth, limitHeaders: {} };
   }
 
@@ -125,7 +135,7 @@ export function createApp({
     const requestId = requestIdOf(c.req.raw);
     let limitHeaders: Record<string, string> = {};
     try {
-      const admitted = await admit(c, () => authenticateRequest(c.req.raw.headers, { required }));
+      const admitted = await admit(c, (beforeLookup) => authenticateRequest(c.req.raw.headers, { required, beforeLookup }));
       limitHeaders = admitted.limitHeaders;
       return await answer(admitted.auth, { 'X-Request-Id': requestId, ...limitHeaders });
     } catch (err) {

@@ -3,7 +3,7 @@
 // reads anything. The limits of the GraphQL
 // document itself are Yoga plugins (src/graphql/limits.ts).
 import { AppError } from '../errors/errors.ts';
-import { authenticateGraphQLRequest, type RequestAuth } from '../api/authenticate.ts';
+import { authenticateGraphQLRequest, type BeforeLookup, type RequestAuth } from '../api/authenticate.ts';
 import type { GraphQLServer } from '../api/yoga.ts';
 import { pageMemory } from '../paging/page-budget.ts';
 import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';
@@ -13,7 +13,7 @@ import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 interface GraphQLCaller {
   requestId: string;
   clientAddress: string;
-  admit(authenticate: () => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
+  admit(authenticate: (beforeLookup: BeforeLookup) => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
   /** Counts `extra` more requests of the caller (GraphQLContext.chargeRequests), or throws 429 rate_limited. */
   charge(principal: RequestAuth['principal'], extra: number): Promise<void>;
 }
@@ -22,7 +22,7 @@ export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
   return async (request: Request, { requestId, clientAddress, admit, charge }: GraphQLCaller): Promise<Response> => {
     let limitHeaders: Record<string, string> = {};
     try {
-      const admitted = await admit(() => authenticateGraphQLRequest(request));
+      const admitted = await admit((beforeLookup) => authenticateGraphQLRequest(request, beforeLookup));
       limitHeaders = admitted.limitHeaders;
       const requestBody = await checkedInput(request);
       const responseCookies: string[] = [];

@@ -123,8 +123,8 @@ export const invitationService = {
     return invitation;
   },
 
-  /** Makes the invited person's account (anyone holding the link); they then sign in. */
-  async accept(input: unknown) {
+  /** Makes the invited person's account (anyone holding the link); they then sign in. `clientAddress`: the audit log's. */
+  async accept(input: unknown, clientAddress?: string) {
     const parsed = acceptInput.safeParse(input);
     if (!parsed.success) throw new AppError('validation_failed', 'The details are not valid', { errors: fromZodIssues(parsed.error.issues) });
     const { token, fullName, password } = parsed.data;
@@ -134,7 +134,7 @@ export const invitationService = {
     const result = await invitationRepository.accept(invitation, { userName: userNameFor(invitation.email), fullName, passwordHash }, (tx, user) =>
       recordAudit(tx, {
         workspaceId: invitation.workspaceId,
-        actor: { type: 'person', id: String(user.id), label: invitation.email },
+        actor: { type: 'person', id: String(user.id), label: invitation.email, address: clientAddress ?? null },
         action: 'user.invitation_accepted',
         target: { type: 'user', id: user.id },
         before: null,

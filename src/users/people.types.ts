@@ -97,7 +97,7 @@ builder.mutationField('acceptInvitation', (t) =>
     type: AcceptedInvitation,
     description: 'Makes the invited person’s account with the invitation’s role; the link works once (anyone holding it)',
     args: { token: t.arg.string({ required: true }), fullName: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_root, args) => invitationService.accept(args),
+    resolve: (_root, args, ctx) => invitationService.accept(args, ctx.clientAddress),
   }),
 );
 

@@ -10,6 +10,7 @@ import { MAX_FAILED_SIGN_INS_RECORDED_PER_HOUR, recordFailedSignIns } from '../.
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
 import { AUDIT_ACTION_NAMES } from '../../src/audit/audit.actions.ts';
+import { useMailer } from '../../src/users/invitation.service.ts';
 import { AUDIT_ACTIONS as UI_AUDIT_ACTIONS } from '../../web/src/api/operations.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
@@ -153,6 +154,30 @@ describe('the audit log', () => {
     expect(stored).not.toContain(headers!.cookie.split('=')[1]);
     expect(stored).not.toContain(headers!['x-csrf-token']);
     expect(stored).not.toContain(PASSWORD);
+  });
+
+  it('records an invitation and its acceptance (an anonymous request) with the addresses they came from', async () => {
+    const mail: string[] = [];
+    useMailer({ from: 'service@example.test', transport: { sendMail: async (m) => void mail.push((m as { text: string }).text) } });
+    try {
+      const { headers } = await signIn(ws.admin.email!, PASSWORD, '192.0.2.45');
+      const email = `invited-${randomSuffix()}@example.test`;
+      const invited = await gql(headers!, 'mutation($input: InviteUserInput!) { inviteUser(input: $input) { link } }', { input: { email, roleId: ws.roles.agent.id } }, '192.0.2.45');
+      expect(invited.body.errors).toBeUndefined();
+      const token = new URL(invited.body.data.inviteUser.link as string).hash.slice(1);
+      const accepted = await call('POST', '/graphql', {
+        from: '198.51.100.46',
+        body: { query: 'mutation($t: String!, $n: String!, $p: String!) { acceptInvitation(token: $t, fullName: $n, password: $p) { userId } }', variables: { t: token, n: 'Invited', p: PASSWORD } },
+      });
+      expect(accepted.body.errors).toBeUndefined();
+      const rows = await entries(ws, { action: { in: ['user.invited', 'user.invitation_accepted'] } });
+      expect(rows.map((e) => [e.action, e.actorLabel, e.address])).toEqual([
+        ['user.invited', ws.admin.email, '192.0.2.45'],
+        ['user.invitation_accepted', email, '198.51.100.46'],
+      ]);
+    } finally {
+      useMailer(undefined);
+    }
   });
 
   it('reads the log through GraphQL as an administrator', async () => {

@@ -19,8 +19,10 @@ type App = ReturnType<typeof createApp>;
 const limitedApp = (trustedProxies: string[] = []) =>
   createApp({ anonymousRateLimiter: createAddressRateLimiter({ requestsPerMinute: LIMIT }), trustedProxies });
 
-async function from(app: App, remoteAddress: string | undefined, path: string, init: RequestInit = {}) {
-  const env = remoteAddress === undefined ? undefined : { incoming: { socket: { remoteAddress } } };
+/** `remoteAddress` as a string is a new socket per call; as a socket object, the same connection again. */
+async function from(app: App, remoteAddress: string | { remoteAddress: string } | undefined, path: string, init: RequestInit = {}) {
+  const socket = typeof remoteAddress === 'string' ? { remoteAddress } : remoteAddress;
+  const env = socket === undefined ? undefined : { incoming: { socket } };
   const res = await app.fetch(new Request(`http://localhost${path}`, init), env);
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
@@ -74,13 +76,15 @@ describe('anonymous requests per client address', () => {
     expect(limited.json()).toEqual({ errors: [{ message: expect.stringContaining('retry in'), extensions: { code: 'rate_limited', status: 429 } }] });
   });
 
-  it('counts each address on its own, and never counts valid keys', async () => {
+  it('counts each address on its own, and never counts keys it has resolved', async () => {
     const app = limitedApp();
     const busy = freshAddress();
     for (let i = 0; i < LIMIT; i++) await from(app, busy, '/public/v1/me');
     expectLimited(await from(app, busy, '/public/v1/me'));
     expect((await from(app, freshAddress(), '/public/v1/me')).status).toBe(401);
     const key = await ws.key();
+    // A key this process never resolved is counted before its lookup (stranger-credentials.test.ts): known first from elsewhere.
+    expect((await from(app, freshAddress(), '/public/v1/me', { headers: { authorization: `Bearer ${key.value}` } })).status).toBe(200);
     for (let i = 0; i < LIMIT + 2; i++) {
       const res = await from(app, busy, '/public/v1/me', { headers: { authorization: `Bearer ${key.value}` } });
       expect(res.status).toBe(200);
@@ -105,6 +109,19 @@ describe('anonymous requests per client address', () => {
     expectLimited(await from(app, proxy, '/public/v1/me', { headers: { 'x-forwarded-for': client } }));
     // Another client behind the same proxy has its own count.
     expect((await from(app, proxy, '/public/v1/me', { headers: { 'x-forwarded-for': freshAddress() } })).status).toBe(401);
+  });
+
+  it('behind a trusted proxy, tells the clients of one kept-alive connection apart by the header each request brings', async () => {
+    const app = limitedApp(['10.0.0.0/8']);
+    // A proxy sends many clients' requests over one upstream connection: one socket, headers that change.
+    const connection = { remoteAddress: '10.4.5.6' };
+    const [first, second] = [freshAddress(), freshAddress()];
+    for (let i = 0; i < LIMIT; i++) expect((await from(app, connection, '/public/v1/me', { headers: { 'x-forwarded-for': first } })).status).toBe(401);
+    expectLimited(await from(app, connection, '/public/v1/me', { headers: { 'x-forwarded-for': first } }));
+    expect((await from(app, connection, '/public/v1/me', { headers: { 'x-forwarded-for': second } })).status).toBe(401);
+    // Without the header the request is the proxy's own, counted apart from both clients.
+    expect((await from(app, connection, '/public/v1/me')).status).toBe(401);
+    expectLimited(await from(app, connection, '/public/v1/me', { headers: { 'x-forwarded-for': first } }));
   });
 
   it('reads TRUSTED_PROXIES as a list, and refuses to start with an entry that is no address or range', () => {
