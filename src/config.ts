@@ -2,6 +2,7 @@
 // Parsed once, on first use: nothing reads it when a module is imported, so a test can hand in its
 // own environment with loadConfig(env) before starting the service.
 import { z } from 'zod';
+import dns from 'node:dns';
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { onFirstUse } from './lazy.ts';
@@ -9,6 +10,21 @@ import { onFirstUse } from './lazy.ts';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A comma-separated list (items trimmed, empty ones dropped) that `check` accepts (it throws otherwise); unset: empty. */
+const commaList = (check: (list: string[]) => unknown, message: string) =>
+  z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        check(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, message);
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -38,6 +54,9 @@ const schema = z.object({
   MAX_HELD_DELIVERIES_PER_SUBSCRIPTION: z.coerce.number().int().positive().max(1_000_000).default(100),
   SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  // The DNS servers that resolve webhook hosts (workflows/delivery/host-resolver.ts): `ip`, `ip:port` or
+  // `[ipv6]:port`, comma-separated; unset or empty: the system's (/etc/resolv.conf).
+  WEBHOOK_DNS_SERVERS: commaList((list) => new dns.Resolver().setServers(list), 'a comma-separated list of IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   // Keys that encrypt webhook signing secrets at rest (docs/operators/admin-cli.md, "Webhook secrets"); unset: a key
   // file in DATA_DIR. `id:base64`, comma-separated, the first encrypts.
   WEBHOOK_SECRET_KEYS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()).transform((v, ctx) => {
@@ -52,6 +71,9 @@ const schema = z.object({
   // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   WEBHOOK_WORKSPACE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
+  // A worker process's connections to receivers at most, busy and idle (workflows/delivery/delivery-agent.ts): half of
+  // the common soft limit of 1024 descriptors, the rest left to the API's clients, the database and Temporal.
+  WEBHOOK_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(512),
   // The slowest rate a subscription may ask for (docs/integrators/webhooks.md, "Bounds"): at 0.1/s a paused
   // subscription's held cap (100) drains in under 17 minutes, within its deliveries' first retries.
   WEBHOOK_MIN_RATE_PER_SECOND: z.coerce.number().min(0.01).max(1000).default(0.1),
@@ -64,18 +86,7 @@ const schema = z.object({
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(5000),
   AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   // Hostile-input limits of authentication (docs/integrators/api-conventions.md, "Rate limits" and "People and sessions").
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .refine((list) => {
-      try {
-        proxyaddr.compile(list);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'a comma-separated list of IP addresses, CIDR ranges, or loopback / linklocal / uniquelocal'),
+  TRUSTED_PROXIES: commaList((list) => proxyaddr.compile(list), 'a comma-separated list of IP addresses, CIDR ranges, or loopback / linklocal / uniquelocal'),
   ANONYMOUS_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   SIGN_IN_MAX_CONSECUTIVE_FAILURES: z.coerce.number().int().positive().default(10),
   SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY: z.coerce.number().int().positive().default(100),
@@ -165,7 +176,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       signInMaxConsecutiveFailures: e.SIGN_IN_MAX_CONSECUTIVE_FAILURES,
       signInMaxFailuresPerAddressPerDay: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS_PER_DAY,
     },
-    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
+    webhooks: { allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS, dnsServers: e.WEBHOOK_DNS_SERVERS, secretKeys: e.WEBHOOK_SECRET_KEYS, maxInFlightLimit: e.WEBHOOK_MAX_IN_FLIGHT_LIMIT, workspaceMaxInFlight: e.WEBHOOK_WORKSPACE_MAX_IN_FLIGHT, maxConnections: e.WEBHOOK_MAX_CONNECTIONS, minRatePerSecond: e.WEBHOOK_MIN_RATE_PER_SECOND, retryMinDelaySeconds: e.WEBHOOK_RETRY_MIN_DELAY_SECONDS },
     retention: {
       webhookLogDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       readNotificationDays: e.READ_NOTIFICATION_RETENTION_DAYS,

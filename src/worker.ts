@@ -60,7 +60,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });
-  // The attempts hand freed slots to waiting deliveries by signalling their workflows.
+  // A batch that ends wakes the runs of its workspace that wait for room in the cap (workflows/delivery/wake.ts).
   const client = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const worker = await createWorker({
     connection,

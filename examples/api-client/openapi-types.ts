@@ -37,7 +37,11 @@ export interface paths {
          */
         get: operations["listBoards"];
         put?: never;
-        post?: never;
+        /**
+         * Create a board with its priorities, custom fields and states
+         * @description Needs the scope `boards:write` and a key whose role is admin (403 `forbidden` otherwise). Names of fields, of states and of priorities are unique on the board (whatever their case); a `select` or `multiselect` field needs `options`, other types take none; at most one state is `initial` (none: the first). A workspace has at most 200 boards, archived ones included. The answer is the board with the ids of its fields and states.
+         */
+        post: operations["createBoard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,6 +62,50 @@ export interface paths {
         get: operations["getBoard"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a board or change its description
+         * @description Needs the scope `boards:write` and a key whose role is admin (403 `forbidden` otherwise). Only the members sent change; `description: null` clears it.
+         */
+        patch: operations["updateBoard"];
+        trace?: never;
+    };
+    "/boards/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a board: its tickets stay, it takes no new ones
+         * @description Needs the scope `boards:write` and a key whose role is admin (403 `forbidden` otherwise). Its tickets stay readable and changeable, and the board stays valid in webhook subscriptions’ and roles’ board lists; `POST /tickets` to it answers 422 at `/boardId`. Archiving an archived board changes nothing.
+         */
+        post: operations["archiveBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an archived board again
+         * @description Needs the scope `boards:write` and a key whose role is admin (403 `forbidden` otherwise). It takes new tickets again. Unarchiving an open board changes nothing.
+         */
+        post: operations["unarchiveBoard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -99,6 +147,90 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Give a person another role
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. In force from the person's next request: their sessions see the role's boards and permissions at once. Service accounts keep the role their key was made with (404: only people are changed here).
+         */
+        patch: operations["changeUserRole"];
+        trace?: never;
+    };
+    "/users/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a person
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. Their sessions end and the API keys they made stop working, at once on every instance. Deactivating a deactivated person changes nothing.
+         */
+        post: operations["deactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a person
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. They can sign in again, and the keys they made (unless revoked or expired) work again.
+         */
+        post: operations["reactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a person by e-mail
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. The service e-mails a one-time link (valid 7 days, usable once) with which the person chooses a name and password; the link itself is never in an API answer. Inviting a pending address again replaces its link; an address with an account in the workspace is refused (422). At most 100 invitations are pending per workspace.
+         */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Needs the scope `users:write` and a key whose role is admin; a key never acts on a person whose role is admin, nor gives an admin role (403 `forbidden`), so no key can lock the administrators out or raise anyone to their rights. Its link stops working. Answers the invitation revoked.
+         */
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -958,7 +1090,7 @@ export interface components {
             }[];
         };
         /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemInvalidJsonOrInvalidHeader: {
+        ProblemInvalidJson: {
             /**
              * Format: uri
              * @description `urn:ticketing:problem:<code with dashes>`
@@ -971,10 +1103,10 @@ export interface components {
             /** @description What went wrong with this request */
             detail: string;
             /**
-             * @description One of the codes of this answer
+             * @description The code of this answer
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_header";
+            code: "invalid_json";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1002,33 +1134,6 @@ export interface components {
              * @enum {string}
              */
             code: "insufficient_scope" | "forbidden";
-            /** @description The `X-Request-Id` of this request */
-            requestId: string;
-            /** @description With `validation_failed`: each offending member */
-            errors?: {
-                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
-                path: string;
-                message: string;
-            }[];
-        };
-        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemIdempotencyRequestInProgress: {
-            /**
-             * Format: uri
-             * @description `urn:ticketing:problem:<code with dashes>`
-             */
-            type: string;
-            /** @description The fixed title of the code */
-            title: string;
-            /** @description The HTTP status */
-            status: number;
-            /** @description What went wrong with this request */
-            detail: string;
-            /**
-             * @description The code of this answer
-             * @enum {string}
-             */
-            code: "idempotency_request_in_progress";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1083,6 +1188,60 @@ export interface components {
              * @enum {string}
              */
             code: "unsupported_media_type";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemInvalidJsonOrInvalidHeader: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "invalid_json" | "invalid_header";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemIdempotencyRequestInProgress: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description The code of this answer
+             * @enum {string}
+             */
+            code: "idempotency_request_in_progress";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1164,33 +1323,6 @@ export interface components {
              * @enum {string}
              */
             code: "precondition_failed";
-            /** @description The `X-Request-Id` of this request */
-            requestId: string;
-            /** @description With `validation_failed`: each offending member */
-            errors?: {
-                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
-                path: string;
-                message: string;
-            }[];
-        };
-        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
-        ProblemInvalidJson: {
-            /**
-             * Format: uri
-             * @description `urn:ticketing:problem:<code with dashes>`
-             */
-            type: string;
-            /** @description The fixed title of the code */
-            title: string;
-            /** @description The HTTP status */
-            status: number;
-            /** @description What went wrong with this request */
-            detail: string;
-            /**
-             * @description The code of this answer
-             * @enum {string}
-             */
-            code: "invalid_json";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -1533,6 +1665,11 @@ export interface operations {
                             }[];
                             /** @description The allowed priority labels, in order */
                             priorities: string[];
+                            /**
+                             * Format: date-time
+                             * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                             */
+                            archivedAt: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
@@ -1563,6 +1700,181 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    createBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    name: string;
+                    description?: string | null;
+                    /** @description The allowed priority labels, in order; a new ticket without one gets the first */
+                    priorities: string[];
+                    /** @description Custom fields, in order; tickets carry their values as `{fieldId, value}` */
+                    fields?: {
+                        /** @description The field's name, unique on the board Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                        name: string;
+                        /** @enum {string} */
+                        type: "text" | "number" | "boolean" | "date" | "select" | "multiselect";
+                        required?: boolean;
+                        /** @description The choices of a select or multiselect field (at least one); none for other types */
+                        options?: string[];
+                    }[];
+                    /** @description The states, in order; a new ticket starts in the one marked `initial` (at most one; none: the first) */
+                    states: {
+                        /** @description The state's name, unique on the board Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                        name: string;
+                        /** @enum {string} */
+                        category: "open" | "pending" | "solved" | "closed";
+                        initial?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        fields: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "boolean" | "date" | "multiselect" | "number" | "select" | "text";
+                            required: boolean;
+                            /** @description Allowed values of select and multiselect fields; empty otherwise */
+                            options: string[];
+                        }[];
+                        states: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "closed" | "open" | "pending" | "solved";
+                        }[];
+                        /** @description The allowed priority labels, in order */
+                        priorities: string[];
+                        /**
+                         * Format: date-time
+                         * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                         */
+                        archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
                 };
             };
             /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
@@ -1645,6 +1957,11 @@ export interface operations {
                         }[];
                         /** @description The allowed priority labels, in order */
                         priorities: string[];
+                        /**
+                         * Format: date-time
+                         * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                         */
+                        archivedAt: string | null;
                     };
                 };
             };
@@ -1725,6 +2042,428 @@ export interface operations {
             };
         };
     };
+    updateBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id, e.g. `brd_01J…` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Leading and trailing white space is removed before it is stored (the maximum length counts it as sent). Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                    name?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        fields: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "boolean" | "date" | "multiselect" | "number" | "select" | "text";
+                            required: boolean;
+                            /** @description Allowed values of select and multiselect fields; empty otherwise */
+                            options: string[];
+                        }[];
+                        states: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "closed" | "open" | "pending" | "solved";
+                        }[];
+                        /** @description The allowed priority labels, in order */
+                        priorities: string[];
+                        /**
+                         * Format: date-time
+                         * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                         */
+                        archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    archiveBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id, e.g. `brd_01J…` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        fields: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "boolean" | "date" | "multiselect" | "number" | "select" | "text";
+                            required: boolean;
+                            /** @description Allowed values of select and multiselect fields; empty otherwise */
+                            options: string[];
+                        }[];
+                        states: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "closed" | "open" | "pending" | "solved";
+                        }[];
+                        /** @description The allowed priority labels, in order */
+                        priorities: string[];
+                        /**
+                         * Format: date-time
+                         * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                         */
+                        archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    unarchiveBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id, e.g. `brd_01J…` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        fields: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "boolean" | "date" | "multiselect" | "number" | "select" | "text";
+                            required: boolean;
+                            /** @description Allowed values of select and multiselect fields; empty otherwise */
+                            options: string[];
+                        }[];
+                        states: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "closed" | "open" | "pending" | "solved";
+                        }[];
+                        /** @description The allowed priority labels, in order */
+                        priorities: string[];
+                        /**
+                         * Format: date-time
+                         * @description When it was archived: its tickets stay readable, it takes no new ones; null while open
+                         */
+                        archivedAt: string | null;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -1732,6 +2471,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, as it was given */
                 cursor?: string;
+                /** @description Only people (`human`) or only service accounts (`service`) */
+                kind?: "human" | "service";
             };
             header?: never;
             path?: never;
@@ -1758,7 +2499,13 @@ export interface operations {
                             /** @enum {string} */
                             kind: "human" | "service";
                             roleId: number;
+                            /** @description Whether the role is an admin role (administrators also get the operational notices) */
                             isAdmin: boolean;
+                            /**
+                             * Format: date-time
+                             * @description Set while deactivated: no sign-in, no session, and the keys the person made stop working
+                             */
+                            deactivatedAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -1861,7 +2608,13 @@ export interface operations {
                         /** @enum {string} */
                         kind: "human" | "service";
                         roleId: number;
+                        /** @description Whether the role is an admin role (administrators also get the operational notices) */
                         isAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Set while deactivated: no sign-in, no session, and the keys the person made stop working
+                         */
+                        deactivatedAt: string | null;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -1891,6 +2644,658 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemInsufficientScope"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    changeUserRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The role the person acts with from their next request on */
+                    roleId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        userName: string;
+                        fullName: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        kind: "human" | "service";
+                        roleId: number;
+                        /** @description Whether the role is an admin role (administrators also get the operational notices) */
+                        isAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Set while deactivated: no sign-in, no session, and the keys the person made stop working
+                         */
+                        deactivatedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    deactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        userName: string;
+                        fullName: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        kind: "human" | "service";
+                        roleId: number;
+                        /** @description Whether the role is an admin role (administrators also get the operational notices) */
+                        isAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Set while deactivated: no sign-in, no session, and the keys the person made stop working
+                         */
+                        deactivatedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    reactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        userName: string;
+                        fullName: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        kind: "human" | "service";
+                        roleId: number;
+                        /** @description Whether the role is an admin role (administrators also get the operational notices) */
+                        isAdmin: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Set while deactivated: no sign-in, no session, and the keys the person made stop working
+                         */
+                        deactivatedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemNotFound"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Where the one-time link goes; the person signs in with it
+                     */
+                    email: string;
+                    /** @description The role the person will act with */
+                    roleId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitation: {
+                            id: string;
+                            email: string;
+                            roleId: number;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description Whether the link was e-mailed (false when e-mail is off, or it failed) */
+                        emailed: boolean;
+                    };
+                };
+            };
+            /** @description The body is not JSON (or not UTF-8). `code`: `invalid_json`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidJson"];
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
+                };
+            };
+            /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemPayloadTooLarge"];
+                };
+            };
+            /** @description The body is not sent as `application/json`. `code`: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemUnsupportedMediaType"];
+                };
+            };
+            /** @description Validation failed; `errors[]` names each offending member. `code`: `validation_failed`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemValidationFailed"];
+                };
+            };
+            /** @description Over the key’s request quota; retry after `Retry-After` seconds. `code`: `rate_limited`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemRateLimited"];
+                };
+            };
+            /** @description A failure on our side; never a stack trace. Retry later. `code`: `internal_error`, `service_unavailable`. */
+            "5XX": {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInternalErrorOrServiceUnavailable"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation id (`inv_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        roleId: number;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The API key is missing, unknown, revoked or expired. `code`: `invalid_token`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInvalidToken"];
+                };
+            };
+            /** @description The key lacks the scope, or its role may not make this change. `code`: `insufficient_scope`, `forbidden`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemInsufficientScopeOrForbidden"];
                 };
             };
             /** @description No such record, or one the key’s role does not see (never 403). `code`: `not_found`. */
@@ -5964,11 +7369,11 @@ export interface operations {
                 /** @description With actorType: the user id of a person, the key id of a key */
                 actorId?: string;
                 /** @description Only actions on this kind of record */
-                targetType?: "api_key" | "webhook_subscription" | "workspace" | "user";
+                targetType?: "api_key" | "webhook_subscription" | "workspace" | "user" | "board" | "role" | "invitation";
                 /** @description With targetType: the record’s id */
                 targetId?: string;
                 /** @description Only this action */
-                action?: "api_key.created" | "api_key.revoked" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.deleted" | "webhook_subscription.secret_rotated" | "webhook_subscription.paused" | "webhook_subscription.resumed" | "webhook_subscription.disabled" | "webhook_subscription.enabled" | "webhook_subscription.test_sent" | "webhook_subscription.recovery_started" | "webhook_subscription.delivery_resend_requested" | "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "workspace.created";
+                action?: "api_key.created" | "api_key.revoked" | "webhook_subscription.created" | "webhook_subscription.updated" | "webhook_subscription.deleted" | "webhook_subscription.secret_rotated" | "webhook_subscription.paused" | "webhook_subscription.resumed" | "webhook_subscription.disabled" | "webhook_subscription.enabled" | "webhook_subscription.test_sent" | "webhook_subscription.recovery_started" | "webhook_subscription.delivery_resend_requested" | "session.signed_in" | "session.sign_in_failed" | "session.signed_out" | "workspace.created" | "board.created" | "board.updated" | "board.archived" | "board.unarchived" | "role.created" | "role.updated" | "user.invited" | "user.invitation_revoked" | "user.invitation_accepted" | "user.role_changed" | "user.deactivated" | "user.reactivated";
                 /** @description At or after this time (ISO 8601) Years 1 to 9999 (UTC). */
                 since?: string;
                 /** @description Before this time (ISO 8601) Years 1 to 9999 (UTC). */
@@ -6043,7 +7448,7 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             occurredAt: string;
-                            /** @description One of: api_key.created, api_key.revoked, webhook_subscription.created, webhook_subscription.updated, webhook_subscription.deleted, webhook_subscription.secret_rotated, webhook_subscription.paused, webhook_subscription.resumed, webhook_subscription.disabled, webhook_subscription.enabled, webhook_subscription.test_sent, webhook_subscription.recovery_started, webhook_subscription.delivery_resend_requested, session.signed_in, session.sign_in_failed, session.signed_out, workspace.created */
+                            /** @description One of: api_key.created, api_key.revoked, webhook_subscription.created, webhook_subscription.updated, webhook_subscription.deleted, webhook_subscription.secret_rotated, webhook_subscription.paused, webhook_subscription.resumed, webhook_subscription.disabled, webhook_subscription.enabled, webhook_subscription.test_sent, webhook_subscription.recovery_started, webhook_subscription.delivery_resend_requested, session.signed_in, session.sign_in_failed, session.signed_out, workspace.created, board.created, board.updated, board.archived, board.unarchived, role.created, role.updated, user.invited, user.invitation_revoked, user.invitation_accepted, user.role_changed, user.deactivated, user.reactivated */
                             action: string;
                             actor: {
                                 /** @enum {string} */
@@ -6057,7 +7462,7 @@ export interface operations {
                             address: string | null;
                             target: {
                                 /** @enum {string} */
-                                type: "api_key" | "user" | "webhook_subscription" | "workspace";
+                                type: "api_key" | "board" | "invitation" | "role" | "user" | "webhook_subscription" | "workspace";
                                 id: string;
                             };
                             changes: {

@@ -1,5 +1,6 @@
 // The caches of security decisions (resolved API keys and sessions) and what empties them. A
-// revocation or sign-out is announced through the database all instances share: the repository
+// revocation, a sign-out, a change of a role (its boards, its permissions) or of a person (role,
+// deactivation) is announced through the database all instances share: the repository
 // sends pg_notify in the transaction that commits it, and every instance listening
 // (db.listen, the process's one LISTEN connection) drops the entry at once. The 10 s lifetime of an entry only covers a
 // message lost while an instance's listener was reconnecting; on reconnecting the caches are emptied.
@@ -10,15 +11,30 @@ import { onResetForTests } from '../reset-for-tests.ts';
 
 export const INVALIDATION_CHANNEL = 'auth_invalidation';
 
-type Invalidation = { kind: 'apiKey'; id: number } | { kind: 'session'; id: string };
+/**
+ * What changed: a key (revoked), a session (ended), a role (every principal acting with it), a
+ * user (a person's sessions, and the keys they created or whose account they are), a board (its
+ * rules: fields, states, archived).
+ */
+export type Invalidation =
+  | { kind: 'apiKey'; id: number }
+  | { kind: 'session'; id: string }
+  | { kind: 'role'; id: number }
+  | { kind: 'user'; id: number }
+  | { kind: 'board'; id: string };
 
 export const invalidationPayload = (i: Invalidation) => `${i.kind}:${i.id}`;
 
 function parsePayload(payload: string): Invalidation | undefined {
   const [kind, id] = payload.split(':', 2);
-  if (kind === 'apiKey' && /^\d+$/.test(id ?? '')) return { kind, id: Number(id) };
-  if (kind === 'session' && id) return { kind, id };
+  if ((kind === 'apiKey' || kind === 'role' || kind === 'user') && /^\d{1,10}$/.test(id ?? '')) return { kind, id: Number(id) };
+  if ((kind === 'session' || kind === 'board') && id) return { kind, id };
   return undefined;
+}
+
+/** Sends the invalidation to every instance when `tx` commits (and to none if it rolls back). */
+export async function announceInvalidation(tx: { $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number> }, i: Invalidation): Promise<void> {
+  await tx.$executeRaw`SELECT pg_notify(${INVALIDATION_CHANNEL}, ${invalidationPayload(i)})`;
 }
 
 /**
@@ -66,10 +82,18 @@ export class SecurityCache<Entry> {
 }
 
 const caches = new Set<SecurityCache<unknown>>();
+/** Other caches that follow the same announcements (board rules): told of each, and of a lost connection (undefined). */
+const followers = new Set<(invalidation: Invalidation | undefined) => void>();
+
+/** `follow` hears every invalidation of this instance, and `undefined` when all must go. */
+export function followInvalidations(follow: (invalidation: Invalidation | undefined) => void): void {
+  followers.add(follow);
+}
 
 /** Applies an invalidation to this instance's caches (the revoking instance does not wait for its own message). */
 export function invalidateLocally(invalidation: Invalidation): void {
   for (const cache of caches) cache.invalidate(invalidation);
+  for (const follow of followers) follow(invalidation);
 }
 
 let listening = false;
@@ -90,6 +114,7 @@ export function listenForInvalidations(): void {
   listening = true;
   const clearAll = () => {
     for (const cache of caches) cache.clear();
+    for (const follow of followers) follow(undefined);
   };
   // `undefined`: the listener reconnected, and what was sent meanwhile is lost. Entries cached
   // before the first LISTEN took effect are dropped as well.

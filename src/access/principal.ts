@@ -5,7 +5,9 @@ export const API_SCOPES = [
   'tickets:read',
   'tickets:write',
   'boards:read',
+  'boards:write',
   'users:read',
+  'users:write',
   'kb:read',
   'kb:write',
   'webhooks:manage',
@@ -13,8 +15,13 @@ export const API_SCOPES = [
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
-/** Role permissions beyond reading what the role sees. */
-const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] as const;
+/**
+ * Role permissions beyond reading what the role sees, as the services check them. An admin role
+ * (`isAdmin`) may do everything, including what only administrators do (keys, boards, roles, people,
+ * the audit log); `settings.manage` is held by the built-in Administrator role and implies nothing more.
+ */
+export const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage'] as const;
+export type RolePermission = (typeof ROLE_PERMISSIONS)[number];
 
 export interface RoleAccess {
   id: number;
@@ -74,7 +81,7 @@ export function scopesForRole(role: RoleAccess): Set<ApiScope> {
   if (role.isAdmin || role.permissions.has('tickets.write')) s.add('tickets:write');
   if (role.isAdmin || role.permissions.has('kb.write')) s.add('kb:write');
   if (role.isAdmin || role.permissions.has('webhooks.manage')) s.add('webhooks:manage');
-  if (role.isAdmin) s.add('audit:read');
+  if (role.isAdmin) for (const admin of ['audit:read', 'boards:write', 'users:write'] as const) s.add(admin);
   return s;
 }
 

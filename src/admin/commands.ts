@@ -1,5 +1,5 @@
 // The commands of `npm run cli` (src/cli.ts): the settings page's API key actions without the UI,
-// and the operator's workspaces.
+// the operator's workspaces, and their boards, roles and people (workspace-admin-commands.ts).
 // They run in the CLI's own process, or in the running service's when it holds the embedded
 // database (src/admin/admin-channel.ts); either way they print the same text.
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { secretRepository } from '../webhooks/subscriptions/secret.repository.ts
 import { AppError } from '../errors/errors.ts';
 import { API_SCOPES } from '../access/principal.ts';
 import { OPERATOR } from '../audit/audit.writer.ts';
+import { ADMIN_USAGE, runAdminCommand } from './workspace-admin-commands.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 
 const usage = `usage:
@@ -20,6 +21,7 @@ const usage = `usage:
   npm run cli -- workspaces create --name NAME --domain URL --admin-email EMAIL [--admin-name NAME]
   npm run cli -- workspaces list
   npm run cli -- secrets reencrypt
+${ADMIN_USAGE}
 scopes: ${API_SCOPES.join(', ')}
 --workspace is needed when the database holds more than one workspace.`;
 
@@ -49,9 +51,19 @@ export async function runCli(argv: string[]): Promise<string> {
       domain: { type: 'string' },
       'admin-email': { type: 'string' },
       'admin-name': { type: 'string' },
+      email: { type: 'string' },
+      json: { type: 'string' },
+      admin: { type: 'boolean' },
+      'no-admin': { type: 'boolean' },
+      permissions: { type: 'string' },
+      boards: { type: 'string' },
     },
   });
   const [noun, verb] = positionals;
+  if (noun === 'boards' || noun === 'roles' || noun === 'people') {
+    const out = await runAdminCommand(noun, verb, values, await resolveWorkspace(values.workspace));
+    if (out !== undefined) return out;
+  }
   if (noun === 'keys' && verb === 'create') {
     if (!values.name || !values.role || !values.scopes) throw new AppError('validation_failed', usage);
     const ws = await resolveWorkspace(values.workspace);
@@ -159,14 +171,17 @@ function formatWorkspaces(workspaces: Awaited<ReturnType<typeof listAllWorkspace
 
 /**
  * Webhook secrets under a new key. With WEBHOOK_SECRET_KEYS, the new key is the one listed first
- * (every process restarted with the list beforehand); with the key file, a new key is made here.
+ * (every process restarted with it first beforehand); with the key file, a new key is made here.
+ * The other keys are retired before any row is read (secret.repository.ts): nothing can be sealed
+ * under them afterwards, so dropping them once every row is read loses nothing.
  */
 async function reencryptSecrets(): Promise<string> {
   if (!secretKeys.fromConfig) secretKeys.addKey();
-  const { reencrypted, keyId, stillUsed } = await secretRepository.reencryptAll();
+  const { reencrypted, keyId, retired, stillUsed } = await secretRepository.reencryptAll();
   const lines = [`Re-encrypted ${reencrypted} webhook subscription${reencrypted === 1 ? '' : 's'} under key ${keyId}.`];
-  if (stillUsed.length) lines.push(`Still in use (changed meanwhile; run the command again): ${stillUsed.join(', ')}.`);
-  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone.`);
+  if (retired.length) lines.push(`Retired ${retired.join(', ')}: no process can seal a secret under ${retired.length === 1 ? 'it' : 'them'} any more.`);
+  if (stillUsed.length) lines.push(`Still in use, by keys this process does not hold: ${stillUsed.join(', ')}. Nothing was dropped.`);
+  else if (secretKeys.fromConfig) lines.push(`No row uses another key: WEBHOOK_SECRET_KEYS may now list ${keyId} alone (restart every process with it).`);
   else {
     secretKeys.keepOnly(new Set([keyId]));
     lines.push('The earlier keys are removed from the key file.');

@@ -8,6 +8,7 @@ import type { AuditWrite } from '../audit/audit.writer.ts';
 const keyInclude = {
   workspace: true,
   serviceUser: { include: { role: { include: roleInclude } } },
+  createdBy: { select: { deactivatedAt: true } },
 } as const;
 
 export const apiKeyRepository = {

@@ -8,7 +8,7 @@ import { config } from '../config.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { API_SCOPES, type ApiKeyPrincipal, type ApiScope } from '../access/principal.ts';
 import { toRoleAccess } from '../access/role-access.ts';
-import { invalidateLocally, listenForInvalidations, SecurityCache } from '../access/invalidation.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache, type Invalidation } from '../access/invalidation.ts';
 import { pageById, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { apiKeyRepository } from './api-key.repository.ts';
 import { OPERATOR, recordAudit, type AuditActor } from '../audit/audit.writer.ts';
@@ -58,12 +58,33 @@ function toPrincipal(row: KeyRow): ApiKeyPrincipal {
 }
 
 interface CacheEntry {
-  /** null: the key is unknown or revoked (cached too, so guessing keys does not load the database). */
+  /** null: the key is unknown, revoked or stopped (cached too, so guessing keys does not load the database). */
   principal: ApiKeyPrincipal | null;
+  /** The key's id and the accounts it depends on (its service account, its creator), also when refused. */
+  keyId: number | null;
+  accountIds: number[];
   hash: string;
   until: number;
 }
-const cache = new SecurityCache<CacheEntry>(CACHE_MAX, (entry, _token, i) => i.kind === 'apiKey' && entry.principal?.apiKey.id === i.id);
+
+/**
+ * A key works while it is not revoked and neither its service account nor the person who created it
+ * is deactivated (a deactivated person's keys stop with them, and work again if they are reactivated).
+ */
+function usable(row: KeyRow): boolean {
+  return row.revokedAt === null && row.serviceUser.deactivatedAt === null && (row.createdBy === null || row.createdBy.deactivatedAt === null);
+}
+/**
+ * A key's entry goes with the key, its role (boards, permissions changed), its service account and
+ * the person who created it (deactivated or reactivated: the entry may be a refusal).
+ */
+function keyMatches(entry: CacheEntry, _token: string, i: Invalidation): boolean {
+  if (i.kind === 'apiKey') return entry.keyId === i.id;
+  if (i.kind === 'role') return entry.principal?.role.id === i.id;
+  if (i.kind === 'user') return entry.accountIds.includes(i.id);
+  return false;
+}
+const cache = new SecurityCache<CacheEntry>(CACHE_MAX, keyMatches);
 const touchedAt = new Map<number, number>();
 // A test file's fresh database (src/reset-for-tests.ts); the cache is cleared with the others (access/invalidation.ts).
 onResetForTests(() => touchedAt.clear());
@@ -85,13 +106,19 @@ export const apiKeyService = {
       listenForInvalidations();
       const generation = cache.generation;
       const row = await apiKeyRepository.findByPrefix(`svc_${match[1]}`);
-      const valid = row !== null && row.revokedAt === null && timingSafeEqualHex(row.secretHash, hash);
-      entry = { principal: valid ? toPrincipal(row) : null, hash, until: now + CACHE_TTL_MS };
+      const valid = row !== null && usable(row) && timingSafeEqualHex(row.secretHash, hash);
+      entry = {
+        principal: valid ? toPrincipal(row) : null,
+        keyId: row?.id ?? null,
+        accountIds: row ? [row.serviceUserId, ...(row.createdById === null ? [] : [row.createdById])] : [],
+        hash,
+        until: now + CACHE_TTL_MS,
+      };
       // Not stored if a revocation happened meanwhile: the row read may be the revoked one.
       cache.set(token, entry, generation);
     }
     const principal = entry.principal;
-    if (!principal) throw new AppError('invalid_token', 'The API key is unknown or revoked');
+    if (!principal) throw new AppError('invalid_token', 'The API key is unknown, revoked or no longer active');
     if (principal.apiKey.expiresAt && principal.apiKey.expiresAt.getTime() <= now) {
       throw new AppError('invalid_token', 'The API key has expired');
     }
@@ -109,7 +136,7 @@ export const apiKeyService = {
    */
   async principalById(id: number, now = Date.now()): Promise<ApiKeyPrincipal | null> {
     const row = await apiKeyRepository.findById(id);
-    if (!row || row.revokedAt !== null || (row.expiresAt && row.expiresAt.getTime() <= now)) return null;
+    if (!row || !usable(row) || (row.expiresAt && row.expiresAt.getTime() <= now)) return null;
     return toPrincipal(row);
   },
 

@@ -5,6 +5,8 @@ import '../api-keys/api-key.types.ts';
 import '../workspaces/workspace.types.ts';
 import '../auth/session.types.ts';
 import '../users/user.types.ts';
+import '../users/role.types.ts';
+import '../users/people.types.ts';
 import '../boards/board.types.ts';
 import '../tickets/ticket.types.ts';
 import '../knowledge-base/article.types.ts';

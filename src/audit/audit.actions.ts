@@ -5,6 +5,8 @@
 
 const SUBSCRIPTION_FIELDS = ['url', 'events', 'boardIds', 'fields', 'description', 'maxInFlight', 'ratePerSecond', 'ordering', 'payload', 'retrySchedule'] as const;
 const CONDITION = ['condition'] as const;
+const BOARD_FIELDS = ['name', 'description', 'priorities', 'fields', 'states'] as const;
+const ROLE_FIELDS = ['name', 'isAdmin', 'permissions', 'allBoards', 'boardIds'] as const;
 
 export const AUDIT_ACTIONS = {
   'api_key.created': ['name', 'scopes', 'roleId', 'expiresAt'],
@@ -27,6 +29,20 @@ export const AUDIT_ACTIONS = {
   'session.sign_in_failed': [],
   'session.signed_out': [],
   'workspace.created': ['name', 'domain'],
+  'board.created': BOARD_FIELDS,
+  'board.updated': ['name', 'description'],
+  'board.archived': ['archivedAt'],
+  'board.unarchived': ['archivedAt'],
+  'role.created': ROLE_FIELDS,
+  'role.updated': ROLE_FIELDS,
+  /** The token never: only who is invited, with which role, until when. */
+  'user.invited': ['email', 'roleId', 'expiresAt'],
+  'user.invitation_revoked': ['email'],
+  /** By the new person, as they accept: the invitation's id is in `changes`. */
+  'user.invitation_accepted': ['invitationId', 'email', 'roleId', 'fullName'],
+  'user.role_changed': ['roleId'],
+  'user.deactivated': ['deactivatedAt'],
+  'user.reactivated': ['deactivatedAt'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -37,5 +53,5 @@ export const AUDIT_ACTOR_TYPES = ['person', 'api_key', 'operator'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** Sessions are recorded by their account (`user`): a session's id is derived from its cookie. */
-export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_subscription', 'workspace', 'user'] as const;
+export const AUDIT_TARGET_TYPES = ['api_key', 'webhook_subscription', 'workspace', 'user', 'board', 'role', 'invitation'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -12,7 +12,7 @@ import { hashPassword, needsRehash, verifyPassword } from '../access/password.ts
 import { scopesForRole, type UserPrincipal } from '../access/principal.ts';
 import { toRoleAccess } from '../access/role-access.ts';
 import { sessionRepository } from './session.repository.ts';
-import { invalidateLocally, listenForInvalidations, SecurityCache } from '../access/invalidation.ts';
+import { invalidateLocally, listenForInvalidations, SecurityCache, type Invalidation } from '../access/invalidation.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
 import { notificationService } from '../notifications/notification.service.ts';
 import { sharedRedis } from '../rate-limit/redis.ts';
@@ -88,11 +88,20 @@ function toPrincipal(user: UserRow, sessionId: string, csrfToken: string): UserP
 interface CacheEntry {
   /** null: unknown, expired or deactivated (cached too, so junk cookies do not load the database). */
   principal: UserPrincipal | null;
+  /** The session's person, also when `principal` is null (deactivated). */
+  userId: number | null;
   expiresAt: number;
   lastSeenAt: number;
   until: number;
 }
-const cache = new SecurityCache<CacheEntry>(CACHE_MAX, (_entry, id, i) => i.kind === 'session' && id === i.id);
+/** A session's entry goes with the session, its person (role changed, deactivated) and its role (boards, permissions changed). */
+function sessionMatches(entry: CacheEntry, id: string, i: Invalidation): boolean {
+  if (i.kind === 'session') return id === i.id;
+  if (i.kind === 'user') return entry.userId === i.id;
+  if (i.kind === 'role') return entry.principal?.role.id === i.id;
+  return false;
+}
+const cache = new SecurityCache<CacheEntry>(CACHE_MAX, sessionMatches);
 
 let throttle: ReturnType<typeof createSignInThrottle> | undefined;
 const signInThrottle = () =>
@@ -170,6 +179,7 @@ export const sessionService = {
       const valid = row !== null && row.user.deactivatedAt === null;
       entry = {
         principal: valid ? toPrincipal(row.user, row.id, row.csrfToken) : null,
+        userId: row?.userId ?? null,
         expiresAt: row?.expiresAt.getTime() ?? 0,
         lastSeenAt: row?.lastSeenAt.getTime() ?? 0,
         until: now + CACHE_TTL_MS,

@@ -6,21 +6,28 @@ import { pageByKey, type ConnectionArgs } from '../paging/page-by-key.ts';
 import { stringId } from '../paging/page-keys.ts';
 import { boardRepository, type BoardWithRules } from './board.repository.ts';
 import { onResetForTests } from '../reset-for-tests.ts';
+import { followInvalidations } from '../access/invalidation.ts';
 
 /** Board ids: `brd_` and a ULID. */
 const boardIds = stringId(/^brd_[0-9A-Z]{26}$/);
 
 /**
- * Board definitions (fields, states, priorities) change rarely and are read by every ticket
- * write, so they are trusted for a few seconds from an in-process cache, as API keys are: a
- * change made elsewhere reaches this instance within RULES_TTL_MS. Unknown boards are not
- * cached, so a new board is usable at once.
+ * Board definitions (fields, states, priorities, archived) change rarely and are read by every
+ * ticket write, so they are served from an in-process cache, as API keys are. A change
+ * (board-admin.service.ts) is announced with the other invalidations (access/invalidation.ts)
+ * and drops the board's entry on every instance when it commits; RULES_TTL_MS only covers an
+ * announcement lost while a listener reconnected. Unknown boards are not cached, so a new board
+ * is usable at once.
  */
 const RULES_TTL_MS = 10_000;
 const RULES_CACHE_MAX = 1_000;
 const rulesCache = new Map<string, { rules: Promise<BoardWithRules | null>; until: number }>();
 // A test file's fresh database (src/reset-for-tests.ts).
 onResetForTests(() => rulesCache.clear());
+followInvalidations((i) => {
+  if (i === undefined) rulesCache.clear();
+  else if (i.kind === 'board') for (const key of rulesCache.keys()) if (key.endsWith(`:${i.id}`)) rulesCache.delete(key);
+});
 
 export const boardService = {
   /**

@@ -16,6 +16,7 @@ export const errorTable = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still in progress' },
+  last_administrator: { status: 409, title: 'The workspace would be left without an active administrator' },
   precondition_failed: { status: 412, title: 'The record changed since the version the request names (If-Match)' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The request body must be JSON' },

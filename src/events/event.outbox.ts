@@ -15,6 +15,8 @@ export interface WriteEventInput extends Omit<EnvelopeInput, 'id' | 'occurredAt'
   targetSubscriptionId?: string | null;
   /** An operational event: the subscription it is about, which never receives it. */
   aboutSubscriptionId?: string | null;
+  /** An operational event: that subscription's board filter now (who may receive and see the event). */
+  aboutBoardIds?: string[];
   occurredAt?: Date;
 }
 
@@ -30,6 +32,7 @@ export function eventInsertSql(envelope: EventEnvelope, row: {
   ticketId: number | null | 'created';
   targetSubscriptionId: string | null;
   aboutSubscriptionId?: string | null;
+  aboutBoardIds?: string[];
   occurredAt: Date;
 }): Prisma.Sql {
   const fromTicket = row.ticketId === 'created';
@@ -38,9 +41,9 @@ export function eventInsertSql(envelope: EventEnvelope, row: {
     ? Prisma.sql`jsonb_set(${JSON.stringify(envelope)}::jsonb, '{data,id}', to_jsonb("id"))`
     : Prisma.sql`${JSON.stringify(envelope)}::jsonb`;
   return Prisma.sql`
-    INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "targetSubscriptionId", "aboutSubscriptionId", "payload", "occurredAt", "traceparent")
+    INSERT INTO "Event" ("id", "workspaceId", "type", "actorId", "boardId", "ticketId", "targetSubscriptionId", "aboutSubscriptionId", "aboutBoardIds", "payload", "occurredAt", "traceparent")
     SELECT ${envelope.id}, ${row.workspaceId}::int, ${envelope.type}, ${envelope.actor?.id ?? null}::int, ${row.boardId}::text, ${ticketId}, ${row.targetSubscriptionId}::text,
-           ${row.aboutSubscriptionId ?? null}::text,
+           ${row.aboutSubscriptionId ?? null}::text, ${row.aboutBoardIds ?? []}::text[],
            ${payload}, ${row.occurredAt.toISOString()}::timestamp(3), ${currentTraceparent()}::text
     ${fromTicket ? Prisma.sql`FROM ticket` : Prisma.empty}`;
 }
@@ -59,6 +62,7 @@ export async function writeEvent(
     ticketId: input.ticketId ?? null,
     targetSubscriptionId: input.targetSubscriptionId ?? null,
     aboutSubscriptionId: input.aboutSubscriptionId ?? null,
+    aboutBoardIds: input.aboutBoardIds ?? [],
     occurredAt,
   });
   await tx.$executeRaw(alongside ? Prisma.sql`WITH ${alongside(occurredAt)} ${insert}` : insert);

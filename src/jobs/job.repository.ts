@@ -62,6 +62,21 @@ export const jobRepository = {
     });
   },
 
+  /**
+   * The board each item's ticket is on now (the ticket it made or changed, or the one an update
+   * named), by item index; null when that ticket is gone or is not the workspace's. Items that name
+   * no ticket (a create that failed) are absent.
+   */
+  async itemTicketBoards(workspaceId: number, jobId: string): Promise<Map<number, { ticketId: number; boardId: string | null }>> {
+    const rows = await prisma.$queryRaw<{ index: number; ticketId: number; boardId: string | null }[]>`
+      SELECT i."index", i."ticket" AS "ticketId", t."boardId"
+        FROM (SELECT "index", COALESCE("ticketId", CASE WHEN "op" = 'update' THEN ("input"->>'id')::int END) AS "ticket"
+                FROM "TicketBulkItem" WHERE "jobId" = ${jobId}) i
+        LEFT JOIN "Ticket" t ON t."id" = i."ticket" AND t."workspaceId" = ${workspaceId}::int
+       WHERE i."ticket" IS NOT NULL`;
+    return new Map(rows.map((r) => [r.index, { ticketId: r.ticketId, boardId: r.boardId }]));
+  },
+
   findJobById(id: string) {
     return prisma.ticketBulkJob.findUnique({ where: { id }, select: { id: true, workspaceId: true, apiKeyId: true, status: true } });
   },

@@ -3,7 +3,7 @@
 // service, one item at a time, each in its own short transaction together with its result.
 import type { Client } from '@temporalio/client';
 import { AppError } from '../errors/errors.ts';
-import type { Principal } from '../access/principal.ts';
+import { canSeeBoard, type Principal } from '../access/principal.ts';
 import { newId } from '../ids.ts';
 import { logger } from '../logger.ts';
 import { temporal } from '../temporal/client.ts';
@@ -121,22 +121,30 @@ export const jobService = {
    * The job, to the key that submitted it. Its items name tickets on any board that key's role
    * reaches, which another key or person of the workspace may not see, so every other caller (another
    * key, a person, another workspace) gets 404, as for a missing job: the job is the submitter's, as
-   * its `Idempotency-Key` is.
+   * its `Idempotency-Key` is. Each item's ticket is judged against the key's role as it is now: one
+   * on a board the role no longer sees (or gone) is answered as its own call would be now, without
+   * the ticket's id and, when it failed, as `not_found`.
    */
   async get(p: Principal, id: string): Promise<JobRepresentation> {
     if (!/^job_[0-9A-Z]{26}$/.test(id)) throw notFound(id);
     const job = await jobRepository.findJob(p.workspace.id, id);
     if (!job || p.kind !== 'apiKey' || job.apiKeyId !== p.apiKey.id) throw notFound(id);
     if (job.status === 'queued' && Date.now() - job.createdAt.getTime() > REKICK_AFTER_MS) await kick(job.workspaceId, job.id);
+    const tickets = await jobRepository.itemTicketBoards(p.workspace.id, job.id);
     return toJobRepresentation(
       job,
-      job.items.map((i) => ({
-        index: i.index,
-        operation: i.op as 'create' | 'update',
-        status: i.status as ItemStatus,
-        ticketId: i.ticketId,
-        error: (i.problem as ItemProblem | null) ?? null,
-      })),
+      job.items.map((i) => {
+        const item: JobItemRepresentation = {
+          index: i.index,
+          operation: i.op as 'create' | 'update',
+          status: i.status as ItemStatus,
+          ticketId: i.ticketId,
+          error: (i.problem as ItemProblem | null) ?? null,
+        };
+        const ticket = tickets.get(i.index);
+        if (!ticket || (ticket.boardId !== null && canSeeBoard(p.role, ticket.boardId))) return item;
+        return { ...item, ticketId: null, error: item.status === 'failed' ? { code: 'not_found', detail: `No ticket ${ticket.ticketId}` } : null };
+      }),
     );
   },
 

@@ -14,7 +14,9 @@ export const UI_OPERATION_NAMES = [
   'RecoverWebhookDeliveries', 'ResendWebhookDelivery', 'ResumeWebhookSubscription', 'RevokeApiKey', 'Roles', 'RotateWebhookSecret',
   'SendWebhookTest', 'SignIn', 'SignOut', 'UnreadNotificationCount', 'UpdateWebhookSubscription', 'Viewer', 'WebhookDeliveries',
   'WebhookDeliveryStats', 'WebhookFailedSince', 'WebhookLimits', 'WebhookSubscription', 'WebhookSubscriptions',
-  'AuditLog',
+  'AuditLog', 'AdminBoards', 'CreateBoard', 'UpdateBoard', 'ArchiveBoard', 'UnarchiveBoard', 'AdminRoles', 'CreateRole', 'UpdateRole',
+  'People', 'ChangeUserRole', 'DeactivateUser', 'ReactivateUser', 'Invitations', 'InviteUser', 'RevokeInvitation', 'InvitationPreview',
+  'AcceptInvitation',
 ] as const;
 
 /** The name an operation document declares (`query listTickets(…)`). */

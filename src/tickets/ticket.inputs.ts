@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { pageQuery } from '../paging/paging.ts';
-import { dateTime, jsonValue, text } from '../validation/text.ts';
+import { dateTime, emailAddress, jsonValue, text } from '../validation/text.ts';
 
 const MAX_SUBJECT = 250;
 /** 64 KiB of text (in characters) for descriptions, comments and text fields. */
@@ -31,7 +31,7 @@ export const createTicketInput = z
     boardId: recordId.describe('The board that receives the ticket (GET /boards)'),
     subject: text({ max: MAX_SUBJECT, min: 1, trim: true }),
     description: text({ max: MAX_TEXT }).default(''),
-    requesterEmail: z.email().max(254),
+    requesterEmail: emailAddress(),
     priority: text({ max: 100, min: 1, description: 'One of the board’s `priorities`; the first of them when omitted' }).optional(),
     fields: fieldsInput.default([]).describe('Custom field values; every required field of the board must be present'),
   })

@@ -106,6 +106,7 @@ export const ticketService = {
     const board = canSeeBoard(p.role, input.boardId) ? await boardService.rules(p.workspace.id, input.boardId) : null;
     if (!board) throw invalid('The board does not exist', [{ path: '/boardId', message: 'is not a board of this workspace' }]);
     const errors: FieldError[] = [];
+    if (board.archivedAt) errors.push({ path: '/boardId', message: 'is an archived board: it takes no new tickets' });
     const priority = input.priority ?? board.priorities[0] ?? '';
     if (input.priority !== undefined) checkPriority(board, priority, errors);
     const fields = applyFields(board, input.fields, [], true, errors);

@@ -3,6 +3,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../graphql/builder.ts';
 import { userService } from './user.service.ts';
+import { RoleSummary } from '../graphql/workspace-summaries.ts';
 
 export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });
 
@@ -14,7 +15,14 @@ const User = builder.prismaObject('User', {
     email: t.exposeString('email', { nullable: true }),
     kind: t.expose('kind', { type: UserKindEnum }),
     roleId: t.exposeInt('roleId'),
-    isAdmin: t.exposeBoolean('isAdmin'),
+    isAdmin: t.exposeBoolean('isAdmin', { description: 'Whether the role is an admin role (administrators also get the operational notices)' }),
+    role: t.field({
+      type: RoleSummary,
+      description: 'The role the account acts with',
+      select: { role: { select: { id: true, name: true } } },
+      resolve: (u) => u.role,
+    }),
+    deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true, description: 'Set while deactivated: no sign-in, no session, and the keys the person made stop working' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -34,7 +42,8 @@ builder.queryField('users', (t) =>
     type: User,
     description: 'People and API-key service accounts of the workspace, in creation order',
     authScopes: { scope: 'users:read' },
-    resolve: (_root, args, ctx, info) => userService.list(ctx.principal!, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
+    args: { kind: t.arg({ type: UserKindEnum, required: false, description: 'Only people (`human`) or only service accounts (`service`)' }) },
+    resolve: (_root, { kind, ...args }, ctx, info) => userService.list(ctx.principal!, kind ?? null, args, queryFromInfo({ context: ctx, info, path: ['edges', 'node'] })),
   }),
 );
 

@@ -26,12 +26,12 @@ export const workspaceRepository = {
     return prisma.$transaction(async (tx) => {
       const ws = await tx.workspace.create({ data: { name: input.name, domain: input.domain } });
       const admin = await tx.role.create({
-        data: { workspaceId: ws.id, name: 'Administrator', isAdmin: true, allBoards: true, permissions: ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] },
+        data: { workspaceId: ws.id, name: 'Administrator', isAdmin: true, allBoards: true, builtIn: true, permissions: ['tickets.write', 'kb.write', 'webhooks.manage', 'settings.manage'] },
       });
       const agent = await tx.role.create({
-        data: { workspaceId: ws.id, name: 'Agent', allBoards: true, permissions: ['tickets.write', 'kb.write'] },
+        data: { workspaceId: ws.id, name: 'Agent', allBoards: true, builtIn: true, permissions: ['tickets.write', 'kb.write'] },
       });
-      const viewer = await tx.role.create({ data: { workspaceId: ws.id, name: 'Viewer', allBoards: true, permissions: [] } });
+      const viewer = await tx.role.create({ data: { workspaceId: ws.id, name: 'Viewer', allBoards: true, builtIn: true, permissions: [] } });
       const user = await tx.user.create({
         data: {
           workspaceId: ws.id,

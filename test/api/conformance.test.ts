@@ -75,6 +75,13 @@ const ABSENT_WEBHOOK = 'wh_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 /** A name that never resolves (RFC 2606): saving accepts it, a delivery fails fast. */
 const HOOK_URL = 'https://93.184.216.34/ticketing'; // a host name would have to resolve
 
+const NEW_BOARD = { name: 'Conformance', priorities: ['normal'], fields: [{ name: 'Kind', type: 'select', options: ['a', 'b'] }], states: [{ name: 'Open', category: 'open' }, { name: 'Done', category: 'solved' }] };
+/** A new board of the fixtures' workspace (its id). */
+const newBoard = async (f: Fixtures) => (await api('POST', '/boards', { key: f.key.value, body: NEW_BOARD })).body.id as string;
+/** A new person of the Agent role (their id). */
+const newPerson = async (f: Fixtures) =>
+  (await prisma.user.create({ data: { workspaceId: f.ws.workspace.id, userName: `p-${uniqueKey()}`, fullName: 'Person', email: `p-${uniqueKey()}@example.test`, roleId: f.ws.roles.agent.id } })).id;
+
 // Re-sending and recovering run workflows: a real Temporal dev server and worker, started on first use.
 let temporalRig: Promise<{ dev: TestDevServer; worker: Worker; running: Promise<void> }> | undefined;
 function ensureTemporal() {
@@ -150,6 +157,51 @@ const CASES: Record<string, Case[]> = {
     { name: 'the administrator', status: 200, call: (f) => ({ params: { id: f.ws.admin.id } }) },
     { name: 'a key’s service account (no e-mail)', status: 200, call: (f) => ({ params: { id: f.key.record.serviceUserId } }), then: (res) => expect(res.body.email).toBeNull() },
     { name: 'an absent user', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_ID } }) },
+  ],
+  createBoard: [
+    { name: 'a board', status: 201, call: () => ({ body: NEW_BOARD }), then: (res) => expect(res.body.states.map((s: { name: string }) => s.name)).toEqual(['Open', 'Done']) },
+    { name: 'two states of one name', status: 422, code: 'validation_failed', call: () => ({ body: { ...NEW_BOARD, states: [{ name: 'A', category: 'open' }, { name: 'a', category: 'closed' }] } }) },
+    { name: 'a role that is not admin', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, body: NEW_BOARD }) },
+  ],
+  updateBoard: [
+    { name: 'a new name', status: 200, call: async (f) => ({ params: { id: await newBoard(f) }, body: { name: 'Renamed' } }), then: (res) => expect(res.body.name).toBe('Renamed') },
+    { name: 'an absent board', status: 404, code: 'not_found', call: () => ({ params: { id: 'brd_absent' }, body: { name: 'X' } }) },
+    { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.board.id }, body: {} }) },
+    { name: 'a role that is not admin', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.board.id }, body: { name: 'No' } }) },
+  ],
+  archiveBoard: [
+    { name: 'a board archived', status: 200, call: async (f) => ({ params: { id: await newBoard(f) } }), then: (res) => expect(res.body.archivedAt).toEqual(expect.any(String)) },
+    { name: 'a role that is not admin', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.board.id } }) },
+  ],
+  unarchiveBoard: [
+    { name: 'an open board stays open', status: 200, call: async (f) => ({ params: { id: await newBoard(f) } }), then: (res) => expect(res.body.archivedAt).toBeNull() },
+    { name: 'a role that is not admin', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.board.id } }) },
+  ],
+  changeUserRole: [
+    { name: 'a person given the Viewer role', status: 200, call: async (f) => ({ params: { id: await newPerson(f) }, body: { roleId: f.ws.roles.viewer.id } }), then: (res, f) => expect(res.body.roleId).toBe(f.ws.roles.viewer.id) },
+    { name: 'a role of no one', status: 422, code: 'validation_failed', call: async (f) => ({ params: { id: await newPerson(f) }, body: { roleId: ABSENT_ID } }) },
+    { name: 'an administrator (keys never change them)', status: 403, code: 'forbidden', call: (f) => ({ params: { id: f.ws.admin.id }, body: { roleId: f.ws.roles.viewer.id } }) },
+  ],
+  deactivateUser: [
+    { name: 'a person deactivated', status: 200, call: async (f) => ({ params: { id: await newPerson(f) } }), then: (res) => expect(res.body.deactivatedAt).toEqual(expect.any(String)) },
+    { name: 'an administrator (keys never deactivate them)', status: 403, code: 'forbidden', call: (f) => ({ params: { id: f.ws.admin.id } }) },
+  ],
+  reactivateUser: [
+    { name: 'an active person stays active', status: 200, call: async (f) => ({ params: { id: await newPerson(f) } }), then: (res) => expect(res.body.deactivatedAt).toBeNull() },
+    { name: 'a role that is not admin', status: 403, code: 'forbidden', call: async (f) => ({ key: f.viewer.value, params: { id: await newPerson(f) } }) },
+  ],
+  inviteUser: [
+    { name: 'an invitation e-mailed', status: 201, call: (f) => ({ body: { email: `invited-${uniqueKey()}@example.test`, roleId: f.ws.roles.agent.id } }), then: (res) => expect(res.body.invitation.id).toMatch(/^inv_/) },
+    { name: 'an address with an account', status: 422, code: 'validation_failed', call: (f) => ({ body: { email: f.ws.admin.email, roleId: f.ws.roles.agent.id } }) },
+    { name: 'an admin role (keys never invite one)', status: 403, code: 'forbidden', call: (f) => ({ body: { email: `boss-${uniqueKey()}@example.test`, roleId: f.ws.roles.admin.id } }) },
+  ],
+  revokeInvitation: [
+    {
+      name: 'a pending invitation',
+      status: 200,
+      call: async (f) => ({ params: { id: (await api('POST', '/invitations', { key: f.key.value, body: { email: `revoked-${uniqueKey()}@example.test`, roleId: f.ws.roles.agent.id } })).body.invitation.id } }),
+    },
+    { name: 'an absent invitation', status: 404, code: 'not_found', call: () => ({ params: { id: 'inv_01ARZ3NDEKTSV4RRFFQ69G5FAV' } }) },
   ],
   createTicket: [
     { name: 'a ticket', status: 201, call: (f) => ({ body: f.ticketBody() }), then: (res) => expect(res.body.channel).toBe('api') },

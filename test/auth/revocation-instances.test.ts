@@ -1,5 +1,5 @@
 // @vitest-environment postgres
-// A revocation or sign-out made through one instance is refused at once by another (a second
+// A revocation, sign-out, role change or deactivation made through one instance is refused at once by another (a second
 // Node process on the same PostgreSQL database), although that one had the key and the session
 // cached. This process never authenticates anything, so the only listener is the other one's.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
 import { sessionService } from '../../src/auth/session.service.ts';
+import { roleService } from '../../src/users/role.service.ts';
+import { peopleService } from '../../src/users/people.service.ts';
+import { OPERATOR } from '../../src/audit/audit.writer.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Well under the 10 s the other instance would otherwise trust its cached entries. */
@@ -87,5 +90,38 @@ describe('revocation across instances (PostgreSQL)', () => {
 
     await sessionService.end(principal.sessionId);
     await expect.poll(viewer, AT_ONCE).toBeNull();
+  });
+
+  it('narrows a role’s boards for a key another instance has cached, at once', async () => {
+    const [a, b] = ws.boards;
+    const role = await roleService.create(ws.workspace.id, { name: `Both ${Date.now()}`, boardIds: [a!.id, b!.id] }, OPERATOR);
+    const key = await ws.key({ role: role.id, scopes: ['boards:read'] });
+    const board = () => fetch(`${second.origin}/public/v1/boards/${b!.id}`, { headers: { authorization: `Bearer ${key.value}` } }).then((r) => r.status);
+    expect(await board()).toBe(200);
+    await secondInstanceListens();
+    expect(await board()).toBe(200);
+
+    await roleService.update(ws.workspace.id, role.id, { boardIds: [a!.id] }, OPERATOR);
+    await expect.poll(board, AT_ONCE).toBe(404);
+  });
+
+  it('stops a deactivated person’s session and keys on another instance at once', async () => {
+    const { cookie } = await sessionService.signIn({ email: ws.admin.email!, password: 'correct horse battery staple' });
+    const key = await ws.key();
+    // A second administrator, so the first may be deactivated; the key is the first's (ws.key()).
+    const other = await admin.query(`INSERT INTO "User" ("workspaceId", kind, "userName", "fullName", email, "roleId", "isAdmin", "updatedAt") VALUES ($1, 'human', 'second', 'Second', $2, $3, true, now()) RETURNING id`, [ws.workspace.id, `second-${ws.workspace.id}@example.test`, ws.roles.admin.id]);
+    expect(other.rowCount).toBe(1);
+    const viewer = () =>
+      fetch(`${second.origin}/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, { headers: { cookie: cookie.split(';')[0] } })
+        .then((r) => r.json())
+        .then((body) => body.data.viewer);
+    const me = () => fetch(`${second.origin}/public/v1/me`, { headers: { authorization: `Bearer ${key.value}` } }).then((r) => r.status);
+    expect(await viewer()).toEqual({ id: ws.admin.id });
+    expect(await me()).toBe(200);
+    await secondInstanceListens();
+
+    await peopleService.setActive(null, ws.workspace.id, ws.admin.id, false, OPERATOR);
+    await expect.poll(viewer, AT_ONCE).toBeNull();
+    await expect.poll(me, AT_ONCE).toBe(401);
   });
 });

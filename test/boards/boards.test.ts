@@ -13,6 +13,7 @@ const representation = (b: SeededBoard) => ({
   fields: b.fields.map((f) => ({ id: f.id, name: f.name, type: f.type, required: f.required, options: f.options })),
   states: b.states.map((s) => ({ id: s.id, name: s.name, category: s.category })),
   priorities: b.priorities,
+  archivedAt: null,
 });
 
 const extraBoard = (name: string) => ({
@@ -198,7 +199,7 @@ describe('OpenAPI', () => {
     const list = doc.paths['/boards'].get.responses['200'].content['application/json'].schema;
     expect(list.required).toEqual(['data', 'nextCursor']);
     const board = list.properties.data.items;
-    expect(Object.keys(board.properties)).toEqual(['id', 'name', 'fields', 'states', 'priorities']);
+    expect(Object.keys(board.properties)).toEqual(['id', 'name', 'fields', 'states', 'priorities', 'archivedAt']);
     expect(Object.keys(board.properties.fields.items.properties)).toEqual(['id', 'name', 'type', 'required', 'options']);
     expect(Object.keys(board.properties.states.items.properties)).toEqual(['id', 'name', 'category']);
     expect([...board.properties.states.items.properties.category.enum].sort()).toEqual(['closed', 'open', 'pending', 'solved']);

@@ -2,7 +2,8 @@
 // openapi-python-client, Go by oapi-codegen (both provisioned into .tools by scripts/provision.sh,
 // pinned). Each must generate with no warning, then drive a short flow against the service's HTTP
 // app on a loopback port (python/flow.py, go/main.go): GET /me, boards, a ticket sent twice with
-// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log, a bulk job. Every answer
+// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log, a bulk job,
+// and the administration writes (boards, invitations, people). Every answer
 // must parse into the generated model of its status; the flows print fields read from the models,
 // and this file compares them with what the service stored and answers.
 import { execFile } from 'node:child_process';
@@ -248,6 +249,40 @@ async function checkBulk(flow: FlowRunner, client: 'Python' | 'Go') {
   });
 }
 
+/**
+ * The administration writes through the flow (board, invitation, a person's role and activation),
+ * each checked against what the service stored and recorded in the audit log.
+ */
+async function checkAdmin(flow: FlowRunner, client: 'Python' | 'Go') {
+  const { ws, key } = await workspaceWithKey();
+  const person = await prisma.user.create({
+    data: { workspaceId: ws.workspace.id, userName: 'person', fullName: 'A Person', email: `person-${ws.workspace.id}@example.test`, roleId: ws.roles.agent.id },
+  });
+  const email = `${client.toLowerCase()}-${ws.workspace.id}@example.test`;
+  const out = await flow('admin', key.value, email, String(ws.roles.viewer.id), String(ws.roles.admin.id), String(person.id));
+  const board = await prisma.board.findUniqueOrThrow({ where: { id: out.board.id }, include: { fields: true, states: { orderBy: { position: 'asc' } } } });
+  expect([board.workspaceId, board.name, board.archivedAt]).toEqual([ws.workspace.id, `${client} board, renamed`, null]);
+  expect(out.board).toEqual({
+    id: board.id,
+    fields: [['Severity', 'select', true, ['minor', 'major']]],
+    states: board.states.map((s) => s.name),
+    renamed: `${client} board, renamed`,
+    archived: true,
+    opened: true,
+  });
+  expect(out.invitation).toEqual({ id: expect.stringMatching(/^inv_/), email, emailed: false, revoked: out.invitation.id });
+  expect(await prisma.invitation.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
+  expect(out.refused).toEqual({ status: 403, code: 'forbidden' });
+  expect(out.person).toEqual({ roleId: ws.roles.viewer.id, deactivated: true, reactivated: true });
+  const stored = await prisma.user.findUniqueOrThrow({ where: { id: person.id } });
+  expect([stored.roleId, stored.deactivatedAt]).toEqual([ws.roles.viewer.id, null]);
+  const audit = await prisma.auditEntry.findMany({ where: { workspaceId: ws.workspace.id, actorType: 'api_key' }, orderBy: { occurredAt: 'asc' } });
+  expect(audit.map((a) => a.action)).toEqual([
+    'board.created', 'board.updated', 'board.archived', 'board.unarchived',
+    'user.invited', 'user.invitation_revoked', 'user.role_changed', 'user.deactivated', 'user.reactivated',
+  ]);
+}
+
 describe('openapi-python-client', () => {
   let flow: FlowRunner;
   let generated: { stdout: string; stderr: string };
@@ -283,6 +318,10 @@ describe('openapi-python-client', () => {
 
   it('sends a bulk job and follows it; every answer parses into the generated models', SLOW, async () => {
     await checkBulk(flow, 'Python');
+  });
+
+  it('administers boards and people; every answer parses into the generated models', SLOW, async () => {
+    await checkAdmin(flow, 'Python');
   });
 });
 
@@ -334,5 +373,9 @@ describe('oapi-codegen', () => {
 
   it('sends a bulk job and follows it; every answer parses into the generated types', SLOW, async () => {
     await checkBulk(flow, 'Go');
+  });
+
+  it('administers boards and people; every answer parses into the generated types', SLOW, async () => {
+    await checkAdmin(flow, 'Go');
   });
 });

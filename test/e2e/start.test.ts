@@ -31,7 +31,7 @@ describe('npm start on embedded defaults', () => {
     const me = await fetch(`http://127.0.0.1:${ports.http}/public/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
     const body = await me.json();
-    expect(body.apiKey.scopes).toEqual(['tickets:read', 'tickets:write', 'boards:read', 'users:read', 'kb:read', 'kb:write', 'webhooks:manage', 'audit:read']);
+    expect(body.apiKey.scopes).toEqual(['tickets:read', 'tickets:write', 'boards:read', 'boards:write', 'users:read', 'users:write', 'kb:read', 'kb:write', 'webhooks:manage', 'audit:read']);
     expect(body.workspace.name).toBe('Demo workspace');
     expect(Object.keys(body).sort()).toEqual(['apiKey', 'limits', 'serviceUser', 'workspace']);
 

@@ -8,7 +8,9 @@ import { MAX_UNFINISHED_JOBS_PER_WORKSPACE } from '../../src/jobs/job.limits.ts'
 import { jobRepository } from '../../src/jobs/job.repository.ts';
 import { jobService } from '../../src/jobs/job.service.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createTicket, eventsOf, gql, historyOf, supportBoard, ticketBody, type Ws } from '../tickets/helpers.ts';
+import { billingBoard, createTicket, eventsOf, gql, historyOf, supportBoard, ticketBody, type Ws } from '../tickets/helpers.ts';
+import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
+import { invalidateLocally } from '../../src/access/invalidation.ts';
 import { finishedJob, startBulkStack, type BulkStack } from './bulk.fixtures.ts';
 
 const JOB_ID = /^job_[0-9A-Z]{26}$/;
@@ -250,6 +252,43 @@ describe('bulk ticket jobs (REST and GraphQL)', () => {
     const own = await gql(key, 'query($id: String!) { ticketBulkJob(id: $id) { id } }', { id: res.body.id });
     expect(own.data?.ticketBulkJob?.id).toBe(res.body.id);
     await finishedJob(key, res.body.id);
+  }, 120_000);
+
+  it('judges each item’s ticket by the key’s role when read: a narrowed role no longer sees the ids of tickets on boards it lost', async () => {
+    // A workspace of its own: its Agent role is narrowed below.
+    const narrowed = await createTestWorkspace('Narrowed');
+    const key = await narrowed.key({ role: narrowed.roles.agent.id, scopes: ['tickets:read', 'tickets:write'] });
+    const billing = billingBoard(narrowed);
+    const onBilling = await createTicket(narrowed, key.value, { boardId: billing.board.id, fields: [{ fieldId: billing.invoice, value: 'INV-1' }], subject: 'Billing question' });
+    const res = await bulk(key.value, {
+      items: [
+        { create: ticketBody(narrowed, { subject: 'Support, kept in sight' }) },
+        { update: { id: onBilling.id, subject: 'Billing, changed' } },
+        { update: { id: onBilling.id, version: 99, subject: 'Billing, stale' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(202);
+    const done = await finishedJob(key.value, res.body.id);
+    expect(done.body.items.map((i: { status: string; ticketId: number | null }) => [i.status, i.ticketId])).toEqual([
+      ['succeeded', expect.any(Number)],
+      ['succeeded', onBilling.id],
+      ['failed', null],
+    ]);
+    expect(done.body.items[2].error).toMatchObject({ code: 'precondition_failed' });
+
+    await workspaceRepository.restrictRole(narrowed.roles.agent.id, [supportBoard(narrowed).board.id]);
+    invalidateLocally({ kind: 'apiKey', id: key.record.id }); // the key's role is read again at once (else within 10 s)
+    const after = await api('GET', `/jobs/${res.body.id}`, { key: key.value });
+    expect(after.status).toBe(200);
+    expect(after.body.items).toEqual([
+      done.body.items[0],
+      // As its own call would answer now: no ticket id, and the failure a ticket out of sight gets.
+      { index: 1, operation: 'update', status: 'succeeded', ticketId: null, error: null },
+      { index: 2, operation: 'update', status: 'failed', ticketId: null, error: { code: 'not_found', detail: `No ticket ${onBilling.id}`, errors: null } },
+    ]);
+    expect(after.body).toMatchObject({ succeeded: 2, failed: 1 });
+    const viaGraphQL = await gql(key.value, 'query($id: String!) { ticketBulkJob(id: $id) { items { ticketId error { code } } } }', { id: res.body.id });
+    expect(viaGraphQL.data.ticketBulkJob.items.slice(1)).toEqual([{ ticketId: null, error: null }, { ticketId: null, error: { code: 'not_found' } }]);
   }, 120_000);
 
   it('picks up a job stored while its workflow could not be told, when a worker (re)connects', async () => {

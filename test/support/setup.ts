@@ -94,3 +94,6 @@ if (process.env.TEST_PROCESS_DATABASE) {
 }
 process.env.LOG_LEVEL ??= 'warn';
 process.env.NODE_ENV ??= 'test';
+// No test asks a DNS server beyond loopback: webhook host names go to a loopback port where none
+// listens (refused at once), unless a file starts its own server (support/dns-server.ts).
+process.env.WEBHOOK_DNS_SERVERS ??= '127.0.0.1:9';

@@ -1,40 +1,15 @@
 // axe-core (the accessibility engine, run inside the page) on every page of the settings UI, at
 // a desktop (1440×900) and a phone (390×844) width: no serious or critical violation (issue 34).
 // The pages hold real data: a key, a webhook with a delivery in its log, a notification list.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startUiStack, type UiStack } from './harness.ts';
+import { screenshot, startUiStack, violations, type UiStack } from './harness.ts';
 
 const WAIT = { timeout: 30_000 };
-// Evaluated through the DevTools protocol: the page's CSP (script-src 'self') refuses an injected script tag.
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const hookPath = '/hooks/a11y';
 
 let stack: UiStack;
 let subscriptionId: string;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; html: string }[];
-}
-
-/** The serious and critical violations on the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: object, options: object): Promise<{ violations: Violation[] }> } }).axe;
-    // Not the page's content: react-aria's live announcer keeps what it announced (a node labelled
-    // by an id, which may be gone) in a visually hidden log until its timeout clears it.
-    return (await axe.run({ exclude: [['[data-live-announcer]']] }, { resultTypes: ['violations'] })).violations;
-  });
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 160)).join(', ')})`);
-}
 
 async function signIn(page: Page) {
   await page.goto('/settings/');

@@ -93,7 +93,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await heading(page, 'API keys').waitFor(WAIT);
     expect(page.url()).toBe(`${stack.origin}/settings/apps/api-keys`);
-    expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['API keys', 'Webhooks', 'Notifications', 'Audit log']);
+    expect(await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).toEqual(['API keys', 'Webhooks', 'Notifications', 'Boards', 'Roles', 'People', 'Audit log']);
   });
 
   it('creates a key and shows its value once, with a copy button', async () => {

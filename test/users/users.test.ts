@@ -3,7 +3,7 @@ import { api, createTestWorkspace, randomSuffix } from '../support/fixtures.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 
-const USER_KEYS = ['id', 'userName', 'fullName', 'email', 'kind', 'roleId', 'isAdmin', 'createdAt'];
+const USER_KEYS = ['id', 'userName', 'fullName', 'email', 'kind', 'roleId', 'isAdmin', 'deactivatedAt', 'createdAt'];
 
 async function gql(key: string, query: string, variables?: Record<string, unknown>) {
   const res = await api('POST', '/graphql', { key, body: { query, variables } });
@@ -28,6 +28,7 @@ describe('GET /users', () => {
           kind: 'human',
           roleId: ws.roles.admin.id,
           isAdmin: true,
+          deactivatedAt: null,
           createdAt: ws.admin.createdAt.toISOString(),
         },
         {
@@ -38,11 +39,16 @@ describe('GET /users', () => {
           kind: 'service',
           roleId: ws.roles.agent.id,
           isAdmin: false,
+          deactivatedAt: null,
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         },
       ],
       nextCursor: null,
     });
+    // ?kind= keeps people or service accounts only.
+    expect((await api('GET', '/users?kind=human', { key: key.value })).body.data.map((u: { id: number }) => u.id)).toEqual([ws.admin.id]);
+    expect((await api('GET', '/users?kind=service', { key: key.value })).body.data.map((u: { id: number }) => u.id)).toEqual([key.record.serviceUserId]);
+    expect((await api('GET', '/users?kind=robot', { key: key.value })).status).toBe(422);
   });
 
   it('pages with limit and cursor and a Link header; only this workspace’s users', async () => {

@@ -1,7 +1,6 @@
 // The delivery workflow on the time-skipping test server, with a real worker running the real
 // activities against a real HTTPS receiver on 127.0.0.1:8443 (its own CA) and the database.
 // Times are workflow times: the activities log with the test server's clock.
-import dns from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -17,7 +16,6 @@ import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workf
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
 import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
-import type { SystemLookup } from '../../workflows/delivery/url-policy.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId } from '../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
@@ -411,20 +409,21 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const path = `/${uniqueId('rebind')}`;
     receiver.respond(path, { status: 200 });
     // A DNS that now answers every name with the receiver's loopback address (a rebinding attack).
-    const rebinding: SystemLookup = (_host, options, callback) => dns.lookup(new URL(receiver.origin).hostname, options, callback);
-    const guarded = createWebhookSender({ allowPrivateTargets: false, ca: tls.ca, lookup: rebinding });
-    const open = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca, lookup: rebinding });
+    const rebinding = { resolve: async () => [new URL(receiver.origin).hostname] };
+    const guarded = createWebhookSender({ allowPrivateTargets: false, ca: tls.ca, hosts: rebinding });
+    const open = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca, hosts: rebinding });
+    const ws = { workspaceId: 1 };
     try {
-      const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}');
+      const refused = await guarded.send(`https://hooks.example.com:8443${path}`, {}, '{}', ws);
       expect(refused.httpStatus).toBeUndefined();
       // The delivery log is the integrator's: it names the rule, not the address the name resolved to.
       expect(refused.error).toMatch(/^EBLOCKEDADDRESS: hooks\.example\.com resolves to an address the webhook URL rule refuses/);
       expect(refused.error).not.toMatch(/127\.0\.0/);
-      const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}');
+      const literal = await guarded.send(`${receiver.origin}${path}`, {}, '{}', ws);
       expect(literal.error).toContain('must not point to a loopback address');
       expect(receiver.received(path)).toHaveLength(0);
       // The same lookup with the address rule lifted reaches the receiver: the hook is what refused.
-      expect(await open.send(`https://localhost:8443${path}`, {}, '{}')).toMatchObject({ httpStatus: 200 });
+      expect(await open.send(`https://localhost:8443${path}`, {}, '{}', ws)).toMatchObject({ httpStatus: 200 });
       expect(receiver.received(path)).toHaveLength(1);
     } finally {
       guarded.close();

@@ -10,19 +10,10 @@ import { deliveryRepository } from '../../workflows/delivery/delivery.repository
 import { setInterleaveHook, type InterleavePoint } from '../../workflows/delivery/interleave.ts';
 import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
+import { someoneWaitsForALock } from '../support/lock-waits.ts';
 import { createDelivery, createSubscription } from './fixtures.ts';
 
 const activities = createDeliveryActivities({ mailer: null, allowPrivateTargets: true });
-
-/** Resolves once another backend of this database waits for a lock (polls every 10 ms: test only). */
-async function someoneWaitsForALock(): Promise<'waiting'> {
-  for (;;) {
-    const [row] = await prisma.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
-    if (row!.n > 0) return 'waiting';
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** At `point` for `about`, once: runs `other` and goes on when it finished or waits for a lock. Returns `other`'s promise. */
 function atPointRun<T>(point: InterleavePoint, about: string, other: () => Promise<T>): { result: () => Promise<T> } {

@@ -5,7 +5,8 @@ import { newId } from '../../src/ids.ts';
 import type { EventType, JsonValue } from '../../src/events/event.envelope.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
-import { sealSecret } from '../../workflows/delivery/secret-box.ts';
+import { openSecret, sealSecret } from '../../workflows/delivery/secret-box.ts';
+import { ROTATION_OVERLAP_MS } from '../../workflows/delivery/signing.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
@@ -35,6 +36,16 @@ export async function createSubscription(ws: Workspace, data: { url: string } & 
     },
   });
   return { ...row, secret, previousSecret };
+}
+
+/** A stored row's secrets in plain text, each opened for its place; the previous one only while it still signs (else null). */
+export function openSecrets<T extends { id: string; secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
+  const previousValid = row.previousSecret !== null && row.secretRotatedAt !== null && now.getTime() - row.secretRotatedAt.getTime() < ROTATION_OVERLAP_MS;
+  return {
+    ...row,
+    secret: openSecret(row.secret, { subscriptionId: row.id, column: 'secret' }),
+    previousSecret: previousValid ? openSecret(row.previousSecret!, { subscriptionId: row.id, column: 'previousSecret' }) : null,
+  };
 }
 
 /** An outbox event, written as the ticket service writes them (its payload is the webhook envelope). */

@@ -2,7 +2,9 @@
 // subscription, so who may read it follows that subscription's boards, decided at read time (the
 // watcher's own boards may have changed since); and what it carries of the other subscription's
 // URL stops at the origin, since Slack, Teams and Zapier URLs hold tokens in the path or query.
+import type { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { prisma } from '../../src/db/db.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
@@ -65,6 +67,45 @@ describe('operational events', () => {
     const everyBoard = await pausedAndDelivered([], 'https://hooks.example.com/every-board');
     const log = await api('GET', `/webhooks/${watcherId}/deliveries`, { key: limitedKey });
     expect(log.body.data.map((e: { deliveryId: string }) => e.deliveryId)).not.toContain(everyBoard.deliveryId);
+  });
+
+  it('keeps the boards its subscription had when written: a later change of that filter neither shows it nor hides it', async () => {
+    const a = supportBoard(ws).board.id;
+    const b = billingBoard(ws).board.id;
+    // Paused while on board B, then moved to A: the A-only role still does not read of it.
+    const moved = await pausedAndDelivered([b], 'https://hooks.example.com/was-board-b');
+    await updateSubscription(moved.id, { boardIds: [a] });
+    // Paused while on board A, then widened to every board: the A-only role still reads it.
+    const widened = await pausedAndDelivered([a], 'https://hooks.example.com/was-board-a');
+    await updateSubscription(widened.id, { boardIds: [] });
+    const log = await api('GET', `/webhooks/${watcherId}/deliveries`, { key: limitedKey });
+    const ids = log.body.data.map((e: { deliveryId: string }) => e.deliveryId);
+    expect(ids).not.toContain(moved.deliveryId);
+    expect(log.text).not.toContain('was-board-b');
+    expect(ids).toContain(widened.deliveryId);
+    expect((await api('POST', `/webhooks/${watcherId}/deliveries/${moved.deliveryId}/resend`, { key: limitedKey })).status).toBe(404);
+  });
+
+  it('goes to the subscriptions its boards reach when written, whatever the filter when relayed', async () => {
+    const other = await createTestWorkspace('Operational event relay');
+    const a = supportBoard(other).board.id;
+    const b = billingBoard(other).board.id;
+    await prisma.event.updateMany({ where: { relayedAt: null }, data: { relayedAt: new Date() } });
+    const watcherOfA = await createSubscription(other, { url: 'https://hooks.example.com/watcher-a', boardIds: [a], events: ['webhook.paused'] });
+    const onA = await createSubscription(other, { url: 'https://hooks.example.com/on-a', boardIds: [a] });
+    const onB = await createSubscription(other, { url: 'https://hooks.example.com/on-b', boardIds: [b] });
+    const pausedOnA = await prisma.$transaction((tx) => writeConditionEvent(tx, 'webhook.paused', onA.id, 'failures', null, new Date()));
+    const pausedOnB = await prisma.$transaction((tx) => writeConditionEvent(tx, 'webhook.paused', onB.id, 'failures', null, new Date()));
+    // Before the relay takes them: A's widened to every board, B's moved to A.
+    await updateSubscription(onA.id, { boardIds: [] });
+    await updateSubscription(onB.id, { boardIds: [a] });
+    // No workflows: a client that only records the runs it wakes.
+    const client = { workflow: { signalWithStart: async () => undefined } } as unknown as Client;
+    expect(await createOutboxRelay({ client, taskQueue: 'about-boards' }).drain()).toBe(2);
+    const recipients = async (eventId: string) => (await prisma.delivery.findMany({ where: { eventId }, select: { subscriptionId: true } })).map((d) => d.subscriptionId);
+    expect(await recipients(pausedOnA.id)).toEqual([watcherOfA.id]);
+    expect(await recipients(pausedOnB.id)).toEqual([]);
+    expect(await prisma.event.findUniqueOrThrow({ where: { id: pausedOnB.id }, select: { aboutBoardIds: true } })).toEqual({ aboutBoardIds: [b] });
   });
 
   it('carries the origin of the other subscription’s URL, never its path or query', async () => {

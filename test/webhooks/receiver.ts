@@ -18,8 +18,8 @@ export interface TestCa {
 const RECEIVER_HOSTS = Array.from({ length: 9 }, (_, i) => `127.0.0.${i + 1}`);
 export const RECEIVER_PORT = 8443;
 
-/** A CA and a server certificate it signed, for the receiver's loopback addresses and localhost. */
-export function createTestCa(): TestCa {
+/** A CA and a server certificate it signed, for the receiver's loopback addresses, localhost and `names` (e.g. `*.hooks.test`). */
+export function createTestCa(names: string[] = []): TestCa {
   const dir = mkdtempSync(path.join(tmpdir(), 'webhook-ca-'));
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -28,7 +28,7 @@ export function createTestCa(): TestCa {
     openssl('req', '-x509', ...ecKey, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '3', '-subj', '/CN=Webhook test CA',
       '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
     openssl('req', ...ecKey, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost');
-    const altNames = [...RECEIVER_HOSTS.map((h) => `IP:${h}`), 'DNS:localhost'].join(',');
+    const altNames = [...RECEIVER_HOSTS.map((h) => `IP:${h}`), 'DNS:localhost', ...names.map((n) => `DNS:${n}`)].join(',');
     writeFileSync(file('ext.cnf'), `subjectAltName=${altNames}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n`);
     openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial',
       '-out', file('server.pem'), '-days', '3', '-extfile', file('ext.cnf'));
@@ -61,6 +61,10 @@ export type Responder = Answer | ((req: ReceivedRequest) => Answer | Promise<Ans
 export interface Receiver {
   /** `https://<host>:8443` */
   origin: string;
+  /** The loopback address it listens on. */
+  host: string;
+  /** TLS connections it accepted so far. */
+  readonly connections: number;
   requests: ReceivedRequest[];
   /** Requests to one path, in arrival order. */
   received(path: string): ReceivedRequest[];
@@ -70,9 +74,10 @@ export interface Receiver {
 
 /**
  * Listens on 127.0.0.1:8443, or on the next loopback address when another test file holds that
- * one (port 8443 is the point: the URL policy allows 443 and 8443 only).
+ * one (port 8443 is the point: the URL policy allows 443 and 8443 only). `neverClose`: it keeps
+ * idle connections open for good (no keep-alive time-out), as some receivers do.
  */
-export async function startReceiver(tls: TestCa): Promise<Receiver> {
+export async function startReceiver(tls: TestCa, options: { neverClose?: boolean } = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const responders = new Map<string, Responder>();
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
@@ -94,6 +99,9 @@ export async function startReceiver(tls: TestCa): Promise<Receiver> {
       res.end(answer.body ?? '');
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
+  if (options.neverClose) server.keepAliveTimeout = 0;
 
   let host: string | undefined;
   for (const candidate of RECEIVER_HOSTS) {
@@ -114,6 +122,10 @@ export async function startReceiver(tls: TestCa): Promise<Receiver> {
 
   return {
     origin: `https://${host}:${RECEIVER_PORT}`,
+    host,
+    get connections() {
+      return connections;
+    },
     requests,
     received: (p) => requests.filter((r) => r.path === p),
     respond: (p, responder) => void responders.set(p, responder),

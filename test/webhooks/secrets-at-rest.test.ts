@@ -15,9 +15,8 @@ import { deliveryRepository } from '../../workflows/delivery/delivery.repository
 import { keyFile, openSecret, sealedWith, secretKeys } from '../../workflows/delivery/secret-box.ts';
 import { secretRepository } from '../../src/webhooks/subscriptions/secret.repository.ts';
 import { activeSecrets, generateWebhookSecret, signatureHeaders } from '../../workflows/delivery/signing.ts';
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
-import { createDelivery } from './fixtures.ts';
+import { createDelivery, openSecrets } from './fixtures.ts';
 
 const stored = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ where: { id }, select: { secret: true, previousSecret: true, secretRotatedAt: true } });
 
@@ -89,7 +88,7 @@ describe('webhook signing secrets at rest', () => {
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     const newKey = secretKeys.current().id;
     expect(newKey).not.toBe(oldKey);
-    expect(outcome.ok && outcome.output).toMatch(new RegExp(`^Re-encrypted \\d+ webhook subscriptions? under key ${newKey}\\.\\nThe earlier keys are removed from the key file\\.$`));
+    expect(outcome.ok && outcome.output).toMatch(new RegExp(`^Re-encrypted \\d+ webhook subscriptions? under key ${newKey}\\.\\nRetired ${oldKey}: no process can seal a secret under it any more\\.\\nThe earlier keys are removed from the key file\\.$`));
     const moved = await stored(legacy.id);
     expect([sealedWith(moved.secret), sealedWith(moved.previousSecret!)]).toEqual([newKey, newKey]);
     expect([openSecret(moved.secret, { subscriptionId: legacy.id, column: 'secret' }), openSecret(moved.previousSecret!, { subscriptionId: legacy.id, column: 'previousSecret' })]).toEqual([plain, previous]);
@@ -97,7 +96,7 @@ describe('webhook signing secrets at rest', () => {
     const keysInUse = new Set((await prisma.webhookSubscription.findMany({ select: { secret: true } })).map((r) => sealedWith(r.secret)));
     expect([...keysInUse]).toEqual([newKey]);
     expect(fs.readFileSync(keyFile(config.dataDir), 'utf8').trim().split('\n').map((l) => l.split(':')[0])).toEqual([newKey]);
-    expect((await webhookRepository.find(ws.workspace.id, legacy.id))!.secret).toBe(plain);
+    expect(openSecrets({ id: legacy.id, ...(await stored(legacy.id)) }).secret).toBe(plain);
   });
 
   it('clears the previous secret once its 24 hours are over: not handed out, and gone from the row after retention', async () => {
@@ -113,7 +112,8 @@ describe('webhook signing secrets at rest', () => {
     expect((await stored(created.body.id)).previousSecret).not.toBeNull();
 
     await prisma.webhookSubscription.update({ where: { id: created.body.id }, data: { secretRotatedAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
-    expect((await webhookRepository.find(ws.workspace.id, created.body.id))!.previousSecret).toBeNull();
+    // Not handed out: deliveries sign with the current secret alone.
+    expect(openSecrets({ id: created.body.id, ...(await stored(created.body.id)) }).previousSecret).toBeNull();
     expect(await purge('previousSecrets', { now: new Date(), policy: config.retention })).toBeGreaterThanOrEqual(1);
     expect((await stored(created.body.id)).previousSecret).toBeNull();
   });

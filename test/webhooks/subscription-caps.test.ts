@@ -11,6 +11,7 @@ import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repo
 import { createOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { createDelivery, createEvent, createSubscription } from './fixtures.ts';
+import { conditionRepository } from '../../src/webhooks/subscriptions/condition.repository.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 const body = { url: 'https://93.184.216.34/ticketing', events: ['ticket.created'] };
@@ -128,5 +129,25 @@ describe('held deliveries per paused subscription', () => {
     expect(made.map((d) => d.eventId).sort()).toEqual(events.slice(0, 3).map((e) => e.id).sort());
     expect(await prisma.event.count({ where: { id: { in: events.map((e) => e.id) }, relayedAt: null } })).toBe(0);
     expect(woken.has(deliveryRunWorkflowId(near.id))).toBe(true);
+  });
+
+  it('counts a subscription paused by hand between the relay’s read and its write: the batch stops at the cap', async () => {
+    const busy = await createSubscription(ws, { url: 'https://93.184.216.34/busy' });
+    // A backlog waiting for its receiver: three deliveries short of the cap, still pending.
+    for (let i = 0; i < cap - 3; i++) await createDelivery(ws, busy.id);
+    const written = [];
+    for (let i = 0; i < 10; i++) written.push((await createEvent(ws)).id);
+    const events = await prisma.event.findMany({ where: { id: { in: written } }, select: { id: true, seq: true }, orderBy: { seq: 'asc' } });
+    // The relay's steps: it reads the subscriptions (receiving) …
+    const read = await webhookRepository.subscriptionsForRelay([ws.workspace.id]);
+    const paused = new Set(read.filter((s) => s.condition === 'paused').map((s) => s.id));
+    expect(paused.has(busy.id)).toBe(false);
+    // … a person pauses it (what waits is held) …
+    expect(await conditionRepository.pause(busy.id, { id: ws.admin.id, name: 'Test Admin' })).toBe(true);
+    // … and the relay writes its batch.
+    const pairs = events.map((e) => ({ eventId: e.id, subscriptionId: busy.id, seq: e.seq, workflowId: deliveryRunWorkflowId(busy.id) }));
+    const kept = await webhookRepository.createDeliveries(pairs, paused);
+    expect(kept.map((p) => p.eventId)).toEqual(events.slice(0, 3).map((e) => e.id));
+    expect(await prisma.delivery.count({ where: { subscriptionId: busy.id, status: { in: ['held', 'pending'] } } })).toBe(cap);
   });
 });

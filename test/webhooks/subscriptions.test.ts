@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../src/config.ts';
 import { prisma } from '../../src/db/db.ts';
-import { openSecrets } from '../../src/webhooks/subscriptions/secret.repository.ts';
+import { openSecrets } from './fixtures.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery, deliveryRow, updateSubscription } from './fixtures.ts';

@@ -49,7 +49,7 @@ describe('webhook sender', () => {
 
   it('retries once on a new connection when a reused one is dropped before answering', async () => {
     const sender = createWebhookSender({ allowPrivateTargets: true, ca: tls.ca });
-    const send = () => sender.send(url, {}, '{}');
+    const send = () => sender.send(url, {}, '{}', { workspaceId: 1 });
     const first = await send();
     expect(first).toMatchObject({ httpStatus: 200, responseExcerpt: 'ok' });
     const second = await send();
@@ -64,18 +64,18 @@ describe('webhook sender', () => {
 
   it('gives one neutral error for a name that does not exist and one that resolves to a private address (no oracle)', async () => {
     // A tenant's public name pointed by CNAME at an internal one: whether db.corp.internal exists must not show.
-    const lookups: Record<string, (cb: (err: NodeJS.ErrnoException | null, addresses: { address: string; family: number }[]) => void) => void> = {
-      'exists.example.com': (cb) => cb(null, [{ address: '10.0.0.5', family: 4 }]),
-      'missing.example.com': (cb) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND missing.example.com'), { code: 'ENOTFOUND' }), []),
+    const answers: Record<string, () => Promise<string[]>> = {
+      'exists.example.com': async () => ['10.0.0.5'],
+      'missing.example.com': () => Promise.reject(Object.assign(new Error('queryA ENOTFOUND missing.example.com'), { code: 'ENOTFOUND' })),
     };
-    const sender = createWebhookSender({ allowPrivateTargets: false, lookup: (hostname, _options, cb) => lookups[hostname]!(cb) });
+    const sender = createWebhookSender({ allowPrivateTargets: false, hosts: { resolve: (hostname) => answers[hostname]!() } });
     try {
-      const blocked = await sender.send('https://exists.example.com/hook', {}, '{}');
-      const missing = await sender.send('https://missing.example.com/hook', {}, '{}');
+      const blocked = await sender.send('https://exists.example.com/hook', {}, '{}', { workspaceId: 1 });
+      const missing = await sender.send('https://missing.example.com/hook', {}, '{}', { workspaceId: 1 });
       expect(blocked.httpStatus).toBeUndefined();
       expect(blocked.error).toBeTruthy();
       expect(blocked.error!.replace('exists', 'HOST')).toBe(missing.error!.replace('missing', 'HOST'));
-      for (const error of [blocked.error!, missing.error!]) expect(error).not.toMatch(/ENOTFOUND|getaddrinfo|10\.0\.0\.5|private/);
+      for (const error of [blocked.error!, missing.error!]) expect(error).not.toMatch(/ENOTFOUND|getaddrinfo|queryA|10\.0\.0\.5|private/);
     } finally {
       sender.close();
     }

@@ -12,13 +12,20 @@ import { WebhooksPage } from './pages/Webhooks.tsx';
 import { WebhookPage } from './pages/Webhook.tsx';
 import { NotificationsPage, UnreadBadge, useUnreadCounts } from './pages/Notifications.tsx';
 import { AuditLogPage } from './pages/AuditLog.tsx';
+import { BoardsPage } from './pages/Boards.tsx';
+import { RolesPage } from './pages/Roles.tsx';
+import { PeoplePage } from './pages/People.tsx';
+import { AcceptInvitationPage } from './pages/AcceptInvitation.tsx';
 
 export function App() {
   const viewerQuery = useViewerQuery();
   const viewer = viewerQuery.data;
   const permissions = useRolePermissions(viewer);
   const signOut = useSignOut();
+  const [location] = useLocation();
 
+  // An invitation link is for whoever holds it, signed in or not.
+  if (location === '/invitation') return <AcceptInvitationPage />;
   if (viewerQuery.isPending || (viewer && !viewer.isAdmin && permissions.isPending)) {
     return <p className="loading" role="status">Loading…</p>;
   }
@@ -104,6 +111,22 @@ function Shell({ session }: { session: Session }) {
           </li>
           {viewer.isAdmin && (
             <li>
+              <span className="nav-group">Workspace</span>
+              <ul>
+                <li>
+                  <NavLink href="/workspace/boards">Boards</NavLink>
+                </li>
+                <li>
+                  <NavLink href="/workspace/roles">Roles</NavLink>
+                </li>
+                <li>
+                  <NavLink href="/workspace/people">People</NavLink>
+                </li>
+              </ul>
+            </li>
+          )}
+          {viewer.isAdmin && (
+            <li>
               <NavLink href="/audit-log">Audit log</NavLink>
             </li>
           )}
@@ -123,6 +146,9 @@ function Shell({ session }: { session: Session }) {
             <NotificationsPage />
           </Route>
           <Route path="/audit-log">{viewer.isAdmin ? <AuditLogPage /> : <NotAllowed what="the audit log" />}</Route>
+          <Route path="/workspace/boards">{viewer.isAdmin ? <BoardsPage /> : <NotAllowed what="boards" />}</Route>
+          <Route path="/workspace/roles">{viewer.isAdmin ? <RolesPage /> : <NotAllowed what="roles" />}</Route>
+          <Route path="/workspace/people">{viewer.isAdmin ? <PeoplePage /> : <NotAllowed what="people" />}</Route>
           <Route>
             <PageHeading>Page not found</PageHeading>
             <p>

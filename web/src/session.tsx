@@ -53,8 +53,8 @@ function forgetAllBut(queryClient: QueryClient, key: string) {
 
 export function useSignIn() {
   const queryClient = useQueryClient();
-  return async (email: string, password: string) => {
-    const { signIn } = await gql(SIGN_IN, { email, password });
+  return async (email: string, password: string, workspace?: string) => {
+    const { signIn } = await gql(SIGN_IN, { email, password, workspace });
     setCsrfToken(signIn.csrfToken);
     forgetAllBut(queryClient, 'viewer');
     queryClient.setQueryData(['viewer'], signIn);

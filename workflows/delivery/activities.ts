@@ -65,6 +65,8 @@ export interface ClaimDueInput {
   inFlight: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
+  /** The run's first claim (it frees claims of earlier runs); absent (a caller outside a run): true. */
+  first?: boolean;
   waitedFor: WaitReason | null;
 }
 
@@ -125,7 +127,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const attemptedAt = await clock();
     const body = deliveryBody(deliveredPayload(delivery.event.payload, delivery.payloadMode));
     const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
-    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body) };
+    return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
   }
 
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
@@ -188,6 +190,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         runId: input.runId,
         token: input.token,
         workspaceCap,
+        runInFlight: input.inFlight,
+        first: input.first ?? true,
         now: await clock(),
         waitedFor: input.waitedFor,
         limitFor: (raw) => {

@@ -1,26 +1,13 @@
 // E-mail to administrators when the service pauses a subscription (failures) or disables it (410
 // Gone); the in-app Notification rows are written with the change itself (condition-notice.ts).
 // Sent only when SMTP is configured.
-import nodemailer, { type SendMailOptions } from 'nodemailer';
-import { config } from '../../src/config.ts';
 import { logger } from '../../src/logger.ts';
 import { deliveryRepository, PAUSE_AFTER_FAILURES } from './delivery.repository.ts';
 import type { ConditionNotice, ConditionNoticeKind } from './condition-notice.ts';
 import { notificationRepository } from '../../src/notifications/notification.repository.ts';
+import type { MailerSettings } from '../../src/notifications/mailer.ts';
 
-interface Mailer {
-  sendMail(message: SendMailOptions): Promise<unknown>;
-}
-
-export interface MailerSettings {
-  transport: Mailer;
-  from: string;
-}
-
-/** The configured SMTP mailer (SMTP_URL, SMTP_FROM), or undefined when e-mail is off. */
-export function configuredMailer(): MailerSettings | undefined {
-  return config.smtp ? { transport: nodemailer.createTransport(config.smtp.url), from: config.smtp.from } : undefined;
-}
+export { configuredMailer, type MailerSettings } from '../../src/notifications/mailer.ts';
 
 const MAILS: Record<ConditionNoticeKind, (s: ConditionNotice['subscription']) => { subject: string; text: string }> = {
   'webhook.paused': (s) => ({

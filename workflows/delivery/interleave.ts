@@ -19,9 +19,11 @@ export type InterleavePoint =
   /** sendBatch has its answers; nothing is recorded yet. */
   | 'batch:sent'
   /** sendBatch recorded its answers; the runs waiting for room in the cap are not woken yet. */
-  | 'batch:recorded';
+  | 'batch:recorded'
+  /** `secrets reencrypt` re-sealed and read every row; the earlier keys are not dropped yet. */
+  | 'secrets:resealed';
 
-/** What the point is about: a subscription's id, or the events' ids for the relay. */
+/** What the point is about: a subscription's id, the events' ids for the relay, the current key's id for the secrets. */
 export type InterleaveHook = (point: InterleavePoint, about: string) => Promise<void> | void;
 
 let hook: InterleaveHook | null = null;

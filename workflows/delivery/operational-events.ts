@@ -1,7 +1,9 @@
 // Operational events (webhook.paused, .disabled, .resumed, .enabled, .delivery_failed): written
 // through the outbox in the transaction that changes the subscription or fails the delivery, so
 // the event exists exactly when the change is committed. The relay sends them to the workspace's
-// other subscriptions that listen to them, never to the one they are about (outbox-relay.ts).
+// other subscriptions that listen to them, never to the one they are about (outbox-relay.ts). Each
+// keeps the board filter its subscription had when it was written (Event.aboutBoardIds): who may
+// receive and see it is decided by those boards, not by a filter changed since.
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import type { EventActor, EventType, OperationalEventType } from '../../src/events/event.envelope.ts';
 import { isOperationalEvent } from '../../src/events/event.envelope.ts';
@@ -15,7 +17,7 @@ type ConditionReason = 'failures' | 'gone' | 'manual';
 async function subject(tx: Tx, subscriptionId: string) {
   return tx.webhookSubscription.findUniqueOrThrow({
     where: { id: subscriptionId },
-    select: { id: true, url: true, description: true, condition: true, consecutiveFailures: true, workspace: { select: { id: true, domain: true } } },
+    select: { id: true, url: true, description: true, condition: true, consecutiveFailures: true, boardIds: true, workspace: { select: { id: true, domain: true } } },
   });
 }
 
@@ -33,6 +35,7 @@ export async function writeConditionEvent(tx: Tx, type: ConditionEventType, subs
     workspace: s.workspace,
     actor,
     aboutSubscriptionId: s.id,
+    aboutBoardIds: s.boardIds,
     occurredAt: at,
     data: { ...summary(s), reason, consecutiveFailures: s.consecutiveFailures },
   });
@@ -64,6 +67,7 @@ export async function writeDeliveryFailedEvent(tx: Tx, d: ExhaustedDelivery) {
     workspace: s.workspace,
     actor: null,
     aboutSubscriptionId: s.id,
+    aboutBoardIds: s.boardIds,
     occurredAt: d.attemptedAt,
     data: {
       ...summary(s),

@@ -4,14 +4,13 @@
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { WAITED_AT_LEAST_MS } from './constants.ts';
 import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
 
-/** A wait shorter than this is not worth a line in the log. */
-const WAITED_AT_LEAST_MS = 1_000;
 const MAX_WAITED_MS = 2 ** 31 - 1;
 
 export interface ClaimInput {
@@ -25,6 +24,10 @@ export interface ClaimInput {
   limitFor: (settings: SubscriptionSettings) => { limit: number; limitedBy: WaitReason | null };
   /** The workspace's in-flight cap. */
   workspaceCap: number;
+  /** Attempts the run's batches in flight may have open (0: none in flight). */
+  runInFlight: number;
+  /** The run's first claim: claims of earlier runs are freed. */
+  first: boolean;
   now: Date;
   /** What the run last waited for, for the log of the deliveries that went out late. */
   waitedFor: WaitReason | null;
@@ -60,6 +63,15 @@ interface SubscriptionRow {
   maxInFlight: number;
   ratePerSecond: number | null;
   ordering: string;
+  runAwake: boolean;
+  capWaitingSince: Date | null;
+}
+
+/** Writes what the subscription's row says of its run (the claim holds the row's lock and read them). */
+async function markRun(tx: Prisma.TransactionClient, subscriptionId: string, run: { awake: boolean; capWaitingSince: Date | null }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "WebhookSubscription" SET "runAwake" = ${run.awake}, "capWaitingSince" = ${run.capWaitingSince?.toISOString() ?? null}::timestamp(3)
+     WHERE "id" = ${subscriptionId}`;
 }
 
 /** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
@@ -72,25 +84,31 @@ export const queueRepository = {
   claimDue(input: ClaimInput): Promise<ClaimResult> {
     return prisma.$transaction(async (tx) => {
       // Claims of an earlier run (terminated, or lost with its worker): that run will record nothing.
-      // First, before the subscription's lock: a zombie recording one of these rows takes the row,
-      // then the subscription's (its failure count), so the other order could deadlock with it.
-      await tx.$executeRaw`
-        UPDATE "Delivery" SET "claim" = NULL
-         WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      // At a run's first claim only: none can appear later (a zombie of an earlier run takes over
+      // only rows that still carry its own claim). Before the subscription's lock: a zombie
+      // recording one of these rows takes the row, then the subscription's (its failure count), so
+      // the other order could deadlock with it.
+      if (input.first) {
+        await tx.$executeRaw`
+          UPDATE "Delivery" SET "claim" = NULL
+           WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NOT NULL AND "claim" NOT LIKE ${`${input.runId}:%`}`;
+      }
       // Locked until the claim commits: a pause, resume, disable or delete (each updates this row,
       // then the deliveries) waits for the claim, or the claim for it. Read without the lock, a
       // resume committing between this read and the hold below left its rows held for good.
       const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
-        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering"
+        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering", "runAwake", "capWaitingSince"
           FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
       await interleave('claim:read', input.subscriptionId);
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
+        if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
         return { stop: 'ended', ...none };
       }
       if (sub.condition === 'paused') {
+        if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
@@ -120,9 +138,13 @@ export const queueRepository = {
       const nextDueAt = due?.next ? due.next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
+      // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
+      // the relay wakes it for new deliveries only otherwise. Under this row's lock, so a relay that
+      // reads it (wakeNeeded) after writing its rows either sees `false` or the run sees the rows.
       // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
-      if (capFull) await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, capWaitingSince: null }, data: { capWaitingSince: input.now } });
-      else await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, NOT: { capWaitingSince: null } }, data: { capWaitingSince: null } });
+      const awake = claimed.length > 0 || input.runInFlight > 0;
+      const capWaitingSince = capFull ? (sub.capWaitingSince ?? input.now) : null;
+      if (awake !== sub.runAwake || capWaitingSince !== sub.capWaitingSince) await markRun(tx, input.subscriptionId, { awake, capWaitingSince });
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
     });
   },
@@ -147,6 +169,18 @@ export const queueRepository = {
   /** Gives claimed deliveries back unsent (their subscription was paused or removed meanwhile): the next claim decides. */
   async giveBack(ids: string[], fence: string): Promise<void> {
     await prisma.delivery.updateMany({ where: { id: { in: ids }, claim: fence }, data: { claim: null } });
+  },
+
+  /**
+   * Of these subscriptions, those whose run needs a wake-up to see new deliveries (it has no batch
+   * in flight). Call it after the deliveries are committed: the share lock waits for a claim in
+   * progress, so either that claim saw them or it left `runAwake` false and the answer names it.
+   */
+  async wakeNeeded(subscriptionIds: string[]): Promise<Set<string>> {
+    if (!subscriptionIds.length) return new Set();
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "WebhookSubscription" WHERE "id" = ANY(${subscriptionIds}::text[]) AND NOT "runAwake" ORDER BY "id" FOR SHARE`;
+    return new Set(rows.map((r) => r.id));
   },
 
   /**

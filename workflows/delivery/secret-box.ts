@@ -33,7 +33,8 @@ export interface SecretPlace {
  */
 const aad = (p: SecretPlace) => Buffer.from(`ticketing webhook signing secret\u0000${p.subscriptionId}\u0000${p.column}`);
 
-class SecretKeyMissing extends Error {}
+/** A stored value names a key this process does not hold; the message names the key. */
+export class SecretKeyMissingError extends Error {}
 
 export const keyFile = (dataDir: string) => path.join(dataDir, 'webhook-secret-keys');
 
@@ -149,8 +150,9 @@ export class KeyRing {
   byId(id: string): SecretKey {
     const key = this.all().find((k) => k.id === id);
     if (!key) {
-      throw new SecretKeyMissing(
-        `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs the same keys (docs/operators/admin-cli.md, "Webhook secrets").`,
+      throw new SecretKeyMissingError(
+        `A webhook secret is encrypted with key ${id}, which ${this.configured ? 'WEBHOOK_SECRET_KEYS does not list' : `${this.file} does not hold`}: every process of the service needs every key in use ` +
+          '(a new key is added second everywhere before any process puts it first: docs/operators/admin-cli.md, "Webhook secrets").',
       );
     }
     return key;

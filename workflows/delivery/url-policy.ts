@@ -1,20 +1,30 @@
 // Where webhooks may be sent (docs/integrators/webhooks.md, "Subscriptions"): https, port 443 or 8443, no userinfo,
 // and only public unicast addresses. Checked when a subscription is saved (validateWebhookUrl)
 // and again at every delivery on the addresses the connection really uses (guardedLookup), so a
-// name that later resolves elsewhere (DNS rebinding) gains nothing.
-import dns from 'node:dns';
+// name that later resolves elsewhere (DNS rebinding) gains nothing. Names are resolved by
+// host-resolver.ts (c-ares, bounded per workspace), never on libuv's thread pool.
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { config } from '../../src/config.ts';
-import type { FieldError } from '../../src/errors/errors.ts';
+import { AppError, type FieldError } from '../../src/errors/errors.ts';
 import { logger } from '../../src/logger.ts';
+import { DNS_TIMEOUT_MS } from './constants.ts';
+import { ResolutionsBusyError, webhookHosts } from './host-resolver.ts';
+
+/** A host name's addresses; rejects when it does not resolve. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
 
 interface UrlPolicyOptions {
   /** Lifts the address rule (development and tests only). Defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets?: boolean;
-  /** Name resolution; defaults to the system resolver (dns.lookup, as connections use). */
-  resolve?: (hostname: string) => Promise<string[]>;
+  /** Name resolution; defaults to the webhook host resolver (host-resolver.ts) in `workspaceId`'s lane. */
+  resolve?: ResolveHost;
+  /** Whose resolutions in flight it counts against (host-resolver.ts); 0 when none is named. */
+  workspaceId?: number;
 }
+
+/** The resolver of these options: theirs, or the process's webhook host resolver in the workspace's lane. */
+const resolverOf = (options: UrlPolicyOptions): ResolveHost => options.resolve ?? ((name) => webhookHosts.resolve(name, options.workspaceId ?? 0));
 
 const MAX_URL_LENGTH = 2048;
 /** The URL parser drops the scheme's default port, so '' is 443. */
@@ -139,30 +149,28 @@ export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Ur
   return { ok: true, url, host };
 }
 
-const systemResolve = async (hostname: string) =>
-  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
-
-/** How long saving waits for DNS; a name that has not resolved by then is refused. */
-const RESOLVE_TIMEOUT_MS = 5_000;
-
 /**
  * The save-time check: field errors (path `/url`) for a 422 `validation_failed`, empty when the
  * URL is acceptable. A host name must resolve, and only to allowed addresses (every delivery
  * checks the addresses it connects to again). A name that does not resolve (or not within
- * RESOLVE_TIMEOUT_MS) gets the same refusal as one that resolves to a private address: two
- * answers would let callers map internal names; neither says what the name resolved to.
+ * DNS_TIMEOUT_MS) gets the same refusal as one that resolves to a private address: two answers
+ * would let callers map internal names; neither says what the name resolved to. A workspace with
+ * as many names being resolved as it may (a slow DNS of its own) gets 429 `rate_limited`.
  */
 export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Promise<FieldError[]> {
   const target = checkWebhookUrl(raw, options);
   if (!target.ok) return [{ path: '/url', message: RULE + target.message }];
   if (target.host.kind === 'ip' || allowsPrivateTargets(options)) return [];
 
-  const name = target.host.name;
-  let timer: NodeJS.Timeout | undefined;
-  const addresses = await Promise.race([
-    (options.resolve ?? systemResolve)(name).catch(() => [] as string[]),
-    new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS))),
-  ]).finally(() => clearTimeout(timer));
+  let addresses: string[];
+  try {
+    addresses = await resolverOf(options)(target.host.name);
+  } catch (err) {
+    if (err instanceof ResolutionsBusyError) {
+      throw new AppError('rate_limited', `${err.message}: retry when they have finished`, { headers: { 'Retry-After': String(Math.ceil(DNS_TIMEOUT_MS / 1000)) } });
+    }
+    addresses = [];
+  }
   if (!addresses.length || addresses.some((address) => addressRestriction(address) !== null)) {
     return [{ path: '/url', message: RULE + HOST_NAME_RULE }];
   }
@@ -188,35 +196,40 @@ class UnreachableHostError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-export type SystemLookup = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void) => void;
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void;
 
 /**
- * A `lookup` for net/tls connections: resolves like dns.lookup, then refuses the connection
- * when any address is not allowed, so the socket can only open to addresses that were checked.
- * (Node does not call `lookup` for IP literals: checkWebhookUrl covers those.)
+ * A `lookup` for net/tls connections: resolves with the webhook host resolver (never dns.lookup,
+ * see host-resolver.ts), then refuses the connection when any address is not allowed, so the
+ * socket can only open to addresses that were checked. (Node does not call `lookup` for IP
+ * literals: checkWebhookUrl covers those.)
  */
-export function guardedLookup(options: UrlPolicyOptions & { lookup?: SystemLookup } = {}): net.LookupFunction {
-  const systemLookup: SystemLookup = options.lookup ?? dns.lookup;
+export function guardedLookup(options: UrlPolicyOptions = {}): net.LookupFunction {
+  const resolve = resolverOf(options);
   return (hostname, lookupOptions, callback: LookupCallback) => {
-    systemLookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
-      if (err) {
-        logger.warn({ hostname, err: { code: err.code, message: err.message } }, 'webhook connection refused: the host does not resolve');
-        return callback(new UnreachableHostError(hostname), '');
-      }
-      if (!allowsPrivateTargets(options)) {
-        for (const { address } of addresses) {
-          const restriction = addressRestriction(address);
-          if (restriction) {
-            logger.warn({ hostname, address, restriction }, 'webhook connection refused: the host resolves to a refused address');
-            return callback(new UnreachableHostError(hostname), '');
+    resolve(hostname).then(
+      (found) => {
+        if (!allowsPrivateTargets(options)) {
+          for (const address of found) {
+            const restriction = addressRestriction(address);
+            if (restriction) {
+              logger.warn({ hostname, address, restriction }, 'webhook connection refused: the host resolves to a refused address');
+              return callback(new UnreachableHostError(hostname), '');
+            }
           }
         }
-      }
-      if (lookupOptions.all) return callback(null, addresses);
-      const [first] = addresses;
-      if (!first) return callback(new UnreachableHostError(hostname), '');
-      callback(null, first.address, first.family);
-    });
+        const family = lookupOptions.family === 4 || lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 6 || lookupOptions.family === 'IPv6' ? 6 : 0;
+        const addresses = found.map((address) => ({ address, family: net.isIP(address) })).filter((a) => !family || a.family === family);
+        if (lookupOptions.all) return callback(null, addresses);
+        const [first] = addresses;
+        if (!first) return callback(new UnreachableHostError(hostname), '');
+        callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => {
+        if (err instanceof ResolutionsBusyError) return callback(err, '');
+        logger.warn({ hostname, err: { code: err.code, message: err.message } }, 'webhook connection refused: the host does not resolve');
+        callback(new UnreachableHostError(hostname), '');
+      },
+    );
   };
 }

@@ -1,12 +1,17 @@
 // One HTTP POST of a webhook: node:https with the URL policy's lookup hook (so the socket only
-// opens to checked addresses), no redirects (node:https never follows them: a 3xx is a
-// failure), a total time limit, and the first 1 KiB of the answer kept for the log.
+// opens to checked addresses; names resolved in the workspace's lane of host-resolver.ts), no
+// redirects (node:https never follows them: a 3xx is a failure), a total time limit, and the first
+// 1 KiB of the answer kept for the log. Connections are kept alive for reuse within bounds
+// (delivery-agent.ts): an idle time-out, a cap per host and one in all.
 import https from 'node:https';
 import tls from 'node:tls';
-import { checkWebhookUrl, guardedLookup, type SystemLookup } from './url-policy.ts';
+import { config } from '../../src/config.ts';
+import { AGENT_IDLE_MS, DELIVERY_TIMEOUT_MS } from './constants.ts';
+import { DeliveryAgent, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
+import { webhookHosts, type HostResolver } from './host-resolver.ts';
+import { checkWebhookUrl, guardedLookup } from './url-policy.ts';
 
 const USER_AGENT = 'Service-Webhooks/1.0';
-const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
 const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -18,8 +23,19 @@ export interface SenderOptions {
    */
   ca?: string | Buffer | (string | Buffer)[];
   timeoutMs?: number;
-  /** Name resolution before the policy's check; defaults to dns.lookup (tests stand in for DNS). */
-  lookup?: SystemLookup;
+  /** Name resolution before the policy's check; defaults to the process's webhook host resolver (tests stand in for DNS). */
+  hosts?: Pick<HostResolver, 'resolve'>;
+  /**
+   * The connections' bounds. Defaults: WEBHOOK_MAX_CONNECTIONS in all; per receiver and workspace,
+   * as many as the workspace may have attempts in flight (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT), so the
+   * cap never holds back what the workspace's cap allows; closed after AGENT_IDLE_MS idle.
+   */
+  sockets?: Partial<AgentBounds>;
+}
+
+/** Whose attempt it is: its host name is resolved in that workspace's lane (host-resolver.ts). */
+export interface SendContext {
+  workspaceId: number;
 }
 
 interface SendResult {
@@ -47,15 +63,14 @@ export function deliveryBody(envelope: unknown): string {
 export function createWebhookSender(options: SenderOptions = {}) {
   const extraCa = options.ca === undefined ? undefined : Array.isArray(options.ca) ? options.ca : [options.ca];
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  // Keep-alive: consecutive deliveries to one receiver reuse the TLS connection. The lookup
-  // hook runs for each new connection, so reuse never skips the address check.
-  const agent = new https.Agent({
-    keepAlive: true,
-    lookup: guardedLookup({ allowPrivateTargets: options.allowPrivateTargets, lookup: options.lookup }),
-    ...(extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
-  });
+  const hosts = options.hosts ?? webhookHosts;
+  // Keep-alive: consecutive deliveries to one receiver reuse the TLS connection. The lookup hook
+  // (given per request: it resolves in the attempt's workspace's lane) runs for each new
+  // connection, so reuse never skips the address check.
+  const bounds: AgentBounds = { total: config.webhooks.maxConnections, perHost: config.webhooks.workspaceMaxInFlight, idleMs: AGENT_IDLE_MS, ...options.sockets };
+  const agent = new DeliveryAgent(bounds, extraCa ? { ca: [...tls.rootCertificates, ...extraCa] } : {});
 
-  async function send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  async function send(url: string, headers: Record<string, string>, body: string, context: SendContext): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     // Node skips `lookup` for IP literals; the policy judges those here, as on save.
@@ -66,12 +81,14 @@ export function createWebhookSender(options: SenderOptions = {}) {
     // (ECONNRESET/EPIPE on a reused socket): retried once at once, on a new connection, rather
     // than counted as the receiver's failure. Should the receiver have seen it after all, the
     // duplicate carries the same webhook-id.
-    const first = await post(target.url, headers, body, started);
+    const lookup = guardedLookup({ allowPrivateTargets: options.allowPrivateTargets, resolve: (name) => hosts.resolve(name, context.workspaceId) });
+    const connection: DeliveryRequestOptions = { agent, lookup, workspaceId: context.workspaceId };
+    const first = await post(target.url, headers, body, started, connection);
     if (!first.staleSocket) return first.result;
-    return (await post(target.url, headers, body, started)).result;
+    return (await post(target.url, headers, body, started, connection)).result;
   }
 
-  function post(url: URL, headers: Record<string, string>, body: string, started: number): Promise<{ result: SendResult; staleSocket: boolean }> {
+  function post(url: URL, headers: Record<string, string>, body: string, started: number, connection: DeliveryRequestOptions): Promise<{ result: SendResult; staleSocket: boolean }> {
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       let settled = false;
@@ -90,8 +107,8 @@ export function createWebhookSender(options: SenderOptions = {}) {
       const req = https.request(
         url,
         {
+          ...connection,
           method: 'POST',
-          agent,
           headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)) },
         },
         (res) => {
@@ -113,7 +130,9 @@ export function createWebhookSender(options: SenderOptions = {}) {
       );
       // The status decides once it has arrived in time; a slow body only shortens the excerpt.
       const timer = setTimeout(() => {
-        finish(status === undefined ? `no answer within ${timeoutMs / 1000} s` : undefined);
+        // No connection of its own yet: every one it may use was busy (delivery-agent.ts).
+        const waited = !req.socket ? `; no connection was free (this workspace's ${agent.bounds.perHost} to the receiver, or the worker's ${agent.bounds.total} in all, were busy)` : '';
+        finish(status === undefined ? `no answer within ${timeoutMs / 1000} s${waited}` : undefined);
         req.destroy();
       }, timeoutMs);
       req.on('error', (err: NodeJS.ErrnoException) =>

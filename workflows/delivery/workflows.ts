@@ -20,7 +20,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AttemptResult, DeliveryActivities } from './activities.ts';
-import { BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, IDLE_LINGER_MS } from './constants.ts';
+import { ACTIVITY_RETRY, BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, CLAIM_TIMEOUT, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
@@ -31,10 +31,10 @@ export { stateQuery, wakeSignal };
 // HTTP failures come back as results (the seven-attempt schedule is their retry); only thrown
 // errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
 // since an outage may be long.
-const retry: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] };
+const retry: ActivityOptions['retry'] = { ...ACTIVITY_RETRY, nonRetryableErrorTypes: ['DeliveryNotFound'] };
 const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
 const { sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
-const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: '30 seconds', retry });
+const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: CLAIM_TIMEOUT, retry });
 
 export interface RunSummary {
   /** Attempts this run (not its predecessors) made. */
@@ -66,6 +66,12 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   let nextDueAt: number | null = null;
   /** The last claim left due deliveries: more may go as soon as the bound allows. */
   let moreDue = false;
+  /**
+   * A batch ended since the last claim: the run claims again (it told the relay it would: the
+   * claim marks the subscription `runAwake` while a batch is in flight, and the relay does not wake
+   * it for the deliveries it writes meanwhile).
+   */
+  let batchEnded = false;
   let capFull = false;
   /** While capFull: when to look again should no wake-up come. */
   let capRecheckAt = 0;
@@ -101,6 +107,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       inFlight -= deliveries.length;
       open -= width;
       batchesEnded += 1;
+      batchEnded = true;
       // Its own batch freed room in the workspace's cap: look again without waiting to be woken.
       capFull = false;
     }
@@ -129,13 +136,14 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
     }
     const full = settings !== null && open >= boundInForce(state, settings);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
-    const due = woken() || moreDue || (nextDueAt !== null && nextDueAt <= now);
+    const due = woken() || moreDue || batchEnded || (nextDueAt !== null && nextDueAt <= now);
     const mayClaim = !renew && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
 
     if (mayClaim) {
       wakesClaimed = wakes;
+      batchEnded = false;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, first: calls === 1 });
       const fresh = claim.settings;
       settings = fresh;
       state = followSettings(state, fresh);

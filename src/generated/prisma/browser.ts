@@ -48,6 +48,13 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Session = Prisma.SessionModel
 /**
+ * Model Invitation
+ * A person invited by e-mail: a one-time link (its token's SHA-256 here; the token is only in the
+ * link) that creates their account with `roleId` when accepted before `expiresAt`. Deleted when
+ * accepted or revoked, so a link works once; expired ones go when the workspace next invites.
+ */
+export type Invitation = Prisma.InvitationModel
+/**
  * Model Board
  * 
  */
@@ -112,6 +119,14 @@ export type DeliveryAttempt = Prisma.DeliveryAttemptModel
  * 
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
+/**
+ * Model RetiredSecretKey
+ * A key of webhook signing secrets that `secrets reencrypt` moved every row off (src/webhooks/subscriptions/secret.repository.ts):
+ * no value may be sealed under it again. A trigger refuses such a write (migration secret_key_retirement), after the seal takes a
+ * shared advisory lock that the retirement takes exclusively: every seal committed before a retirement is seen by the re-encryption
+ * after it, so none is left under a key being dropped.
+ */
+export type RetiredSecretKey = Prisma.RetiredSecretKeyModel
 /**
  * Model ServiceSecret
  * Secrets the service makes for itself, generated once and shared by every instance through the

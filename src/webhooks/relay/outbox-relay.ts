@@ -15,7 +15,18 @@ import { supervise } from '../../supervise.ts';
 import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
 import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
-import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
+import {
+  OVERDUE_AFTER_MS,
+  RELAY_BACKOFF_MAX_MS,
+  RELAY_BATCH_SIZE,
+  RELAY_LANES,
+  RELAY_LEASE_MS,
+  RELAY_POLL_MS,
+  RELAY_POLL_UNLISTENED_MS,
+  RELAY_SIGNAL_CONCURRENCY,
+  RELAY_SWEEP_MS,
+  WAKING_EVENTS_PER_LANE,
+} from '../../../workflows/delivery/constants.ts';
 import { interleave } from '../../../workflows/delivery/interleave.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
@@ -70,16 +81,16 @@ interface SubscriptionMatch {
  *   only some boards learns nothing of subscriptions it could not see: webhook.service visibleTo);
  * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
  *   changed fields named; none named: every update).
- * `aboutBoards`: the board filters of the subscriptions the batch's operational events are about.
+ * An operational event's boards are its subscription's filter when it was written (aboutBoardIds).
  */
-function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[], aboutBoards = new Map<string, string[]>()): SubscriptionMatch[] {
+function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
   const about = event.aboutSubscriptionId;
   return subscriptions.filter((s) => {
     if (s.workspaceId !== event.workspaceId) return false;
     if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
     if (!s.events.includes(event.type)) return false;
     if (about !== null) {
-      const boards = aboutBoards.get(about) ?? [];
+      const boards = event.aboutBoardIds;
       return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
     }
     if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
@@ -100,9 +111,9 @@ export interface OutboxRelay {
 /** The relay's steps without its loop: `drain` relays what waits now (tests call it directly). */
 export function createOutboxRelay(options: RelayOptions) {
   const { client, taskQueue } = options;
-  const batchSize = options.batchSize ?? 200;
-  const leaseMs = options.leaseMs ?? 15_000;
-  const concurrency = options.concurrency ?? 48;
+  const batchSize = options.batchSize ?? RELAY_BATCH_SIZE;
+  const leaseMs = options.leaseMs ?? RELAY_LEASE_MS;
+  const concurrency = options.concurrency ?? RELAY_SIGNAL_CONCURRENCY;
   const waker = createRunWaker(client, taskQueue);
 
   /**
@@ -120,8 +131,7 @@ export function createOutboxRelay(options: RelayOptions) {
     for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
     step = outboxRelayStepDuration.startTimer({ step: 'write' });
     const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
-    const aboutBoards = await webhookRepository.boardsOf([...new Set(events.flatMap((e) => (e.aboutSubscriptionId ? [e.aboutSubscriptionId] : [])))]);
-    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions, aboutBoards).map((s) => ({ event, subscription: s })));
+    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscription: s })));
     // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
     const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
     const pairs = await webhookRepository.createDeliveries(
@@ -145,7 +155,9 @@ export function createOutboxRelay(options: RelayOptions) {
   async function wakeAndMark(events: ClaimedEvent[], bySubscription: Map<string, { workspaceId: number; events: ClaimedEvent[] }>): Promise<void> {
     let step = outboxRelayStepDuration.startTimer({ step: 'signal' });
     const failed = new Set<string>();
-    const results = await inBatches([...bySubscription], concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
+    // A run with a batch in flight claims again when it ends and takes these in: only the others are woken.
+    const asleep = await queueRepository.wakeNeeded([...bySubscription.keys()]);
+    const results = await inBatches([...bySubscription].filter(([id]) => asleep.has(id)), concurrency, async ([subscriptionId, { workspaceId, events: joined }]) => {
       try {
         // Joins the subscription's signal in flight, if any (run-waker.ts).
         await waker.wake({ subscriptionId, workspaceId, traceparent: joined[0].traceparent });
@@ -200,16 +212,6 @@ export function createOutboxRelay(options: RelayOptions) {
 /** The channel the Event table's trigger notifies on every commit that wrote events. */
 export const EVENT_OUTBOX_CHANNEL = 'event_outbox';
 
-/**
- * Events of one lane whose runs are being woken while the lane claims the next batches (each
- * batch holds its lease meanwhile), at most. A subscription's wakes follow one another
- * (run-waker.ts), so one slow signal-with-start holds every batch with an event for that
- * subscription; under a trickle of commits the batches are of one to three events, so a cap of
- * batches (4, then 16) stopped the lanes claiming behind it (PostgreSQL import, 2026-11-29: B's
- * p95 wait for its delivery row 1.3 s, then 0.3 s). A waiting event costs its ids in memory and
- * no connection: ten full batches.
- */
-const WAKING_EVENTS_PER_LANE = 2_000;
 
 /**
  * The relay as the service runs it: `lanes` loops, each draining, then waiting for a notification
@@ -221,9 +223,9 @@ const WAKING_EVENTS_PER_LANE = 2_000;
  */
 export function startOutboxRelay(options: RelayOptions): OutboxRelay {
   const { takeBatch, batchSize, sweepOverdue } = createOutboxRelay(options);
-  const pollMs = options.pollMs ?? (options.listen ? 1_000 : 100);
-  const sweepMs = options.sweepMs ?? 30_000;
-  const lanes = Math.max(1, options.lanes ?? 2);
+  const pollMs = options.pollMs ?? (options.listen ? RELAY_POLL_MS : RELAY_POLL_UNLISTENED_MS);
+  const sweepMs = options.sweepMs ?? RELAY_SWEEP_MS;
+  const lanes = Math.max(1, options.lanes ?? RELAY_LANES);
   const wakingCap = options.wakingEventsPerLane ?? WAKING_EVENTS_PER_LANE;
   let lastSweep = 0;
   const loops = Array.from({ length: lanes }, (_, lane) => {
@@ -268,7 +270,7 @@ export function startOutboxRelay(options: RelayOptions): OutboxRelay {
       },
       idleMs: pollMs,
       // The database or Temporal is away: keep the events and try again, backing off to 10 s.
-      backoffMs: (failures) => Math.min(10_000, pollMs * 2 ** Math.min(failures, 7)),
+      backoffMs: (failures) => Math.min(RELAY_BACKOFF_MAX_MS, pollMs * 2 ** Math.min(failures, 7)),
       failed: 'outbox relay could not relay; retrying',
       recovered: 'outbox relay recovered',
       fields: { lane },

@@ -2,7 +2,7 @@
 // Delivery rows) and what the run last reported on the subscription (its bound, Retry-After, the
 // workspace's cap): GET /webhooks/{id}, the settings UI.
 import { config } from '../../config.ts';
-import type { WebhookSubscription } from '../../generated/prisma/client.ts';
+import type { Subscription } from './webhook.repository.ts';
 import { queueRepository } from '../../../workflows/delivery/queue.repository.ts';
 
 export interface WebhookBacklog {
@@ -12,7 +12,7 @@ export interface WebhookBacklog {
   waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'retry_after' | 'workspace_cap' | 'rate' | 'paused';
 }
 
-export async function backlogOf(s: WebhookSubscription, now = new Date()): Promise<WebhookBacklog> {
+export async function backlogOf(s: Subscription, now = new Date()): Promise<WebhookBacklog> {
   const q = await queueRepository.backlog(s.id);
   const base = { pending: q.pending + q.held, inFlight: q.inFlight, oldestWaitingSince: q.oldestDueAt };
   if (s.condition === 'paused' && q.held > 0) return { ...base, waitingFor: 'paused' };

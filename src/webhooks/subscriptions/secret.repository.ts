@@ -1,9 +1,25 @@
 // Signing secrets as stored (workflows/delivery/secret-box.ts): sealing the plain-text rows of earlier
 // releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
 // reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
+//
+// A re-encryption first retires the other keys (RetiredSecretKey): from its commit on, a trigger
+// refuses any value sealed under one of them (a process still sealing under an older key, or one
+// that chose its key just before), and every seal committed before it is seen by the rows read
+// after it (migration secret_key_retirement: the seals' shared advisory lock, the retirement's
+// exclusive one). So nothing is left under a key once the re-encryption has read every row, and
+// dropping the key then loses nothing.
 import { prisma } from '../../db/db.ts';
 import { isLegacySealed, isSealed, openLegacySecret, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from '../../../workflows/delivery/secret-box.ts';
+import { interleave } from '../../../workflows/delivery/interleave.ts';
 import { ROTATION_OVERLAP_MS } from '../../../workflows/delivery/signing.ts';
+
+/** The advisory lock of the seals (shared, in the trigger) and of a retirement (exclusive); the migration names the same number. */
+const SEAL_FENCE = 4702158301;
+
+/** The retired key a write was refused for (the trigger's error), if that is why it failed. */
+export function retiredKeyOf(err: unknown): string | undefined {
+  return /sealed under the retired key ([A-Za-z0-9_-]+)/.exec(err instanceof Error ? err.message : '')?.[1];
+}
 
 const PAGE = 500;
 
@@ -58,15 +74,39 @@ export const secretRepository = {
       SELECT DISTINCT split_part(v, '.', 2) AS "keyId"
         FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret"]) AS v
        WHERE v ~ '^enc[12]\.'`;
-    if (!rows.length) return;
-    const have = new Set((ring.existing() ?? []).map((k) => k.id));
+    const held = ring.existing();
+    const have = new Set((held ?? []).map((k) => k.id));
     const missing = rows.map((r) => r.keyId).filter((id) => !have.has(id));
-    if (!missing.length) return;
-    throw new Error(
-      `Webhook signing secrets in the database are encrypted with key${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which ${ring.source} ` +
-        `${ring.existing() ? 'does not hold' : 'does not exist to hold'}: give every process the keys it had (restore the key file from the backup of DATA_DIR, ` +
-        'or list them in WEBHOOK_SECRET_KEYS; docs/operators/admin-cli.md, "Webhook secrets"). Nothing was created or changed.',
-    );
+    if (missing.length) {
+      throw new Error(
+        `Webhook signing secrets in the database are encrypted with key${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, which ${ring.source} ` +
+          `${held ? 'does not hold' : 'does not exist to hold'}: give every process the keys it had (restore the key file from the backup of DATA_DIR, ` +
+          'or list them in WEBHOOK_SECRET_KEYS; docs/operators/admin-cli.md, "Webhook secrets"). Nothing was created or changed.',
+      );
+    }
+    const sealing = held?.[0]?.id;
+    if (sealing && (await secretRepository.retiredKeys()).has(sealing)) {
+      throw new Error(
+        `This process would seal webhook signing secrets under key ${sealing}, the first of ${ring.source}, which \`secrets reencrypt\` retired: ` +
+          'put the key it re-encrypted under first (docs/operators/admin-cli.md, "Webhook secrets"). Nothing was created or changed.',
+      );
+    }
+  },
+
+  async retiredKeys(): Promise<Set<string>> {
+    return new Set((await prisma.retiredSecretKey.findMany({ select: { keyId: true } })).map((k) => k.keyId));
+  },
+
+  /**
+   * From its commit on, nothing is sealed under `keyIds` (the trigger refuses it); the seals under
+   * way commit first. `current` seals again, should it have been retired before.
+   */
+  async retireKeys(keyIds: string[], current: string): Promise<void> {
+    await prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 AS "locked" FROM pg_advisory_xact_lock(${SEAL_FENCE}::bigint)`;
+      if (keyIds.length) await tx.$executeRaw`INSERT INTO "RetiredSecretKey" ("keyId") SELECT unnest(${keyIds}::text[]) ON CONFLICT DO NOTHING`;
+      await tx.retiredSecretKey.deleteMany({ where: { keyId: current } });
+    });
   },
 
   /**
@@ -79,17 +119,24 @@ export const secretRepository = {
     return sealed;
   },
 
-  /** Every row under the current key; the number of rows re-sealed, and the key ids still in use after. */
-  async reencryptAll(): Promise<{ reencrypted: number; keyId: string; stillUsed: string[] }> {
+  /**
+   * Every row under the current key, the ring's other keys retired first (see the top of this
+   * file); the number of rows re-sealed, the keys retired, and the key ids still in use after
+   * (none, unless a row names a key this process does not hold).
+   */
+  async reencryptAll(): Promise<{ reencrypted: number; keyId: string; retired: string[]; stillUsed: string[] }> {
     const current = secretKeys.current().id;
+    const retired = secretKeys.all().map((k) => k.id).filter((id) => id !== current);
+    await secretRepository.retireKeys(retired, current);
     let reencrypted = 0;
     const used = new Set<string>();
     for await (const row of allRows()) {
       if (await reseal(row, (v) => sealedWith(v) !== current)) reencrypted++;
     }
-    // Read again: a row changed meanwhile by a rotation is sealed under the current key anyway.
+    // Read again: a row changed meanwhile by a rotation is sealed under a key not retired.
     for await (const row of allRows()) for (const v of [row.secret, row.previousSecret]) if (v) used.add(sealedWith(v) ?? 'plain text');
-    return { reencrypted, keyId: current, stillUsed: [...used].filter((id) => id !== current) };
+    await interleave('secrets:resealed', current);
+    return { reencrypted, keyId: current, retired, stillUsed: [...used].filter((id) => id !== current) };
   },
 
   /** Previous secrets whose 24 hours are over (retention; reads ignore them already). Rows cleared. */
@@ -104,13 +151,3 @@ export const secretRepository = {
           FOR UPDATE SKIP LOCKED)`;
   },
 };
-
-/** The row's secrets in plain text, the previous one only while it still signs (else null). */
-export function openSecrets<T extends { id: string; secret: string; previousSecret: string | null; secretRotatedAt: Date | null }>(row: T, now = new Date()): T {
-  const previousValid = row.previousSecret !== null && row.secretRotatedAt !== null && now.getTime() - row.secretRotatedAt.getTime() < ROTATION_OVERLAP_MS;
-  return {
-    ...row,
-    secret: openSecret(row.secret, { subscriptionId: row.id, column: 'secret' }),
-    previousSecret: previousValid ? openSecret(row.previousSecret!, { subscriptionId: row.id, column: 'previousSecret' }) : null,
-  };
-}

@@ -7,7 +7,6 @@ import type { EventActor } from '../../events/event.envelope.ts';
 import { eventVisible } from '../../events/event.visibility.ts';
 import { writeConditionEvent } from '../../../workflows/delivery/operational-events.ts';
 import { openSecret, sealSecret } from '../../../workflows/delivery/secret-box.ts';
-import { openSecrets } from './secret.repository.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import type { TimeAndId } from '../../paging/page-keys.ts';
@@ -86,6 +85,8 @@ export interface ClaimedEvent {
   targetSubscriptionId: string | null;
   /** An operational event: the subscription it is about. */
   aboutSubscriptionId: string | null;
+  /** An operational event: that subscription's board filter when the event was written. */
+  aboutBoardIds: string[];
   /** ticket.updated: the fields its `changes` name (for the subscriptions' field filters); null for other types. */
   changedFields: string[] | null;
   /** The trace its deliveries continue (traces on; src/tracing/tracing.ts). */
@@ -165,15 +166,21 @@ async function waitingWork(db: Pick<Prisma.TransactionClient, '$queryRaw'>, subs
   return row?.n ?? 0;
 }
 
+/**
+ * A subscription as the API reads it: without its signing secrets, which stay sealed in the table
+ * (secret-box.ts). Only the answers that issue one carry it, and only deliveries open them: a
+ * process that lacks a key (a rolling change of keys) still lists and reads every subscription.
+ */
+export type Subscription = Omit<WebhookSubscription, 'secret' | 'previousSecret'>;
+const sealed = { secret: true, previousSecret: true } as const;
+
 export const webhookRepository = {
-  // Rows come out with their secrets in plain text (secret-box.ts seals them in the table).
-  async listForWorkspace(workspaceId: number): Promise<WebhookSubscription[]> {
-    return (await prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' } })).map((r) => openSecrets(r));
+  async listForWorkspace(workspaceId: number): Promise<Subscription[]> {
+    return prisma.webhookSubscription.findMany({ where: { workspaceId, ...live }, orderBy: { id: 'desc' }, omit: sealed });
   },
 
-  async find(workspaceId: number, id: string): Promise<WebhookSubscription | null> {
-    const row = await prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live } });
-    return row && openSecrets(row);
+  async find(workspaceId: number, id: string): Promise<Subscription | null> {
+    return prisma.webhookSubscription.findFirst({ where: { id, workspaceId, ...live }, omit: sealed });
   },
 
   /**
@@ -183,8 +190,8 @@ export const webhookRepository = {
    */
   create(
     input: SubscriptionData & { workspaceId: number; createdById: number; apiKeyId: number | null; secret: string; limit: number | null; workspaceLimit: number },
-    audit?: AuditWrite<WebhookSubscription>,
-  ): Promise<WebhookSubscription | { limitReached: 'workspace' | 'apiKey' }> {
+    audit?: AuditWrite<Subscription>,
+  ): Promise<Subscription | { limitReached: 'workspace' | 'apiKey' }> {
     return prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId} FOR UPDATE`;
       if ((await tx.webhookSubscription.count({ where: { workspaceId: input.workspaceId, ...live } })) >= input.workspaceLimit) return { limitReached: 'workspace' as const };
@@ -212,7 +219,8 @@ export const webhookRepository = {
           ...(input.payload !== undefined ? { payload: input.payload } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
         },
-      }).then((row) => openSecrets(row));
+        omit: sealed,
+      });
       await audit?.(tx, created);
       return created;
     });
@@ -230,11 +238,11 @@ export const webhookRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<WebhookSubscription>) {
+  async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<Subscription>) {
     const { retrySchedule, ...rest } = data;
     const schedule = retrySchedule === undefined ? {} : { retrySchedule: retrySchedule ?? Prisma.DbNull };
     return prisma.$transaction(async (tx) => {
-      const updated = openSecrets(await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule } }));
+      const updated = await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule }, omit: sealed });
       await audit?.(tx, updated);
       return updated;
     });
@@ -258,9 +266,10 @@ export const webhookRepository = {
       const updated = await tx.webhookSubscription.update({
         where: { id },
         data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },
+        omit: sealed,
       });
       await audit?.(tx, undefined);
-      return openSecrets(updated, at);
+      return updated;
     });
   },
 
@@ -385,7 +394,7 @@ export const webhookRepository = {
              WHERE e."id" = c."id" AND e."relayedAt" IS NULL AND (e."relayLeaseUntil" IS NULL OR e."relayLeaseUntil" < now())
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
-      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "traceparent", "occurredAt",
+      RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "aboutBoardIds", "traceparent", "occurredAt",
         CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
              THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
     return claimed.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
@@ -410,16 +419,10 @@ export const webhookRepository = {
     return subscriptions.filter((s) => !full.has(s.id));
   },
 
-  /** The board filters of the subscriptions operational events are about (deleted or disabled ones too). */
-  async boardsOf(ids: string[]): Promise<Map<string, string[]>> {
-    if (!ids.length) return new Map();
-    const rows = await prisma.webhookSubscription.findMany({ where: { id: { in: ids } }, select: { id: true, boardIds: true } });
-    return new Map(rows.map((r) => [r.id, r.boardIds]));
-  },
-
   /**
    * The deliveries of (event, subscription) pairs, created once however often this runs. A paused
-   * subscription's (`paused`, as the relay read them) are counted against its held-delivery cap as
+   * subscription's (`paused`, as the relay read them, or paused since: a manual pause, or the 20th
+   * failure, between the relay's read and this write) are counted against its held-delivery cap as
    * they are written, under a lock on its row: one batch, or two relays at once, never take it past
    * the cap (subscriptionsForRelay's look before the batch cannot promise that); the pairs beyond are
    * skipped for it, in event order, and logged as subscriptionsForRelay logs a full one. Returns the
@@ -431,10 +434,24 @@ export const webhookRepository = {
     heldCap = config.limits.maxHeldDeliveriesPerSubscription,
   ): Promise<P[]> {
     const open = pairs.filter((p) => !paused.has(p.subscriptionId));
-    if (open.length) await prisma.delivery.createMany({ data: open.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
-    const kept = [...open];
+    // The others' rows share-locked until their deliveries are written: a pause committed since the
+    // relay's read is seen here (those pairs are counted below), and one after it waits, then holds
+    // these deliveries with the rest. Unlocked, a pause in between let a whole batch past the cap.
+    const pausedSince = new Set<string>();
+    if (open.length) {
+      await prisma.$transaction(async (tx) => {
+        const ids = [...new Set(open.map((p) => p.subscriptionId))].sort();
+        const rows = await tx.$queryRaw<{ id: string; condition: string }[]>`
+          SELECT "id", "condition"::text AS "condition" FROM "WebhookSubscription" WHERE "id" = ANY(${ids}::text[]) ORDER BY "id" FOR SHARE`;
+        for (const r of rows) if (r.condition === 'paused') pausedSince.add(r.id);
+        const writable = open.filter((p) => !pausedSince.has(p.subscriptionId));
+        if (writable.length) await tx.delivery.createMany({ data: writable.map((p) => ({ id: newId('dlv'), ...pick(p) })), skipDuplicates: true });
+      });
+    }
+    const counted = (p: P) => paused.has(p.subscriptionId) || pausedSince.has(p.subscriptionId);
+    const kept = pairs.filter((p) => !counted(p));
     const skipped: Record<string, number> = {};
-    for (const id of [...new Set(pairs.filter((p) => paused.has(p.subscriptionId)).map((p) => p.subscriptionId))].sort()) {
+    for (const id of [...new Set(pairs.filter(counted).map((p) => p.subscriptionId))].sort()) {
       const mine = pairs.filter((p) => p.subscriptionId === id).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       const written = await prisma.$transaction(async (tx) => {
         const [row] = await tx.$queryRaw<{ condition: string }[]>`

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues, type FieldError } from '../../errors/errors.ts';
 import type { Principal } from '../../access/principal.ts';
-import type { DeliveryStatus, WebhookSubscription } from '../../generated/prisma/client.ts';
+import type { DeliveryStatus } from '../../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
@@ -14,7 +14,7 @@ import { resendWorkflowId } from '../../../workflows/delivery/ids.ts';
 import { text } from '../../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from '../../../workflows/delivery/url-policy.ts';
 import { generateWebhookSecret } from '../../../workflows/delivery/signing.ts';
-import { webhookRepository, type DeliveryLogRow } from './webhook.repository.ts';
+import { webhookRepository, type DeliveryLogRow, type Subscription } from './webhook.repository.ts';
 import { pageByKey, pageInMemory, type ConnectionArgs } from '../../paging/page-by-key.ts';
 import { stringId, timeAndId } from '../../paging/page-keys.ts';
 import { deliveryRepository } from '../../../workflows/delivery/delivery.repository.ts';
@@ -22,6 +22,7 @@ import { conditionRepository } from './condition.repository.ts';
 import { retryScheduleInput, retryScheduleView } from '../../../workflows/delivery/retry-schedule.ts';
 import { PAYLOAD_MODES, PAYLOAD_NOTE } from '../../../workflows/delivery/thin-payload.ts';
 import { conditionAudit, recordSubscriptionAction, subscriptionAudit } from './webhook-audit.ts';
+import { withSecretKeys } from './secret-writes.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -130,11 +131,11 @@ export const visibleBoards = (p: Principal): string[] | null => (seesEveryBoard(
  * may save) only subscriptions limited to boards it sees, so the delivery log never shows it a
  * ticket it could not read.
  */
-function visibleTo(p: Principal, s: Pick<WebhookSubscription, 'boardIds'>) {
+function visibleTo(p: Principal, s: Pick<Subscription, 'boardIds'>) {
   return seesEveryBoard(p) || (s.boardIds.length > 0 && s.boardIds.every((b) => p.role.boardIds.has(b)));
 }
 
-async function find(p: Principal, id: string): Promise<WebhookSubscription> {
+async function find(p: Principal, id: string): Promise<Subscription> {
   requireManageRole(p);
   const s = await webhookRepository.find(p.workspace.id, id);
   if (!s || !visibleTo(p, s)) throw notFound(id);
@@ -168,7 +169,7 @@ async function checkTarget(
   // The operator's floor: a slower rate would leave a busy subscription's deliveries waiting for days.
   const floor = config.webhooks.minRatePerSecond;
   if (bounds.ratePerSecond != null && bounds.ratePerSecond < floor) errors.push({ path: '/ratePerSecond', message: `must be at least ${floor} (this service's minimum)` });
-  if (url !== undefined) errors.push(...(await validateWebhookUrl(url)));
+  if (url !== undefined) errors.push(...(await validateWebhookUrl(url, { workspaceId: p.workspace.id })));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
       errors.push({ path: '/boards', message: `must name boards: the role ${p.role.name} does not see every board` });
@@ -209,7 +210,7 @@ export const webhookService = {
     requireManageRole(p);
     return pageByKey(args, {
       key: subscriptionIds,
-      keyOf: (s: WebhookSubscription) => s.id,
+      keyOf: (s: Subscription) => s.id,
       newestFirst: true,
       load: async (page) => {
         const visible = (await webhookRepository.listForWorkspace(p.workspace.id)).filter((s) => visibleTo(p, s));
@@ -228,7 +229,7 @@ export const webhookService = {
     const fields = filterFields(data.fields) ?? [];
     await checkTarget(p, data.url, boards, data, { fields, events: data.events });
     const secret = generateWebhookSecret();
-    const subscription = await webhookRepository.create({
+    const subscription = await withSecretKeys('create a subscription', null, () => webhookRepository.create({
       workspaceId: p.workspace.id,
       createdById: p.user.id,
       apiKeyId: p.kind === 'apiKey' ? p.apiKey.id : null,
@@ -245,7 +246,7 @@ export const webhookService = {
       ...(data.retrySchedule ? { retrySchedule: data.retrySchedule } : {}),
       ...(data.payload !== undefined ? { payload: data.payload } : {}),
       secret,
-    }, (tx, created) => subscriptionAudit(p, 'webhook_subscription.created', created.id, null, created)(tx, undefined));
+    }, (tx, created) => subscriptionAudit(p, 'webhook_subscription.created', created.id, null, created)(tx, undefined)));
     if ('limitReached' in subscription) {
       if (subscription.limitReached === 'workspace') {
         const max = config.limits.maxWebhookSubscriptionsPerWorkspace;
@@ -289,7 +290,9 @@ export const webhookService = {
     const s = await find(p, id);
     const secret = generateWebhookSecret();
     const at = new Date();
-    const subscription = await webhookRepository.rotateSecret(id, secret, at, subscriptionAudit(p, 'webhook_subscription.secret_rotated', id, { secretRotatedAt: s.secretRotatedAt }, { secretRotatedAt: at }));
+    const subscription = await withSecretKeys('rotate a signing secret', id, () =>
+      webhookRepository.rotateSecret(id, secret, at, subscriptionAudit(p, 'webhook_subscription.secret_rotated', id, { secretRotatedAt: s.secretRotatedAt }, { secretRotatedAt: at })),
+    );
     return { subscription, secret };
   },
 

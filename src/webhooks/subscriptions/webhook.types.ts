@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { AppError } from '../../errors/errors.ts';
 import { config } from '../../config.ts';
-import type { WebhookSubscription as SubscriptionRow } from '../../generated/prisma/client.ts';
+import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
 import { backlogOf, type WebhookBacklog } from './backlog.ts';

@@ -10,6 +10,10 @@
 //	go run . bulk <board id> <field id> <value>
 //	                            a bulk job of two tickets sent twice with one Idempotency-Key, then polled
 //	go run . job <job id>       a bulk job as it is now
+//	go run . admin <email> <role id> <admin role id> <person id>
+//	                            the administration writes: a board made, renamed, archived and
+//	                            opened again; an invitation sent and revoked, one to an admin role
+//	                            refused; a person's role changed, deactivated and reactivated
 //
 // TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 package main
@@ -261,6 +265,71 @@ func bulkFlow(c *ticketing.ClientWithResponses, boardID, fieldID, value string) 
 	}
 }
 
+func adminFlow(c *ticketing.ClientWithResponses, email string, roleID, adminRoleID, personID int) map[string]any {
+	var boardBody ticketing.CreateBoardJSONRequestBody
+	raw := `{"name": "Go board", "priorities": ["low", "high"],
+		"fields": [{"name": "Severity", "type": "select", "required": true, "options": ["minor", "major"]}],
+		"states": [{"name": "Open", "category": "open"}, {"name": "Done", "category": "solved", "initial": false}]}`
+	if err := json.Unmarshal([]byte(raw), &boardBody); err != nil {
+		fail("board body: %v", err)
+	}
+	boardR, err := c.CreateBoardWithResponse(ctx, boardBody)
+	board := parsed(boardR.JSON201, boardR.Body, status(boardR), err)
+	name := "Go board, renamed"
+	renamedR, err := c.UpdateBoardWithResponse(ctx, board.Id, ticketing.UpdateBoardJSONRequestBody{Name: &name})
+	renamed := parsed(renamedR.JSON200, renamedR.Body, status(renamedR), err)
+	archivedR, err := c.ArchiveBoardWithResponse(ctx, board.Id)
+	archived := parsed(archivedR.JSON200, archivedR.Body, status(archivedR), err)
+	openedR, err := c.UnarchiveBoardWithResponse(ctx, board.Id)
+	opened := parsed(openedR.JSON200, openedR.Body, status(openedR), err)
+	fields := [][]any{}
+	for _, f := range board.Fields {
+		fields = append(fields, []any{f.Name, string(f.Type), f.Required, f.Options})
+	}
+	states := []string{}
+	for _, st := range board.States {
+		states = append(states, st.Name)
+	}
+
+	invitation := func(address string, role int) ticketing.InviteUserJSONRequestBody {
+		var body ticketing.InviteUserJSONRequestBody
+		if err := json.Unmarshal([]byte(fmt.Sprintf(`{"email": %q, "roleId": %d}`, address, role)), &body); err != nil {
+			fail("invitation body: %v", err)
+		}
+		return body
+	}
+	invitedR, err := c.InviteUserWithResponse(ctx, invitation(email, roleID))
+	invited := parsed(invitedR.JSON201, invitedR.Body, status(invitedR), err)
+	refusedR, err := c.InviteUserWithResponse(ctx, invitation("boss-"+email, adminRoleID))
+	refused := parsed(refusedR.ApplicationproblemJSON403, refusedR.Body, status(refusedR), err)
+	revokedR, err := c.RevokeInvitationWithResponse(ctx, invited.Invitation.Id)
+	revoked := parsed(revokedR.JSON200, revokedR.Body, status(revokedR), err)
+
+	movedR, err := c.ChangeUserRoleWithResponse(ctx, personID, ticketing.ChangeUserRoleJSONRequestBody{RoleId: roleID})
+	moved := parsed(movedR.JSON200, movedR.Body, status(movedR), err)
+	offR, err := c.DeactivateUserWithResponse(ctx, personID)
+	off := parsed(offR.JSON200, offR.Body, status(offR), err)
+	onR, err := c.ReactivateUserWithResponse(ctx, personID)
+	on := parsed(onR.JSON200, onR.Body, status(onR), err)
+	return map[string]any{
+		"board": map[string]any{
+			"id": board.Id, "fields": fields, "states": states, "renamed": renamed.Name,
+			"archived": archived.ArchivedAt != nil, "opened": opened.ArchivedAt == nil,
+		},
+		"invitation": map[string]any{"id": invited.Invitation.Id, "email": invited.Invitation.Email, "emailed": invited.Emailed, "revoked": revoked.Id},
+		"refused":    map[string]any{"status": status(refusedR), "code": string(refused.Code)},
+		"person":     map[string]any{"roleId": moved.RoleId, "deactivated": off.DeactivatedAt != nil, "reactivated": on.DeactivatedAt == nil},
+	}
+}
+
+func atoi(s string) int {
+	var n int
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
+		fail("not a number: %s", s)
+	}
+	return n
+}
+
 func main() {
 	bearer := ticketing.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
 		req.Header.Set("Authorization", "Bearer "+os.Getenv("TICKETING_API_KEY"))
@@ -280,10 +349,12 @@ func main() {
 		result = auditFlow(c)
 	case len(os.Args) == 5 && os.Args[1] == "bulk":
 		result = bulkFlow(c, os.Args[2], os.Args[3], os.Args[4])
+	case len(os.Args) == 6 && os.Args[1] == "admin":
+		result = adminFlow(c, os.Args[2], atoi(os.Args[3]), atoi(os.Args[4]), atoi(os.Args[5]))
 	case len(os.Args) == 3 && os.Args[1] == "job":
 		result = map[string]any{"job": jobSummary(c.GetJobWithResponse(ctx, os.Args[2]))}
 	default:
-		fail("usage: flow main | flow deliveries <subscription id> | flow audit | flow bulk <board id> <field id> <value> | flow job <job id>")
+		fail("usage: flow main | flow deliveries <subscription id> | flow audit | flow bulk <board id> <field id> <value> | flow job <job id> | flow admin <email> <role id> <admin role id> <person id>")
 	}
 	out, _ := json.Marshal(result)
 	fmt.Println(string(out))

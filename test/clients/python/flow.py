@@ -11,6 +11,11 @@ and test/clients/clients.test.ts checks them against the service.
                                           a bulk job of two tickets sent twice with one
                                           Idempotency-Key, then polled
     python3 flow.py job <job id>          a bulk job as it is now
+    python3 flow.py admin <email> <role id> <admin role id> <person id>
+                                          the administration writes: a board made, renamed,
+                                          archived and opened again; an invitation sent and
+                                          revoked, one to an admin role refused; a person's role
+                                          changed, deactivated and reactivated
 
 TICKETING_API_URL (…/public/v1) and TICKETING_API_KEY come from the environment.
 """
@@ -22,11 +27,25 @@ import uuid
 
 from ticketing_client import AuthenticatedClient
 from ticketing_client.api.audit_log import list_audit_log
-from ticketing_client.api.boards import list_boards
+from ticketing_client.api.boards import archive_board, create_board, list_boards, unarchive_board, update_board
+from ticketing_client.api.users import change_user_role, deactivate_user, invite_user, reactivate_user, revoke_invitation
 from ticketing_client.api.identity import get_me
 from ticketing_client.api.tickets import bulk_tickets, create_ticket, get_job, list_tickets
 from ticketing_client.api.webhooks import create_webhook_subscription, list_webhook_deliveries
 from ticketing_client.models import (
+    ArchiveBoardResponse200,
+    ChangeUserRoleBody,
+    ChangeUserRoleResponse200,
+    CreateBoardBody,
+    CreateBoardResponse201,
+    DeactivateUserResponse200,
+    InviteUserBody,
+    InviteUserResponse201,
+    ReactivateUserResponse200,
+    RevokeInvitationResponse200,
+    UnarchiveBoardResponse200,
+    UpdateBoardBody,
+    UpdateBoardResponse200,
     BulkTicketsBody,
     BulkTicketsResponse202,
     GetJobResponse200,
@@ -247,6 +266,43 @@ def bulk_flow(client, board_id, field_id, value):
     }
 
 
+def admin_flow(client, email, role_id, admin_role_id, person_id):
+    board_body = CreateBoardBody.from_dict(
+        {
+            "name": "Python board",
+            "priorities": ["low", "high"],
+            "fields": [{"name": "Severity", "type": "select", "required": True, "options": ["minor", "major"]}],
+            "states": [{"name": "Open", "category": "open"}, {"name": "Done", "category": "solved", "initial": False}],
+        }
+    )
+    board = parsed(create_board.sync_detailed(client=client, body=board_body), CreateBoardResponse201)
+    renamed = parsed(update_board.sync_detailed(board.id, client=client, body=UpdateBoardBody(name="Python board, renamed")), UpdateBoardResponse200)
+    archived = parsed(archive_board.sync_detailed(board.id, client=client), ArchiveBoardResponse200)
+    opened = parsed(unarchive_board.sync_detailed(board.id, client=client), UnarchiveBoardResponse200)
+
+    invited = parsed(invite_user.sync_detailed(client=client, body=InviteUserBody(email=email, role_id=int(role_id))), InviteUserResponse201)
+    refused = invite_user.sync_detailed(client=client, body=InviteUserBody(email="boss-" + email, role_id=int(admin_role_id)))
+    revoked = parsed(revoke_invitation.sync_detailed(invited.invitation.id, client=client), RevokeInvitationResponse200)
+
+    person = int(person_id)
+    moved = parsed(change_user_role.sync_detailed(person, client=client, body=ChangeUserRoleBody(role_id=int(role_id))), ChangeUserRoleResponse200)
+    off = parsed(deactivate_user.sync_detailed(person, client=client), DeactivateUserResponse200)
+    on = parsed(reactivate_user.sync_detailed(person, client=client), ReactivateUserResponse200)
+    return {
+        "board": {
+            "id": board.id,
+            "fields": [[f.name, f.type_.value, f.required, f.options] for f in board.fields],
+            "states": [s.name for s in board.states],
+            "renamed": renamed.name,
+            "archived": archived.archived_at is not None,
+            "opened": opened.archived_at is None,
+        },
+        "invitation": {"id": invited.invitation.id, "email": invited.invitation.email, "emailed": invited.emailed, "revoked": revoked.id},
+        "refused": {"status": refused.status_code, "code": refused.parsed.code.value},
+        "person": {"roleId": moved.role_id, "deactivated": off.deactivated_at is not None, "reactivated": on.deactivated_at is None},
+    }
+
+
 if __name__ == "__main__":
     client = AuthenticatedClient(
         base_url=os.environ["TICKETING_API_URL"],
@@ -262,6 +318,8 @@ if __name__ == "__main__":
             result = audit_flow(client)
         elif sys.argv[1:2] == ["bulk"] and len(sys.argv) == 5:
             result = bulk_flow(client, *sys.argv[2:5])
+        elif sys.argv[1:2] == ["admin"] and len(sys.argv) == 6:
+            result = admin_flow(client, *sys.argv[2:6])
         elif sys.argv[1:2] == ["job"] and len(sys.argv) == 3:
             result = {"job": job_summary(client, sys.argv[2])}
         else:

@@ -17,7 +17,9 @@ graphql(`
 `);
 export const VIEWER = graphql(`query Viewer { viewer { ...ViewerFields } }`);
 export const SIGN_IN = graphql(`
-  mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { ...ViewerFields } }
+  mutation SignIn($email: String!, $password: String!, $workspace: String) {
+    signIn(email: $email, password: $password, workspace: $workspace) { ...ViewerFields }
+  }
 `);
 export const SIGN_OUT = graphql(`mutation SignOut { signOut }`);
 export type Viewer = ResultOf<typeof SIGN_IN>['signIn'];
@@ -44,7 +46,9 @@ export const API_SCOPES = [
   { id: 'tickets:read', label: 'Read tickets' },
   { id: 'tickets:write', label: 'Create and change tickets' },
   { id: 'boards:read', label: 'Read boards' },
+  { id: 'boards:write', label: 'Make and archive boards (admin role only)' },
   { id: 'users:read', label: 'Read users' },
+  { id: 'users:write', label: 'Invite, change and deactivate people (admin role only)' },
   { id: 'kb:read', label: 'Read knowledge base articles' },
   { id: 'kb:write', label: 'Write knowledge base articles' },
   { id: 'webhooks:manage', label: 'Manage webhooks' },
@@ -234,4 +238,68 @@ export const AUDIT_ACTIONS = [
   'session.sign_in_failed',
   'session.signed_out',
   'workspace.created',
+  'board.created',
+  'board.updated',
+  'board.archived',
+  'board.unarchived',
+  'role.created',
+  'role.updated',
+  'user.invited',
+  'user.invitation_revoked',
+  'user.invitation_accepted',
+  'user.role_changed',
+  'user.deactivated',
+  'user.reactivated',
 ] as const;
+
+// Workspace administration: boards, roles, people (administrators).
+graphql(`
+  fragment AdminBoardFields on Board {
+    id name description priorities archivedAt
+    fields { id name type required options }
+    states { id name category }
+  }
+`);
+export const ADMIN_BOARDS = graphql(`
+  query AdminBoards($first: Int, $after: String) {
+    boards(first: $first, after: $after) { edges { node { ...AdminBoardFields } } pageInfo { hasNextPage endCursor } }
+  }
+`);
+export type AdminBoard = ResultOf<typeof ADMIN_BOARDS>['boards']['edges'][number]['node'];
+export const CREATE_BOARD = graphql(`mutation CreateBoard($input: CreateBoardInput!) { createBoard(input: $input) { ...AdminBoardFields } }`);
+export const UPDATE_BOARD = graphql(`mutation UpdateBoard($id: String!, $input: UpdateBoardInput!) { updateBoard(id: $id, input: $input) { ...AdminBoardFields } }`);
+export const ARCHIVE_BOARD = graphql(`mutation ArchiveBoard($id: String!) { archiveBoard(id: $id) { ...AdminBoardFields } }`);
+export const UNARCHIVE_BOARD = graphql(`mutation UnarchiveBoard($id: String!) { unarchiveBoard(id: $id) { ...AdminBoardFields } }`);
+
+graphql(`fragment AdminRoleFields on Role { id name isAdmin allBoards permissions boardIds builtIn }`);
+export const ADMIN_ROLES = graphql(`query AdminRoles { roles { ...AdminRoleFields } }`);
+export type AdminRole = ResultOf<typeof ADMIN_ROLES>['roles'][number];
+export const CREATE_ROLE = graphql(`mutation CreateRole($input: CreateRoleInput!) { createRole(input: $input) { ...AdminRoleFields } }`);
+export const UPDATE_ROLE = graphql(`mutation UpdateRole($id: Int!, $input: UpdateRoleInput!) { updateRole(id: $id, input: $input) { ...AdminRoleFields } }`);
+/** What a custom role may do beyond reading (src/access/principal.ts ROLE_PERMISSIONS), with what each allows. */
+export const ROLE_PERMISSIONS = [
+  { id: 'tickets.write', label: 'Create and change tickets' },
+  { id: 'kb.write', label: 'Write knowledge base articles' },
+  { id: 'webhooks.manage', label: 'Manage webhooks' },
+] as const;
+
+graphql(`fragment PersonFields on User { id fullName email roleId role { id name } deactivatedAt createdAt }`);
+export const PEOPLE = graphql(`
+  query People($first: Int, $after: String) {
+    users(first: $first, after: $after, kind: human) { edges { node { ...PersonFields } } pageInfo { hasNextPage endCursor } }
+  }
+`);
+export type Person = ResultOf<typeof PEOPLE>['users']['edges'][number]['node'];
+export const CHANGE_USER_ROLE = graphql(`mutation ChangeUserRole($id: Int!, $input: ChangeUserRoleInput!) { changeUserRole(id: $id, input: $input) { ...PersonFields } }`);
+export const DEACTIVATE_USER = graphql(`mutation DeactivateUser($id: Int!) { deactivateUser(id: $id) { ...PersonFields } }`);
+export const REACTIVATE_USER = graphql(`mutation ReactivateUser($id: Int!) { reactivateUser(id: $id) { ...PersonFields } }`);
+export const INVITATIONS = graphql(`query Invitations { invitations { id email role { id name } expiresAt createdAt } }`);
+export type Invitation = ResultOf<typeof INVITATIONS>['invitations'][number];
+export const INVITE_USER = graphql(`mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { link emailed invitation { id email } } }`);
+export const REVOKE_INVITATION = graphql(`mutation RevokeInvitation($id: String!) { revokeInvitation(id: $id) { id email } }`);
+export const INVITATION_PREVIEW = graphql(`query InvitationPreview($token: String!) { invitation(token: $token) { email role { name } workspace { name domain } expiresAt } }`);
+export const ACCEPT_INVITATION = graphql(`
+  mutation AcceptInvitation($token: String!, $fullName: String!, $password: String!) {
+    acceptInvitation(token: $token, fullName: $fullName, password: $password) { email workspace { domain } }
+  }
+`);

@@ -17,7 +17,7 @@ import * as types from './graphql.ts';
 type Documents = {
     "\n  fragment ViewerFields on Viewer {\n    id\n    fullName\n    email\n    isAdmin\n    csrfToken\n    role { id name }\n    workspace { name domain }\n  }\n": typeof types.ViewerFieldsFragmentDoc,
     "query Viewer { viewer { ...ViewerFields } }": typeof types.ViewerDocument,
-    "\n  mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { ...ViewerFields } }\n": typeof types.SignInDocument,
+    "\n  mutation SignIn($email: String!, $password: String!, $workspace: String) {\n    signIn(email: $email, password: $password, workspace: $workspace) { ...ViewerFields }\n  }\n": typeof types.SignInDocument,
     "mutation SignOut { signOut }": typeof types.SignOutDocument,
     "query Roles { roles { id name isAdmin permissions } }": typeof types.RolesDocument,
     "\n  fragment ApiKeyFields on ApiKey { id name prefix scopes role { id name } expiresAt lastUsedAt revokedAt createdAt }\n": typeof types.ApiKeyFieldsFragmentDoc,
@@ -50,11 +50,31 @@ type Documents = {
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": typeof types.RecoverWebhookDeliveriesDocument,
     "\n  query Boards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } }\n  }\n": typeof types.BoardsDocument,
     "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.AuditLogDocument,
+    "\n  fragment AdminBoardFields on Board {\n    id name description priorities archivedAt\n    fields { id name type required options }\n    states { id name category }\n  }\n": typeof types.AdminBoardFieldsFragmentDoc,
+    "\n  query AdminBoards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { ...AdminBoardFields } } pageInfo { hasNextPage endCursor } }\n  }\n": typeof types.AdminBoardsDocument,
+    "mutation CreateBoard($input: CreateBoardInput!) { createBoard(input: $input) { ...AdminBoardFields } }": typeof types.CreateBoardDocument,
+    "mutation UpdateBoard($id: String!, $input: UpdateBoardInput!) { updateBoard(id: $id, input: $input) { ...AdminBoardFields } }": typeof types.UpdateBoardDocument,
+    "mutation ArchiveBoard($id: String!) { archiveBoard(id: $id) { ...AdminBoardFields } }": typeof types.ArchiveBoardDocument,
+    "mutation UnarchiveBoard($id: String!) { unarchiveBoard(id: $id) { ...AdminBoardFields } }": typeof types.UnarchiveBoardDocument,
+    "fragment AdminRoleFields on Role { id name isAdmin allBoards permissions boardIds builtIn }": typeof types.AdminRoleFieldsFragmentDoc,
+    "query AdminRoles { roles { ...AdminRoleFields } }": typeof types.AdminRolesDocument,
+    "mutation CreateRole($input: CreateRoleInput!) { createRole(input: $input) { ...AdminRoleFields } }": typeof types.CreateRoleDocument,
+    "mutation UpdateRole($id: Int!, $input: UpdateRoleInput!) { updateRole(id: $id, input: $input) { ...AdminRoleFields } }": typeof types.UpdateRoleDocument,
+    "fragment PersonFields on User { id fullName email roleId role { id name } deactivatedAt createdAt }": typeof types.PersonFieldsFragmentDoc,
+    "\n  query People($first: Int, $after: String) {\n    users(first: $first, after: $after, kind: human) { edges { node { ...PersonFields } } pageInfo { hasNextPage endCursor } }\n  }\n": typeof types.PeopleDocument,
+    "mutation ChangeUserRole($id: Int!, $input: ChangeUserRoleInput!) { changeUserRole(id: $id, input: $input) { ...PersonFields } }": typeof types.ChangeUserRoleDocument,
+    "mutation DeactivateUser($id: Int!) { deactivateUser(id: $id) { ...PersonFields } }": typeof types.DeactivateUserDocument,
+    "mutation ReactivateUser($id: Int!) { reactivateUser(id: $id) { ...PersonFields } }": typeof types.ReactivateUserDocument,
+    "query Invitations { invitations { id email role { id name } expiresAt createdAt } }": typeof types.InvitationsDocument,
+    "mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { link emailed invitation { id email } } }": typeof types.InviteUserDocument,
+    "mutation RevokeInvitation($id: String!) { revokeInvitation(id: $id) { id email } }": typeof types.RevokeInvitationDocument,
+    "query InvitationPreview($token: String!) { invitation(token: $token) { email role { name } workspace { name domain } expiresAt } }": typeof types.InvitationPreviewDocument,
+    "\n  mutation AcceptInvitation($token: String!, $fullName: String!, $password: String!) {\n    acceptInvitation(token: $token, fullName: $fullName, password: $password) { email workspace { domain } }\n  }\n": typeof types.AcceptInvitationDocument,
 };
 const documents: Documents = {
     "\n  fragment ViewerFields on Viewer {\n    id\n    fullName\n    email\n    isAdmin\n    csrfToken\n    role { id name }\n    workspace { name domain }\n  }\n": types.ViewerFieldsFragmentDoc,
     "query Viewer { viewer { ...ViewerFields } }": types.ViewerDocument,
-    "\n  mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { ...ViewerFields } }\n": types.SignInDocument,
+    "\n  mutation SignIn($email: String!, $password: String!, $workspace: String) {\n    signIn(email: $email, password: $password, workspace: $workspace) { ...ViewerFields }\n  }\n": types.SignInDocument,
     "mutation SignOut { signOut }": types.SignOutDocument,
     "query Roles { roles { id name isAdmin permissions } }": types.RolesDocument,
     "\n  fragment ApiKeyFields on ApiKey { id name prefix scopes role { id name } expiresAt lastUsedAt revokedAt createdAt }\n": types.ApiKeyFieldsFragmentDoc,
@@ -87,6 +107,26 @@ const documents: Documents = {
     "\n  mutation RecoverWebhookDeliveries($subscriptionId: String!, $since: DateTime!) {\n    recoverWebhookDeliveries(subscriptionId: $subscriptionId, since: $since) { id since until status }\n  }\n": types.RecoverWebhookDeliveriesDocument,
     "\n  query Boards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { id name fields { id name } } } pageInfo { hasNextPage endCursor } }\n  }\n": types.BoardsDocument,
     "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.AuditLogDocument,
+    "\n  fragment AdminBoardFields on Board {\n    id name description priorities archivedAt\n    fields { id name type required options }\n    states { id name category }\n  }\n": types.AdminBoardFieldsFragmentDoc,
+    "\n  query AdminBoards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { ...AdminBoardFields } } pageInfo { hasNextPage endCursor } }\n  }\n": types.AdminBoardsDocument,
+    "mutation CreateBoard($input: CreateBoardInput!) { createBoard(input: $input) { ...AdminBoardFields } }": types.CreateBoardDocument,
+    "mutation UpdateBoard($id: String!, $input: UpdateBoardInput!) { updateBoard(id: $id, input: $input) { ...AdminBoardFields } }": types.UpdateBoardDocument,
+    "mutation ArchiveBoard($id: String!) { archiveBoard(id: $id) { ...AdminBoardFields } }": types.ArchiveBoardDocument,
+    "mutation UnarchiveBoard($id: String!) { unarchiveBoard(id: $id) { ...AdminBoardFields } }": types.UnarchiveBoardDocument,
+    "fragment AdminRoleFields on Role { id name isAdmin allBoards permissions boardIds builtIn }": types.AdminRoleFieldsFragmentDoc,
+    "query AdminRoles { roles { ...AdminRoleFields } }": types.AdminRolesDocument,
+    "mutation CreateRole($input: CreateRoleInput!) { createRole(input: $input) { ...AdminRoleFields } }": types.CreateRoleDocument,
+    "mutation UpdateRole($id: Int!, $input: UpdateRoleInput!) { updateRole(id: $id, input: $input) { ...AdminRoleFields } }": types.UpdateRoleDocument,
+    "fragment PersonFields on User { id fullName email roleId role { id name } deactivatedAt createdAt }": types.PersonFieldsFragmentDoc,
+    "\n  query People($first: Int, $after: String) {\n    users(first: $first, after: $after, kind: human) { edges { node { ...PersonFields } } pageInfo { hasNextPage endCursor } }\n  }\n": types.PeopleDocument,
+    "mutation ChangeUserRole($id: Int!, $input: ChangeUserRoleInput!) { changeUserRole(id: $id, input: $input) { ...PersonFields } }": types.ChangeUserRoleDocument,
+    "mutation DeactivateUser($id: Int!) { deactivateUser(id: $id) { ...PersonFields } }": types.DeactivateUserDocument,
+    "mutation ReactivateUser($id: Int!) { reactivateUser(id: $id) { ...PersonFields } }": types.ReactivateUserDocument,
+    "query Invitations { invitations { id email role { id name } expiresAt createdAt } }": types.InvitationsDocument,
+    "mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { link emailed invitation { id email } } }": types.InviteUserDocument,
+    "mutation RevokeInvitation($id: String!) { revokeInvitation(id: $id) { id email } }": types.RevokeInvitationDocument,
+    "query InvitationPreview($token: String!) { invitation(token: $token) { email role { name } workspace { name domain } expiresAt } }": types.InvitationPreviewDocument,
+    "\n  mutation AcceptInvitation($token: String!, $fullName: String!, $password: String!) {\n    acceptInvitation(token: $token, fullName: $fullName, password: $password) { email workspace { domain } }\n  }\n": types.AcceptInvitationDocument,
 };
 
 /**
@@ -100,7 +140,7 @@ export function graphql(source: "query Viewer { viewer { ...ViewerFields } }"): 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { ...ViewerFields } }\n"): typeof import('./graphql.ts').SignInDocument;
+export function graphql(source: "\n  mutation SignIn($email: String!, $password: String!, $workspace: String) {\n    signIn(email: $email, password: $password, workspace: $workspace) { ...ViewerFields }\n  }\n"): typeof import('./graphql.ts').SignInDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -229,6 +269,86 @@ export function graphql(source: "\n  query Boards($first: Int, $after: String) {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AuditLog($first: Int, $after: String, $action: String) {\n    auditLog(first: $first, after: $after, action: $action) {\n      edges { node { id occurredAt action actor { type id label } address target { type id } changes { field before after } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): typeof import('./graphql.ts').AuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment AdminBoardFields on Board {\n    id name description priorities archivedAt\n    fields { id name type required options }\n    states { id name category }\n  }\n"): typeof import('./graphql.ts').AdminBoardFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminBoards($first: Int, $after: String) {\n    boards(first: $first, after: $after) { edges { node { ...AdminBoardFields } } pageInfo { hasNextPage endCursor } }\n  }\n"): typeof import('./graphql.ts').AdminBoardsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateBoard($input: CreateBoardInput!) { createBoard(input: $input) { ...AdminBoardFields } }"): typeof import('./graphql.ts').CreateBoardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateBoard($id: String!, $input: UpdateBoardInput!) { updateBoard(id: $id, input: $input) { ...AdminBoardFields } }"): typeof import('./graphql.ts').UpdateBoardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ArchiveBoard($id: String!) { archiveBoard(id: $id) { ...AdminBoardFields } }"): typeof import('./graphql.ts').ArchiveBoardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UnarchiveBoard($id: String!) { unarchiveBoard(id: $id) { ...AdminBoardFields } }"): typeof import('./graphql.ts').UnarchiveBoardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment AdminRoleFields on Role { id name isAdmin allBoards permissions boardIds builtIn }"): typeof import('./graphql.ts').AdminRoleFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query AdminRoles { roles { ...AdminRoleFields } }"): typeof import('./graphql.ts').AdminRolesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation CreateRole($input: CreateRoleInput!) { createRole(input: $input) { ...AdminRoleFields } }"): typeof import('./graphql.ts').CreateRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation UpdateRole($id: Int!, $input: UpdateRoleInput!) { updateRole(id: $id, input: $input) { ...AdminRoleFields } }"): typeof import('./graphql.ts').UpdateRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "fragment PersonFields on User { id fullName email roleId role { id name } deactivatedAt createdAt }"): typeof import('./graphql.ts').PersonFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query People($first: Int, $after: String) {\n    users(first: $first, after: $after, kind: human) { edges { node { ...PersonFields } } pageInfo { hasNextPage endCursor } }\n  }\n"): typeof import('./graphql.ts').PeopleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ChangeUserRole($id: Int!, $input: ChangeUserRoleInput!) { changeUserRole(id: $id, input: $input) { ...PersonFields } }"): typeof import('./graphql.ts').ChangeUserRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DeactivateUser($id: Int!) { deactivateUser(id: $id) { ...PersonFields } }"): typeof import('./graphql.ts').DeactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation ReactivateUser($id: Int!) { reactivateUser(id: $id) { ...PersonFields } }"): typeof import('./graphql.ts').ReactivateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query Invitations { invitations { id email role { id name } expiresAt createdAt } }"): typeof import('./graphql.ts').InvitationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { link emailed invitation { id email } } }"): typeof import('./graphql.ts').InviteUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation RevokeInvitation($id: String!) { revokeInvitation(id: $id) { id email } }"): typeof import('./graphql.ts').RevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query InvitationPreview($token: String!) { invitation(token: $token) { email role { name } workspace { name domain } expiresAt } }"): typeof import('./graphql.ts').InvitationPreviewDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AcceptInvitation($token: String!, $fullName: String!, $password: String!) {\n    acceptInvitation(token: $token, fullName: $fullName, password: $password) { email workspace { domain } }\n  }\n"): typeof import('./graphql.ts').AcceptInvitationDocument;
 
 
 export function graphql(source: string) {

@@ -11,15 +11,55 @@ export type AuditActorType =
 
 export type AuditTargetType =
   | 'api_key'
+  | 'board'
+  | 'invitation'
+  | 'role'
   | 'user'
   | 'webhook_subscription'
   | 'workspace';
+
+export type BoardFieldInput = {
+  name: string;
+  /** The choices of a select or multiselect field */
+  options?: Array<string> | null | undefined;
+  required?: boolean | null | undefined;
+  type: FieldType;
+};
+
+export type BoardStateInput = {
+  category: StateCategory;
+  /** New tickets start here (at most one; none: the first state) */
+  initial?: boolean | null | undefined;
+  name: string;
+};
+
+export type ChangeUserRoleInput = {
+  roleId: number;
+};
 
 export type CreateApiKeyInput = {
   expiresAt?: string | null | undefined;
   name: string;
   roleId: number;
   scopes: Array<string>;
+};
+
+export type CreateBoardInput = {
+  description?: string | null | undefined;
+  fields?: Array<BoardFieldInput> | null | undefined;
+  name: string;
+  priorities: Array<string>;
+  states: Array<BoardStateInput>;
+};
+
+export type CreateRoleInput = {
+  allBoards?: boolean | null | undefined;
+  /** At most 100 board ids of the workspace */
+  boardIds?: Array<string> | null | undefined;
+  isAdmin?: boolean | null | undefined;
+  name: string;
+  /** tickets.write, kb.write, webhooks.manage */
+  permissions?: Array<string> | null | undefined;
 };
 
 export type CreateWebhookSubscriptionInput = {
@@ -51,11 +91,30 @@ export type DeliveryStatus =
   | 'pending'
   | 'succeeded';
 
+export type FieldType =
+  | 'boolean'
+  | 'date'
+  | 'multiselect'
+  | 'number'
+  | 'select'
+  | 'text';
+
+export type InviteUserInput = {
+  email: string;
+  roleId: number;
+};
+
 export type NotificationTopic =
   /** About tickets (`ticket.*`) */
   | 'tickets'
   /** About webhook subscriptions (`webhook.*`: paused, disabled) */
   | 'webhooks';
+
+export type StateCategory =
+  | 'closed'
+  | 'open'
+  | 'pending'
+  | 'solved';
 
 export type SubscriptionCondition =
   /** After a 410 Gone: nothing is sent, pending deliveries are cancelled, until enabled */
@@ -72,6 +131,21 @@ export type SubscriptionConditionReason =
   | 'gone'
   /** Paused or disabled by a person */
   | 'manual';
+
+export type UpdateBoardInput = {
+  description?: string | null | undefined;
+  name?: string | null | undefined;
+};
+
+export type UpdateRoleInput = {
+  allBoards?: boolean | null | undefined;
+  /** At most 100 board ids of the workspace */
+  boardIds?: Array<string> | null | undefined;
+  isAdmin?: boolean | null | undefined;
+  name?: string | null | undefined;
+  /** tickets.write, kb.write, webhooks.manage */
+  permissions?: Array<string> | null | undefined;
+};
 
 /** The members to change; at least one */
 export type UpdateWebhookSubscriptionInput = {
@@ -152,6 +226,7 @@ export type ViewerQuery = { viewer: { id: number, fullName: string, email: strin
 export type SignInMutationVariables = Exact<{
   email: string;
   password: string;
+  workspace?: string | null | undefined;
 }>;
 
 
@@ -373,6 +448,134 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: { edges: Array<{ node: { id: string, occurredAt: string, action: string, address: string | null, actor: { type: AuditActorType, id: string | null, label: string }, target: { type: AuditTargetType, id: string }, changes: Array<{ field: string, before: unknown, after: unknown }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type AdminBoardFieldsFragment = { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> };
+
+export type AdminBoardsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AdminBoardsQuery = { boards: { edges: Array<{ node: { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateBoardMutationVariables = Exact<{
+  input: CreateBoardInput;
+}>;
+
+
+export type CreateBoardMutation = { createBoard: { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> } };
+
+export type UpdateBoardMutationVariables = Exact<{
+  id: string;
+  input: UpdateBoardInput;
+}>;
+
+
+export type UpdateBoardMutation = { updateBoard: { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> } };
+
+export type ArchiveBoardMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ArchiveBoardMutation = { archiveBoard: { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> } };
+
+export type UnarchiveBoardMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnarchiveBoardMutation = { unarchiveBoard: { id: string, name: string, description: string | null, priorities: Array<string>, archivedAt: string | null, fields: Array<{ id: string, name: string, type: FieldType, required: boolean, options: Array<string> }>, states: Array<{ id: string, name: string, category: StateCategory }> } };
+
+export type AdminRoleFieldsFragment = { id: number, name: string, isAdmin: boolean, allBoards: boolean, permissions: Array<string>, boardIds: Array<string>, builtIn: boolean };
+
+export type AdminRolesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminRolesQuery = { roles: Array<{ id: number, name: string, isAdmin: boolean, allBoards: boolean, permissions: Array<string>, boardIds: Array<string>, builtIn: boolean }> };
+
+export type CreateRoleMutationVariables = Exact<{
+  input: CreateRoleInput;
+}>;
+
+
+export type CreateRoleMutation = { createRole: { id: number, name: string, isAdmin: boolean, allBoards: boolean, permissions: Array<string>, boardIds: Array<string>, builtIn: boolean } };
+
+export type UpdateRoleMutationVariables = Exact<{
+  id: number;
+  input: UpdateRoleInput;
+}>;
+
+
+export type UpdateRoleMutation = { updateRole: { id: number, name: string, isAdmin: boolean, allBoards: boolean, permissions: Array<string>, boardIds: Array<string>, builtIn: boolean } };
+
+export type PersonFieldsFragment = { id: number, fullName: string, email: string | null, roleId: number, deactivatedAt: string | null, createdAt: string, role: { id: number, name: string } };
+
+export type PeopleQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PeopleQuery = { users: { edges: Array<{ node: { id: number, fullName: string, email: string | null, roleId: number, deactivatedAt: string | null, createdAt: string, role: { id: number, name: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ChangeUserRoleMutationVariables = Exact<{
+  id: number;
+  input: ChangeUserRoleInput;
+}>;
+
+
+export type ChangeUserRoleMutation = { changeUserRole: { id: number, fullName: string, email: string | null, roleId: number, deactivatedAt: string | null, createdAt: string, role: { id: number, name: string } } };
+
+export type DeactivateUserMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type DeactivateUserMutation = { deactivateUser: { id: number, fullName: string, email: string | null, roleId: number, deactivatedAt: string | null, createdAt: string, role: { id: number, name: string } } };
+
+export type ReactivateUserMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ReactivateUserMutation = { reactivateUser: { id: number, fullName: string, email: string | null, roleId: number, deactivatedAt: string | null, createdAt: string, role: { id: number, name: string } } };
+
+export type InvitationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type InvitationsQuery = { invitations: Array<{ id: string, email: string, expiresAt: string, createdAt: string, role: { id: number, name: string } }> };
+
+export type InviteUserMutationVariables = Exact<{
+  input: InviteUserInput;
+}>;
+
+
+export type InviteUserMutation = { inviteUser: { link: string | null, emailed: boolean, invitation: { id: string, email: string } } };
+
+export type RevokeInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeInvitationMutation = { revokeInvitation: { id: string, email: string } };
+
+export type InvitationPreviewQueryVariables = Exact<{
+  token: string;
+}>;
+
+
+export type InvitationPreviewQuery = { invitation: { email: string, expiresAt: string, role: { name: string }, workspace: { name: string, domain: string } } };
+
+export type AcceptInvitationMutationVariables = Exact<{
+  token: string;
+  fullName: string;
+  password: string;
+}>;
+
+
+export type AcceptInvitationMutation = { acceptInvitation: { email: string, workspace: { domain: string } } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -500,6 +703,52 @@ export const AttemptFieldsFragmentDoc = new TypedDocumentString(`
   nextAttemptAt
 }
     `, {"fragmentName":"AttemptFields"}) as unknown as TypedDocumentString<AttemptFieldsFragment, unknown>;
+export const AdminBoardFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}
+    `, {"fragmentName":"AdminBoardFields"}) as unknown as TypedDocumentString<AdminBoardFieldsFragment, unknown>;
+export const AdminRoleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AdminRoleFields on Role {
+  id
+  name
+  isAdmin
+  allBoards
+  permissions
+  boardIds
+  builtIn
+}
+    `, {"fragmentName":"AdminRoleFields"}) as unknown as TypedDocumentString<AdminRoleFieldsFragment, unknown>;
+export const PersonFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PersonFields on User {
+  id
+  fullName
+  email
+  roleId
+  role {
+    id
+    name
+  }
+  deactivatedAt
+  createdAt
+}
+    `, {"fragmentName":"PersonFields"}) as unknown as TypedDocumentString<PersonFieldsFragment, unknown>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
@@ -522,8 +771,8 @@ export const ViewerDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
 export const SignInDocument = new TypedDocumentString(`
-    mutation SignIn($email: String!, $password: String!) {
-  signIn(email: $email, password: $password) {
+    mutation SignIn($email: String!, $password: String!, $workspace: String) {
+  signIn(email: $email, password: $password, workspace: $workspace) {
     ...ViewerFields
   }
 }
@@ -1254,3 +1503,320 @@ export const AuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const AdminBoardsDocument = new TypedDocumentString(`
+    query AdminBoards($first: Int, $after: String) {
+  boards(first: $first, after: $after) {
+    edges {
+      node {
+        ...AdminBoardFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}`) as unknown as TypedDocumentString<AdminBoardsQuery, AdminBoardsQueryVariables>;
+export const CreateBoardDocument = new TypedDocumentString(`
+    mutation CreateBoard($input: CreateBoardInput!) {
+  createBoard(input: $input) {
+    ...AdminBoardFields
+  }
+}
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}`) as unknown as TypedDocumentString<CreateBoardMutation, CreateBoardMutationVariables>;
+export const UpdateBoardDocument = new TypedDocumentString(`
+    mutation UpdateBoard($id: String!, $input: UpdateBoardInput!) {
+  updateBoard(id: $id, input: $input) {
+    ...AdminBoardFields
+  }
+}
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}`) as unknown as TypedDocumentString<UpdateBoardMutation, UpdateBoardMutationVariables>;
+export const ArchiveBoardDocument = new TypedDocumentString(`
+    mutation ArchiveBoard($id: String!) {
+  archiveBoard(id: $id) {
+    ...AdminBoardFields
+  }
+}
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}`) as unknown as TypedDocumentString<ArchiveBoardMutation, ArchiveBoardMutationVariables>;
+export const UnarchiveBoardDocument = new TypedDocumentString(`
+    mutation UnarchiveBoard($id: String!) {
+  unarchiveBoard(id: $id) {
+    ...AdminBoardFields
+  }
+}
+    fragment AdminBoardFields on Board {
+  id
+  name
+  description
+  priorities
+  archivedAt
+  fields {
+    id
+    name
+    type
+    required
+    options
+  }
+  states {
+    id
+    name
+    category
+  }
+}`) as unknown as TypedDocumentString<UnarchiveBoardMutation, UnarchiveBoardMutationVariables>;
+export const AdminRolesDocument = new TypedDocumentString(`
+    query AdminRoles {
+  roles {
+    ...AdminRoleFields
+  }
+}
+    fragment AdminRoleFields on Role {
+  id
+  name
+  isAdmin
+  allBoards
+  permissions
+  boardIds
+  builtIn
+}`) as unknown as TypedDocumentString<AdminRolesQuery, AdminRolesQueryVariables>;
+export const CreateRoleDocument = new TypedDocumentString(`
+    mutation CreateRole($input: CreateRoleInput!) {
+  createRole(input: $input) {
+    ...AdminRoleFields
+  }
+}
+    fragment AdminRoleFields on Role {
+  id
+  name
+  isAdmin
+  allBoards
+  permissions
+  boardIds
+  builtIn
+}`) as unknown as TypedDocumentString<CreateRoleMutation, CreateRoleMutationVariables>;
+export const UpdateRoleDocument = new TypedDocumentString(`
+    mutation UpdateRole($id: Int!, $input: UpdateRoleInput!) {
+  updateRole(id: $id, input: $input) {
+    ...AdminRoleFields
+  }
+}
+    fragment AdminRoleFields on Role {
+  id
+  name
+  isAdmin
+  allBoards
+  permissions
+  boardIds
+  builtIn
+}`) as unknown as TypedDocumentString<UpdateRoleMutation, UpdateRoleMutationVariables>;
+export const PeopleDocument = new TypedDocumentString(`
+    query People($first: Int, $after: String) {
+  users(first: $first, after: $after, kind: human) {
+    edges {
+      node {
+        ...PersonFields
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment PersonFields on User {
+  id
+  fullName
+  email
+  roleId
+  role {
+    id
+    name
+  }
+  deactivatedAt
+  createdAt
+}`) as unknown as TypedDocumentString<PeopleQuery, PeopleQueryVariables>;
+export const ChangeUserRoleDocument = new TypedDocumentString(`
+    mutation ChangeUserRole($id: Int!, $input: ChangeUserRoleInput!) {
+  changeUserRole(id: $id, input: $input) {
+    ...PersonFields
+  }
+}
+    fragment PersonFields on User {
+  id
+  fullName
+  email
+  roleId
+  role {
+    id
+    name
+  }
+  deactivatedAt
+  createdAt
+}`) as unknown as TypedDocumentString<ChangeUserRoleMutation, ChangeUserRoleMutationVariables>;
+export const DeactivateUserDocument = new TypedDocumentString(`
+    mutation DeactivateUser($id: Int!) {
+  deactivateUser(id: $id) {
+    ...PersonFields
+  }
+}
+    fragment PersonFields on User {
+  id
+  fullName
+  email
+  roleId
+  role {
+    id
+    name
+  }
+  deactivatedAt
+  createdAt
+}`) as unknown as TypedDocumentString<DeactivateUserMutation, DeactivateUserMutationVariables>;
+export const ReactivateUserDocument = new TypedDocumentString(`
+    mutation ReactivateUser($id: Int!) {
+  reactivateUser(id: $id) {
+    ...PersonFields
+  }
+}
+    fragment PersonFields on User {
+  id
+  fullName
+  email
+  roleId
+  role {
+    id
+    name
+  }
+  deactivatedAt
+  createdAt
+}`) as unknown as TypedDocumentString<ReactivateUserMutation, ReactivateUserMutationVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations {
+  invitations {
+    id
+    email
+    role {
+      id
+      name
+    }
+    expiresAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const InviteUserDocument = new TypedDocumentString(`
+    mutation InviteUser($input: InviteUserInput!) {
+  inviteUser(input: $input) {
+    link
+    emailed
+    invitation {
+      id
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InviteUserMutation, InviteUserMutationVariables>;
+export const RevokeInvitationDocument = new TypedDocumentString(`
+    mutation RevokeInvitation($id: String!) {
+  revokeInvitation(id: $id) {
+    id
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeInvitationMutation, RevokeInvitationMutationVariables>;
+export const InvitationPreviewDocument = new TypedDocumentString(`
+    query InvitationPreview($token: String!) {
+  invitation(token: $token) {
+    email
+    role {
+      name
+    }
+    workspace {
+      name
+      domain
+    }
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvitationPreviewQuery, InvitationPreviewQueryVariables>;
+export const AcceptInvitationDocument = new TypedDocumentString(`
+    mutation AcceptInvitation($token: String!, $fullName: String!, $password: String!) {
+  acceptInvitation(token: $token, fullName: $fullName, password: $password) {
+    email
+    workspace {
+      domain
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptInvitationMutation, AcceptInvitationMutationVariables>;

@@ -403,6 +403,7 @@ export const ModelName = {
   User: 'User',
   ApiKey: 'ApiKey',
   Session: 'Session',
+  Invitation: 'Invitation',
   Board: 'Board',
   BoardField: 'BoardField',
   BoardState: 'BoardState',
@@ -416,6 +417,7 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
+  RetiredSecretKey: 'RetiredSecretKey',
   ServiceSecret: 'ServiceSecret',
   AuditEntry: 'AuditEntry',
   TicketBulkJob: 'TicketBulkJob',
@@ -435,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "serviceSecret" | "auditEntry" | "ticketBulkJob" | "ticketBulkItem"
+    modelProps: "workspace" | "role" | "roleBoard" | "user" | "apiKey" | "session" | "invitation" | "board" | "boardField" | "boardState" | "ticket" | "ticketHistoryEntry" | "comment" | "knowledgeBaseArticle" | "notification" | "webhookSubscription" | "event" | "delivery" | "deliveryAttempt" | "idempotencyRecord" | "retiredSecretKey" | "serviceSecret" | "auditEntry" | "ticketBulkJob" | "ticketBulkItem"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -880,6 +882,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.SessionCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.SessionCountAggregateOutputType> | number
+        }
+      }
+    }
+    Invitation: {
+      payload: Prisma.$InvitationPayload<ExtArgs>
+      fields: Prisma.InvitationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.InvitationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.InvitationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        findFirst: {
+          args: Prisma.InvitationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.InvitationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        findMany: {
+          args: Prisma.InvitationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>[]
+        }
+        create: {
+          args: Prisma.InvitationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        createMany: {
+          args: Prisma.InvitationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.InvitationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>[]
+        }
+        delete: {
+          args: Prisma.InvitationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        update: {
+          args: Prisma.InvitationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        deleteMany: {
+          args: Prisma.InvitationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.InvitationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.InvitationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>[]
+        }
+        upsert: {
+          args: Prisma.InvitationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$InvitationPayload>
+        }
+        aggregate: {
+          args: Prisma.InvitationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateInvitation>
+        }
+        groupBy: {
+          args: Prisma.InvitationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.InvitationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.InvitationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.InvitationCountAggregateOutputType> | number
         }
       }
     }
@@ -1845,6 +1921,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    RetiredSecretKey: {
+      payload: Prisma.$RetiredSecretKeyPayload<ExtArgs>
+      fields: Prisma.RetiredSecretKeyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RetiredSecretKeyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RetiredSecretKeyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        findFirst: {
+          args: Prisma.RetiredSecretKeyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RetiredSecretKeyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        findMany: {
+          args: Prisma.RetiredSecretKeyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        create: {
+          args: Prisma.RetiredSecretKeyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        createMany: {
+          args: Prisma.RetiredSecretKeyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RetiredSecretKeyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        delete: {
+          args: Prisma.RetiredSecretKeyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        update: {
+          args: Prisma.RetiredSecretKeyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        deleteMany: {
+          args: Prisma.RetiredSecretKeyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RetiredSecretKeyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RetiredSecretKeyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>[]
+        }
+        upsert: {
+          args: Prisma.RetiredSecretKeyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetiredSecretKeyPayload>
+        }
+        aggregate: {
+          args: Prisma.RetiredSecretKeyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRetiredSecretKey>
+        }
+        groupBy: {
+          args: Prisma.RetiredSecretKeyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetiredSecretKeyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RetiredSecretKeyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetiredSecretKeyCountAggregateOutputType> | number
+        }
+      }
+    }
     ServiceSecret: {
       payload: Prisma.$ServiceSecretPayload<ExtArgs>
       fields: Prisma.ServiceSecretFieldRefs
@@ -2205,6 +2355,7 @@ export const RoleScalarFieldEnum = {
   isAdmin: 'isAdmin',
   allBoards: 'allBoards',
   permissions: 'permissions',
+  builtIn: 'builtIn',
   createdAt: 'createdAt'
 } as const
 
@@ -2269,12 +2420,27 @@ export const SessionScalarFieldEnum = {
 export type SessionScalarFieldEnum = (typeof SessionScalarFieldEnum)[keyof typeof SessionScalarFieldEnum]
 
 
+export const InvitationScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  email: 'email',
+  roleId: 'roleId',
+  tokenHash: 'tokenHash',
+  invitedById: 'invitedById',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type InvitationScalarFieldEnum = (typeof InvitationScalarFieldEnum)[keyof typeof InvitationScalarFieldEnum]
+
+
 export const BoardScalarFieldEnum = {
   id: 'id',
   workspaceId: 'workspaceId',
   name: 'name',
   description: 'description',
   priorities: 'priorities',
+  archivedAt: 'archivedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -2410,6 +2576,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  runAwake: 'runAwake',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
   createdAt: 'createdAt',
@@ -2431,6 +2598,7 @@ export const EventScalarFieldEnum = {
   ticketId: 'ticketId',
   targetSubscriptionId: 'targetSubscriptionId',
   aboutSubscriptionId: 'aboutSubscriptionId',
+  aboutBoardIds: 'aboutBoardIds',
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
@@ -2500,6 +2668,14 @@ export const IdempotencyRecordScalarFieldEnum = {
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
+export const RetiredSecretKeyScalarFieldEnum = {
+  keyId: 'keyId',
+  retiredAt: 'retiredAt'
+} as const
+
+export type RetiredSecretKeyScalarFieldEnum = (typeof RetiredSecretKeyScalarFieldEnum)[keyof typeof RetiredSecretKeyScalarFieldEnum]
 
 
 export const ServiceSecretScalarFieldEnum = {
@@ -2983,6 +3159,7 @@ export type GlobalOmitConfig = {
   user?: Prisma.UserOmit
   apiKey?: Prisma.ApiKeyOmit
   session?: Prisma.SessionOmit
+  invitation?: Prisma.InvitationOmit
   board?: Prisma.BoardOmit
   boardField?: Prisma.BoardFieldOmit
   boardState?: Prisma.BoardStateOmit
@@ -2996,6 +3173,7 @@ export type GlobalOmitConfig = {
   delivery?: Prisma.DeliveryOmit
   deliveryAttempt?: Prisma.DeliveryAttemptOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
+  retiredSecretKey?: Prisma.RetiredSecretKeyOmit
   serviceSecret?: Prisma.ServiceSecretOmit
   auditEntry?: Prisma.AuditEntryOmit
   ticketBulkJob?: Prisma.TicketBulkJobOmit

@@ -57,6 +57,7 @@ export const ModelName = {
   User: 'User',
   ApiKey: 'ApiKey',
   Session: 'Session',
+  Invitation: 'Invitation',
   Board: 'Board',
   BoardField: 'BoardField',
   BoardState: 'BoardState',
@@ -70,6 +71,7 @@ export const ModelName = {
   Delivery: 'Delivery',
   DeliveryAttempt: 'DeliveryAttempt',
   IdempotencyRecord: 'IdempotencyRecord',
+  RetiredSecretKey: 'RetiredSecretKey',
   ServiceSecret: 'ServiceSecret',
   AuditEntry: 'AuditEntry',
   TicketBulkJob: 'TicketBulkJob',
@@ -117,6 +119,7 @@ export const RoleScalarFieldEnum = {
   isAdmin: 'isAdmin',
   allBoards: 'allBoards',
   permissions: 'permissions',
+  builtIn: 'builtIn',
   createdAt: 'createdAt'
 } as const
 
@@ -181,12 +184,27 @@ export const SessionScalarFieldEnum = {
 export type SessionScalarFieldEnum = (typeof SessionScalarFieldEnum)[keyof typeof SessionScalarFieldEnum]
 
 
+export const InvitationScalarFieldEnum = {
+  id: 'id',
+  workspaceId: 'workspaceId',
+  email: 'email',
+  roleId: 'roleId',
+  tokenHash: 'tokenHash',
+  invitedById: 'invitedById',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type InvitationScalarFieldEnum = (typeof InvitationScalarFieldEnum)[keyof typeof InvitationScalarFieldEnum]
+
+
 export const BoardScalarFieldEnum = {
   id: 'id',
   workspaceId: 'workspaceId',
   name: 'name',
   description: 'description',
   priorities: 'priorities',
+  archivedAt: 'archivedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -322,6 +340,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
+  runAwake: 'runAwake',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
   createdAt: 'createdAt',
@@ -343,6 +362,7 @@ export const EventScalarFieldEnum = {
   ticketId: 'ticketId',
   targetSubscriptionId: 'targetSubscriptionId',
   aboutSubscriptionId: 'aboutSubscriptionId',
+  aboutBoardIds: 'aboutBoardIds',
   payload: 'payload',
   occurredAt: 'occurredAt',
   relayedAt: 'relayedAt',
@@ -412,6 +432,14 @@ export const IdempotencyRecordScalarFieldEnum = {
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
+export const RetiredSecretKeyScalarFieldEnum = {
+  keyId: 'keyId',
+  retiredAt: 'retiredAt'
+} as const
+
+export type RetiredSecretKeyScalarFieldEnum = (typeof RetiredSecretKeyScalarFieldEnum)[keyof typeof RetiredSecretKeyScalarFieldEnum]
 
 
 export const ServiceSecretScalarFieldEnum = {

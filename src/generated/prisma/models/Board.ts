@@ -39,6 +39,7 @@ export type BoardMinAggregateOutputType = {
   workspaceId: number | null
   name: string | null
   description: string | null
+  archivedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -48,6 +49,7 @@ export type BoardMaxAggregateOutputType = {
   workspaceId: number | null
   name: string | null
   description: string | null
+  archivedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -58,6 +60,7 @@ export type BoardCountAggregateOutputType = {
   name: number
   description: number
   priorities: number
+  archivedAt: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -77,6 +80,7 @@ export type BoardMinAggregateInputType = {
   workspaceId?: true
   name?: true
   description?: true
+  archivedAt?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -86,6 +90,7 @@ export type BoardMaxAggregateInputType = {
   workspaceId?: true
   name?: true
   description?: true
+  archivedAt?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -96,6 +101,7 @@ export type BoardCountAggregateInputType = {
   name?: true
   description?: true
   priorities?: true
+  archivedAt?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -193,6 +199,7 @@ export type BoardGroupByOutputType = {
   name: string
   description: string | null
   priorities: string[]
+  archivedAt: Date | null
   createdAt: Date
   updatedAt: Date
   _count: BoardCountAggregateOutputType | null
@@ -226,6 +233,7 @@ export type BoardWhereInput = {
   name?: Prisma.StringFilter<"Board"> | string
   description?: Prisma.StringNullableFilter<"Board"> | string | null
   priorities?: Prisma.StringNullableListFilter<"Board">
+  archivedAt?: Prisma.DateTimeNullableFilter<"Board"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Board"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Board"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -241,6 +249,7 @@ export type BoardOrderByWithRelationInput = {
   name?: Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   priorities?: Prisma.SortOrder
+  archivedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
@@ -259,6 +268,7 @@ export type BoardWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"Board"> | string
   description?: Prisma.StringNullableFilter<"Board"> | string | null
   priorities?: Prisma.StringNullableListFilter<"Board">
+  archivedAt?: Prisma.DateTimeNullableFilter<"Board"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Board"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Board"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
@@ -274,6 +284,7 @@ export type BoardOrderByWithAggregationInput = {
   name?: Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   priorities?: Prisma.SortOrder
+  archivedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.BoardCountOrderByAggregateInput
@@ -292,6 +303,7 @@ export type BoardScalarWhereWithAggregatesInput = {
   name?: Prisma.StringWithAggregatesFilter<"Board"> | string
   description?: Prisma.StringNullableWithAggregatesFilter<"Board"> | string | null
   priorities?: Prisma.StringNullableListFilter<"Board">
+  archivedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Board"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Board"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Board"> | Date | string
 }
@@ -301,6 +313,7 @@ export type BoardCreateInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutBoardsInput
@@ -316,6 +329,7 @@ export type BoardUncheckedCreateInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldUncheckedCreateNestedManyWithoutBoardInput
@@ -329,6 +343,7 @@ export type BoardUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutBoardsNestedInput
@@ -344,6 +359,7 @@ export type BoardUncheckedUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUncheckedUpdateManyWithoutBoardNestedInput
@@ -358,6 +374,7 @@ export type BoardCreateManyInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -367,6 +384,7 @@ export type BoardUpdateManyMutationInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -377,6 +395,7 @@ export type BoardUncheckedUpdateManyInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -402,6 +421,7 @@ export type BoardCountOrderByAggregateInput = {
   name?: Prisma.SortOrder
   description?: Prisma.SortOrder
   priorities?: Prisma.SortOrder
+  archivedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -415,6 +435,7 @@ export type BoardMaxOrderByAggregateInput = {
   workspaceId?: Prisma.SortOrder
   name?: Prisma.SortOrder
   description?: Prisma.SortOrder
+  archivedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -424,6 +445,7 @@ export type BoardMinOrderByAggregateInput = {
   workspaceId?: Prisma.SortOrder
   name?: Prisma.SortOrder
   description?: Prisma.SortOrder
+  archivedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -544,6 +566,7 @@ export type BoardCreateWithoutWorkspaceInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldCreateNestedManyWithoutBoardInput
@@ -557,6 +580,7 @@ export type BoardUncheckedCreateWithoutWorkspaceInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldUncheckedCreateNestedManyWithoutBoardInput
@@ -600,6 +624,7 @@ export type BoardScalarWhereInput = {
   name?: Prisma.StringFilter<"Board"> | string
   description?: Prisma.StringNullableFilter<"Board"> | string | null
   priorities?: Prisma.StringNullableListFilter<"Board">
+  archivedAt?: Prisma.DateTimeNullableFilter<"Board"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Board"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Board"> | Date | string
 }
@@ -609,6 +634,7 @@ export type BoardCreateWithoutRolesInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutBoardsInput
@@ -623,6 +649,7 @@ export type BoardUncheckedCreateWithoutRolesInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldUncheckedCreateNestedManyWithoutBoardInput
@@ -651,6 +678,7 @@ export type BoardUpdateWithoutRolesInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutBoardsNestedInput
@@ -665,6 +693,7 @@ export type BoardUncheckedUpdateWithoutRolesInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUncheckedUpdateManyWithoutBoardNestedInput
@@ -677,6 +706,7 @@ export type BoardCreateWithoutFieldsInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutBoardsInput
@@ -691,6 +721,7 @@ export type BoardUncheckedCreateWithoutFieldsInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   states?: Prisma.BoardStateUncheckedCreateNestedManyWithoutBoardInput
@@ -719,6 +750,7 @@ export type BoardUpdateWithoutFieldsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutBoardsNestedInput
@@ -733,6 +765,7 @@ export type BoardUncheckedUpdateWithoutFieldsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   states?: Prisma.BoardStateUncheckedUpdateManyWithoutBoardNestedInput
@@ -745,6 +778,7 @@ export type BoardCreateWithoutStatesInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutBoardsInput
@@ -759,6 +793,7 @@ export type BoardUncheckedCreateWithoutStatesInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldUncheckedCreateNestedManyWithoutBoardInput
@@ -787,6 +822,7 @@ export type BoardUpdateWithoutStatesInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutBoardsNestedInput
@@ -801,6 +837,7 @@ export type BoardUncheckedUpdateWithoutStatesInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUncheckedUpdateManyWithoutBoardNestedInput
@@ -813,6 +850,7 @@ export type BoardCreateWithoutTicketsInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutBoardsInput
@@ -827,6 +865,7 @@ export type BoardUncheckedCreateWithoutTicketsInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   fields?: Prisma.BoardFieldUncheckedCreateNestedManyWithoutBoardInput
@@ -855,6 +894,7 @@ export type BoardUpdateWithoutTicketsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutBoardsNestedInput
@@ -869,6 +909,7 @@ export type BoardUncheckedUpdateWithoutTicketsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUncheckedUpdateManyWithoutBoardNestedInput
@@ -881,6 +922,7 @@ export type BoardCreateManyWorkspaceInput = {
   name: string
   description?: string | null
   priorities?: Prisma.BoardCreateprioritiesInput | string[]
+  archivedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -890,6 +932,7 @@ export type BoardUpdateWithoutWorkspaceInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUpdateManyWithoutBoardNestedInput
@@ -903,6 +946,7 @@ export type BoardUncheckedUpdateWithoutWorkspaceInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fields?: Prisma.BoardFieldUncheckedUpdateManyWithoutBoardNestedInput
@@ -916,6 +960,7 @@ export type BoardUncheckedUpdateManyWithoutWorkspaceInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   priorities?: Prisma.BoardUpdateprioritiesInput | string[]
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -984,6 +1029,7 @@ export type BoardSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   name?: boolean
   description?: boolean
   priorities?: boolean
+  archivedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1000,6 +1046,7 @@ export type BoardSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   name?: boolean
   description?: boolean
   priorities?: boolean
+  archivedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1011,6 +1058,7 @@ export type BoardSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   name?: boolean
   description?: boolean
   priorities?: boolean
+  archivedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
@@ -1022,11 +1070,12 @@ export type BoardSelectScalar = {
   name?: boolean
   description?: boolean
   priorities?: boolean
+  archivedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type BoardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "name" | "description" | "priorities" | "createdAt" | "updatedAt", ExtArgs["result"]["board"]>
+export type BoardOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "name" | "description" | "priorities" | "archivedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["board"]>
 export type BoardInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   fields?: boolean | Prisma.Board$fieldsArgs<ExtArgs>
@@ -1060,6 +1109,10 @@ export type $BoardPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * The allowed priority labels, in order.
      */
     priorities: string[]
+    /**
+     * Archived: its tickets stay readable and changeable, it takes no new ones; null while open.
+     */
+    archivedAt: Date | null
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["board"]>
@@ -1495,6 +1548,7 @@ export interface BoardFieldRefs {
   readonly name: Prisma.FieldRef<"Board", 'String'>
   readonly description: Prisma.FieldRef<"Board", 'String'>
   readonly priorities: Prisma.FieldRef<"Board", 'String[]'>
+  readonly archivedAt: Prisma.FieldRef<"Board", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Board", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Board", 'DateTime'>
 }

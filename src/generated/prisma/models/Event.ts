@@ -89,6 +89,7 @@ export type EventCountAggregateOutputType = {
   ticketId: number
   targetSubscriptionId: number
   aboutSubscriptionId: number
+  aboutBoardIds: number
   payload: number
   occurredAt: number
   relayedAt: number
@@ -162,6 +163,7 @@ export type EventCountAggregateInputType = {
   ticketId?: true
   targetSubscriptionId?: true
   aboutSubscriptionId?: true
+  aboutBoardIds?: true
   payload?: true
   occurredAt?: true
   relayedAt?: true
@@ -268,6 +270,7 @@ export type EventGroupByOutputType = {
   ticketId: number | null
   targetSubscriptionId: string | null
   aboutSubscriptionId: string | null
+  aboutBoardIds: string[]
   payload: runtime.JsonValue
   occurredAt: Date
   relayedAt: Date | null
@@ -310,6 +313,7 @@ export type EventWhereInput = {
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
@@ -332,6 +336,7 @@ export type EventOrderByWithRelationInput = {
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -357,6 +362,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
@@ -379,6 +385,7 @@ export type EventOrderByWithAggregationInput = {
   ticketId?: Prisma.SortOrderInput | Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -406,6 +413,7 @@ export type EventScalarWhereWithAggregatesInput = {
   ticketId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   occurredAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
@@ -423,6 +431,7 @@ export type EventCreateInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -445,6 +454,7 @@ export type EventUncheckedCreateInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -463,6 +473,7 @@ export type EventUpdateInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -485,6 +496,7 @@ export type EventUncheckedUpdateInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -505,6 +517,7 @@ export type EventCreateManyInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -522,6 +535,7 @@ export type EventUpdateManyMutationInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -541,6 +555,7 @@ export type EventUncheckedUpdateManyInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -570,6 +585,7 @@ export type EventCountOrderByAggregateInput = {
   ticketId?: Prisma.SortOrder
   targetSubscriptionId?: Prisma.SortOrder
   aboutSubscriptionId?: Prisma.SortOrder
+  aboutBoardIds?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   occurredAt?: Prisma.SortOrder
   relayedAt?: Prisma.SortOrder
@@ -719,12 +735,21 @@ export type EventUncheckedUpdateManyWithoutActorNestedInput = {
   deleteMany?: Prisma.EventScalarWhereInput | Prisma.EventScalarWhereInput[]
 }
 
+export type EventCreateaboutBoardIdsInput = {
+  set: string[]
+}
+
 export type BigIntFieldUpdateOperationsInput = {
   set?: bigint | number
   increment?: bigint | number
   decrement?: bigint | number
   multiply?: bigint | number
   divide?: bigint | number
+}
+
+export type EventUpdateaboutBoardIdsInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type EventCreateNestedOneWithoutDeliveriesInput = {
@@ -750,6 +775,7 @@ export type EventCreateWithoutWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -770,6 +796,7 @@ export type EventUncheckedCreateWithoutWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -819,6 +846,7 @@ export type EventScalarWhereInput = {
   ticketId?: Prisma.IntNullableFilter<"Event"> | number | null
   targetSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
   aboutSubscriptionId?: Prisma.StringNullableFilter<"Event"> | string | null
+  aboutBoardIds?: Prisma.StringNullableListFilter<"Event">
   payload?: Prisma.JsonFilter<"Event">
   occurredAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   relayedAt?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
@@ -836,6 +864,7 @@ export type EventCreateWithoutActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -856,6 +885,7 @@ export type EventUncheckedCreateWithoutActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -900,6 +930,7 @@ export type EventCreateWithoutDeliveriesInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -921,6 +952,7 @@ export type EventUncheckedCreateWithoutDeliveriesInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -954,6 +986,7 @@ export type EventUpdateWithoutDeliveriesInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -975,6 +1008,7 @@ export type EventUncheckedUpdateWithoutDeliveriesInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -993,6 +1027,7 @@ export type EventCreateManyWorkspaceInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -1010,6 +1045,7 @@ export type EventUpdateWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1030,6 +1066,7 @@ export type EventUncheckedUpdateWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1049,6 +1086,7 @@ export type EventUncheckedUpdateManyWithoutWorkspaceInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1067,6 +1105,7 @@ export type EventCreateManyActorInput = {
   ticketId?: number | null
   targetSubscriptionId?: string | null
   aboutSubscriptionId?: string | null
+  aboutBoardIds?: Prisma.EventCreateaboutBoardIdsInput | string[]
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Date | string
   relayedAt?: Date | string | null
@@ -1084,6 +1123,7 @@ export type EventUpdateWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1104,6 +1144,7 @@ export type EventUncheckedUpdateWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1123,6 +1164,7 @@ export type EventUncheckedUpdateManyWithoutActorInput = {
   ticketId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   targetSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   aboutSubscriptionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  aboutBoardIds?: Prisma.EventUpdateaboutBoardIdsInput | string[]
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   occurredAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   relayedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1173,6 +1215,7 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
@@ -1196,6 +1239,7 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
@@ -1217,6 +1261,7 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
@@ -1238,6 +1283,7 @@ export type EventSelectScalar = {
   ticketId?: boolean
   targetSubscriptionId?: boolean
   aboutSubscriptionId?: boolean
+  aboutBoardIds?: boolean
   payload?: boolean
   occurredAt?: boolean
   relayedAt?: boolean
@@ -1246,7 +1292,7 @@ export type EventSelectScalar = {
   traceparent?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "payload" | "occurredAt" | "relayedAt" | "deliveriesWrittenAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "seq" | "txid" | "workspaceId" | "type" | "actorId" | "boardId" | "ticketId" | "targetSubscriptionId" | "aboutSubscriptionId" | "aboutBoardIds" | "payload" | "occurredAt" | "relayedAt" | "deliveriesWrittenAt" | "relayLeaseUntil" | "traceparent", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   actor?: boolean | Prisma.Event$actorArgs<ExtArgs>
@@ -1299,6 +1345,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * For operational events (webhook.paused …): the subscription it is about, which never receives it.
      */
     aboutSubscriptionId: string | null
+    /**
+     * For operational events: that subscription's board filter when the event was written (empty: every board). The
+     * event goes to, and is shown to, only those who see all of these boards, whatever the subscription's filter became.
+     */
+    aboutBoardIds: string[]
     /**
      * The webhook envelope {id, type, occurredAt, workspace, actor, changes, data}.
      */
@@ -1757,6 +1808,7 @@ export interface EventFieldRefs {
   readonly ticketId: Prisma.FieldRef<"Event", 'Int'>
   readonly targetSubscriptionId: Prisma.FieldRef<"Event", 'String'>
   readonly aboutSubscriptionId: Prisma.FieldRef<"Event", 'String'>
+  readonly aboutBoardIds: Prisma.FieldRef<"Event", 'String[]'>
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly occurredAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly relayedAt: Prisma.FieldRef<"Event", 'DateTime'>

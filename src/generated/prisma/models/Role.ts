@@ -42,6 +42,7 @@ export type RoleMinAggregateOutputType = {
   name: string | null
   isAdmin: boolean | null
   allBoards: boolean | null
+  builtIn: boolean | null
   createdAt: Date | null
 }
 
@@ -51,6 +52,7 @@ export type RoleMaxAggregateOutputType = {
   name: string | null
   isAdmin: boolean | null
   allBoards: boolean | null
+  builtIn: boolean | null
   createdAt: Date | null
 }
 
@@ -61,6 +63,7 @@ export type RoleCountAggregateOutputType = {
   isAdmin: number
   allBoards: number
   permissions: number
+  builtIn: number
   createdAt: number
   _all: number
 }
@@ -82,6 +85,7 @@ export type RoleMinAggregateInputType = {
   name?: true
   isAdmin?: true
   allBoards?: true
+  builtIn?: true
   createdAt?: true
 }
 
@@ -91,6 +95,7 @@ export type RoleMaxAggregateInputType = {
   name?: true
   isAdmin?: true
   allBoards?: true
+  builtIn?: true
   createdAt?: true
 }
 
@@ -101,6 +106,7 @@ export type RoleCountAggregateInputType = {
   isAdmin?: true
   allBoards?: true
   permissions?: true
+  builtIn?: true
   createdAt?: true
   _all?: true
 }
@@ -198,6 +204,7 @@ export type RoleGroupByOutputType = {
   isAdmin: boolean
   allBoards: boolean
   permissions: string[]
+  builtIn: boolean
   createdAt: Date
   _count: RoleCountAggregateOutputType | null
   _avg: RoleAvgAggregateOutputType | null
@@ -231,10 +238,12 @@ export type RoleWhereInput = {
   isAdmin?: Prisma.BoolFilter<"Role"> | boolean
   allBoards?: Prisma.BoolFilter<"Role"> | boolean
   permissions?: Prisma.StringNullableListFilter<"Role">
+  builtIn?: Prisma.BoolFilter<"Role"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Role"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   boards?: Prisma.RoleBoardListRelationFilter
   users?: Prisma.UserListRelationFilter
+  invitations?: Prisma.InvitationListRelationFilter
 }
 
 export type RoleOrderByWithRelationInput = {
@@ -244,10 +253,12 @@ export type RoleOrderByWithRelationInput = {
   isAdmin?: Prisma.SortOrder
   allBoards?: Prisma.SortOrder
   permissions?: Prisma.SortOrder
+  builtIn?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   workspace?: Prisma.WorkspaceOrderByWithRelationInput
   boards?: Prisma.RoleBoardOrderByRelationAggregateInput
   users?: Prisma.UserOrderByRelationAggregateInput
+  invitations?: Prisma.InvitationOrderByRelationAggregateInput
 }
 
 export type RoleWhereUniqueInput = Prisma.AtLeast<{
@@ -261,10 +272,12 @@ export type RoleWhereUniqueInput = Prisma.AtLeast<{
   isAdmin?: Prisma.BoolFilter<"Role"> | boolean
   allBoards?: Prisma.BoolFilter<"Role"> | boolean
   permissions?: Prisma.StringNullableListFilter<"Role">
+  builtIn?: Prisma.BoolFilter<"Role"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Role"> | Date | string
   workspace?: Prisma.XOR<Prisma.WorkspaceScalarRelationFilter, Prisma.WorkspaceWhereInput>
   boards?: Prisma.RoleBoardListRelationFilter
   users?: Prisma.UserListRelationFilter
+  invitations?: Prisma.InvitationListRelationFilter
 }, "id" | "workspaceId_name">
 
 export type RoleOrderByWithAggregationInput = {
@@ -274,6 +287,7 @@ export type RoleOrderByWithAggregationInput = {
   isAdmin?: Prisma.SortOrder
   allBoards?: Prisma.SortOrder
   permissions?: Prisma.SortOrder
+  builtIn?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RoleCountOrderByAggregateInput
   _avg?: Prisma.RoleAvgOrderByAggregateInput
@@ -292,6 +306,7 @@ export type RoleScalarWhereWithAggregatesInput = {
   isAdmin?: Prisma.BoolWithAggregatesFilter<"Role"> | boolean
   allBoards?: Prisma.BoolWithAggregatesFilter<"Role"> | boolean
   permissions?: Prisma.StringNullableListFilter<"Role">
+  builtIn?: Prisma.BoolWithAggregatesFilter<"Role"> | boolean
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Role"> | Date | string
 }
 
@@ -300,10 +315,12 @@ export type RoleCreateInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutRolesInput
   boards?: Prisma.RoleBoardCreateNestedManyWithoutRoleInput
   users?: Prisma.UserCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutRoleInput
 }
 
 export type RoleUncheckedCreateInput = {
@@ -313,9 +330,11 @@ export type RoleUncheckedCreateInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   boards?: Prisma.RoleBoardUncheckedCreateNestedManyWithoutRoleInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutRoleInput
 }
 
 export type RoleUpdateInput = {
@@ -323,10 +342,12 @@ export type RoleUpdateInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutRolesNestedInput
   boards?: Prisma.RoleBoardUpdateManyWithoutRoleNestedInput
   users?: Prisma.UserUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleUncheckedUpdateInput = {
@@ -336,9 +357,11 @@ export type RoleUncheckedUpdateInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   boards?: Prisma.RoleBoardUncheckedUpdateManyWithoutRoleNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleCreateManyInput = {
@@ -348,6 +371,7 @@ export type RoleCreateManyInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
 }
 
@@ -356,6 +380,7 @@ export type RoleUpdateManyMutationInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -366,6 +391,7 @@ export type RoleUncheckedUpdateManyInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -399,6 +425,7 @@ export type RoleCountOrderByAggregateInput = {
   isAdmin?: Prisma.SortOrder
   allBoards?: Prisma.SortOrder
   permissions?: Prisma.SortOrder
+  builtIn?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -413,6 +440,7 @@ export type RoleMaxOrderByAggregateInput = {
   name?: Prisma.SortOrder
   isAdmin?: Prisma.SortOrder
   allBoards?: Prisma.SortOrder
+  builtIn?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -422,6 +450,7 @@ export type RoleMinOrderByAggregateInput = {
   name?: Prisma.SortOrder
   isAdmin?: Prisma.SortOrder
   allBoards?: Prisma.SortOrder
+  builtIn?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -518,14 +547,30 @@ export type RoleUpdateOneRequiredWithoutUsersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.RoleUpdateToOneWithWhereWithoutUsersInput, Prisma.RoleUpdateWithoutUsersInput>, Prisma.RoleUncheckedUpdateWithoutUsersInput>
 }
 
+export type RoleCreateNestedOneWithoutInvitationsInput = {
+  create?: Prisma.XOR<Prisma.RoleCreateWithoutInvitationsInput, Prisma.RoleUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.RoleCreateOrConnectWithoutInvitationsInput
+  connect?: Prisma.RoleWhereUniqueInput
+}
+
+export type RoleUpdateOneRequiredWithoutInvitationsNestedInput = {
+  create?: Prisma.XOR<Prisma.RoleCreateWithoutInvitationsInput, Prisma.RoleUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.RoleCreateOrConnectWithoutInvitationsInput
+  upsert?: Prisma.RoleUpsertWithoutInvitationsInput
+  connect?: Prisma.RoleWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.RoleUpdateToOneWithWhereWithoutInvitationsInput, Prisma.RoleUpdateWithoutInvitationsInput>, Prisma.RoleUncheckedUpdateWithoutInvitationsInput>
+}
+
 export type RoleCreateWithoutWorkspaceInput = {
   name: string
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   boards?: Prisma.RoleBoardCreateNestedManyWithoutRoleInput
   users?: Prisma.UserCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutRoleInput
 }
 
 export type RoleUncheckedCreateWithoutWorkspaceInput = {
@@ -534,9 +579,11 @@ export type RoleUncheckedCreateWithoutWorkspaceInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   boards?: Prisma.RoleBoardUncheckedCreateNestedManyWithoutRoleInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutRoleInput
 }
 
 export type RoleCreateOrConnectWithoutWorkspaceInput = {
@@ -575,6 +622,7 @@ export type RoleScalarWhereInput = {
   isAdmin?: Prisma.BoolFilter<"Role"> | boolean
   allBoards?: Prisma.BoolFilter<"Role"> | boolean
   permissions?: Prisma.StringNullableListFilter<"Role">
+  builtIn?: Prisma.BoolFilter<"Role"> | boolean
   createdAt?: Prisma.DateTimeFilter<"Role"> | Date | string
 }
 
@@ -583,9 +631,11 @@ export type RoleCreateWithoutBoardsInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutRolesInput
   users?: Prisma.UserCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutRoleInput
 }
 
 export type RoleUncheckedCreateWithoutBoardsInput = {
@@ -595,8 +645,10 @@ export type RoleUncheckedCreateWithoutBoardsInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   users?: Prisma.UserUncheckedCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutRoleInput
 }
 
 export type RoleCreateOrConnectWithoutBoardsInput = {
@@ -620,9 +672,11 @@ export type RoleUpdateWithoutBoardsInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutRolesNestedInput
   users?: Prisma.UserUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleUncheckedUpdateWithoutBoardsInput = {
@@ -632,8 +686,10 @@ export type RoleUncheckedUpdateWithoutBoardsInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   users?: Prisma.UserUncheckedUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleCreateWithoutUsersInput = {
@@ -641,9 +697,11 @@ export type RoleCreateWithoutUsersInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   workspace: Prisma.WorkspaceCreateNestedOneWithoutRolesInput
   boards?: Prisma.RoleBoardCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutRoleInput
 }
 
 export type RoleUncheckedCreateWithoutUsersInput = {
@@ -653,8 +711,10 @@ export type RoleUncheckedCreateWithoutUsersInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
   boards?: Prisma.RoleBoardUncheckedCreateNestedManyWithoutRoleInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutRoleInput
 }
 
 export type RoleCreateOrConnectWithoutUsersInput = {
@@ -678,9 +738,11 @@ export type RoleUpdateWithoutUsersInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutRolesNestedInput
   boards?: Prisma.RoleBoardUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleUncheckedUpdateWithoutUsersInput = {
@@ -690,8 +752,76 @@ export type RoleUncheckedUpdateWithoutUsersInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   boards?: Prisma.RoleBoardUncheckedUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutRoleNestedInput
+}
+
+export type RoleCreateWithoutInvitationsInput = {
+  name: string
+  isAdmin?: boolean
+  allBoards?: boolean
+  permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
+  createdAt?: Date | string
+  workspace: Prisma.WorkspaceCreateNestedOneWithoutRolesInput
+  boards?: Prisma.RoleBoardCreateNestedManyWithoutRoleInput
+  users?: Prisma.UserCreateNestedManyWithoutRoleInput
+}
+
+export type RoleUncheckedCreateWithoutInvitationsInput = {
+  id?: number
+  workspaceId: number
+  name: string
+  isAdmin?: boolean
+  allBoards?: boolean
+  permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
+  createdAt?: Date | string
+  boards?: Prisma.RoleBoardUncheckedCreateNestedManyWithoutRoleInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutRoleInput
+}
+
+export type RoleCreateOrConnectWithoutInvitationsInput = {
+  where: Prisma.RoleWhereUniqueInput
+  create: Prisma.XOR<Prisma.RoleCreateWithoutInvitationsInput, Prisma.RoleUncheckedCreateWithoutInvitationsInput>
+}
+
+export type RoleUpsertWithoutInvitationsInput = {
+  update: Prisma.XOR<Prisma.RoleUpdateWithoutInvitationsInput, Prisma.RoleUncheckedUpdateWithoutInvitationsInput>
+  create: Prisma.XOR<Prisma.RoleCreateWithoutInvitationsInput, Prisma.RoleUncheckedCreateWithoutInvitationsInput>
+  where?: Prisma.RoleWhereInput
+}
+
+export type RoleUpdateToOneWithWhereWithoutInvitationsInput = {
+  where?: Prisma.RoleWhereInput
+  data: Prisma.XOR<Prisma.RoleUpdateWithoutInvitationsInput, Prisma.RoleUncheckedUpdateWithoutInvitationsInput>
+}
+
+export type RoleUpdateWithoutInvitationsInput = {
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutRolesNestedInput
+  boards?: Prisma.RoleBoardUpdateManyWithoutRoleNestedInput
+  users?: Prisma.UserUpdateManyWithoutRoleNestedInput
+}
+
+export type RoleUncheckedUpdateWithoutInvitationsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  boards?: Prisma.RoleBoardUncheckedUpdateManyWithoutRoleNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleCreateManyWorkspaceInput = {
@@ -700,6 +830,7 @@ export type RoleCreateManyWorkspaceInput = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: Prisma.RoleCreatepermissionsInput | string[]
+  builtIn?: boolean
   createdAt?: Date | string
 }
 
@@ -708,9 +839,11 @@ export type RoleUpdateWithoutWorkspaceInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   boards?: Prisma.RoleBoardUpdateManyWithoutRoleNestedInput
   users?: Prisma.UserUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleUncheckedUpdateWithoutWorkspaceInput = {
@@ -719,9 +852,11 @@ export type RoleUncheckedUpdateWithoutWorkspaceInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   boards?: Prisma.RoleBoardUncheckedUpdateManyWithoutRoleNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutRoleNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutRoleNestedInput
 }
 
 export type RoleUncheckedUpdateManyWithoutWorkspaceInput = {
@@ -730,6 +865,7 @@ export type RoleUncheckedUpdateManyWithoutWorkspaceInput = {
   isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
   allBoards?: Prisma.BoolFieldUpdateOperationsInput | boolean
   permissions?: Prisma.RoleUpdatepermissionsInput | string[]
+  builtIn?: Prisma.BoolFieldUpdateOperationsInput | boolean
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -741,11 +877,13 @@ export type RoleUncheckedUpdateManyWithoutWorkspaceInput = {
 export type RoleCountOutputType = {
   boards: number
   users: number
+  invitations: number
 }
 
 export type RoleCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   boards?: boolean | RoleCountOutputTypeCountBoardsArgs
   users?: boolean | RoleCountOutputTypeCountUsersArgs
+  invitations?: boolean | RoleCountOutputTypeCountInvitationsArgs
 }
 
 /**
@@ -772,6 +910,13 @@ export type RoleCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Exte
   where?: Prisma.UserWhereInput
 }
 
+/**
+ * RoleCountOutputType without action
+ */
+export type RoleCountOutputTypeCountInvitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.InvitationWhereInput
+}
+
 
 export type RoleSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -780,10 +925,12 @@ export type RoleSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: boolean
+  builtIn?: boolean
   createdAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   boards?: boolean | Prisma.Role$boardsArgs<ExtArgs>
   users?: boolean | Prisma.Role$usersArgs<ExtArgs>
+  invitations?: boolean | Prisma.Role$invitationsArgs<ExtArgs>
   _count?: boolean | Prisma.RoleCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["role"]>
 
@@ -794,6 +941,7 @@ export type RoleSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: boolean
+  builtIn?: boolean
   createdAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["role"]>
@@ -805,6 +953,7 @@ export type RoleSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: boolean
+  builtIn?: boolean
   createdAt?: boolean
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["role"]>
@@ -816,14 +965,16 @@ export type RoleSelectScalar = {
   isAdmin?: boolean
   allBoards?: boolean
   permissions?: boolean
+  builtIn?: boolean
   createdAt?: boolean
 }
 
-export type RoleOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "name" | "isAdmin" | "allBoards" | "permissions" | "createdAt", ExtArgs["result"]["role"]>
+export type RoleOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "name" | "isAdmin" | "allBoards" | "permissions" | "builtIn" | "createdAt", ExtArgs["result"]["role"]>
 export type RoleInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   boards?: boolean | Prisma.Role$boardsArgs<ExtArgs>
   users?: boolean | Prisma.Role$usersArgs<ExtArgs>
+  invitations?: boolean | Prisma.Role$invitationsArgs<ExtArgs>
   _count?: boolean | Prisma.RoleCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type RoleIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -839,6 +990,7 @@ export type $RolePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     workspace: Prisma.$WorkspacePayload<ExtArgs>
     boards: Prisma.$RoleBoardPayload<ExtArgs>[]
     users: Prisma.$UserPayload<ExtArgs>[]
+    invitations: Prisma.$InvitationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -853,6 +1005,10 @@ export type $RolePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * Actions beyond reading what the role sees: tickets.write, kb.write, webhooks.manage, settings.manage.
      */
     permissions: string[]
+    /**
+     * One of the three roles every workspace starts with (Administrator, Agent, Viewer): not changed by administrators.
+     */
+    builtIn: boolean
     createdAt: Date
   }, ExtArgs["result"]["role"]>
   composites: {}
@@ -1251,6 +1407,7 @@ export interface Prisma__RoleClient<T, Null = never, ExtArgs extends runtime.Typ
   workspace<T extends Prisma.WorkspaceDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WorkspaceDefaultArgs<ExtArgs>>): Prisma.Prisma__WorkspaceClient<runtime.Types.Result.GetResult<Prisma.$WorkspacePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   boards<T extends Prisma.Role$boardsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Role$boardsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RoleBoardPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   users<T extends Prisma.Role$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Role$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  invitations<T extends Prisma.Role$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Role$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1286,6 +1443,7 @@ export interface RoleFieldRefs {
   readonly isAdmin: Prisma.FieldRef<"Role", 'Boolean'>
   readonly allBoards: Prisma.FieldRef<"Role", 'Boolean'>
   readonly permissions: Prisma.FieldRef<"Role", 'String[]'>
+  readonly builtIn: Prisma.FieldRef<"Role", 'Boolean'>
   readonly createdAt: Prisma.FieldRef<"Role", 'DateTime'>
 }
     
@@ -1742,6 +1900,30 @@ export type Role$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs
   take?: number
   skip?: number
   distinct?: Prisma.UserScalarFieldEnum | Prisma.UserScalarFieldEnum[]
+}
+
+/**
+ * Role.invitations
+ */
+export type Role$invitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Invitation
+   */
+  select?: Prisma.InvitationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Invitation
+   */
+  omit?: Prisma.InvitationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.InvitationInclude<ExtArgs> | null
+  where?: Prisma.InvitationWhereInput
+  orderBy?: Prisma.InvitationOrderByWithRelationInput | Prisma.InvitationOrderByWithRelationInput[]
+  cursor?: Prisma.InvitationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.InvitationScalarFieldEnum | Prisma.InvitationScalarFieldEnum[]
 }
 
 /**

@@ -293,6 +293,7 @@ export type UserWhereInput = {
   sessions?: Prisma.SessionListRelationFilter
   events?: Prisma.EventListRelationFilter
   subscriptions?: Prisma.WebhookSubscriptionListRelationFilter
+  invitationsSent?: Prisma.InvitationListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -321,6 +322,7 @@ export type UserOrderByWithRelationInput = {
   sessions?: Prisma.SessionOrderByRelationAggregateInput
   events?: Prisma.EventOrderByRelationAggregateInput
   subscriptions?: Prisma.WebhookSubscriptionOrderByRelationAggregateInput
+  invitationsSent?: Prisma.InvitationOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -354,6 +356,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   sessions?: Prisma.SessionListRelationFilter
   events?: Prisma.EventListRelationFilter
   subscriptions?: Prisma.WebhookSubscriptionListRelationFilter
+  invitationsSent?: Prisma.InvitationListRelationFilter
 }, "id" | "workspaceId_userName" | "workspaceId_email">
 
 export type UserOrderByWithAggregationInput = {
@@ -417,6 +420,7 @@ export type UserCreateInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -443,6 +447,7 @@ export type UserUncheckedCreateInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUpdateInput = {
@@ -468,6 +473,7 @@ export type UserUpdateInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -494,6 +500,7 @@ export type UserUncheckedUpdateInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -765,6 +772,22 @@ export type UserUpdateOneRequiredWithoutSessionsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutSessionsInput, Prisma.UserUpdateWithoutSessionsInput>, Prisma.UserUncheckedUpdateWithoutSessionsInput>
 }
 
+export type UserCreateNestedOneWithoutInvitationsSentInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutInvitationsSentInput, Prisma.UserUncheckedCreateWithoutInvitationsSentInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutInvitationsSentInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneWithoutInvitationsSentNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutInvitationsSentInput, Prisma.UserUncheckedCreateWithoutInvitationsSentInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutInvitationsSentInput
+  upsert?: Prisma.UserUpsertWithoutInvitationsSentInput
+  disconnect?: Prisma.UserWhereInput | boolean
+  delete?: Prisma.UserWhereInput | boolean
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutInvitationsSentInput, Prisma.UserUpdateWithoutInvitationsSentInput>, Prisma.UserUncheckedUpdateWithoutInvitationsSentInput>
+}
+
 export type UserCreateNestedOneWithoutCreatedTicketsInput = {
   create?: Prisma.XOR<Prisma.UserCreateWithoutCreatedTicketsInput, Prisma.UserUncheckedCreateWithoutCreatedTicketsInput>
   connectOrCreate?: Prisma.UserCreateOrConnectWithoutCreatedTicketsInput
@@ -901,6 +924,7 @@ export type UserCreateWithoutWorkspaceInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutWorkspaceInput = {
@@ -926,6 +950,7 @@ export type UserUncheckedCreateWithoutWorkspaceInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutWorkspaceInput = {
@@ -994,6 +1019,7 @@ export type UserCreateWithoutRoleInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutRoleInput = {
@@ -1019,6 +1045,7 @@ export type UserUncheckedCreateWithoutRoleInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutRoleInput = {
@@ -1069,6 +1096,7 @@ export type UserCreateWithoutApiKeyInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutApiKeyInput = {
@@ -1094,6 +1122,7 @@ export type UserUncheckedCreateWithoutApiKeyInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutApiKeyInput = {
@@ -1123,6 +1152,7 @@ export type UserCreateWithoutCreatedKeysInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutCreatedKeysInput = {
@@ -1148,6 +1178,7 @@ export type UserUncheckedCreateWithoutCreatedKeysInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutCreatedKeysInput = {
@@ -1188,6 +1219,7 @@ export type UserUpdateWithoutApiKeyInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutApiKeyInput = {
@@ -1213,6 +1245,7 @@ export type UserUncheckedUpdateWithoutApiKeyInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUpsertWithoutCreatedKeysInput = {
@@ -1248,6 +1281,7 @@ export type UserUpdateWithoutCreatedKeysInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutCreatedKeysInput = {
@@ -1273,6 +1307,7 @@ export type UserUncheckedUpdateWithoutCreatedKeysInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutSessionsInput = {
@@ -1297,6 +1332,7 @@ export type UserCreateWithoutSessionsInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutSessionsInput = {
@@ -1322,6 +1358,7 @@ export type UserUncheckedCreateWithoutSessionsInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutSessionsInput = {
@@ -1362,6 +1399,7 @@ export type UserUpdateWithoutSessionsInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutSessionsInput = {
@@ -1385,6 +1423,125 @@ export type UserUncheckedUpdateWithoutSessionsInput = {
   articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutAuthorNestedInput
   editedArticles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutUpdatedByNestedInput
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
+  subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
+}
+
+export type UserCreateWithoutInvitationsSentInput = {
+  kind?: $Enums.UserKind
+  userName: string
+  fullName: string
+  email?: string | null
+  isAdmin?: boolean
+  passwordHash?: string | null
+  deactivatedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  workspace: Prisma.WorkspaceCreateNestedOneWithoutUsersInput
+  role: Prisma.RoleCreateNestedOneWithoutUsersInput
+  apiKey?: Prisma.ApiKeyCreateNestedOneWithoutServiceUserInput
+  createdKeys?: Prisma.ApiKeyCreateNestedManyWithoutCreatedByInput
+  createdTickets?: Prisma.TicketCreateNestedManyWithoutCreatedByInput
+  history?: Prisma.TicketHistoryEntryCreateNestedManyWithoutActorInput
+  comments?: Prisma.CommentCreateNestedManyWithoutAuthorInput
+  articles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutAuthorInput
+  editedArticles?: Prisma.KnowledgeBaseArticleCreateNestedManyWithoutUpdatedByInput
+  notifications?: Prisma.NotificationCreateNestedManyWithoutUserInput
+  sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
+  events?: Prisma.EventCreateNestedManyWithoutActorInput
+  subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+}
+
+export type UserUncheckedCreateWithoutInvitationsSentInput = {
+  id?: number
+  workspaceId: number
+  kind?: $Enums.UserKind
+  userName: string
+  fullName: string
+  email?: string | null
+  roleId: number
+  isAdmin?: boolean
+  passwordHash?: string | null
+  deactivatedAt?: Date | string | null
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  apiKey?: Prisma.ApiKeyUncheckedCreateNestedOneWithoutServiceUserInput
+  createdKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutCreatedByInput
+  createdTickets?: Prisma.TicketUncheckedCreateNestedManyWithoutCreatedByInput
+  history?: Prisma.TicketHistoryEntryUncheckedCreateNestedManyWithoutActorInput
+  comments?: Prisma.CommentUncheckedCreateNestedManyWithoutAuthorInput
+  articles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutAuthorInput
+  editedArticles?: Prisma.KnowledgeBaseArticleUncheckedCreateNestedManyWithoutUpdatedByInput
+  notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
+  sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
+  subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+}
+
+export type UserCreateOrConnectWithoutInvitationsSentInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutInvitationsSentInput, Prisma.UserUncheckedCreateWithoutInvitationsSentInput>
+}
+
+export type UserUpsertWithoutInvitationsSentInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutInvitationsSentInput, Prisma.UserUncheckedUpdateWithoutInvitationsSentInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutInvitationsSentInput, Prisma.UserUncheckedCreateWithoutInvitationsSentInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutInvitationsSentInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutInvitationsSentInput, Prisma.UserUncheckedUpdateWithoutInvitationsSentInput>
+}
+
+export type UserUpdateWithoutInvitationsSentInput = {
+  kind?: Prisma.EnumUserKindFieldUpdateOperationsInput | $Enums.UserKind
+  userName?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deactivatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  workspace?: Prisma.WorkspaceUpdateOneRequiredWithoutUsersNestedInput
+  role?: Prisma.RoleUpdateOneRequiredWithoutUsersNestedInput
+  apiKey?: Prisma.ApiKeyUpdateOneWithoutServiceUserNestedInput
+  createdKeys?: Prisma.ApiKeyUpdateManyWithoutCreatedByNestedInput
+  createdTickets?: Prisma.TicketUpdateManyWithoutCreatedByNestedInput
+  history?: Prisma.TicketHistoryEntryUpdateManyWithoutActorNestedInput
+  comments?: Prisma.CommentUpdateManyWithoutAuthorNestedInput
+  articles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutAuthorNestedInput
+  editedArticles?: Prisma.KnowledgeBaseArticleUpdateManyWithoutUpdatedByNestedInput
+  notifications?: Prisma.NotificationUpdateManyWithoutUserNestedInput
+  sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
+  events?: Prisma.EventUpdateManyWithoutActorNestedInput
+  subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+}
+
+export type UserUncheckedUpdateWithoutInvitationsSentInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  workspaceId?: Prisma.IntFieldUpdateOperationsInput | number
+  kind?: Prisma.EnumUserKindFieldUpdateOperationsInput | $Enums.UserKind
+  userName?: Prisma.StringFieldUpdateOperationsInput | string
+  fullName?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  roleId?: Prisma.IntFieldUpdateOperationsInput | number
+  isAdmin?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  passwordHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  deactivatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKey?: Prisma.ApiKeyUncheckedUpdateOneWithoutServiceUserNestedInput
+  createdKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutCreatedByNestedInput
+  createdTickets?: Prisma.TicketUncheckedUpdateManyWithoutCreatedByNestedInput
+  history?: Prisma.TicketHistoryEntryUncheckedUpdateManyWithoutActorNestedInput
+  comments?: Prisma.CommentUncheckedUpdateManyWithoutAuthorNestedInput
+  articles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutAuthorNestedInput
+  editedArticles?: Prisma.KnowledgeBaseArticleUncheckedUpdateManyWithoutUpdatedByNestedInput
+  notifications?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
+  sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
 }
@@ -1411,6 +1568,7 @@ export type UserCreateWithoutCreatedTicketsInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutCreatedTicketsInput = {
@@ -1436,6 +1594,7 @@ export type UserUncheckedCreateWithoutCreatedTicketsInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutCreatedTicketsInput = {
@@ -1476,6 +1635,7 @@ export type UserUpdateWithoutCreatedTicketsInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutCreatedTicketsInput = {
@@ -1501,6 +1661,7 @@ export type UserUncheckedUpdateWithoutCreatedTicketsInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutHistoryInput = {
@@ -1525,6 +1686,7 @@ export type UserCreateWithoutHistoryInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutHistoryInput = {
@@ -1550,6 +1712,7 @@ export type UserUncheckedCreateWithoutHistoryInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutHistoryInput = {
@@ -1590,6 +1753,7 @@ export type UserUpdateWithoutHistoryInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutHistoryInput = {
@@ -1615,6 +1779,7 @@ export type UserUncheckedUpdateWithoutHistoryInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutCommentsInput = {
@@ -1639,6 +1804,7 @@ export type UserCreateWithoutCommentsInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutCommentsInput = {
@@ -1664,6 +1830,7 @@ export type UserUncheckedCreateWithoutCommentsInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutCommentsInput = {
@@ -1704,6 +1871,7 @@ export type UserUpdateWithoutCommentsInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutCommentsInput = {
@@ -1729,6 +1897,7 @@ export type UserUncheckedUpdateWithoutCommentsInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutArticlesInput = {
@@ -1753,6 +1922,7 @@ export type UserCreateWithoutArticlesInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutArticlesInput = {
@@ -1778,6 +1948,7 @@ export type UserUncheckedCreateWithoutArticlesInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutArticlesInput = {
@@ -1807,6 +1978,7 @@ export type UserCreateWithoutEditedArticlesInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutEditedArticlesInput = {
@@ -1832,6 +2004,7 @@ export type UserUncheckedCreateWithoutEditedArticlesInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutEditedArticlesInput = {
@@ -1872,6 +2045,7 @@ export type UserUpdateWithoutArticlesInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutArticlesInput = {
@@ -1897,6 +2071,7 @@ export type UserUncheckedUpdateWithoutArticlesInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUpsertWithoutEditedArticlesInput = {
@@ -1932,6 +2107,7 @@ export type UserUpdateWithoutEditedArticlesInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutEditedArticlesInput = {
@@ -1957,6 +2133,7 @@ export type UserUncheckedUpdateWithoutEditedArticlesInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutNotificationsInput = {
@@ -1981,6 +2158,7 @@ export type UserCreateWithoutNotificationsInput = {
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutNotificationsInput = {
@@ -2006,6 +2184,7 @@ export type UserUncheckedCreateWithoutNotificationsInput = {
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutNotificationsInput = {
@@ -2046,6 +2225,7 @@ export type UserUpdateWithoutNotificationsInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutNotificationsInput = {
@@ -2071,6 +2251,7 @@ export type UserUncheckedUpdateWithoutNotificationsInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutSubscriptionsInput = {
@@ -2095,6 +2276,7 @@ export type UserCreateWithoutSubscriptionsInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutUserInput
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   events?: Prisma.EventCreateNestedManyWithoutActorInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutSubscriptionsInput = {
@@ -2120,6 +2302,7 @@ export type UserUncheckedCreateWithoutSubscriptionsInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutActorInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutSubscriptionsInput = {
@@ -2160,6 +2343,7 @@ export type UserUpdateWithoutSubscriptionsInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutSubscriptionsInput = {
@@ -2185,6 +2369,7 @@ export type UserUncheckedUpdateWithoutSubscriptionsInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateWithoutEventsInput = {
@@ -2209,6 +2394,7 @@ export type UserCreateWithoutEventsInput = {
   notifications?: Prisma.NotificationCreateNestedManyWithoutUserInput
   sessions?: Prisma.SessionCreateNestedManyWithoutUserInput
   subscriptions?: Prisma.WebhookSubscriptionCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserUncheckedCreateWithoutEventsInput = {
@@ -2234,6 +2420,7 @@ export type UserUncheckedCreateWithoutEventsInput = {
   notifications?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   sessions?: Prisma.SessionUncheckedCreateNestedManyWithoutUserInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedCreateNestedManyWithoutCreatedByInput
+  invitationsSent?: Prisma.InvitationUncheckedCreateNestedManyWithoutInvitedByInput
 }
 
 export type UserCreateOrConnectWithoutEventsInput = {
@@ -2274,6 +2461,7 @@ export type UserUpdateWithoutEventsInput = {
   notifications?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutEventsInput = {
@@ -2299,6 +2487,7 @@ export type UserUncheckedUpdateWithoutEventsInput = {
   notifications?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserCreateManyWorkspaceInput = {
@@ -2337,6 +2526,7 @@ export type UserUpdateWithoutWorkspaceInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutWorkspaceInput = {
@@ -2362,6 +2552,7 @@ export type UserUncheckedUpdateWithoutWorkspaceInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateManyWithoutWorkspaceInput = {
@@ -2414,6 +2605,7 @@ export type UserUpdateWithoutRoleInput = {
   sessions?: Prisma.SessionUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateWithoutRoleInput = {
@@ -2439,6 +2631,7 @@ export type UserUncheckedUpdateWithoutRoleInput = {
   sessions?: Prisma.SessionUncheckedUpdateManyWithoutUserNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutActorNestedInput
   subscriptions?: Prisma.WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByNestedInput
+  invitationsSent?: Prisma.InvitationUncheckedUpdateManyWithoutInvitedByNestedInput
 }
 
 export type UserUncheckedUpdateManyWithoutRoleInput = {
@@ -2471,6 +2664,7 @@ export type UserCountOutputType = {
   sessions: number
   events: number
   subscriptions: number
+  invitationsSent: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2484,6 +2678,7 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   sessions?: boolean | UserCountOutputTypeCountSessionsArgs
   events?: boolean | UserCountOutputTypeCountEventsArgs
   subscriptions?: boolean | UserCountOutputTypeCountSubscriptionsArgs
+  invitationsSent?: boolean | UserCountOutputTypeCountInvitationsSentArgs
 }
 
 /**
@@ -2566,6 +2761,13 @@ export type UserCountOutputTypeCountSubscriptionsArgs<ExtArgs extends runtime.Ty
   where?: Prisma.WebhookSubscriptionWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountInvitationsSentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.InvitationWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2593,6 +2795,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   sessions?: boolean | Prisma.User$sessionsArgs<ExtArgs>
   events?: boolean | Prisma.User$eventsArgs<ExtArgs>
   subscriptions?: boolean | Prisma.User$subscriptionsArgs<ExtArgs>
+  invitationsSent?: boolean | Prisma.User$invitationsSentArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -2660,6 +2863,7 @@ export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   sessions?: boolean | Prisma.User$sessionsArgs<ExtArgs>
   events?: boolean | Prisma.User$eventsArgs<ExtArgs>
   subscriptions?: boolean | Prisma.User$subscriptionsArgs<ExtArgs>
+  invitationsSent?: boolean | Prisma.User$invitationsSentArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2687,6 +2891,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     sessions: Prisma.$SessionPayload<ExtArgs>[]
     events: Prisma.$EventPayload<ExtArgs>[]
     subscriptions: Prisma.$WebhookSubscriptionPayload<ExtArgs>[]
+    invitationsSent: Prisma.$InvitationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -2697,7 +2902,8 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     email: string | null
     roleId: number
     /**
-     * Workspace administrator: receives operational notices (e.g. a paused webhook).
+     * Workspace administrator: receives operational notices (e.g. a paused webhook). People
+     * administration keeps it equal to the role's isAdmin (src/users/people.repository.ts).
      */
     isAdmin: boolean
     /**
@@ -3114,6 +3320,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   sessions<T extends Prisma.User$sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   events<T extends Prisma.User$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   subscriptions<T extends Prisma.User$subscriptionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$subscriptionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  invitationsSent<T extends Prisma.User$invitationsSentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$invitationsSentArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3821,6 +4028,30 @@ export type User$subscriptionsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.WebhookSubscriptionScalarFieldEnum | Prisma.WebhookSubscriptionScalarFieldEnum[]
+}
+
+/**
+ * User.invitationsSent
+ */
+export type User$invitationsSentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Invitation
+   */
+  select?: Prisma.InvitationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Invitation
+   */
+  omit?: Prisma.InvitationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.InvitationInclude<ExtArgs> | null
+  where?: Prisma.InvitationWhereInput
+  orderBy?: Prisma.InvitationOrderByWithRelationInput | Prisma.InvitationOrderByWithRelationInput[]
+  cursor?: Prisma.InvitationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.InvitationScalarFieldEnum | Prisma.InvitationScalarFieldEnum[]
 }
 
 /**

@@ -67,6 +67,7 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  runAwake: boolean | null
   payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -94,6 +95,7 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
+  runAwake: boolean | null
   payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -124,6 +126,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   retryAfterUntil: number
   ordering: number
   capWaitingSince: number
+  runAwake: number
   retrySchedule: number
   payload: number
   createdAt: number
@@ -174,6 +177,7 @@ export type WebhookSubscriptionMinAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  runAwake?: true
   payload?: true
   createdAt?: true
   updatedAt?: true
@@ -201,6 +205,7 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  runAwake?: true
   payload?: true
   createdAt?: true
   updatedAt?: true
@@ -231,6 +236,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
+  runAwake?: true
   retrySchedule?: true
   payload?: true
   createdAt?: true
@@ -349,6 +355,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   retryAfterUntil: Date | null
   ordering: string
   capWaitingSince: Date | null
+  runAwake: boolean
   retrySchedule: runtime.JsonValue | null
   payload: string
   createdAt: Date
@@ -403,6 +410,7 @@ export type WebhookSubscriptionWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -439,6 +447,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  runAwake?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -478,6 +487,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -514,6 +524,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
+  runAwake?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -553,6 +564,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
+  runAwake?: Prisma.BoolWithAggregatesFilter<"WebhookSubscription"> | boolean
   retrySchedule?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
   payload?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
@@ -581,6 +593,7 @@ export type WebhookSubscriptionCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -617,6 +630,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -647,6 +661,7 @@ export type WebhookSubscriptionUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -683,6 +698,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -716,6 +732,7 @@ export type WebhookSubscriptionCreateManyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -744,6 +761,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -775,6 +793,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -816,6 +835,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  runAwake?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -854,6 +874,7 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  runAwake?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -881,6 +902,7 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
+  runAwake?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1116,6 +1138,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1150,6 +1173,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1212,6 +1236,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
+  runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -1240,6 +1265,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1274,6 +1300,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1330,6 +1357,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1364,6 +1392,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1420,6 +1449,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1455,6 +1485,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1500,6 +1531,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1535,6 +1567,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1564,6 +1597,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1599,6 +1633,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1644,6 +1679,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1679,6 +1715,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1710,6 +1747,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1738,6 +1776,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1772,6 +1811,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1804,6 +1844,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1834,6 +1875,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1862,6 +1904,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1896,6 +1939,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1928,6 +1972,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1958,6 +2003,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
+  runAwake?: boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1986,6 +2032,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2020,6 +2067,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2052,6 +2100,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2123,6 +2172,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  runAwake?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2160,6 +2210,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  runAwake?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2194,6 +2245,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  runAwake?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2228,6 +2280,7 @@ export type WebhookSubscriptionSelectScalar = {
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
+  runAwake?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2235,7 +2288,7 @@ export type WebhookSubscriptionSelectScalar = {
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2327,6 +2380,11 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * Its delivery run found the workspace's in-flight cap full: the next attempt of the workspace to finish wakes it.
      */
     capWaitingSince: Date | null
+    /**
+     * Its delivery run has a batch in flight and claims again when it ends: the relay need not wake it for new
+     * deliveries (written by the run's claims, under the row's lock; workflows/delivery/queue.repository.ts).
+     */
+    runAwake: boolean
     /**
      * Its retry schedule, {"delaysSeconds": [...]} (workflows/delivery/retry-schedule.ts); null: the default seven attempts.
      */
@@ -2789,6 +2847,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
+  readonly runAwake: Prisma.FieldRef<"WebhookSubscription", 'Boolean'>
   readonly retrySchedule: Prisma.FieldRef<"WebhookSubscription", 'Json'>
   readonly payload: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "WebhookSubscription" ADD COLUMN     "runAwake" BOOLEAN NOT NULL DEFAULT false;
