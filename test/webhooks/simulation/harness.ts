@@ -482,6 +482,9 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     }
   }
 
+  /** Runs seen with the same history ending in WORKFLOW_TASK_STARTED, and for how many rounds (unstrand). */
+  const stalled = new Map<string, { events: number; rounds: number }>();
+
   // The schedule. A step that waits on a parked actor (a lock it holds) goes on in the background.
   const stepViolations: Violation[] = [];
   const subIds = subs.map((s) => s.id);
@@ -587,7 +590,6 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
    * and the subscription's run started again (the real engine's path for a terminated run: its
    * claims are stale, its batches zombies); the log and the stats say so.
    */
-  const stalled = new Map<string, { events: number; rounds: number }>();
   async function unstrand(id: string): Promise<void> {
     const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(id));
     const events = (await handle.fetchHistory().catch(() => null))?.events ?? [];
