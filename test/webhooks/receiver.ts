@@ -65,6 +65,10 @@ export interface Receiver {
   host: string;
   /** TLS connections it accepted so far. */
   readonly connections: number;
+  /** TLS connections open now. */
+  readonly open: number;
+  /** For each connection closed so far: how long it had been idle (ms since its last answer ended) when it closed. */
+  readonly idleAtClose: number[];
   requests: ReceivedRequest[];
   /** Requests to one path, in arrival order. */
   received(path: string): ReceivedRequest[];
@@ -96,11 +100,22 @@ export async function startReceiver(tls: TestCa, options: { neverClose?: boolean
       const answer = typeof responder === 'function' ? await responder(received) : responder;
       if (received.closedAt === undefined) received.status = answer.status;
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      res.end(answer.body ?? '');
+      res.end(answer.body ?? '', () => lastAnswerEnd.set(req.socket, performance.now()));
     });
   });
   let connections = 0;
-  server.on('secureConnection', () => connections++);
+  let open = 0;
+  const idleAtClose: number[] = [];
+  const lastAnswerEnd = new WeakMap<object, number>();
+  server.on('secureConnection', (socket) => {
+    connections++;
+    open++;
+    socket.once('close', () => {
+      open--;
+      const last = lastAnswerEnd.get(socket);
+      if (last !== undefined) idleAtClose.push(performance.now() - last);
+    });
+  });
   if (options.neverClose) server.keepAliveTimeout = 0;
 
   let host: string | undefined;
@@ -126,6 +141,10 @@ export async function startReceiver(tls: TestCa, options: { neverClose?: boolean
     get connections() {
       return connections;
     },
+    get open() {
+      return open;
+    },
+    idleAtClose,
     requests,
     received: (p) => requests.filter((r) => r.path === p),
     respond: (p, responder) => void responders.set(p, responder),

@@ -3,7 +3,7 @@
 // of its subscription's rows; the workspace's cap is decided under a lock on the workspace's row,
 // so runs of one workspace claim one after the other and never pass it together.
 import { prisma } from '../../src/db/db.ts';
-import type { Prisma } from '../../src/generated/prisma/client.ts';
+import { Prisma } from '../../src/generated/prisma/client.ts';
 import { WAITED_AT_LEAST_MS } from './constants.ts';
 import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
@@ -96,9 +96,15 @@ export const queueRepository = {
       // Locked until the claim commits: a pause, resume, disable or delete (each updates this row,
       // then the deliveries) waits for the claim, or the claim for it. Read without the lock, a
       // resume committing between this read and the hold below left its rows held for good.
+      // The workspace's row too, so that its claims go one at a time and the cap's count holds.
+      // NO KEY UPDATE, not UPDATE: every insert that references the workspace (a ticket, its event,
+      // a delivery's chain) takes KEY SHARE on its row for its foreign key, which UPDATE would block
+      // until the claim commits (a lock convoy that put seconds into event-to-arrival at a steady
+      // 12 events/s).
       const [sub] = await tx.$queryRaw<SubscriptionRow[]>`
-        SELECT "condition"::text AS "condition", "deletedAt", "maxInFlight", "ratePerSecond", "ordering", "runAwake", "capWaitingSince"
-          FROM "WebhookSubscription" WHERE "id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
+        SELECT s."condition"::text AS "condition", s."deletedAt", s."maxInFlight", s."ratePerSecond", s."ordering", s."runAwake", s."capWaitingSince"
+          FROM "WebhookSubscription" s JOIN "Workspace" w ON w."id" = s."workspaceId"
+         WHERE s."id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
       await interleave('claim:read', input.subscriptionId);
       const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
@@ -112,30 +118,10 @@ export const queueRepository = {
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
         return { stop: 'paused', ...none };
       }
-      // The workspace's claims one at a time, so that the cap's count holds. NO KEY UPDATE, not
-      // UPDATE: every insert that references the workspace (a ticket, its event, a delivery's
-      // chain) takes KEY SHARE on this row for its foreign key, which UPDATE would block until the
-      // claim commits (a lock convoy that put seconds into event-to-arrival at a steady 12 events/s).
-      await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId}::int FOR NO KEY UPDATE`;
-      const [{ n: inFlight }] = await tx.$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS "n" FROM "Delivery"
-         WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
-           AND "claim" IS NOT NULL AND "status" = 'pending'`;
-      const room = Math.max(0, input.workspaceCap - inFlight);
       const { limit, limitedBy } = input.limitFor(settings);
-      const take = Math.min(limit, room);
-      const now = input.now.toISOString();
-
-      const claimed = take === 0 ? [] : await claim(tx, input, take, now, settings.strict);
-      // Strictly ordered: the head of the queue decides (in flight or not yet due, nothing else goes).
-      const [due] = settings.strict
-        ? await tx.$queryRaw<{ next: Date | null }[]>`
-            SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "next" FROM "Delivery"
-             WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1`
-        : await tx.$queryRaw<{ next: Date | null }[]>`
-            SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "next"
-              FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL`;
-      const nextDueAt = due?.next ? due.next.getTime() : null;
+      const { claimed, busy, next } = await claim(tx, input, limit, settings.strict);
+      const take = Math.min(limit, Math.max(0, input.workspaceCap - busy));
+      const nextDueAt = next ? next.getTime() : null;
       const dueNow = nextDueAt !== null && nextDueAt <= input.now.getTime();
       const capFull = take < limit && dueNow;
       // The run claims again without a wake-up while it has a batch in flight (its end is a claim):
@@ -236,42 +222,61 @@ export const queueRepository = {
 };
 
 /**
- * The claim itself: the oldest due deliveries (strict: only the head of the queue, and only while
- * nothing is in flight). Rows that already carry this token come back first: a claim that committed
- * but whose workflow task was lost with its worker runs again under the same token on replay, and
- * must not leave what it took the first time claimed by nobody.
+ * The claim itself, in one statement (one snapshot, taken after the workspace's lock): the
+ * workspace's claimed rows (its in-flight count: `busy`), the oldest due deliveries within both
+ * `limit` and the cap's room (strict: only the head of the queue, and only while nothing is in
+ * flight), and when the earliest of the rest falls due (strict: the head's). Rows that already
+ * carry this token come back first: a claim that committed but whose workflow task was lost with
+ * its worker runs again under the same token on replay, and must not leave what it took the first
+ * time claimed by nobody.
  */
-async function claim(tx: Prisma.TransactionClient, input: ClaimInput, take: number, now: string, strict: boolean): Promise<ClaimedDelivery[]> {
+async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: number, strict: boolean) {
+  const now = input.now.toISOString();
+  const room = Prisma.sql`(SELECT GREATEST(0, LEAST(${limit}::int, ${input.workspaceCap}::int - "n")) FROM busy)`;
   // Strict: the head, unless an earlier event of the workspace has no deliveries written yet (a
   // relay holds it, or died holding it): its delivery to this subscription may be about to come
-  // before the head. In one statement, so one snapshot: an event seen written has its rows seen.
-  const rows = strict
-    ? await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
+  // before the head. In this one snapshot an event seen written has its rows seen.
+  const take = strict
+    ? Prisma.sql`
         UPDATE "Delivery" d SET "claim" = ${input.token}
           FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id"
+         WHERE d."id" = h."id" AND ${room} > 0
            AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
                 AND NOT EXISTS (SELECT 1 FROM "Event" e
                                  WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
                 OR h."claim" = ${input.token})
-        RETURNING d."id", d."eventId", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
-    : await tx.$queryRaw<{ id: string; eventId: string; attempt: number; dueAt: Date }[]>`
+        RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
+    : Prisma.sql`
         UPDATE "Delivery" d SET "claim" = ${input.token}
          WHERE d."id" IN (SELECT "id" FROM "Delivery"
                            WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending'
                              AND ("claim" IS NULL AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR "claim" = ${input.token})
-                           ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${take}::int FOR UPDATE SKIP LOCKED)
+                           ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${room} FOR UPDATE SKIP LOCKED)
         RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
-  const at = new Date(now).getTime();
-  return rows
-    .map((r) => {
-      // Only what the run held it back for counts (its bound, the rate, a Retry-After, the cap), not
-      // the time the relay and the run's start took; within an int's range whatever the clocks say.
-      const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - r.dueAt.getTime()));
-      const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
-      return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited, seq: (r as { seq?: bigint }).seq ?? 0n };
-    })
-    .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
-    .map(({ seq: _, ...d }) => d);
+  // Strictly ordered, the head decides (in flight or not yet due, nothing else goes); else the
+  // earliest unclaimed one (this statement's own claims are not seen here: they are left out).
+  const next = strict
+    ? Prisma.sql`SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "at" FROM "Delivery"
+                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1`
+    : Prisma.sql`SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "at" FROM "Delivery"
+                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
+                    AND "id" NOT IN (SELECT "id" FROM taken)`;
+  const [row] = await tx.$queryRaw<{ busy: number; next: Date | null; taken: { id: string; eventId: string; seq: string; attempt: number; dueAt: string }[] | null }[]>`
+    WITH busy AS (
+      SELECT count(*)::int AS "n" FROM "Delivery"
+       WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
+         AND "claim" IS NOT NULL AND "status" = 'pending'
+    ), taken AS (${take}), next AS (${next})
+    SELECT (SELECT "n" FROM busy) AS "busy", (SELECT "at" FROM next) AS "next",
+           (SELECT json_agg(json_build_object('id', "id", 'eventId', "eventId", 'seq', "seq"::text, 'attempt', "attempt", 'dueAt', "dueAt") ORDER BY "seq") FROM taken) AS "taken"`;
+  const at = input.now.getTime();
+  const claimed = (row?.taken ?? []).map((r): ClaimedDelivery => {
+    // Only what the run held it back for counts (its bound, the rate, a Retry-After, the cap), not
+    // the time the relay and the run's start took; within an int's range whatever the clocks say.
+    const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - new Date(`${r.dueAt}Z`).getTime()));
+    const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
+    return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited };
+  });
+  return { claimed, busy: row?.busy ?? 0, next: row?.next ?? null };
 }

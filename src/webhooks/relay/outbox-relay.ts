@@ -72,7 +72,13 @@ interface SubscriptionMatch {
   fields: string[];
   /** full or thin: recorded on each delivery written for it (thin-payload.ts). */
   payload: string;
+  /** The boards its owner's role sees now (the key's service account, or the person who made it); null: every board. */
+  ownerBoards: string[] | null;
 }
+
+/** Within a board filter (empty, or null: none): every one of `boards`, and at least one. */
+const withinBoards = (filter: string[] | null, boards: (string | null)[]) =>
+  filter === null || filter.length === 0 || (boards.length > 0 && boards.every((b) => b !== null && filter.includes(b)));
 
 /**
  * The subscriptions an event goes to: webhook.test to its one target; others by event type, then:
@@ -82,6 +88,9 @@ interface SubscriptionMatch {
  * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
  *   changed fields named; none named: every update).
  * An operational event's boards are its subscription's filter when it was written (aboutBoardIds).
+ * Both kinds also within the boards its owner's role sees now: a key whose role was narrowed
+ * after it made a subscription (or a person moved to such a role) gets no event of a board it
+ * may no longer read (the same rule as its reads: a key never sees more than its role).
  */
 function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
   const about = event.aboutSubscriptionId;
@@ -91,10 +100,12 @@ function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionM
     if (!s.events.includes(event.type)) return false;
     if (about !== null) {
       const boards = event.aboutBoardIds;
-      return s.id !== about && (s.boardIds.length === 0 || (boards.length > 0 && boards.every((b) => s.boardIds.includes(b))));
+      if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, boards)) return false;
+      return s.id !== about && withinBoards(s.boardIds, boards);
     }
     if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
-    return s.boardIds.length === 0 || (event.boardId !== null && s.boardIds.includes(event.boardId));
+    if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, [event.boardId])) return false;
+    return withinBoards(s.boardIds, [event.boardId]);
   });
 }
 

@@ -407,9 +407,17 @@ export const webhookRepository = {
    * warning says so, once per batch of events.
    */
   async subscriptionsForRelay(workspaceIds: number[], heldCap = config.limits.maxHeldDeliveriesPerSubscription) {
-    const subscriptions = await prisma.webhookSubscription.findMany({
+    const rows = await prisma.webhookSubscription.findMany({
       where: { workspaceId: { in: workspaceIds }, condition: { not: 'disabled' }, ...live },
-      select: { id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true, payload: true },
+      select: {
+        id: true, workspaceId: true, events: true, boardIds: true, fields: true, condition: true, payload: true,
+        createdBy: { select: { role: { select: { isAdmin: true, allBoards: true, boards: { select: { boardId: true } } } } } },
+      },
+    });
+    // The boards its owner's role sees now (null: every board), as a read by that role is judged.
+    const subscriptions = rows.map(({ createdBy, ...s }) => {
+      const role = createdBy.role;
+      return { ...s, ownerBoards: role.isAdmin || role.allBoards ? null : role.boards.map((b) => b.boardId) };
     });
     const paused = subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id);
     if (!paused.length) return subscriptions;
