@@ -12,7 +12,7 @@
 // somewhere first. A park is what turns a race into a seed that shows it every time.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { temporal as proto } from '@temporalio/proto';
+import protos from '@temporalio/proto';
 import { prisma } from '../../../src/db/db.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { temporal } from '../../../src/temporal/client.ts';
@@ -30,12 +30,16 @@ import { describeStep, planSeed, RELAY_LANES, RELAY_PROCESSES, type Mood, type S
 import { seededRandom, type Choices } from './random.ts';
 import { MAX_IN_FLIGHT_LIMIT, SENDER_TIMEOUT_MS, type BatchRecord, type SimulationStack } from './stack.ts';
 
+const proto = protos.temporal;
+
 /** A parked actor goes on after this long (real ms) at most, whatever the driver does: it may hold what the driver's next step waits for. */
 const PARK_BUDGET_MS = 250;
 /** A killed batch's zombie may wait this long (real ms) for its retry to take the batch over. */
 const ZOMBIE_BUDGET_MS = 3_000;
 /** The simulation's relays lease events this long (real ms): a dead process's events are taken again soon. */
 export const RELAY_LEASE_MS = 400;
+/** A skip of the clock (2 s or more of server time) that takes longer than this (real ms) did not skip. */
+const STALLED_SKIP_MS = 1_200;
 /** How long (real ms) the system may take to quiesce before the seed fails for it. */
 const QUIESCE_BUDGET_MS = 90_000;
 
@@ -142,8 +146,9 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   const log: string[] = [];
   const note = (line: string) => void log.push(`${String(Math.round(performance.now() - started)).padStart(6)} ms  ${line}`);
   const stats: SeedStats = { steps: 0, events: 0, requests: 0, duplicates: 0, parks: 0, kills: 0, zombies: 0, zombieExcess: 0, sweeps: 0, environmentFaults: 0 };
-  const { env, receiver, taskQueue } = stack;
-  const envNow = async () => new Date(await env.currentTimeMs());
+  // stack.env, not a copy: a new server replaces it when the clock stops skipping (restartEnvironment).
+  const { receiver, taskQueue } = stack;
+  const envNow = async () => new Date(await stack.env.currentTimeMs());
 
   // The API's client fails as the schedule says (installed once per client).
   const apiClient = temporal().client;
@@ -332,7 +337,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
       case 'retry-after-seconds':
         return { status: c.pick([429, 503]), headers: { 'retry-after': String(c.pick([1, 30, 120, 600, 3600])) } };
       case 'retry-after-date':
-        return { status: c.pick([429, 503]), headers: { 'retry-after': new Date((await env.currentTimeMs()) + c.pick([5, 60, 900]) * 1000).toUTCString() } };
+        return { status: c.pick([429, 503]), headers: { 'retry-after': new Date((await stack.env.currentTimeMs()) + c.pick([5, 60, 900]) * 1000).toUTCString() } };
       case 'gone':
         sub.stopped.push({ from: Date.now(), to: Infinity });
         return { status: 410 };
@@ -345,7 +350,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   const processes: RelayProcess[] = [];
   function startProcess(i: number): RelayProcess {
     const proc: RelayProcess = { alive: true, generation: (processes[i]?.generation ?? 0) + 1, relay: undefined as never, lanes: [], fault: null };
-    const client = { workflow: { signalWithStart: (name: string, opts: unknown) => withFault(proc.fault, () => env.client.workflow.signalWithStart(name, opts as never)) } } as unknown as Client;
+    const client = { workflow: { signalWithStart: (name: string, opts: unknown) => withFault(proc.fault, () => stack.env.client.workflow.signalWithStart(name, opts as never)) } } as unknown as Client;
     proc.relay = createOutboxRelay({ client, taskQueue, batchSize: relayBatch, leaseMs: RELAY_LEASE_MS, concurrency: 4, clock: envNow });
     proc.lanes = Array.from({ length: RELAY_LANES }, () => ({ chain: Promise.resolve(), written: [] }));
     processes[i] = proc;
@@ -473,7 +478,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
       }
       case 'clock':
         // One jump at a time (see quiesce).
-        clock = clock.then(() => env.sleep(step.ms));
+        clock = clock.then(() => stack.env.sleep(step.ms));
         await clock;
         return;
       case 'breathe':
@@ -539,6 +544,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   async function quiesce(relay: RelayProcess['relay']): Promise<boolean> {
     const deadline = performance.now() + QUIESCE_BUDGET_MS;
     let rounds = 0;
+    let stalledClock = 0;
     while (performance.now() < deadline) {
       await Promise.race([Promise.all([...tasks]), sleep(5_000)]);
       await relay.drain().catch((err: Error) => note(`quiesce relay: ${err.message}`));
@@ -548,23 +554,37 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
         await sleep(RELAY_LEASE_MS);
         continue;
       }
-      // Time moves on (env.sleep, one call at a time: concurrent waits on the time-skipping server
+      // Time moves on (stack.env.sleep, one call at a time: concurrent waits on the time-skipping server
       // unbalance its lock of the clock and it skips past running activities) until the next due
       // attempt, or a moment when nothing is due (a run lingering, waiting for room or a retry).
       const running = await runningRuns(subIds);
       const [{ next }] = await prisma.$queryRaw<{ next: Date | null }[]>`
         SELECT min(COALESCE("nextAttemptAt", "createdAt")) AS "next" FROM "Delivery" WHERE "subscriptionId" = ANY(${subIds}::text[]) AND "status" = 'pending'`;
       if (running.length) {
-        const ahead = next ? next.getTime() - (await env.currentTimeMs()) : 0;
+        // The runs' own waits first (a strict run waits for its head's Retry-After while the rows
+        // behind it look overdue); else the rows' earliest due time.
+        const now = await stack.env.currentTimeMs();
+        const untils = await Promise.all(running.map((id) => stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id)).query(stateQuery).then((state) => state.until, () => null)));
+        const waits = untils.filter((u): u is number => typeof u === 'number' && u > now);
+        const ahead = waits.length ? Math.min(...waits) - now : next ? next.getTime() - now : 0;
         if (++rounds % 20 === 0) note(`quiesce round ${rounds}: ${running.map(labelOf).join(', ')} running, next due in ${ahead} ms`);
-        await env.sleep(Math.min(12 * 3_600_000, Math.max(2_000, ahead + 1_000)));
+        const sleepMs = Math.min(12 * 3_600_000, Math.max(2_000, ahead + 1_000));
+        const before = performance.now();
+        await stack.env.sleep(sleepMs);
+        // Nothing of this seed runs long now (no slow answers, no parks): a skip that takes real
+        // time, twice in a row, is a clock that stopped skipping.
+        stalledClock = performance.now() - before > STALLED_SKIP_MS ? stalledClock + 1 : 0;
+        if (stalledClock >= 2) {
+          await restartEnvironment(`the time-skipping server's clock stopped skipping (${sleepMs} ms took ${Math.round(performance.now() - before)} ms)`);
+          continue;
+        }
         for (const id of running) await unstrand(id);
         continue;
       }
       const due = await prisma.delivery.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: subIds }, status: 'pending' }, _count: true });
       if (due.length) {
         // Nothing runs, yet deliveries wait: only the relay's sweep of overdue deliveries would start their runs.
-        await env.sleep(OVERDUE_AFTER_MS + 1_000);
+        await stack.env.sleep(OVERDUE_AFTER_MS + 1_000);
         for (const d of due) swept.add(d.subscriptionId);
         stats.sweeps += due.length;
         note(`sweep: ${due.map((d) => `${labelOf(d.subscriptionId)} (${d._count} pending)`).join(', ')}`);
@@ -591,7 +611,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
    * claims are stale, its batches zombies); the log and the stats say so.
    */
   async function unstrand(id: string): Promise<void> {
-    const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(id));
+    const handle = stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id));
     const events = (await handle.fetchHistory().catch(() => null))?.events ?? [];
     const last = events.at(-1)?.eventType;
     const seen = stalled.get(id);
@@ -599,17 +619,30 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     stalled.set(id, { events: events.length, rounds: still ? seen!.rounds + 1 : 0 });
     if (!still || seen!.rounds + 1 < 3) return;
     stalled.delete(id);
-    const { runId } = await handle.describe();
-    for (const b of batches) if (b.token.startsWith(`${runId}:`)) b.zombie = true;
-    await handle.terminate('stranded by the time-skipping server (temporalio/sdk-java#3088)').catch(() => undefined);
+    await restartEnvironment(`${labelOf(id)}'s run was stranded by the time-skipping server (sdk-java#3088)`);
+  }
+
+  /**
+   * The time-skipping server cannot go on: one of its runs is stranded (a refused task keeps its
+   * lock of the clock even when the run is terminated) or its clock no longer skips. A new server
+   * and worker take over, and each of the seed's subscriptions with pending deliveries gets a new
+   * run, as the overdue sweep would give it after a cluster lost its history: the old runs' claims
+   * are stale (the new run's first claim frees them), their batches zombies. The log and the
+   * stats say so; the invariants hold across it.
+   */
+  async function restartEnvironment(why: string): Promise<void> {
     stats.environmentFaults += 1;
-    note(`environment fault: ${labelOf(id)}'s run was stranded by the time-skipping server (sdk-java#3088); terminated, its run started again`);
-    await startDeliveryRun(env.client, taskQueue, { subscriptionId: id, workspaceId: subById.get(id)!.workspaceId });
+    note(`environment fault: ${why}; a new server and worker, the seed's runs started again`);
+    for (const b of batches) if (b.end === undefined) b.zombie = true;
+    stalled.clear();
+    await stack.restart();
+    const pending = await prisma.delivery.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: subIds }, status: 'pending' } });
+    for (const { subscriptionId } of pending) await startDeliveryRun(stack.env.client, taskQueue, { subscriptionId, workspaceId: subById.get(subscriptionId)!.workspaceId });
   }
 
   /** The status of a subscription's latest run and its history's last events, for the log. */
   async function lastRun(id: string): Promise<string> {
-    const handle = env.client.workflow.getHandle(deliveryRunWorkflowId(id));
+    const handle = stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id));
     const description = await handle.describe().catch((err: Error) => err);
     if (description instanceof Error) return description.message;
     const state = description.status.name === 'RUNNING' ? await handle.query(stateQuery).catch((err: Error) => err.message) : null;
@@ -622,7 +655,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   async function runningRuns(ids: string[]): Promise<string[]> {
     const running: string[] = [];
     for (const id of ids) {
-      const description = await env.client.workflow.getHandle(deliveryRunWorkflowId(id)).describe().catch(() => null);
+      const description = await stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id)).describe().catch(() => null);
       if (description?.status.name === 'RUNNING') running.push(id);
     }
     return running;

@@ -50,12 +50,19 @@ export interface SeedHooks {
 }
 
 export interface SimulationStack {
-  env: TestWorkflowEnvironment;
-  taskQueue: string;
+  /** The current server (a new one after `restart`). */
+  readonly env: TestWorkflowEnvironment;
+  readonly taskQueue: string;
   receiver: Receiver;
   database: DatabaseKind;
   /** The seed being run (one at a time). */
   setSeed(hooks: SeedHooks | null): void;
+  /**
+   * A new time-skipping server and worker on the same task queue, the API's client pointed at it:
+   * for when the server's clock stopped skipping (see harness.ts, restartEnvironment). What ran on
+   * the old one is gone, as after the loss of a cluster's history; the database stays.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -104,21 +111,34 @@ export async function startSimulationStack(): Promise<SimulationStack> {
       throw new LostResult(`the worker died at ${record.kill}`);
     },
   });
-  const stack = await startTimeSkippingDeliveryStack({
-    queue: 'simulation',
-    tls,
-    activities: (env) => ({ client: env.client, mailer: null, workspaceCap: WORKSPACE_CAP, maxInFlightLimit: MAX_IN_FLIGHT_LIMIT, timeoutMs: SENDER_TIMEOUT_MS }),
-    wrap,
-  });
+  const start = (exactQueue?: string) =>
+    startTimeSkippingDeliveryStack({
+      queue: 'simulation',
+      exactQueue,
+      tls,
+      activities: (env) => ({ client: env.client, mailer: null, workspaceCap: WORKSPACE_CAP, maxInFlightLimit: MAX_IN_FLIGHT_LIMIT, timeoutMs: SENDER_TIMEOUT_MS }),
+      wrap,
+    });
+  let stack = await start();
   // The API's resume starts runs through the service's client, on the simulation's task queue.
   useTemporal(stack.env.address, stack.taskQueue);
   setInterleaveHook((point, about) => seed?.interleave(point, about, batchOf.getStore()));
   return {
-    env: stack.env,
-    taskQueue: stack.taskQueue,
+    get env() {
+      return stack.env;
+    },
+    get taskQueue() {
+      return stack.taskQueue;
+    },
     receiver,
     database: process.env.DATABASE_URL ? 'postgres' : 'pglite',
     setSeed: (hooks) => void (seed = hooks),
+    async restart() {
+      await closeTemporal();
+      await stack.stop();
+      stack = await start(stack.taskQueue);
+      useTemporal(stack.env.address, stack.taskQueue);
+    },
     async stop() {
       setInterleaveHook(null);
       await closeTemporal();
