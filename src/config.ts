@@ -52,6 +52,8 @@ const schema = z.object({
   // Tenant limits (docs/integrators/api-conventions.md, "Tenant limits"): live subscriptions of a workspace, whoever saves them; held deliveries of a subscription.
   MAX_WEBHOOK_SUBSCRIPTIONS_PER_WORKSPACE: z.coerce.number().int().positive().max(100_000).default(50),
   MAX_HELD_DELIVERIES_PER_SUBSCRIPTION: z.coerce.number().int().positive().max(1_000_000).default(100),
+  // Usable (not revoked, not expired) API keys of a workspace: each has its own request allowance, so this bounds the workspace's.
+  MAX_API_KEYS_PER_WORKSPACE: z.coerce.number().int().positive().max(10_000).default(50),
   SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   // The DNS servers that resolve webhook hosts (workflows/delivery/host-resolver.ts): `ip`, `ip:port` or
@@ -167,6 +169,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       maxWebhookSubscriptions: e.DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS,
       maxWebhookSubscriptionsPerWorkspace: e.MAX_WEBHOOK_SUBSCRIPTIONS_PER_WORKSPACE,
       maxHeldDeliveriesPerSubscription: e.MAX_HELD_DELIVERIES_PER_SUBSCRIPTION,
+      maxApiKeysPerWorkspace: e.MAX_API_KEYS_PER_WORKSPACE,
       /** A signed-in person's requests per minute (API keys have their own `limits.requestsPerMinute`). */
       sessionRequestsPerMinute: e.SESSION_REQUESTS_PER_MINUTE,
     },

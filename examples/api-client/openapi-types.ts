@@ -539,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. Only deliveries of tickets the caller may see can be re-sent (404 otherwise).
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Sends the same payload with the same `webhook-id` now, as a new attempt with trigger `manual` (the scheduled attempts are not affected), and answers that attempt’s log entry. `deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. The attempt is sent by the subscription’s delivery run with its other deliveries: within its `maxInFlight`, `ratePerSecond`, the receiver’s `Retry-After` and the workspace’s cap on attempts in flight, so behind a full bound it waits its turn. Re-sends of one delivery that wait together get that one attempt; 429 `rate_limited` when 10 already wait for it. Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. Only deliveries of tickets the caller may see can be re-sent (404 otherwise).
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -579,7 +579,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send the deliveries that failed in a time window
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Answers 202 at once and re-sends, in the background, every delivery of this subscription that has a failed attempt in the window and has not got through since (its latest attempt failed), oldest event first and at most 5 at a time, with the same body and `webhook-id`, as attempts with trigger `manual`. A delivery that succeeds this way gets none of its remaining scheduled retries. Deliveries that succeeded once, and those held while paused, are not re-sent. The recovery stops early if the subscription is paused (e.g. the re-sends fail 20 times in a row), disabled or deleted meanwhile. `since` is inclusive, `until` exclusive and absent means now; `since` must be before `until`, `until` not later than now, and the window at most 30 days long (attempts are kept 30 days). 422 `validation_failed` otherwise, naming `/since` or `/until`. 422 `invalid_state_transition` while the subscription is paused or disabled (resume or enable it first). Follow the progress in the delivery log: the re-sent attempts have trigger `manual` and the answer’s `id` as their `workflowId`. One recovery per request: a repeat with the same `Idempotency-Key` (or the same `X-Request-Id`) starts nothing new.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Answers 202 at once and re-sends, in the background, every delivery of this subscription that has a failed attempt in the window and has not got through since (its latest attempt failed), with the same body and `webhook-id`, as attempts with trigger `manual`: the subscription’s deliveries go out with them, oldest event first, within its `maxInFlight`, `ratePerSecond` and the receiver’s `Retry-After`. A delivery that succeeds this way gets none of its remaining scheduled retries. Deliveries that succeeded once, and those held while paused, are not re-sent. The recovery stops early if the subscription is paused (e.g. the re-sends fail 20 times in a row), disabled or deleted meanwhile. `since` is inclusive, `until` exclusive and absent means now; `since` must be before `until`, `until` not later than now, and the window at most 30 days long (attempts are kept 30 days). 422 `validation_failed` otherwise, naming `/since` or `/until`. 422 `invalid_state_transition` while the subscription is paused or disabled (resume or enable it first). One recovery per subscription at a time: 409 `recovery_in_progress` while another runs (a repeat of the running one’s request gets it). Follow the progress in the delivery log: the re-sent attempts have trigger `manual` and the answer’s `id` as their `workflowId`. One recovery per request: a repeat with the same `Idempotency-Key` (or the same `X-Request-Id`) starts nothing new.
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;
@@ -1404,6 +1404,33 @@ export interface components {
              * @enum {string}
              */
             code: "validation_failed" | "invalid_state_transition";
+            /** @description The `X-Request-Id` of this request */
+            requestId: string;
+            /** @description With `validation_failed`: each offending member */
+            errors?: {
+                /** @description JSON pointer into the body (`/fields/0/value`), or `query/<name>` for a query parameter */
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details. Compare on `code`, a stable machine word; `detail` and `title` are for people. */
+        ProblemIdempotencyRequestInProgressOrRecoveryInProgress: {
+            /**
+             * Format: uri
+             * @description `urn:ticketing:problem:<code with dashes>`
+             */
+            type: string;
+            /** @description The fixed title of the code */
+            title: string;
+            /** @description The HTTP status */
+            status: number;
+            /** @description What went wrong with this request */
+            detail: string;
+            /**
+             * @description One of the codes of this answer
+             * @enum {string}
+             */
+            code: "idempotency_request_in_progress" | "recovery_in_progress";
             /** @description The `X-Request-Id` of this request */
             requestId: string;
             /** @description With `validation_failed`: each offending member */
@@ -6993,7 +7020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemNotFound"];
                 };
             };
-            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`. */
+            /** @description The first request with this `Idempotency-Key` is still running; retry later. `code`: `idempotency_request_in_progress`, `recovery_in_progress`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7002,7 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgress"];
+                    "application/problem+json": components["schemas"]["ProblemIdempotencyRequestInProgressOrRecoveryInProgress"];
                 };
             };
             /** @description The body is over 1048576 bytes (1 MiB). `code`: `payload_too_large`. */

@@ -24,7 +24,10 @@ export const apiKeyRepository = {
     return prisma.apiKey.update({ where: { id }, data: { lastUsedAt: at }, select: { id: true } });
   },
 
-  /** The key and its own service account are created together. */
+  /**
+   * The key and its own service account are created together, unless the workspace has
+   * `workspaceLimit` usable keys (not revoked, not expired) already: then `limitReached`.
+   */
   create(input: {
     workspaceId: number;
     name: string;
@@ -36,8 +39,14 @@ export const apiKeyRepository = {
     createdById: number | null;
     requestsPerMinute: number;
     maxWebhookSubscriptions: number;
+    workspaceLimit: number;
   }, audit?: AuditWrite<{ id: number; prefix: string }>) {
     return prisma.$transaction(async (tx) => {
+      // The workspace's key creations one at a time, so that the count holds (NO KEY UPDATE: inserts
+      // that reference the workspace go on).
+      await tx.$queryRaw`SELECT 1 FROM "Workspace" WHERE "id" = ${input.workspaceId}::int FOR NO KEY UPDATE`;
+      const usable = await tx.apiKey.count({ where: { workspaceId: input.workspaceId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+      if (usable >= input.workspaceLimit) return { limitReached: true as const };
       const serviceUser = await tx.user.create({
         data: {
           workspaceId: input.workspaceId,

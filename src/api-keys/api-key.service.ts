@@ -169,6 +169,7 @@ export const apiKeyService = {
       createdById,
       requestsPerMinute: config.limits.requestsPerMinute,
       maxWebhookSubscriptions: config.limits.maxWebhookSubscriptions,
+      workspaceLimit: config.limits.maxApiKeysPerWorkspace,
     }, (tx, created) =>
       recordAudit(tx, {
         workspaceId,
@@ -179,6 +180,9 @@ export const apiKeyService = {
         after: { name, scopes: [...new Set(scopes)], roleId: roleRow.id, expiresAt: expiresAt ?? null },
       }),
     );
+    if ('limitReached' in row) {
+      throw new AppError('api_key_limit_reached', `This workspace has ${config.limits.maxApiKeysPerWorkspace} usable API keys, its limit; revoke one first`);
+    }
     return { value, principal: toPrincipal(row), record: row };
   },
 

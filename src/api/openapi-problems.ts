@@ -14,7 +14,7 @@ const IDEMPOTENCY_CODES: ErrorCode[] = ['idempotency_request_in_progress', 'idem
 /** A query changes nothing, so it never meets a role's write permission or a state rule. */
 const CHANGE_ONLY_CODES: ErrorCode[] = ['forbidden', 'subscription_limit_reached', 'invalid_state_transition'];
 /** Codes of one domain's rules: only on the routes that name them in `codes`. */
-const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition', 'precondition_failed', 'held_delivery_limit_reached', 'last_administrator'];
+const DOMAIN_CODES: ErrorCode[] = ['subscription_limit_reached', 'invalid_state_transition', 'precondition_failed', 'held_delivery_limit_reached', 'last_administrator', 'recovery_in_progress', 'api_key_limit_reached'];
 /** No route answers these today; listing them would promise answers that never come. */
 const UNUSED_CODES: ErrorCode[] = ['conflict'];
 

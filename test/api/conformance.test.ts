@@ -29,7 +29,7 @@ import { createRecoverActivities } from '../../workflows/recover/activities.ts';
 import { createTicketBulkActivities } from '../../workflows/ticket-bulk/activities.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { workflowBundleOf } from '../support/workflow-bundles.ts';
-import { createDelivery } from '../webhooks/fixtures.ts';
+import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
 
 type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
 type Key = Awaited<ReturnType<Ws['key']>>;
@@ -446,8 +446,10 @@ const CASES: Record<string, Case[]> = {
       name: 'a repeat with the same Idempotency-Key: the first answer, replayed',
       status: 202,
       call: async (f) => {
-        const call = { params: { id: f.webhooks[0]! }, body: { since: new Date(Date.now() - 3_600_000).toISOString() }, headers: { 'Idempotency-Key': uniqueKey() } };
-        expect((await api('POST', `/webhooks/${f.webhooks[0]!}/recover`, { key: f.key.value, ...call })).status).toBe(202);
+        // A subscription of its own: the one above may still have its recovery running (one at a time).
+        const { id } = await createSubscription(f.ws, { url: HOOK_URL });
+        const call = { params: { id }, body: { since: new Date(Date.now() - 3_600_000).toISOString() }, headers: { 'Idempotency-Key': uniqueKey() } };
+        expect((await api('POST', `/webhooks/${id}/recover`, { key: f.key.value, ...call })).status).toBe(202);
         return call;
       },
       then: (res) => expect(res.headers.get('idempotent-replayed')).toBe('true'),

@@ -14,6 +14,7 @@ import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../workflows/delivery/schedule.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { manualRepository } from '../../workflows/delivery/manual.repository.ts';
 import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
 import { createWebhookSender } from '../../workflows/delivery/webhook-sender.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -392,17 +393,16 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect((await attemptsOf(ref.deliveryId)).map((a) => [a.attempt, a.trigger, a.status, a.responseExcerpt])).toEqual([[1, 'test', 'succeeded', 'queued']]);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'succeeded', attemptCount: 1, scheduledAttempts: 1, claim: null });
 
-    // Paused: a manual re-send sends and records nothing.
+    // Paused: the run's next claim answers a manual request `held`, sending and recording nothing.
+    expect(await manualRepository.request(sub.id, [ref.deliveryId, 'dlv_missing'], 'resend:asker', new Date())).toEqual({ asked: [ref.deliveryId], full: [] });
     await updateSubscription(sub.id, { condition: 'paused' });
-    const context = new MockActivityEnvironment({ workflowExecution: execution });
-    expect(await context.run(activities.sendAttempt, { deliveryId: ref.deliveryId })).toEqual({ outcome: 'held' });
-    expect(receiver.received(path)).toHaveLength(2);
-
-    // A delivery that does not exist is not retried.
-    await expect(context.run(activities.sendAttempt, { deliveryId: 'dlv_missing' })).rejects.toMatchObject({
-      type: 'DeliveryNotFound',
-      nonRetryable: true,
+    const paused: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:2', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
     });
+    expect(paused).toMatchObject({ stop: 'paused', deliveries: [], answered: [{ deliveryId: ref.deliveryId, requesters: ['resend:asker'], result: { outcome: 'held' } }] });
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null, claim: null });
+    expect(receiver.received(path)).toHaveLength(2);
+    expect(await attemptsOf(ref.deliveryId)).toHaveLength(1);
   });
 
   it('checks the address a delivery really connects to, whatever the name said when saved', async () => {

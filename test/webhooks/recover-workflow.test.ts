@@ -1,8 +1,10 @@
 // The recovery workflow on the time-skipping test server, with a real worker running the real
-// delivery and recovery activities against a real HTTPS receiver and the database.
+// delivery and recovery activities against a real HTTPS receiver and the database. The recovery
+// asks the subscription's delivery run for its manual attempts; the run sends them within its bound.
 import { describe, expect, it } from 'vitest';
 import { startRecovery } from '../../workflows/recover/client.ts';
-import { RECOVER_CONCURRENCY, type recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
+import type { recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
 import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
@@ -22,20 +24,21 @@ describe('recovery workflow (time-skipping)', () => {
   const recoveryResult = (workflowId: string) => stack.env.client.workflow.getHandle<typeof recoverFailedDeliveriesWorkflow>(workflowId).result();
   const bodyOf = async (ref: DeliveryRef) => deliveryBody((await prisma.event.findUniqueOrThrow({ where: { id: ref.eventId } })).payload);
 
-  /** The deliveries whose manual attempts the workflow scheduled, in the order it scheduled them. */
-  async function scheduledResends(workflowId: string): Promise<string[]> {
+  /** The inputs of a workflow's activities of one type, in the order it scheduled them. */
+  async function activityInputs(workflowId: string, type: string): Promise<Record<string, unknown>[]> {
     const history = await stack.env.client.workflow.getHandle(workflowId).fetchHistory();
     return (history.events ?? []).flatMap((e) => {
       const a = e.activityTaskScheduledEventAttributes;
-      if (a?.activityType?.name !== 'sendAttempt') return [];
-      return [JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString()).deliveryId as string];
+      if (a?.activityType?.name !== type) return [];
+      return [JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString())];
     });
   }
 
-  it('re-sends the deliveries that failed in the window, in event order, a few at a time, as manual attempts', async () => {
+  it('asks the run for manual attempts of the deliveries that failed in the window: in event order, within the subscription’s bound', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook(uniqueId('recover'));
-    const sub = await createSubscription(ws, { url });
+    const bound = 3;
+    const sub = await createSubscription(ws, { url, maxInFlight: bound });
     const other = await createSubscription(ws, { url });
     const since = new Date(Date.now() - 60 * MINUTE);
     const until = new Date(since.getTime() + 30 * MINUTE);
@@ -54,11 +57,11 @@ describe('recovery workflow (time-skipping)', () => {
       await deliveryWithAttempts(ws, sub.id, [{ at: until }]), // at `until` (exclusive)
       await deliveryWithAttempts(ws, sub.id, [{ at: at(5) }, { at: at(6), status: 'succeeded' }], 'succeeded'), // got through
       await deliveryWithAttempts(ws, sub.id, [{ at: at(5) }], 'held'), // the release after a resume sends it
-      await createDelivery(ws, sub.id), // no attempt yet
+      await deliveryWithAttempts(ws, sub.id, [], 'cancelled'), // no attempt (cancelled before its first)
       await deliveryWithAttempts(ws, other.id, [{ at: at(5) }]), // another subscription's
     ];
 
-    // Holds the answers until RECOVER_CONCURRENCY requests are in flight (and a little longer, so
+    // Holds the answers until the bound's worth of requests are in flight (and a little longer, so
     // that one more would show), or every expected request has arrived.
     let inFlight = 0;
     let maxInFlight = 0;
@@ -69,7 +72,7 @@ describe('recovery workflow (time-skipping)', () => {
       maxInFlight = Math.max(maxInFlight, inFlight);
       const answered = new Promise<Answer>((resolve) => waiting.push(() => (inFlight -= 1, resolve({ status: 200, body: 'recovered' }))));
       if (stack.receiver.received(path).length === included.length) releaseAll();
-      else if (inFlight === RECOVER_CONCURRENCY) setTimeout(releaseAll, 300);
+      else if (inFlight === bound) setTimeout(releaseAll, 300);
       return answered;
     });
 
@@ -78,9 +81,11 @@ describe('recovery workflow (time-skipping)', () => {
     expect(recovery).toEqual({ workflowId: `recover:${sub.id}:${requestId}`, subscriptionId: sub.id, since: since.toISOString(), until: until.toISOString(), status: 'running' });
     expect(await recoveryResult(recovery.workflowId)).toEqual({ resent: 8, succeeded: 8, failed: 0, stopped: null, afterSeq: expect.any(String) });
 
-    // Started in event order, at most RECOVER_CONCURRENCY at once.
-    expect(await scheduledResends(recovery.workflowId)).toEqual(included.map((r) => r.deliveryId));
-    expect(maxInFlight).toBe(RECOVER_CONCURRENCY);
+    // Asked for in event order; sent by the subscription's run in event order, at most its bound at once.
+    expect((await activityInputs(recovery.workflowId, 'requestManualAttempts')).map((i) => i.deliveryIds)).toEqual([included.map((r) => r.deliveryId)]);
+    const batches = await activityInputs(deliveryRunWorkflowId(sub.id), 'sendBatch');
+    expect(batches.flatMap((b) => (b.deliveries as { id: string }[]).map((d) => d.id))).toEqual(included.map((r) => r.deliveryId));
+    expect(maxInFlight).toBe(bound);
     const requests = stack.receiver.received(path);
     expect(requests.map((r) => r.headers['webhook-id']).sort()).toEqual(included.map((r) => r.eventId).sort());
     for (const ref of included) {
@@ -138,10 +143,11 @@ describe('recovery workflow (time-skipping)', () => {
   it('stops when the subscription is paused meanwhile', async () => {
     const ws = await createTestWorkspace();
     const { path, url } = hook(uniqueId('pausing'));
-    const sub = await createSubscription(ws, { url });
+    const bound = 2;
+    const sub = await createSubscription(ws, { url, maxInFlight: bound });
     const since = new Date(Date.now() - 60 * MINUTE);
     const refs: DeliveryRef[] = [];
-    for (let i = 0; i < RECOVER_CONCURRENCY + 2; i++) refs.push(await deliveryWithAttempts(ws, sub.id, [{ at: new Date(since.getTime() + i * MINUTE) }]));
+    for (let i = 0; i < bound + 5; i++) refs.push(await deliveryWithAttempts(ws, sub.id, [{ at: new Date(since.getTime() + i * MINUTE) }]));
     // What 20 failures in a row do, done by the first request; it is answered once the pause is committed.
     stack.receiver.respond(path, async () => {
       await updateSubscription(sub.id, { condition: 'paused' });
@@ -156,11 +162,14 @@ describe('recovery workflow (time-skipping)', () => {
     );
     const outcome = await recoveryResult(recovery.workflowId);
     expect(outcome.stopped).toBe('paused');
-    const sent = stack.receiver.received(path).length;
-    expect(sent).toBeGreaterThanOrEqual(1);
-    expect(outcome).toMatchObject({ resent: sent, failed: sent, succeeded: 0 });
-    // Those started after the first answer found the subscription paused: nothing sent, nothing logged.
-    for (const ref of refs.slice(RECOVER_CONCURRENCY)) expect(await manualAttemptsOf(ref.deliveryId)).toHaveLength(0);
-    expect((await scheduledResends(recovery.workflowId)).slice(0, RECOVER_CONCURRENCY)).toEqual(refs.slice(0, RECOVER_CONCURRENCY).map((r) => r.deliveryId));
+    // The run's first batch (its bound's worth) was sent; its next claim found the subscription
+    // paused and answered the rest `held`: nothing sent, nothing logged.
+    expect(stack.receiver.received(path)).toHaveLength(bound);
+    expect(outcome).toMatchObject({ resent: bound, failed: bound, succeeded: 0 });
+    for (const ref of refs.slice(0, bound)) expect(await manualAttemptsOf(ref.deliveryId)).toMatchObject([{ status: 'failed', workflowId: recovery.workflowId }]);
+    for (const ref of refs.slice(bound)) {
+      expect(await manualAttemptsOf(ref.deliveryId)).toHaveLength(0);
+      expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Recovery through the REST facade and GraphQL, with a real Temporal dev server and worker, the
 // database and an HTTPS receiver: what is answered, what is re-sent, and what is refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { recoverFailedDeliveriesWorkflow } from '../../workflows/recover/workflows.ts';
 import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
 import { prisma } from '../../src/db/db.ts';
@@ -8,7 +8,9 @@ import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { startDevServerDeliveryStack } from '../support/delivery-stack.ts';
-import { createSubscription, deliveryRow, updateSubscription } from './fixtures.ts';
+import { startDeliveryRun } from '../../workflows/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { createDelivery, createSubscription, deliveryRow, subscriptionRow, updateSubscription } from './fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from './recover.fixtures.ts';
 import { createTestCa, startReceiver, type Receiver } from './receiver.ts';
 
@@ -18,6 +20,7 @@ const DAY = 24 * 60 * MINUTE;
 
 describe('recovering failed deliveries (REST and GraphQL)', () => {
   let dev: TestDevServer;
+  let taskQueue: string;
   let stop: (() => Promise<void>) | undefined;
   let receiver: Receiver;
   let ws: Workspace;
@@ -27,7 +30,7 @@ describe('recovering failed deliveries (REST and GraphQL)', () => {
     const tls = createTestCa();
     receiver = await startReceiver(tls);
     // Without the relay: the events here come with their deliveries and attempts, which a relay would start again.
-    ({ temporal: dev, stop } = await startDevServerDeliveryStack({ queue: 'recover-api', tls, recover: true, relay: false, activities: () => ({ mailer: null }) }));
+    ({ temporal: dev, stop, taskQueue } = await startDevServerDeliveryStack({ queue: 'recover-api', tls, recover: true, relay: false, activities: () => ({ mailer: null }) }));
     ws = await createTestWorkspace();
     key = (await ws.key({ scopes: ['webhooks:manage'] })).value;
   }, 180_000);
@@ -119,6 +122,46 @@ describe('recovering failed deliveries (REST and GraphQL)', () => {
     expect(retried.body).toEqual({ ...byRequestId.body, status: 'finished' });
     // The Idempotency-Key's recovery re-sent the delivery; the request id's found nothing more to do.
     expect(receiver.received(path)).toHaveLength(1);
+  });
+
+  it('runs one recovery per subscription at a time (409 recovery_in_progress), with its workspace’s fairness key; one that ended without giving its place up holds it no more', async () => {
+    const path = `/${uniqueId('one-at-a-time')}`;
+    // The receiver asks for an hour's pause: the run holds every attempt of the subscription, the
+    // recovery's manual ones too, so the recovery keeps running for as long as the test needs.
+    receiver.respond(path, { status: 503, headers: { 'retry-after': '3600' }, body: 'busy' });
+    const sub = await createSubscription(ws, { url: `${receiver.origin}${path}` });
+    await createDelivery(ws, sub.id);
+    await deliveryWithAttempts(ws, sub.id, [{ at: new Date(Date.now() - MINUTE) }]);
+    await startDeliveryRun(dev.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).retryAfterUntil).not.toBeNull(), { timeout: 30_000, interval: 50 });
+
+    const body = { since: new Date(Date.now() - DAY).toISOString() };
+    const firstRequest = uniqueId('req');
+    const first = await recover(sub.id, body, { 'X-Request-Id': firstRequest });
+    expect(first.status).toBe(202);
+    expect(first.body.status).toBe('running');
+    // Its tasks take their turn with the workspace's others (Temporal's fairness key), as the runs' do.
+    expect((await dev.client.workflow.getHandle(first.body.id).describe()).priority?.fairnessKey).toBe(`workspace:${ws.workspace.id}`);
+
+    const second = await recover(sub.id, body, { 'X-Request-Id': uniqueId('req') });
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe('recovery_in_progress');
+    // A repeat of the running one's request gets it; another subscription is not held up.
+    const repeat = await recover(sub.id, body, { 'X-Request-Id': firstRequest });
+    expect(repeat.status).toBe(202);
+    expect(repeat.body).toEqual(first.body);
+    const { sub: other } = await subscriptionTo('one-at-a-time-other');
+    const elsewhere = await recover(other.id, body);
+    expect(elsewhere.status).toBe(202);
+    await finished(elsewhere.body.id);
+
+    // Terminated (an operator's hand): it never gave its place up, and the next recovery takes it.
+    await dev.client.workflow.getHandle(first.body.id).terminate('test: a recovery ended without giving its place up');
+    const third = await recover(sub.id, body, { 'X-Request-Id': uniqueId('req') });
+    expect(third.status).toBe(202);
+    expect(third.body.id).not.toBe(first.body.id);
+    expect((await subscriptionRow(sub.id)).runningRecovery).toBe(third.body.id);
+    for (const id of [third.body.id, deliveryRunWorkflowId(sub.id)]) await dev.client.workflow.getHandle(id).terminate('test: done');
   });
 
   it('refuses a key without webhooks:manage, a role that may not manage webhooks, and another workspace’s subscription', async () => {

@@ -1,14 +1,14 @@
 // The delivery activities, built by a factory that receives their dependencies (the worker hands
 // in the configured ones, tests their own CA, clock and cap). The delivery run (workflows.ts)
-// calls `claimDue` as a local activity and `sendBatch` as a regular one; a manual re-send calls
-// `sendAttempt`.
+// calls `claimDue` as a local activity and `sendBatch` as a regular one; a workflow that asks for
+// manual attempts (a re-send, a recovery: manual.ts) calls `requestManualAttempts`.
 //
 // HTTP failures are results, not exceptions: the seven-attempt schedule is their retry, and each
 // failed delivery's next attempt is written to its row (nextAttemptAt) with its jitter. Anything
 // thrown (the database is down, the worker died mid-batch) is retried by Temporal: a retry takes
 // the batch's deliveries over under a new claim, so an attempt of the dead worker that still
 // answers records nothing (the receiver may get that delivery twice, with the same webhook-id).
-import { activityInfo, ApplicationFailure, cancellationSignal, heartbeat } from '@temporalio/activity';
+import { activityInfo, cancellationSignal, getClient, heartbeat } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { config } from '../../src/config.ts';
 import { deliveryRepository, type AttemptContext, type SuccessItem } from './delivery.repository.ts';
@@ -28,7 +28,9 @@ import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReaso
 import { boundInForce, depthOf, followSettings, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from './schedule.ts';
 import { retryDelaysMs } from './retry-schedule.ts';
-import { wakeRuns } from './wake.ts';
+import { startDeliveryRun, wakeRuns } from './wake.ts';
+import { manualRepository } from './manual.repository.ts';
+import type { AttemptResult, ManualAnswer } from './signals.ts';
 import { withDatabaseLane, workspaceLane } from '../../src/db/fair-turns.ts';
 
 export interface DeliveryActivityDeps {
@@ -95,16 +97,16 @@ export interface BatchResult {
   stop: 'paused' | 'ended' | null;
   /** The slowest answer, ms (null: nothing sent). */
   slowestMs: number | null;
+  /** The manual attempts it recorded, for the run to answer the workflows that asked. Absent: none. */
+  answered?: ManualAnswer[];
 }
 
-/** What a manual re-send came to: `held` and `cancelled` mean nothing was sent. */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled';
-
-export interface AttemptResult {
-  outcome: AttemptOutcome;
-  attemptId?: string;
-  attempt?: number;
-  httpStatus?: number | null;
+export interface ManualRequestInput {
+  subscriptionId: string;
+  workspaceId: number;
+  deliveryIds: string[];
+  /** The workflow that asks (a re-send's, a recovery's): the run answers it. */
+  requester: string;
 }
 
 interface Sent {
@@ -130,6 +132,22 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
   }
 
+  /** What every recorded attempt says of its delivery and the receiver's answer. */
+  function answerOf({ delivery, attemptedAt, result, body }: Sent) {
+    return {
+      deliveryId: delivery.id,
+      subscriptionId: delivery.subscription.id,
+      eventId: delivery.event.id,
+      eventType: delivery.event.type,
+      httpStatus: result.httpStatus ?? null,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt ?? null,
+      error: result.error ?? null,
+      payload: body,
+      attemptedAt,
+    };
+  }
+
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
   async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
@@ -142,34 +160,59 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
     const jittered = jitteredDelay(claimed.attempt, Math.random(), delays);
     const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs, delays) : null;
     const saved = await deliveryRepository.recordAttempt({
-      deliveryId: delivery.id,
-      subscriptionId: delivery.subscription.id,
-      eventId: delivery.event.id,
-      eventType: delivery.event.type,
+      ...answerOf(s),
       attempt: claimed.attempt,
       trigger: delivery.event.type === 'webhook.test' ? 'test' : 'scheduled',
       outcome: gone ? 'gone' : 'failed',
       lastScheduled,
-      httpStatus: status ?? null,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt ?? null,
-      error: result.error ?? null,
-      payload: s.body,
-      attemptedAt,
       nextAttemptAt: delay ? new Date(attemptedAt.getTime() + delay.delayMs) : null,
       workflowId,
       workflowRunId,
       waited: claimed.waited,
       fence,
     });
-    // No attempt of the subscription before then; never longer than a delivery's whole schedule.
-    const hold = retryAfterMs ? Math.min(retryAfterMs, remainingSpanMs(1, delays)) : 0;
-    const retryAfterUntil = hold > 0 ? attemptedAt.getTime() + hold : null;
-    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil, overloaded: status === 429 || status === 503, lastScheduled };
+    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: status === 429 || status === 503, lastScheduled };
+  }
+
+  /**
+   * Records a manual attempt (any answer): the delivery's count continues, its schedule is left as
+   * it was, a 2xx marks it succeeded; a Retry-After holds the subscription as for a scheduled one.
+   * null when fenced.
+   */
+  async function recordManual(s: Sent, fence: string) {
+    const { delivery, claimed, attemptedAt, result } = s;
+    const status = result.httpStatus;
+    const outcome: 'succeeded' | 'failed' | 'gone' = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
+    const saved = await deliveryRepository.recordAttempt({
+      ...answerOf(s),
+      attempt: null,
+      trigger: 'manual',
+      outcome,
+      lastScheduled: false,
+      nextAttemptAt: null,
+      // The log ties the attempt to the workflow that asked first (a re-send's, a recovery's).
+      workflowId: claimed.manual![0]!,
+      workflowRunId: null,
+      waited: claimed.waited,
+      fence,
+      served: claimed.manual,
+    });
+    if (!saved) return null;
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
+    const answer: AttemptResult = { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved.attemptId, attempt: saved.attempt, httpStatus: status ?? null };
+    return { saved, outcome, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: status === 429 || status === 503, answer: { deliveryId: delivery.id, requesters: claimed.manual!, result: answer } };
+  }
+
+  /** No attempt of the subscription before then; never longer than a delivery's whole schedule. */
+  function retryAfterUntilOf(s: Sent, retryAfterMs: number | null): number | null {
+    const hold = retryAfterMs ? Math.min(retryAfterMs, remainingSpanMs(1, retryDelaysMs(s.delivery.subscription.retrySchedule))) : 0;
+    return hold > 0 ? s.attemptedAt.getTime() + hold : null;
   }
 
   function observe(s: Sent, outcome: 'succeeded' | 'failed' | 'gone', extra: { paused?: boolean; disabled?: boolean; attempt: number; lastScheduled?: boolean }) {
-    countAttempt({ outcome, trigger: 'scheduled', durationMs: s.result.durationMs, lastScheduled: extra.lastScheduled ?? extra.attempt >= maxAttemptsOf(retryDelaysMs(s.delivery.subscription.retrySchedule)), paused: extra.paused === true, disabled: extra.disabled === true });
+    const manual = s.claimed.manual !== undefined;
+    const lastScheduled = !manual && (extra.lastScheduled ?? extra.attempt >= maxAttemptsOf(retryDelaysMs(s.delivery.subscription.retrySchedule)));
+    countAttempt({ outcome, trigger: manual ? 'manual' : 'scheduled', durationMs: s.result.durationMs, lastScheduled, paused: extra.paused === true, disabled: extra.disabled === true });
     annotateSpan({
       'webhook.delivery.id': s.delivery.id,
       'webhook.event.id': s.delivery.event.id,
@@ -249,7 +292,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       await interleave('batch:sent', subscriptionId);
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
-      const ok = sent.filter(is2xx);
+      const scheduled = sent.filter((s) => s.claimed.manual === undefined);
+      const ok = scheduled.filter(is2xx);
       const successes: SuccessItem[] = ok.map((s) => ({
         attemptId: newId('att'),
         deliveryId: s.delivery.id,
@@ -272,7 +316,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       result.attempted = recorded.size;
 
       const notices: ConditionNotice[] = [];
-      for (const s of sent.filter((x) => !ok.includes(x))) {
+      for (const s of scheduled.filter((x) => !ok.includes(x))) {
         const failure = await recordFailure(s, fence, workflowId, workflowRunId);
         if (!failure) continue;
         result.attempted += 1;
@@ -288,6 +332,24 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
           notices.push(failure.saved.paused);
         }
       }
+      // Manual attempts one by one (they are few): each answers the workflows that asked for it.
+      for (const s of sent.filter((x) => x.claimed.manual !== undefined)) {
+        const manual = await recordManual(s, fence);
+        if (!manual) continue;
+        result.attempted += 1;
+        if (manual.outcome === 'succeeded') result.succeeded += 1;
+        observe(s, manual.outcome, { attempt: manual.saved.attempt, paused: manual.saved.paused !== null, disabled: manual.saved.disabled !== null });
+        (result.answered ??= []).push(manual.answer);
+        if (manual.overloaded) result.overloaded = true;
+        if (manual.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, manual.retryAfterUntil);
+        if (manual.outcome === 'gone') result.stop = 'ended';
+        if (manual.saved.disabled) notices.push(manual.saved.disabled);
+        if (manual.saved.paused) {
+          result.stop ??= 'paused';
+          logger.warn({ subscriptionId }, 'webhook subscription paused after consecutive failures');
+          notices.push(manual.saved.paused);
+        }
+      }
       await interleave('batch:recorded', subscriptionId);
       // What follows the record must not fail the batch: a retry would find its rows recorded and
       // return nothing, and the run would lose the answers' Retry-After, AIMD and next due time.
@@ -298,41 +360,23 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       return result;
     },
 
-    /** One manual re-send: the same body and webhook-id, outside the run and its bound (a person's request). */
-    async sendAttempt({ deliveryId }: { deliveryId: string }): Promise<AttemptResult> {
-      const delivery = await deliveryRepository.findForAttempt(deliveryId);
-      if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} does not exist`, 'DeliveryNotFound');
-      const { subscription } = delivery;
-      if (subscription.deletedAt || subscription.condition === 'disabled') return { outcome: 'cancelled' };
-      if (subscription.condition === 'paused') return { outcome: 'held' };
-      const s = await send(delivery, { id: deliveryId, eventId: delivery.event.id, attempt: 0, waited: null });
-      const status = s.result.httpStatus;
-      const outcome = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
-      const saved = await deliveryRepository.recordAttempt({
-        deliveryId,
-        subscriptionId: subscription.id,
-        eventId: delivery.event.id,
-        eventType: delivery.event.type,
-        attempt: null,
-        trigger: 'manual',
-        outcome,
-        lastScheduled: false,
-        httpStatus: status ?? null,
-        durationMs: s.result.durationMs,
-        responseExcerpt: s.result.responseExcerpt ?? null,
-        error: s.result.error ?? null,
-        payload: s.body,
-        attemptedAt: s.attemptedAt,
-        nextAttemptAt: null,
-        workflowId: activityInfo().workflowExecution?.workflowId ?? '',
-        workflowRunId: activityInfo().workflowExecution?.runId ?? null,
-        waited: null,
-        fence: null,
-      });
-      countAttempt({ outcome, trigger: 'manual', durationMs: s.result.durationMs, lastScheduled: false, paused: saved?.paused != null, disabled: saved?.disabled != null });
-      const notice = saved?.paused ?? saved?.disabled;
-      if (notice && mailer) await emailConditionNotice(mailer, notice);
-      return { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved?.attemptId, attempt: saved?.attempt, httpStatus: status ?? null };
+    /**
+     * Asks the subscription's delivery run for a manual attempt of each delivery, for the workflow
+     * that calls it (a re-send, a recovery): written on the deliveries, then the run is woken (it
+     * sends them within its bound and the workspace's cap, and answers the workflow). `at`: when,
+     * for a look at the deliveries should no answer come (manualRequestsState).
+     */
+    async requestManualAttempts({ subscriptionId, workspaceId, deliveryIds, requester }: ManualRequestInput): Promise<{ asked: string[]; full: string[]; at: number }> {
+      const at = await clock();
+      const { asked, full } = await manualRepository.request(subscriptionId, deliveryIds, requester, at);
+      // On the asking workflow's own task queue: the run is served by the same workers.
+      if (asked.length) await startDeliveryRun(deps.client ?? getClient(), activityInfo().taskQueue, { subscriptionId, workspaceId });
+      return { asked, full, at: at.getTime() };
+    },
+
+    /** For a workflow that got no answer: what came of its requests (null: still waiting). */
+    async manualRequestsState({ requester, deliveryIds, since }: { requester: string; deliveryIds: string[]; since: number }) {
+      return await manualRepository.state(requester, deliveryIds, new Date(since));
     },
   };
   // On the embedded database a run's claims and batches take its workspace's turns (src/db/fair-turns.ts),

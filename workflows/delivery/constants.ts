@@ -153,6 +153,21 @@ export const CLAIM_TIMEOUT = '30 seconds';
 /** A delivery that went out later than it fell due by less than this shows no wait in the log: not worth a line. */
 export const WAITED_AT_LEAST_MS = 1_000;
 
+/**
+ * Workflows (re-sends, a recovery) that may wait for a manual attempt of one delivery at once: they
+ * all get the one attempt the run sends next. A re-send beyond them is refused (429): the
+ * delivery's row and the run's claim stay small. (manual-attempts.test.ts)
+ */
+export const MANUAL_REQUESTS_PER_DELIVERY = 10;
+
+/**
+ * A workflow waiting for manual attempts looks at its deliveries after this without an answer: the
+ * run answers every request it settles (durably, in its history), so this only ends the wait of
+ * one whose delivery was deleted meanwhile. Cost when nothing changes: one query per waiting
+ * re-send or recovery per interval. (manual-attempts.test.ts)
+ */
+export const MANUAL_RECHECK_MS = 60_000;
+
 // The sender (webhook-sender.ts, delivery-agent.ts, host-resolver.ts).
 
 /** One attempt's whole time (connect, TLS, request, answer): the contract's 10 s; a slower answer is a time-out failure. (webhook-sender.test.ts) */

@@ -37,10 +37,13 @@ interface RecordAttemptInput {
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
   waited: { reason: string; ms: number } | null;
   /**
-   * A scheduled attempt's claim (workflows/delivery/queue.repository.ts): it is recorded only while
-   * the delivery still carries it, and the claim is cleared with it. null: a manual re-send.
+   * The batch's claim (workflows/delivery/queue.repository.ts): the attempt is recorded only while
+   * the delivery still carries it, and the claim is cleared with it. null: unfenced (an attempt
+   * written outside a batch, as tests do).
    */
   fence: string | null;
+  /** A manual attempt: the workflows it answers, taken off the delivery's manual requests with the record. */
+  served?: string[];
 }
 
 /** One 2xx of a delivery run's batch (recordSuccesses). */
@@ -149,14 +152,18 @@ export const deliveryRepository = {
    * webhook.delivery_failed when the last scheduled attempt failed).
    */
   async recordAttempt(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number; paused: ConditionNotice | null; disabled: ConditionNotice | null } | null> {
-    if (input.outcome === 'succeeded' && input.fence === null) return { ...(await recordSuccess(input)), paused: null, disabled: null };
     return prisma.$transaction(async (tx) => {
-      if (input.fence !== null) {
-        // Fenced: a retry of this batch took the delivery over; what it records stands.
-        const mine = await tx.$executeRaw`
-          UPDATE "Delivery" SET "claim" = NULL, "scheduledAttempts" = ${input.attempt}::int WHERE "id" = ${input.deliveryId} AND "claim" = ${input.fence}`;
-        if (mine === 0) return null;
-      }
+      // Fenced: a retry of this batch took the delivery over; what it records stands. A manual
+      // attempt leaves the scheduled count alone and takes the requests it answers off the delivery
+      // (those that came after its claim stay, for the next attempt).
+      const served = input.served ?? [];
+      const mine = input.fence === null ? 1 : await tx.$executeRaw`
+        UPDATE "Delivery"
+           SET "claim" = NULL, "scheduledAttempts" = COALESCE(${input.attempt}::int, "scheduledAttempts"),
+               "manualRequests" = ARRAY(SELECT r FROM unnest("manualRequests") WITH ORDINALITY AS m(r, i) WHERE r <> ALL(${served}::text[]) ORDER BY i),
+               "manualRequestedAt" = CASE WHEN "manualRequests" <@ ${served}::text[] THEN NULL ELSE "manualRequestedAt" END
+         WHERE "id" = ${input.deliveryId} AND "claim" = ${input.fence}`;
+      if (mine === 0) return null;
       const attempt =
         input.attempt ??
         ((await tx.deliveryAttempt.aggregate({ where: { deliveryId: input.deliveryId }, _max: { attempt: true } }))._max.attempt ?? 0) + 1;
@@ -292,38 +299,6 @@ export const deliveryRepository = {
     });
   },
 };
-
-/**
- * recordAttempt for a 2xx, the usual case, as ONE statement (atomic without a transaction, one
- * round trip instead of five): the attempt, the delivery's status and count, and the failure
- * count reset, which leaves a healthy subscription's row untouched so that concurrent deliveries
- * do not queue on it. The columns are those of recordAttempt's transaction.
- */
-async function recordSuccess(input: RecordAttemptInput): Promise<{ attemptId: string; attempt: number }> {
-  const id = newId('att');
-  const now = new Date().toISOString();
-  const [row] = await prisma.$queryRaw<{ attempt: number }[]>`
-    WITH attempt AS (
-      INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "subscriptionId", "eventId", "eventType", "attempt", "trigger", "status", "httpStatus",
-                                     "durationMs", "responseExcerpt", "error", "payload", "attemptedAt", "nextAttemptAt", "workflowId",
-                                     "workflowRunId", "waitedReason", "waitedMs")
-      SELECT ${id}, ${input.deliveryId}, ${input.subscriptionId}, ${input.eventId}, ${input.eventType},
-             COALESCE(${input.attempt}::int, (SELECT COALESCE(max("attempt"), 0) + 1 FROM "DeliveryAttempt" WHERE "deliveryId" = ${input.deliveryId})),
-             ${input.trigger}::"AttemptTrigger", 'succeeded'::"DeliveryStatus", ${input.httpStatus}::int, ${input.durationMs}::int,
-             ${input.responseExcerpt}, ${input.error}, ${input.payload}, ${input.attemptedAt.toISOString()}::timestamp(3),
-             ${input.nextAttemptAt?.toISOString() ?? null}::timestamp(3), ${input.workflowId}, ${input.workflowRunId ?? null},
-             ${input.waited?.reason ?? null}, ${input.waited?.ms ?? null}::int
-      RETURNING "attempt"
-    ), delivery AS (
-      UPDATE "Delivery" SET "attemptCount" = "attemptCount" + 1, "status" = 'succeeded', "nextAttemptAt" = NULL, "updatedAt" = ${now}::timestamp(3)
-      WHERE "id" = ${input.deliveryId}
-    ), health AS (
-      UPDATE "WebhookSubscription" SET "consecutiveFailures" = 0, "updatedAt" = ${now}::timestamp(3)
-      WHERE "id" = ${input.subscriptionId} AND "consecutiveFailures" > 0
-    )
-    SELECT "attempt" FROM attempt`;
-  return { attemptId: id, attempt: row.attempt };
-}
 
 function deliveryChange(input: RecordAttemptInput): Prisma.DeliveryUpdateInput {
   if (input.outcome === 'succeeded') return { status: 'succeeded', nextAttemptAt: null };

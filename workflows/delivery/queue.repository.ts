@@ -7,6 +7,7 @@ import { Prisma } from '../../src/generated/prisma/client.ts';
 import { WAITED_AT_LEAST_MS } from './constants.ts';
 import { interleave } from './interleave.ts';
 import type { SubscriptionSettings } from './run-state.ts';
+import type { ManualAnswer } from './signals.ts';
 
 /** Why a delivery went out later than it fell due (the delivery log's `waited`). */
 export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
@@ -36,9 +37,11 @@ export interface ClaimInput {
 export interface ClaimedDelivery {
   id: string;
   eventId: string;
-  /** The scheduled attempt's number (1..7). */
+  /** The scheduled attempt's number (1..7); a manual attempt's number continues the delivery's count when it is recorded. */
   attempt: number;
   waited: { reason: WaitReason; ms: number } | null;
+  /** A manual attempt: the workflows that asked for it (a re-send's, a recovery's), oldest first. Absent: the scheduled attempt. */
+  manual?: string[];
 }
 
 export interface ClaimResult {
@@ -55,6 +58,8 @@ export interface ClaimResult {
   dueNow: boolean;
   /** Due deliveries were left because the workspace's cap was full. */
   capFull: boolean;
+  /** Manual requests the claim settled without an attempt (paused: `held`; deleted or disabled: `cancelled`), for the run to answer. Absent: none. */
+  answered?: ManualAnswer[];
 }
 
 interface SubscriptionRow {
@@ -111,12 +116,12 @@ export const queueRepository = {
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
         if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
-        return { stop: 'ended', ...none };
+        return { stop: 'ended', ...none, answered: await settleManual(tx, input.subscriptionId, 'cancelled') };
       }
       if (sub.condition === 'paused') {
         if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
         await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
-        return { stop: 'paused', ...none };
+        return { stop: 'paused', ...none, answered: await settleManual(tx, input.subscriptionId, 'held') };
       }
       const { limit, limitedBy } = input.limitFor(settings);
       const { claimed, busy, next } = await claim(tx, input, limit, settings.strict);
@@ -146,7 +151,7 @@ export const queueRepository = {
     const fence = fenceOf(token, attempt);
     const rows = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE "Delivery" SET "claim" = ${fence}
-       WHERE "id" = ANY(${ids}::text[]) AND "status" = 'pending'
+       WHERE "id" = ANY(${ids}::text[]) AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
          AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`} AND substring("claim" from ${token.length + 2}::int)::int <= ${attempt}::int)
       RETURNING "id"`;
     return { fence, mine: new Set(rows.map((r) => r.id)) };
@@ -188,7 +193,8 @@ export const queueRepository = {
 
   /**
    * Subscriptions with a pending delivery overdue since before `before`, claimed or not (a claim of
-   * a run that is gone is freed by the next run): their runs are to be started or woken.
+   * a run that is gone is freed by the next run), or a manual request waiting since then whatever
+   * their condition (a paused one's run answers it `held`): their runs are to be started or woken.
    */
   async overdue(before: Date, limit = 100): Promise<{ id: string; workspaceId: number }[]> {
     return prisma.$queryRaw<{ id: string; workspaceId: number }[]>`
@@ -197,6 +203,8 @@ export const queueRepository = {
          AND EXISTS (SELECT 1 FROM "Delivery" d
                       WHERE d."subscriptionId" = w."id" AND d."status" = 'pending'
                         AND COALESCE(d."nextAttemptAt", d."createdAt") < ${before.toISOString()}::timestamp(3))
+          OR EXISTS (SELECT 1 FROM "Delivery" d
+                      WHERE d."subscriptionId" = w."id" AND d."manualRequestedAt" < ${before.toISOString()}::timestamp(3))
        LIMIT ${limit}::int`;
   },
 
@@ -213,70 +221,105 @@ export const queueRepository = {
   async backlog(subscriptionId: string): Promise<{ pending: number; inFlight: number; held: number; oldestDueAt: Date | null }> {
     const [row] = await prisma.$queryRaw<{ pending: number; inFlight: number; held: number; oldest: Date | null }[]>`
       SELECT count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL)::int AS "pending",
-             count(*) FILTER (WHERE "status" = 'pending' AND "claim" IS NOT NULL)::int AS "inFlight",
+             count(*) FILTER (WHERE "claim" IS NOT NULL AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL))::int AS "inFlight",
              count(*) FILTER (WHERE "status" = 'held')::int AS "held",
              min(COALESCE("nextAttemptAt", "createdAt")) FILTER (WHERE "status" = 'pending' AND "claim" IS NULL) AS "oldest"
-        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND "status" IN ('pending', 'held')`;
+        FROM "Delivery" WHERE "subscriptionId" = ${subscriptionId} AND ("status" IN ('pending', 'held') OR "manualRequestedAt" IS NOT NULL)`;
     return { pending: row?.pending ?? 0, inFlight: row?.inFlight ?? 0, held: row?.held ?? 0, oldestDueAt: row?.oldest ?? null };
   },
 };
 
 /**
+ * Manual requests of the subscription that no batch has taken, settled without an attempt (the
+ * subscription is paused, deleted or disabled): cleared, and answered `outcome` for the run to pass on.
+ */
+async function settleManual(tx: Prisma.TransactionClient, subscriptionId: string, outcome: 'held' | 'cancelled'): Promise<ManualAnswer[]> {
+  const rows = await tx.$queryRaw<{ id: string; requesters: string[] }[]>`
+    UPDATE "Delivery" d SET "manualRequests" = '{}', "manualRequestedAt" = NULL
+      FROM (SELECT "id", "manualRequests" FROM "Delivery"
+             WHERE "subscriptionId" = ${subscriptionId} AND "manualRequestedAt" IS NOT NULL AND "claim" IS NULL FOR UPDATE) old
+     WHERE d."id" = old."id"
+    RETURNING d."id", old."manualRequests" AS "requesters"`;
+  return rows.map((r) => ({ deliveryId: r.id, requesters: r.requesters, result: { outcome } }));
+}
+
+/**
  * The claim itself, in one statement (one snapshot, taken after the workspace's lock): the
- * workspace's claimed rows (its in-flight count: `busy`), the oldest due deliveries within both
- * `limit` and the cap's room (strict: only the head of the queue, and only while nothing is in
- * flight), and when the earliest of the rest falls due (strict: the head's). Rows that already
- * carry this token come back first: a claim that committed but whose workflow task was lost with
- * its worker runs again under the same token on replay, and must not leave what it took the first
- * time claimed by nobody.
+ * workspace's claimed rows (its in-flight count: `busy`, manual attempts included whatever their
+ * delivery's status), the oldest due deliveries and manual requests within both `limit` and the
+ * cap's room, in event order (a delivery that is both goes as the manual attempt, and its scheduled
+ * one stays due), and when the earliest of the rest falls due (a manual request waiting: now).
+ * Strictly ordered: one at a time, only while nothing is in flight, a manual request first, else the
+ * head of the queue (and the earliest of the rest is the head's). Rows that already carry this
+ * token come back first: a claim that committed but whose workflow task was lost with its worker
+ * runs again under the same token on replay, and must not leave what it took the first time
+ * claimed by nobody.
  */
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: number, strict: boolean) {
   const now = input.now.toISOString();
   const room = Prisma.sql`(SELECT GREATEST(0, LEAST(${limit}::int, ${input.workspaceCap}::int - "n")) FROM busy)`;
-  // Strict: the head, unless an earlier event of the workspace has no deliveries written yet (a
-  // relay holds it, or died holding it): its delivery to this subscription may be about to come
-  // before the head. In this one snapshot an event seen written has its rows seen.
+  const returning = Prisma.sql`RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt",
+    COALESCE(d."manualRequestedAt", d."nextAttemptAt", d."createdAt") AS "dueAt", NULLIF(d."manualRequests", '{}') AS "manual"`;
+  // Strict: this claim's own row, else the oldest manual request, else the head, unless an earlier
+  // event of the workspace has no deliveries written yet (a relay holds it, or died holding it):
+  // its delivery to this subscription may be about to come before the head. In this one snapshot
+  // an event seen written has its rows seen.
   const take = strict
     ? Prisma.sql`
         UPDATE "Delivery" d SET "claim" = ${input.token}
-          FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
-                 WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
-         WHERE d."id" = h."id" AND ${room} > 0
-           AND (h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
-                AND NOT EXISTS (SELECT 1 FROM "Event" e
-                                 WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
-                OR h."claim" = ${input.token})
-        RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`
+          FROM (SELECT "id" FROM (
+                  SELECT "id", 0 AS "rank", "seq" FROM "Delivery" WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" = ${input.token}
+                  UNION ALL
+                  SELECT "id", 1, "seq" FROM "Delivery"
+                   WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NULL AND "manualRequestedAt" IS NOT NULL
+                  UNION ALL
+                  SELECT h."id", 2, h."seq"
+                    FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
+                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
+                   WHERE h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+                     AND NOT EXISTS (SELECT 1 FROM "Event" e
+                                      WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
+                ) c ORDER BY "rank", "seq" LIMIT 1) p
+         WHERE d."id" = p."id" AND ${room} > 0
+        ${returning}`
     : Prisma.sql`
         UPDATE "Delivery" d SET "claim" = ${input.token}
          WHERE d."id" IN (SELECT "id" FROM "Delivery"
-                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending'
-                             AND ("claim" IS NULL AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3) OR "claim" = ${input.token})
+                           WHERE "subscriptionId" = ${input.subscriptionId}
+                             AND ("claim" IS NULL AND ("manualRequestedAt" IS NOT NULL
+                                                       OR "status" = 'pending' AND COALESCE("nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3))
+                                  OR "claim" = ${input.token})
                            ORDER BY ("claim" IS NOT DISTINCT FROM ${input.token}) DESC, "seq" LIMIT ${room} FOR UPDATE SKIP LOCKED)
-        RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt", COALESCE(d."nextAttemptAt", d."createdAt") AS "dueAt"`;
+        ${returning}`;
   // Strictly ordered, the head decides (in flight or not yet due, nothing else goes); else the
   // earliest unclaimed one (this statement's own claims are not seen here: they are left out).
-  const next = strict
+  // A manual request left waiting is due now either way.
+  const scheduled = strict
     ? Prisma.sql`SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "at" FROM "Delivery"
                   WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1`
     : Prisma.sql`SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "at" FROM "Delivery"
                   WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
                     AND "id" NOT IN (SELECT "id" FROM taken)`;
-  const [row] = await tx.$queryRaw<{ busy: number; next: Date | null; taken: { id: string; eventId: string; seq: string; attempt: number; dueAt: string }[] | null }[]>`
+  const next = Prisma.sql`
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM "Delivery"
+                              WHERE "subscriptionId" = ${input.subscriptionId} AND "manualRequestedAt" IS NOT NULL AND "claim" IS NULL
+                                AND "id" NOT IN (SELECT "id" FROM taken))
+                THEN ${now}::timestamp(3) ELSE (${scheduled}) END AS "at"`;
+  const [row] = await tx.$queryRaw<{ busy: number; next: Date | null; taken: { id: string; eventId: string; seq: string; attempt: number; dueAt: string; manual: string[] | null }[] | null }[]>`
     WITH busy AS (
       SELECT count(*)::int AS "n" FROM "Delivery"
        WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
-         AND "claim" IS NOT NULL AND "status" = 'pending'
+         AND "claim" IS NOT NULL AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
     ), taken AS (${take}), next AS (${next})
     SELECT (SELECT "n" FROM busy) AS "busy", (SELECT "at" FROM next) AS "next",
-           (SELECT json_agg(json_build_object('id', "id", 'eventId', "eventId", 'seq', "seq"::text, 'attempt', "attempt", 'dueAt', "dueAt") ORDER BY "seq") FROM taken) AS "taken"`;
+           (SELECT json_agg(json_build_object('id', "id", 'eventId', "eventId", 'seq', "seq"::text, 'attempt', "attempt", 'dueAt', "dueAt", 'manual', "manual") ORDER BY "seq") FROM taken) AS "taken"`;
   const at = input.now.getTime();
   const claimed = (row?.taken ?? []).map((r): ClaimedDelivery => {
     // Only what the run held it back for counts (its bound, the rate, a Retry-After, the cap), not
     // the time the relay and the run's start took; within an int's range whatever the clocks say.
     const ms = Math.min(MAX_WAITED_MS, Math.max(0, at - new Date(`${r.dueAt}Z`).getTime()));
     const waited = input.waitedFor && ms >= WAITED_AT_LEAST_MS ? { reason: input.waitedFor, ms } : null;
-    return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited };
+    return { id: r.id, eventId: r.eventId, attempt: Number(r.attempt), waited, ...(r.manual ? { manual: r.manual } : {}) };
   });
   return { claimed, busy: row?.busy ?? 0, next: row?.next ?? null };
 }

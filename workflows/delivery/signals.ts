@@ -1,5 +1,5 @@
-// The delivery run's signal and query, shared by the workflow, the relay and the activities that
-// wake runs. No Node built-ins: workflow code imports this.
+// The delivery run's signals and query, shared by the workflow, the relay and the activities that
+// wake runs, and the workflows that ask it for manual attempts. No Node built-ins: workflow code imports this.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /** New deliveries are in the run's queue, it was resumed, or room opened in the workspace's cap: the run claims again. */
@@ -22,3 +22,23 @@ export interface RunView {
   batches: number;
 }
 export const stateQuery = defineQuery<RunView>('state');
+
+/** What a manual attempt came to: `held` (the subscription is paused) and `cancelled` without an attempt mean nothing was sent. */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'held' | 'cancelled';
+
+export interface AttemptResult {
+  outcome: AttemptOutcome;
+  attemptId?: string;
+  attempt?: number;
+  httpStatus?: number | null;
+}
+
+/** A manual request answered: the workflows that asked (a re-send's, a recovery's) and what came of it. */
+export interface ManualAnswer {
+  deliveryId: string;
+  requesters: string[];
+  result: AttemptResult;
+}
+
+/** The delivery run tells a workflow that asked for manual attempts what came of them (manual.ts). */
+export const manualAnswerSignal = defineSignal<[{ deliveryId: string; result: AttemptResult }[]]>('manualAnswer');

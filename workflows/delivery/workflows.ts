@@ -19,21 +19,21 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { AttemptResult, DeliveryActivities } from './activities.ts';
+import type { DeliveryActivities } from './activities.ts';
 import { ACTIVITY_RETRY, BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, CLAIM_TIMEOUT, IDLE_LINGER_MS } from './constants.ts';
 import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
 import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
-import { stateQuery, wakeSignal, type RunView } from './signals.ts';
+import { stateQuery, wakeSignal, type AttemptResult, type RunView } from './signals.ts';
+import { answerRequesters, manualAttempts } from './manual.ts';
 
 export { stateQuery, wakeSignal };
 
 // HTTP failures come back as results (the seven-attempt schedule is their retry); only thrown
 // errors are retried here: an unreachable database, a worker that died mid-batch. Without limit,
 // since an outage may be long.
-const retry: ActivityOptions['retry'] = { ...ACTIVITY_RETRY, nonRetryableErrorTypes: ['DeliveryNotFound'] };
+const retry: ActivityOptions['retry'] = ACTIVITY_RETRY;
 const { sendBatch } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, heartbeatTimeout: BATCH_HEARTBEAT_TIMEOUT, retry });
-const { sendAttempt } = proxyActivities<DeliveryActivities>({ startToCloseTimeout: BATCH_TIMEOUT, retry });
 const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ startToCloseTimeout: CLAIM_TIMEOUT, retry });
 
 export interface RunSummary {
@@ -103,6 +103,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       if (settings) state = afterBatch(state, settings, r);
       if (r.nextAttemptAt !== null) nextDueAt = nextDueAt === null ? r.nextAttemptAt : Math.min(nextDueAt, r.nextAttemptAt);
       if (r.stop) stopping = true;
+      await answerRequesters(r.answered);
     } finally {
       inFlight -= deliveries.length;
       open -= width;
@@ -144,6 +145,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       batchEnded = false;
       const token = `${runId}:${++calls}`;
       const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, first: calls === 1 });
+      await answerRequesters(claim.answered);
       const fresh = claim.settings;
       settings = fresh;
       state = followSettings(state, fresh);
@@ -202,7 +204,13 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   }
 }
 
-/** One manual attempt of a delivery: the same body and webhook-id, logged with trigger `manual`. */
-export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult> {
-  return await sendAttempt({ deliveryId: ref.deliveryId });
+/**
+ * One manual attempt of a delivery, asked of its subscription's run (manual.ts): the same body and
+ * webhook-id, logged with trigger `manual` and this workflow's id. `busy`: as many re-sends wait
+ * for it already (MANUAL_REQUESTS_PER_DELIVERY); `cancelled`: it no longer exists.
+ */
+export async function resendDeliveryWorkflow(ref: DeliveryRef): Promise<AttemptResult | { outcome: 'busy' }> {
+  const { results, full } = await manualAttempts({ subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId, deliveryIds: [ref.deliveryId] });
+  if (full.length) return { outcome: 'busy' };
+  return results.get(ref.deliveryId) ?? { outcome: 'cancelled' };
 }

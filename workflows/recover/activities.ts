@@ -1,5 +1,6 @@
-// The recovery's own activity: which deliveries to re-send, a page at a time. The re-sends
-// themselves are the delivery domain's manual attempts (sendAttempt without an attempt number).
+// The recovery's own activities: which deliveries to re-send, a page at a time, and giving up the
+// subscription's place for a running recovery at the end. The re-sends themselves are manual
+// attempts that the subscription's delivery run sends (workflows/delivery/manual.ts).
 import { recoverRepository, type RecoverCandidate } from './recover.repository.ts';
 
 interface FailedDeliveriesInput {
@@ -20,6 +21,11 @@ export function createRecoverActivities() {
     /** The next deliveries to re-send, in event order: failed in the window and not delivered since. */
     async failedDeliveries(input: FailedDeliveriesInput): Promise<RecoverCandidate[]> {
       return await recoverRepository.failedInWindow(input.subscriptionId, new Date(input.since), new Date(input.until), input.afterSeq, input.limit, input.boardIds ?? null);
+    },
+
+    /** The recovery has ended: another may start for the subscription. */
+    async endRecovery({ subscriptionId, workflowId }: { subscriptionId: string; workflowId: string }): Promise<void> {
+      await recoverRepository.givePlaceUp(subscriptionId, workflowId);
     },
   };
 }

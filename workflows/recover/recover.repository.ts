@@ -1,4 +1,5 @@
-// Data access of recovery: which deliveries of a subscription to re-send for a time window.
+// Data access of recovery: which deliveries of a subscription to re-send for a time window, and the
+// subscription's one place for a running recovery.
 import { prisma } from '../../src/db/db.ts';
 import { eventVisible } from '../../src/events/event.visibility.ts';
 
@@ -36,5 +37,23 @@ export const recoverRepository = {
         ) = 'failed'
       ORDER BY e."seq"
       LIMIT ${limit}`;
+  },
+  /**
+   * Takes the subscription's place for a running recovery for `workflowId` when it is free, its
+   * own already, or held by `replacing` (a recovery found not running). Answers who holds it now
+   * (null: nobody, it was given up meanwhile).
+   */
+  async takePlace(subscriptionId: string, workflowId: string, replacing: string | null): Promise<string | null> {
+    const taken = await prisma.$executeRaw`
+      UPDATE "WebhookSubscription" SET "runningRecovery" = ${workflowId}
+       WHERE "id" = ${subscriptionId} AND ("runningRecovery" IS NULL OR "runningRecovery" IN (${workflowId}, ${replacing ?? workflowId}))`;
+    if (taken) return workflowId;
+    const [row] = await prisma.$queryRaw<{ holder: string | null }[]>`SELECT "runningRecovery" AS "holder" FROM "WebhookSubscription" WHERE "id" = ${subscriptionId}`;
+    return row?.holder ?? null;
+  },
+
+  /** Gives the place up, if `workflowId` still holds it. */
+  async givePlaceUp(subscriptionId: string, workflowId: string): Promise<void> {
+    await prisma.$executeRaw`UPDATE "WebhookSubscription" SET "runningRecovery" = NULL WHERE "id" = ${subscriptionId} AND "runningRecovery" = ${workflowId}`;
   },
 };

@@ -1,31 +1,36 @@
 // Recovery: re-sends a subscription's deliveries that failed in a time window, as manual attempts
-// (same body and webhook-id), in event order, a few at a time. Workflow code: no Node built-ins,
-// no database; activities are imported as types only.
+// (same body and webhook-id), in event order. Workflow code: no Node built-ins, no database;
+// activities are imported as types only.
 //
-// A manual attempt that succeeds marks its delivery succeeded, so the delivery's own workflow
-// sends none of its remaining scheduled attempts (sendAttempt checks that before each one).
-// When an attempt finds the subscription paused (`held`: e.g. the re-sends themselves failed 20
-// times in a row) or disabled or deleted (`cancelled`), the recovery stops: it starts no more.
-import { ActivityFailure, ApplicationFailure, continueAsNew, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { DeliveryActivities } from '../delivery/activities.ts';
+// It does not send: it asks the subscription's delivery run for manual attempts, a page at a time
+// (workflows/delivery/manual.ts), and the run sends them with its other deliveries, within the
+// subscription's bound, rate and Retry-After and the workspace's cap. A manual attempt that succeeds
+// marks its delivery succeeded, so the run sends none of its remaining scheduled attempts. When the
+// run answers that the subscription is paused (`held`: e.g. the re-sends themselves failed 20 times
+// in a row) or disabled or deleted (`cancelled`), the recovery stops: it asks for no more. A
+// subscription has at most one recovery running (src/webhooks/recovery/recover.service.ts): it
+// gives its place up when it ends.
+import { continueAsNew, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { manualAttempts } from '../delivery/manual.ts';
 import type { RecoverActivities } from './activities.ts';
 
-/** Manual attempts in flight at once: enough to get through a backlog, few enough not to flood a receiver that just came back. */
-export const RECOVER_CONCURRENCY = 5;
-/** Deliveries fetched per page; the page's ids travel through the workflow history. */
-const PAGE_SIZE = 100;
+/**
+ * Deliveries asked for at once (one page): the run sends them with its due deliveries, oldest
+ * event first, within the subscription's bound; the page's ids travel through the workflow history.
+ */
+export const RECOVER_PAGE_SIZE = 100;
 
 const activityOptions: ActivityOptions = {
-  // One attempt is the receiver's 10 s plus the database work around it.
   startToCloseTimeout: '1 minute',
-  // As for deliveries: HTTP failures are results; thrown errors (database away) are retried
-  // without limit; a delivery deleted meanwhile will never appear.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['DeliveryNotFound'] },
+  // Thrown errors (database away) are retried without limit.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
-const { sendAttempt, failedDeliveries } = proxyActivities<DeliveryActivities & RecoverActivities>(activityOptions);
+const { failedDeliveries, endRecovery } = proxyActivities<RecoverActivities>(activityOptions);
 
 export interface RecoverInput {
   subscriptionId: string;
+  /** The subscription's workspace: its run is woken with it. */
+  workspaceId: number;
   /** ISO 8601, inclusive. */
   since: string;
   /** ISO 8601, exclusive; fixed when the recovery is asked for. */
@@ -45,42 +50,34 @@ export interface RecoverOutcome {
   afterSeq: string | null;
 }
 
-const isDeliveryNotFound = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'DeliveryNotFound';
-
-/** Runs `work` on every item in order, at most `limit` at once (deterministic: items start in list order). */
-async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
 export async function recoverFailedDeliveriesWorkflow(input: RecoverInput, carried?: RecoverOutcome): Promise<RecoverOutcome> {
   const progress: RecoverOutcome = carried ?? { resent: 0, succeeded: 0, failed: 0, stopped: null, afterSeq: null };
+  const { subscriptionId, workspaceId } = input;
+  const end = async () => {
+    await endRecovery({ subscriptionId, workflowId: workflowInfo().workflowId });
+    return progress;
+  };
   for (;;) {
+    // Between pages: no answer is awaited, so the next run has all there is to know.
     if (workflowInfo().continueAsNewSuggested) return await continueAsNew<typeof recoverFailedDeliveriesWorkflow>(input, progress);
-    const page = await failedDeliveries({ ...input, afterSeq: progress.afterSeq, limit: PAGE_SIZE });
-    if (page.length === 0) return progress;
+    const page = await failedDeliveries({ subscriptionId, since: input.since, until: input.until, boardIds: input.boardIds ?? null, afterSeq: progress.afterSeq, limit: RECOVER_PAGE_SIZE });
+    if (page.length === 0) return await end();
 
-    await inPool(page, RECOVER_CONCURRENCY, async ({ id }) => {
-      if (progress.stopped) return;
-      try {
-        const { outcome, attemptId } = await sendAttempt({ deliveryId: id });
-        // `cancelled` with an attempt: it was sent and answered 410, which disabled the subscription.
-        if (attemptId) {
-          progress.resent += 1;
-          if (outcome === 'succeeded') progress.succeeded += 1;
-          else progress.failed += 1;
-        }
-        if (outcome === 'held') progress.stopped ??= 'paused';
-        else if (outcome === 'cancelled') progress.stopped ??= 'disabled';
-      } catch (err) {
-        // Deleted since it was listed (its subscription was deleted, or it was purged): nothing to send.
-        if (!isDeliveryNotFound(err)) throw err;
+    // Those that as many re-sends wait for already (`full`) get their attempt from those.
+    const { results } = await manualAttempts({ subscriptionId, workspaceId, deliveryIds: page.map((d) => d.id) });
+    for (const { id } of page) {
+      const result = results.get(id);
+      if (!result) continue;
+      // `cancelled` with an attempt: it was sent and answered 410, which disabled the subscription.
+      if (result.attemptId) {
+        progress.resent += 1;
+        if (result.outcome === 'succeeded') progress.succeeded += 1;
+        else progress.failed += 1;
       }
-    });
+      if (result.outcome === 'held') progress.stopped ??= 'paused';
+      else if (result.outcome === 'cancelled') progress.stopped ??= 'disabled';
+    }
     progress.afterSeq = page.at(-1)!.seq;
-    if (progress.stopped) return progress;
+    if (progress.stopped) return await end();
   }
 }

@@ -1,11 +1,14 @@
 // Recovery (docs/integrators/webhooks.md, "Recover"): re-send every delivery of a subscription that failed in a
-// time window, as manual attempts, in one Temporal workflow (workflows/recover/).
+// time window, as manual attempts, in one Temporal workflow (workflows/recover/); one at a time per subscription.
 import crypto from 'node:crypto';
 import { AppError, type FieldError } from '../../errors/errors.ts';
 import type { Principal } from '../../access/principal.ts';
 import { logger } from '../../logger.ts';
 import { temporal } from '../../temporal/client.ts';
-import { startRecovery } from '../../../workflows/recover/client.ts';
+import type { Client } from '@temporalio/client';
+import { describeRecovery, startRecovery, type Recovery } from '../../../workflows/recover/client.ts';
+import { recoverWorkflowId } from '../../../workflows/recover/ids.ts';
+import { recoverRepository } from '../../../workflows/recover/recover.repository.ts';
 import { visibleBoards, webhookService } from '../subscriptions/webhook.service.ts';
 import { recordSubscriptionAction } from '../subscriptions/webhook-audit.ts';
 
@@ -55,11 +58,47 @@ export const recoverService = {
     }
     const { client, taskQueue } = temporal();
     const input = { subscriptionId: s.id, workspaceId: s.workspaceId, since: since.toISOString(), until: until.toISOString(), boardIds: visibleBoards(p) };
-    const recovery = await startRecovery(client, taskQueue, input, requestId).catch((err: unknown) => {
+    const workflowId = recoverWorkflowId(s.id, requestId);
+    const unavailable = (err: unknown) => {
       logger.warn({ err, subscriptionId: s.id }, 'recovery could not start');
-      throw new AppError('service_unavailable', 'The recovery could not start now; try again shortly');
+      return new AppError('service_unavailable', 'The recovery could not start now; try again shortly');
+    };
+    // A repeat of this request while another recovery runs gets the one it started (`earlier`).
+    const earlier = await takeRecoveryPlace(client, s.id, workflowId).catch((err: unknown) => {
+      throw err instanceof AppError ? err : unavailable(err);
     });
+    const recovery =
+      earlier ??
+      (await startRecovery(client, taskQueue, input, requestId).catch(async (err: unknown) => {
+        await recoverRepository.givePlaceUp(s.id, workflowId).catch(() => undefined);
+        throw unavailable(err);
+      }));
+    // A repeat of a request whose recovery has ended leaves the place free.
+    if (!earlier && recovery.status === 'finished') await recoverRepository.givePlaceUp(s.id, workflowId);
     await recordSubscriptionAction(p, 'webhook_subscription.recovery_started', s.id, { since: recovery.since, until: recovery.until });
     return { id: recovery.workflowId, subscriptionId: s.id, since: recovery.since, until: recovery.until, status: recovery.status };
   },
 };
+
+/**
+ * Takes the subscription's place for a running recovery (one at a time) for `workflowId`. A holder
+ * that is not running (it ended without giving the place up: terminated, or its request died before
+ * starting it) is replaced. While another runs: 409 `recovery_in_progress`, unless this request
+ * started a recovery before (a repeat), which is answered.
+ */
+async function takeRecoveryPlace(client: Client, subscriptionId: string, workflowId: string): Promise<Recovery | null> {
+  let replacing: string | null = null;
+  // Each turn either takes the place or finds a new holder; three cover a holder that ends meanwhile.
+  for (let turn = 0; turn < 3; turn++) {
+    const holder = await recoverRepository.takePlace(subscriptionId, workflowId, replacing);
+    if (holder === workflowId) return null;
+    const running = holder === null ? null : await describeRecovery(client, subscriptionId, holder);
+    if (running?.status === 'running') {
+      const own = await describeRecovery(client, subscriptionId, workflowId);
+      if (own) return own;
+      throw new AppError('recovery_in_progress', 'A recovery of this subscription is still running; ask again when it has finished');
+    }
+    replacing = holder;
+  }
+  throw new AppError('service_unavailable', 'The recovery could not start now; try again shortly');
+}

@@ -4,6 +4,7 @@ import { dateTime } from '../../validation/text.ts';
 import { pageQuery, pageVariables } from '../../paging/paging.ts';
 import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
+import { MANUAL_REQUESTS_PER_DELIVERY } from '../../../workflows/delivery/constants.ts';
 
 /** The subscription representation of every subscription response (docs/integrators/webhooks.md, "Subscriptions"). */
 const SUBSCRIPTION_SELECTION =
@@ -217,6 +218,8 @@ export const webhookRoutes = defineRoutes([
     description:
       `${SCOPE_NOTE} Sends the same payload with the same \`webhook-id\` now, as a new attempt with trigger \`manual\` (the scheduled attempts are not affected), and answers that attempt’s log entry. ` +
       '`deliveryId` is a delivery id (`dlv_…`) or the id of one of its attempts (`att_…`). 422 `invalid_state_transition` while the subscription is paused or disabled. ' +
+      'The attempt is sent by the subscription’s delivery run with its other deliveries: within its `maxInFlight`, `ratePerSecond`, the receiver’s `Retry-After` and the workspace’s cap on attempts in flight, so behind a full bound it waits its turn. ' +
+      `Re-sends of one delivery that wait together get that one attempt; 429 \`rate_limited\` when ${MANUAL_REQUESTS_PER_DELIVERY} already wait for it. ` +
       'Answers within 15 s: 200 with the attempt when it has its result by then, else 202 with the delivery as `pending` (`attempt` 0, `workflowId` the re-send’s): the attempt goes on, and its entry appears in the delivery log. ' +
       'Only deliveries of tickets the caller may see can be re-sent (404 otherwise).',
     operation: /* GraphQL */ `

@@ -11,6 +11,7 @@ import { logger } from '../../logger.ts';
 import { temporal } from '../../temporal/client.ts';
 import { resendDelivery, startDeliveryRun } from '../../../workflows/delivery/client.ts';
 import { resendWorkflowId } from '../../../workflows/delivery/ids.ts';
+import { DELIVERY_TIMEOUT_MS, MANUAL_REQUESTS_PER_DELIVERY } from '../../../workflows/delivery/constants.ts';
 import { text } from '../../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from '../../../workflows/delivery/url-policy.ts';
 import { generateWebhookSecret } from '../../../workflows/delivery/signing.ts';
@@ -403,7 +404,12 @@ export const webhookService = {
       };
     }
     const { result } = waited;
-    const attempt = result?.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
+    if (result?.outcome === 'busy') {
+      throw new AppError('rate_limited', `${MANUAL_REQUESTS_PER_DELIVERY} re-sends of this delivery wait for its next attempt already; ask again when it is done`, {
+        headers: { 'Retry-After': String(DELIVERY_TIMEOUT_MS / 1000) },
+      });
+    }
+    const attempt = result && 'attemptId' in result && result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
     return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };
   },

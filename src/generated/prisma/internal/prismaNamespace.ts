@@ -2577,6 +2577,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',
   runAwake: 'runAwake',
+  runningRecovery: 'runningRecovery',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
   createdAt: 'createdAt',
@@ -2622,6 +2623,8 @@ export const DeliveryScalarFieldEnum = {
   claim: 'claim',
   workflowId: 'workflowId',
   payloadMode: 'payloadMode',
+  manualRequests: 'manualRequests',
+  manualRequestedAt: 'manualRequestedAt',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const

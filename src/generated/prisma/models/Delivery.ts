@@ -50,6 +50,7 @@ export type DeliveryMinAggregateOutputType = {
   claim: string | null
   workflowId: string | null
   payloadMode: string | null
+  manualRequestedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -66,6 +67,7 @@ export type DeliveryMaxAggregateOutputType = {
   claim: string | null
   workflowId: string | null
   payloadMode: string | null
+  manualRequestedAt: Date | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -82,6 +84,8 @@ export type DeliveryCountAggregateOutputType = {
   claim: number
   workflowId: number
   payloadMode: number
+  manualRequests: number
+  manualRequestedAt: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -112,6 +116,7 @@ export type DeliveryMinAggregateInputType = {
   claim?: true
   workflowId?: true
   payloadMode?: true
+  manualRequestedAt?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -128,6 +133,7 @@ export type DeliveryMaxAggregateInputType = {
   claim?: true
   workflowId?: true
   payloadMode?: true
+  manualRequestedAt?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -144,6 +150,8 @@ export type DeliveryCountAggregateInputType = {
   claim?: true
   workflowId?: true
   payloadMode?: true
+  manualRequests?: true
+  manualRequestedAt?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -247,6 +255,8 @@ export type DeliveryGroupByOutputType = {
   claim: string | null
   workflowId: string
   payloadMode: string
+  manualRequests: string[]
+  manualRequestedAt: Date | null
   createdAt: Date
   updatedAt: Date
   _count: DeliveryCountAggregateOutputType | null
@@ -286,6 +296,8 @@ export type DeliveryWhereInput = {
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   payloadMode?: Prisma.StringFilter<"Delivery"> | string
+  manualRequests?: Prisma.StringNullableListFilter<"Delivery">
+  manualRequestedAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
@@ -305,6 +317,8 @@ export type DeliveryOrderByWithRelationInput = {
   claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   payloadMode?: Prisma.SortOrder
+  manualRequests?: Prisma.SortOrder
+  manualRequestedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   event?: Prisma.EventOrderByWithRelationInput
@@ -328,6 +342,8 @@ export type DeliveryWhereUniqueInput = Prisma.AtLeast<{
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   payloadMode?: Prisma.StringFilter<"Delivery"> | string
+  manualRequests?: Prisma.StringNullableListFilter<"Delivery">
+  manualRequestedAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   event?: Prisma.XOR<Prisma.EventScalarRelationFilter, Prisma.EventWhereInput>
@@ -347,6 +363,8 @@ export type DeliveryOrderByWithAggregationInput = {
   claim?: Prisma.SortOrderInput | Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   payloadMode?: Prisma.SortOrder
+  manualRequests?: Prisma.SortOrder
+  manualRequestedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.DeliveryCountOrderByAggregateInput
@@ -371,6 +389,8 @@ export type DeliveryScalarWhereWithAggregatesInput = {
   claim?: Prisma.StringNullableWithAggregatesFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
   payloadMode?: Prisma.StringWithAggregatesFilter<"Delivery"> | string
+  manualRequests?: Prisma.StringNullableListFilter<"Delivery">
+  manualRequestedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Delivery"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Delivery"> | Date | string
 }
@@ -385,6 +405,8 @@ export type DeliveryCreateInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -404,6 +426,8 @@ export type DeliveryUncheckedCreateInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -419,6 +443,8 @@ export type DeliveryUpdateInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -438,6 +464,8 @@ export type DeliveryUncheckedUpdateInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -455,6 +483,8 @@ export type DeliveryCreateManyInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -469,6 +499,8 @@ export type DeliveryUpdateManyMutationInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -485,6 +517,8 @@ export type DeliveryUncheckedUpdateManyInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -516,6 +550,8 @@ export type DeliveryCountOrderByAggregateInput = {
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   payloadMode?: Prisma.SortOrder
+  manualRequests?: Prisma.SortOrder
+  manualRequestedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -538,6 +574,7 @@ export type DeliveryMaxOrderByAggregateInput = {
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   payloadMode?: Prisma.SortOrder
+  manualRequestedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -554,6 +591,7 @@ export type DeliveryMinOrderByAggregateInput = {
   claim?: Prisma.SortOrder
   workflowId?: Prisma.SortOrder
   payloadMode?: Prisma.SortOrder
+  manualRequestedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -653,8 +691,17 @@ export type DeliveryUncheckedUpdateManyWithoutEventNestedInput = {
   deleteMany?: Prisma.DeliveryScalarWhereInput | Prisma.DeliveryScalarWhereInput[]
 }
 
+export type DeliveryCreatemanualRequestsInput = {
+  set: string[]
+}
+
 export type EnumDeliveryStatusFieldUpdateOperationsInput = {
   set?: $Enums.DeliveryStatus
+}
+
+export type DeliveryUpdatemanualRequestsInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type DeliveryCreateNestedOneWithoutAttemptsInput = {
@@ -681,6 +728,8 @@ export type DeliveryCreateWithoutSubscriptionInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -698,6 +747,8 @@ export type DeliveryUncheckedCreateWithoutSubscriptionInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -744,6 +795,8 @@ export type DeliveryScalarWhereInput = {
   claim?: Prisma.StringNullableFilter<"Delivery"> | string | null
   workflowId?: Prisma.StringFilter<"Delivery"> | string
   payloadMode?: Prisma.StringFilter<"Delivery"> | string
+  manualRequests?: Prisma.StringNullableListFilter<"Delivery">
+  manualRequestedAt?: Prisma.DateTimeNullableFilter<"Delivery"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Delivery"> | Date | string
 }
@@ -758,6 +811,8 @@ export type DeliveryCreateWithoutEventInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   subscription: Prisma.WebhookSubscriptionCreateNestedOneWithoutDeliveriesInput
@@ -775,6 +830,8 @@ export type DeliveryUncheckedCreateWithoutEventInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedCreateNestedManyWithoutDeliveryInput
@@ -816,6 +873,8 @@ export type DeliveryCreateWithoutAttemptsInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   event: Prisma.EventCreateNestedOneWithoutDeliveriesInput
@@ -834,6 +893,8 @@ export type DeliveryUncheckedCreateWithoutAttemptsInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -864,6 +925,8 @@ export type DeliveryUpdateWithoutAttemptsInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -882,6 +945,8 @@ export type DeliveryUncheckedUpdateWithoutAttemptsInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -897,6 +962,8 @@ export type DeliveryCreateManySubscriptionInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -911,6 +978,8 @@ export type DeliveryUpdateWithoutSubscriptionInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   event?: Prisma.EventUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -928,6 +997,8 @@ export type DeliveryUncheckedUpdateWithoutSubscriptionInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -944,6 +1015,8 @@ export type DeliveryUncheckedUpdateManyWithoutSubscriptionInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -959,6 +1032,8 @@ export type DeliveryCreateManyEventInput = {
   claim?: string | null
   workflowId: string
   payloadMode?: string
+  manualRequests?: Prisma.DeliveryCreatemanualRequestsInput | string[]
+  manualRequestedAt?: Date | string | null
   createdAt?: Date | string
   updatedAt?: Date | string
 }
@@ -973,6 +1048,8 @@ export type DeliveryUpdateWithoutEventInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   subscription?: Prisma.WebhookSubscriptionUpdateOneRequiredWithoutDeliveriesNestedInput
@@ -990,6 +1067,8 @@ export type DeliveryUncheckedUpdateWithoutEventInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   attempts?: Prisma.DeliveryAttemptUncheckedUpdateManyWithoutDeliveryNestedInput
@@ -1006,6 +1085,8 @@ export type DeliveryUncheckedUpdateManyWithoutEventInput = {
   claim?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   workflowId?: Prisma.StringFieldUpdateOperationsInput | string
   payloadMode?: Prisma.StringFieldUpdateOperationsInput | string
+  manualRequests?: Prisma.DeliveryUpdatemanualRequestsInput | string[]
+  manualRequestedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1053,6 +1134,8 @@ export type DeliverySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   claim?: boolean
   workflowId?: boolean
   payloadMode?: boolean
+  manualRequests?: boolean
+  manualRequestedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1073,6 +1156,8 @@ export type DeliverySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   claim?: boolean
   workflowId?: boolean
   payloadMode?: boolean
+  manualRequests?: boolean
+  manualRequestedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1091,6 +1176,8 @@ export type DeliverySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   claim?: boolean
   workflowId?: boolean
   payloadMode?: boolean
+  manualRequests?: boolean
+  manualRequestedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
@@ -1109,11 +1196,13 @@ export type DeliverySelectScalar = {
   claim?: boolean
   workflowId?: boolean
   payloadMode?: boolean
+  manualRequests?: boolean
+  manualRequestedAt?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "scheduledAttempts" | "nextAttemptAt" | "seq" | "claim" | "workflowId" | "payloadMode" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
+export type DeliveryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "eventId" | "subscriptionId" | "status" | "attemptCount" | "scheduledAttempts" | "nextAttemptAt" | "seq" | "claim" | "workflowId" | "payloadMode" | "manualRequests" | "manualRequestedAt" | "createdAt" | "updatedAt", ExtArgs["result"]["delivery"]>
 export type DeliveryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   event?: boolean | Prisma.EventDefaultArgs<ExtArgs>
   subscription?: boolean | Prisma.WebhookSubscriptionDefaultArgs<ExtArgs>
@@ -1168,6 +1257,16 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
      * The subscription's payload (full or thin) when the relay wrote this delivery: every attempt sends the same body.
      */
     payloadMode: string
+    /**
+     * Workflows (a re-send, a recovery) waiting for a manual attempt of this delivery, oldest first: the
+     * subscription's delivery run sends one attempt for them all, within its bound and the workspace's cap,
+     * and tells each what came of it (workflows/delivery/manual.ts).
+     */
+    manualRequests: string[]
+    /**
+     * When the first of manualRequests asked; null exactly when there are none.
+     */
+    manualRequestedAt: Date | null
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["delivery"]>
@@ -1607,6 +1706,8 @@ export interface DeliveryFieldRefs {
   readonly claim: Prisma.FieldRef<"Delivery", 'String'>
   readonly workflowId: Prisma.FieldRef<"Delivery", 'String'>
   readonly payloadMode: Prisma.FieldRef<"Delivery", 'String'>
+  readonly manualRequests: Prisma.FieldRef<"Delivery", 'String[]'>
+  readonly manualRequestedAt: Prisma.FieldRef<"Delivery", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"Delivery", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Delivery", 'DateTime'>
 }

@@ -68,6 +68,7 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   ordering: string | null
   capWaitingSince: Date | null
   runAwake: boolean | null
+  runningRecovery: string | null
   payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -96,6 +97,7 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   ordering: string | null
   capWaitingSince: Date | null
   runAwake: boolean | null
+  runningRecovery: string | null
   payload: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -127,6 +129,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   ordering: number
   capWaitingSince: number
   runAwake: number
+  runningRecovery: number
   retrySchedule: number
   payload: number
   createdAt: number
@@ -178,6 +181,7 @@ export type WebhookSubscriptionMinAggregateInputType = {
   ordering?: true
   capWaitingSince?: true
   runAwake?: true
+  runningRecovery?: true
   payload?: true
   createdAt?: true
   updatedAt?: true
@@ -206,6 +210,7 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   ordering?: true
   capWaitingSince?: true
   runAwake?: true
+  runningRecovery?: true
   payload?: true
   createdAt?: true
   updatedAt?: true
@@ -237,6 +242,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   ordering?: true
   capWaitingSince?: true
   runAwake?: true
+  runningRecovery?: true
   retrySchedule?: true
   payload?: true
   createdAt?: true
@@ -356,6 +362,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   ordering: string
   capWaitingSince: Date | null
   runAwake: boolean
+  runningRecovery: string | null
   retrySchedule: runtime.JsonValue | null
   payload: string
   createdAt: Date
@@ -411,6 +418,7 @@ export type WebhookSubscriptionWhereInput = {
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
+  runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -448,6 +456,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   runAwake?: Prisma.SortOrder
+  runningRecovery?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -488,6 +497,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
+  runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -525,6 +535,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
   runAwake?: Prisma.SortOrder
+  runningRecovery?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -565,6 +576,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   runAwake?: Prisma.BoolWithAggregatesFilter<"WebhookSubscription"> | boolean
+  runningRecovery?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
   payload?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
@@ -594,6 +606,7 @@ export type WebhookSubscriptionCreateInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -631,6 +644,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -662,6 +676,7 @@ export type WebhookSubscriptionUpdateInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -699,6 +714,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -733,6 +749,7 @@ export type WebhookSubscriptionCreateManyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -762,6 +779,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -794,6 +812,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -836,6 +855,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
   runAwake?: Prisma.SortOrder
+  runningRecovery?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -875,6 +895,7 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
   runAwake?: Prisma.SortOrder
+  runningRecovery?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -903,6 +924,7 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
   runAwake?: Prisma.SortOrder
+  runningRecovery?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1139,6 +1161,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1174,6 +1197,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1237,6 +1261,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   runAwake?: Prisma.BoolFilter<"WebhookSubscription"> | boolean
+  runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
@@ -1266,6 +1291,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1301,6 +1327,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1358,6 +1385,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1393,6 +1421,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1450,6 +1479,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1486,6 +1516,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1532,6 +1563,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1568,6 +1600,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1598,6 +1631,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1634,6 +1668,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1680,6 +1715,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1716,6 +1752,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1748,6 +1785,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1777,6 +1815,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1812,6 +1851,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1845,6 +1885,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1876,6 +1917,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -1905,6 +1947,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1940,6 +1983,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1973,6 +2017,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2004,6 +2049,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   ordering?: string
   capWaitingSince?: Date | string | null
   runAwake?: boolean
+  runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
   createdAt?: Date | string
@@ -2033,6 +2079,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2068,6 +2115,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2101,6 +2149,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   runAwake?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2173,6 +2222,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   ordering?: boolean
   capWaitingSince?: boolean
   runAwake?: boolean
+  runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2211,6 +2261,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   ordering?: boolean
   capWaitingSince?: boolean
   runAwake?: boolean
+  runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2246,6 +2297,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   ordering?: boolean
   capWaitingSince?: boolean
   runAwake?: boolean
+  runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2281,6 +2333,7 @@ export type WebhookSubscriptionSelectScalar = {
   ordering?: boolean
   capWaitingSince?: boolean
   runAwake?: boolean
+  runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
   createdAt?: boolean
@@ -2288,7 +2341,7 @@ export type WebhookSubscriptionSelectScalar = {
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "runningRecovery" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2385,6 +2438,11 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * deliveries (written by the run's claims, under the row's lock; workflows/delivery/queue.repository.ts).
      */
     runAwake: boolean
+    /**
+     * The workflow id of its recovery while one runs (at most one at a time; src/webhooks/recovery/recover.service.ts).
+     * A recovery that ended without clearing it (terminated) holds it no more: the next one finds it not running.
+     */
+    runningRecovery: string | null
     /**
      * Its retry schedule, {"delaysSeconds": [...]} (workflows/delivery/retry-schedule.ts); null: the default seven attempts.
      */
@@ -2848,6 +2906,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly runAwake: Prisma.FieldRef<"WebhookSubscription", 'Boolean'>
+  readonly runningRecovery: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly retrySchedule: Prisma.FieldRef<"WebhookSubscription", 'Json'>
   readonly payload: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
