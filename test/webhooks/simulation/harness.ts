@@ -80,7 +80,7 @@ export interface SeedStats {
   zombieExcess: number;
   /** Subscriptions whose runs the overdue sweep had to start while quiescing. */
   sweeps: number;
-  /** Runs the time-skipping server stranded (see unstrand in harness.ts), ended and started again. */
+  /** Times the time-skipping server had to be replaced (a stranded run, a clock that stopped skipping: restartEnvironment in harness.ts). */
   environmentFaults: number;
 }
 
@@ -608,9 +608,8 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
    * task was with the worker: it refuses the completion ("invalid history builder state for
    * action", temporalio/sdk-java#3088) and never sends the task again, so the run's history ends
    * in WORKFLOW_TASK_STARTED for good. No workflow code can do that (a task held by a long local
-   * activity records heartbeat completions). Such a run is ended as an operator would terminate it
-   * and the subscription's run started again (the real engine's path for a terminated run: its
-   * claims are stale, its batches zombies); the log and the stats say so.
+   * activity records heartbeat completions). The refused task keeps its lock of the server's clock
+   * even when the run is terminated, so the server is replaced (restartEnvironment).
    */
   async function unstrand(id: string): Promise<void> {
     const handle = stack.env.client.workflow.getHandle(deliveryRunWorkflowId(id));
