@@ -263,7 +263,8 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     const n = passes.get(key) ?? 0;
     passes.set(key, n + 1);
     const c = random.at('park', point, label, n);
-    if (!c.chance(0.3)) return;
+    // A claim parked after its read is where a concurrent change of the subscription meets it: more often.
+    if (!c.chance(point === 'claim:read' ? 0.6 : 0.3)) return;
     const steps = c.int(1, 3);
     stats.parks += 1;
     note(`park ${key} #${n} for ${steps} step(s)`);

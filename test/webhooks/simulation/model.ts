@@ -100,7 +100,15 @@ export function planSeed(random: SeededRandom, options: { steps: number; databas
   const sub = () => s.int(0, subscriptions.length - 1);
   const process = () => s.int(0, RELAY_PROCESSES - 1);
   const lane = () => s.int(0, RELAY_LANES - 1);
+  // Operators flap: a pause is often undone a step or two later, which is when a resume meets a
+  // claim that read the pause (the race of a resume undone).
+  const later: { at: number; step: Step }[] = [];
   while (steps.length < options.steps) {
+    const due = later.findIndex((l) => l.at <= steps.length);
+    if (due >= 0) {
+      steps.push(later.splice(due, 1)[0]!.step);
+      continue;
+    }
     const kind = s.weighted({
       ticket: 14,
       update: tickets ? 8 : 0,
@@ -157,8 +165,11 @@ export function planSeed(random: SeededRandom, options: { steps: number; databas
       case 'breathe':
         steps.push({ kind, ms: s.int(5, 60) });
         break;
-      default:
-        steps.push({ kind, sub: sub() });
+      default: {
+        const which = sub();
+        steps.push({ kind, sub: which });
+        if (kind === 'pause' && s.chance(0.5)) later.push({ at: steps.length + s.int(1, 2), step: { kind: 'resume', sub: which } });
+      }
     }
   }
   return { world, steps };
