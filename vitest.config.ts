@@ -35,6 +35,9 @@ const isolated = [
   // Stops Temporal under a readiness check whose gRPC retry outlives the closed client (the
   // SDK's retry timer throws `Channel has been shut down` into whatever file runs next).
   'test/http/readiness.test.ts',
+  // Installs the engine's interleaving hook and, when it starts a new time-skipping server, a
+  // filter for the old client's `Channel has been shut down` (test/webhooks/simulation/stack.ts).
+  'test/webhooks/simulation/simulation.test.ts',
   // `// @vitest-environment postgres` (test/support/postgres-environment.ts): a database each.
   'test/auth/revocation-instances.test.ts',
   'test/auth/revocation-listener.test.ts',

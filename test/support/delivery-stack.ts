@@ -26,6 +26,8 @@ import { workflowBundleOf } from './workflow-bundles.ts';
 export interface DeliveryStackOptions<Server> {
   /** The task queue's name before its unique suffix. */
   queue: string;
+  /** Time-skipping: this exact task queue instead (a stack started again where another was). */
+  exactQueue?: string;
   /** The CA of the receivers' certificates. */
   tls: TestCa;
   /** What else the delivery activities get (the CA given, loopback targets and, time-skipping, its clock come with the stack). */
@@ -99,7 +101,7 @@ export function startTimeSkippingDeliveryStack(
     await ensureMigrated(); // the activities' database, migrated within the hook's timeout rather than a test's
     const env = await createDeliveryTimeSkippingEnv();
     stops.push(() => env.teardown());
-    const taskQueue = uniqueId(options.queue);
+    const taskQueue = options.exactQueue ?? uniqueId(options.queue);
     const activities = {
       allowPrivateTargets: true,
       tls: { ca: options.tls.ca },

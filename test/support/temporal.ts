@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
+// The default import: a CommonJS module whose names node's ESM loader cannot see (npm run simulate runs outside vitest).
+import protos from '@temporalio/proto';
 import { afterAll, beforeAll } from 'vitest';
 import { deliverySearchAttributes, startDevServer, type DevServer } from '../../src/temporal/dev-server.ts';
 import { provisioned } from './tools.ts';
 import { freePort } from '../../scripts/free-port.ts';
+
+const { temporal } = protos;
 
 export const helloWorkflowsPath = fileURLToPath(new URL('../temporal/hello/workflows.ts', import.meta.url));
 

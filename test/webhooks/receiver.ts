@@ -42,6 +42,11 @@ export interface ReceivedRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** performance.now() when the request had arrived whole, and when its exchange ended (answered, or the sender hung up). */
+  arrivedAt: number;
+  closedAt?: number;
+  /** The status answered (absent while held, or when the sender had hung up before). */
+  status?: number;
 }
 
 export interface Answer {
@@ -87,10 +92,13 @@ export async function startReceiver(tls: TestCa, options: { neverClose?: boolean
         path: req.url ?? '/',
         headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
         body: Buffer.concat(chunks).toString('utf8'),
+        arrivedAt: performance.now(),
       };
       requests.push(received);
+      res.on('close', () => void (received.closedAt ??= performance.now()));
       const responder = responders.get(received.path) ?? { status: 404, body: 'no such hook' };
       const answer = typeof responder === 'function' ? await responder(received) : responder;
+      if (received.closedAt === undefined) received.status = answer.status;
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
       res.end(answer.body ?? '', () => lastAnswerEnd.set(req.socket, performance.now()));
     });

@@ -60,6 +60,8 @@ interface RelayOptions {
   lanes?: number;
   /** Events a lane may have waking at once before it stops claiming (WAKING_EVENTS_PER_LANE; a test's smaller cap). */
   wakingEventsPerLane?: number;
+  /** The time the sweep judges deliveries overdue by (tests on the time-skipping server pass its clock, as the activities get it). */
+  clock?: () => Date | Promise<Date>;
 }
 
 interface SubscriptionMatch {
@@ -199,7 +201,8 @@ export function createOutboxRelay(options: RelayOptions) {
 
   /** Starts the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
   async function sweepOverdue() {
-    const overdue = await queueRepository.overdue(new Date(Date.now() - OVERDUE_AFTER_MS));
+    const now = options.clock ? await options.clock() : new Date();
+    const overdue = await queueRepository.overdue(new Date(now.getTime() - OVERDUE_AFTER_MS));
     for (const s of overdue) await startDeliveryRun(client, taskQueue, { subscriptionId: s.id, workspaceId: s.workspaceId });
     return overdue.length;
   }
