@@ -246,7 +246,7 @@ async function settleManual(tx: Prisma.TransactionClient, subscriptionId: string
 /**
  * The claim itself, in one statement (one snapshot, taken after the workspace's lock): the
  * workspace's claimed rows (its in-flight count: `busy`, manual attempts included whatever their
- * delivery's status), the oldest due deliveries and manual requests within both `limit` and the
+ * delivery's status, this token's own left out), the oldest due deliveries and manual requests within both `limit` and the
  * cap's room, in event order (a delivery that is both goes as the manual attempt, and its scheduled
  * one stays due), and when the earliest of the rest falls due (a manual request waiting: now).
  * Strictly ordered: one at a time, only while nothing is in flight, a manual request first, else the
@@ -307,9 +307,10 @@ async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: num
                 THEN ${now}::timestamp(3) ELSE (${scheduled}) END AS "at"`;
   const [row] = await tx.$queryRaw<{ busy: number; next: Date | null; taken: { id: string; eventId: string; seq: string; attempt: number; dueAt: string; manual: string[] | null }[] | null }[]>`
     WITH busy AS (
+      -- Not the rows this token holds already: a claim run again on replay gets them back within the room.
       SELECT count(*)::int AS "n" FROM "Delivery"
        WHERE "subscriptionId" IN (SELECT "id" FROM "WebhookSubscription" WHERE "workspaceId" = ${input.workspaceId}::int)
-         AND "claim" IS NOT NULL AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
+         AND "claim" IS NOT NULL AND "claim" <> ${input.token} AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
     ), taken AS (${take}), next AS (${next})
     SELECT (SELECT "n" FROM busy) AS "busy", (SELECT "at" FROM next) AS "next",
            (SELECT json_agg(json_build_object('id', "id", 'eventId', "eventId", 'seq', "seq"::text, 'attempt', "attempt", 'dueAt', "dueAt", 'manual', "manual") ORDER BY "seq") FROM taken) AS "taken"`;

@@ -1,0 +1,32 @@
+// A claim that committed but whose result was lost (its worker died before the workflow task
+// recorded it) runs again under the same token on replay, and must come back with all it took,
+// even when what it took fills the workspace's cap: found by the engine's simulation (seed 133 on
+// PostgreSQL), where the rerun counted its own rows as the cap's, got fewer back, and left the
+// rest claimed by a run that then ended, until the overdue sweep started another.
+import { describe, expect, it } from 'vitest';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { initialRunState } from '../../workflows/delivery/run-state.ts';
+import { createTestWorkspace } from '../support/fixtures.ts';
+import { createDelivery, createSubscription } from './fixtures.ts';
+
+describe('a claim run again under its token', () => {
+  it('returns every row it took the first time, though they fill the workspace cap', async () => {
+    const activities = createDeliveryActivities({ allowPrivateTargets: true, mailer: null, workspaceCap: 3 });
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 3 });
+    const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
+    const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const claim = () => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
+
+    const first = await claim();
+    const ids = refs.map((r) => r.deliveryId).sort();
+    expect(first.deliveries.map((d) => d.id).sort()).toEqual(ids);
+    // The replay's claim: the same token, the same input.
+    const again = await claim();
+    expect(again.deliveries.map((d) => d.id).sort()).toEqual(ids);
+    expect(again.capFull).toBe(false);
+  });
+});
