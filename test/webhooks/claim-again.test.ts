@@ -5,11 +5,13 @@
 // rest claimed by a run that then ended, until the overdue sweep started another.
 import { describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { prisma } from '../../src/db/db.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
+import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
-import { createDelivery, createSubscription } from './fixtures.ts';
+import { createDelivery, createSubscription, deliveryRow } from './fixtures.ts';
 
 describe('a claim run again under its token', () => {
   it('returns every row it took the first time, though they fill the workspace cap', async () => {
@@ -28,5 +30,23 @@ describe('a claim run again under its token', () => {
     const again = await claim();
     expect(again.deliveries.map((d) => d.id).sort()).toEqual(ids);
     expect(again.capFull).toBe(false);
+  });
+
+  it('its take-over frees the rows cancelled since (a 410 or a delete between the claim and its batch), which nothing else would', async () => {
+    const activities = createDeliveryActivities({ allowPrivateTargets: true, mailer: null });
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 2 });
+    const [kept, cancelled] = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
+    const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-2' };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-2', token: 'run-2:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const claim = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
+    expect(claim.deliveries).toHaveLength(2);
+    // As the record of a 410 does to every waiting delivery of its subscription.
+    await prisma.delivery.update({ where: { id: cancelled.deliveryId }, data: { status: 'cancelled', nextAttemptAt: null } });
+
+    const { mine } = await queueRepository.takeOver([kept.deliveryId, cancelled.deliveryId], 'run-2:1', 1);
+    expect([...mine]).toEqual([kept.deliveryId]);
+    expect((await deliveryRow(cancelled.deliveryId)).claim).toBeNull();
+    expect((await deliveryRow(kept.deliveryId)).claim).toBe('run-2:1:1');
   });
 });

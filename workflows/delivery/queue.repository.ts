@@ -149,7 +149,13 @@ export const queueRepository = {
    */
   async takeOver(ids: string[], token: string, attempt: number): Promise<{ fence: string; mine: Set<string> }> {
     const fence = fenceOf(token, attempt);
+    // A row of the claim cancelled before this take-over (a 410 of the run's previous batch, a
+    // delete) is not sent: its claim goes with it, or it would stay claimed by no one for good.
     const rows = await prisma.$queryRaw<{ id: string }[]>`
+      WITH dropped AS (
+        UPDATE "Delivery" SET "claim" = NULL
+         WHERE "id" = ANY(${ids}::text[]) AND "claim" = ${token} AND "status" <> 'pending' AND "manualRequestedAt" IS NULL
+      )
       UPDATE "Delivery" SET "claim" = ${fence}
        WHERE "id" = ANY(${ids}::text[]) AND ("status" = 'pending' OR "manualRequestedAt" IS NOT NULL)
          AND ("claim" = ${token} OR "claim" LIKE ${`${token}:%`} AND substring("claim" from ${token.length + 2}::int)::int <= ${attempt}::int)

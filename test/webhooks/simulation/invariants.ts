@@ -58,10 +58,7 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
   if (!trace.quiesced) fail(INVARIANTS.quiesces, 'the system did not quiesce within its budget');
   for (const d of deliveries) {
     if (d.status === 'pending') fail(INVARIANTS.quiesces, `${label(d.subscriptionId)}: delivery of ${d.eventId} still pending (next attempt ${d.nextAttemptAt?.toISOString() ?? 'now'})`);
-    // A delete cancels the rows of a batch in flight too (webhook.repository.ts), which keep that
-    // batch's claim: inert (no count reads a cancelled row's claim, nothing takes it again).
-    const inert = d.status === 'cancelled' && rowOf.get(d.subscriptionId)?.deletedAt;
-    if (d.claim !== null && !inert) fail(INVARIANTS.quiesces, `${label(d.subscriptionId)}: delivery of ${d.eventId} still claimed (${d.claim}, ${d.status})`);
+    if (d.claim !== null) fail(INVARIANTS.quiesces, `${label(d.subscriptionId)}: delivery of ${d.eventId} still claimed (${d.claim}, ${d.status})`);
   }
   for (const e of events) if (e.relayedAt === null) fail(INVARIANTS.quiesces, `event ${e.id} (${e.type}) never relayed`);
   for (const id of trace.swept) {
