@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { prisma } from '../../src/db/db.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
+import { queueRepository, type ClaimResult } from '../../workflows/delivery/queue.repository.ts';
 import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
 import { initialRunState } from '../../workflows/delivery/run-state.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
@@ -21,7 +21,7 @@ describe('a claim run again under its token', () => {
     const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
-    const claim = () => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
+    const claim = (): Promise<ClaimResult> => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
 
     const first = await claim();
     const ids = refs.map((r) => r.deliveryId).sort();
@@ -39,7 +39,7 @@ describe('a claim run again under its token', () => {
     const [kept, cancelled] = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-2' };
     const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-2', token: 'run-2:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
-    const claim = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
+    const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
     expect(claim.deliveries).toHaveLength(2);
     // As the record of a 410 does to every waiting delivery of its subscription.
     await prisma.delivery.update({ where: { id: cancelled.deliveryId }, data: { status: 'cancelled', nextAttemptAt: null } });
