@@ -49,4 +49,24 @@ describe('a claim run again under its token', () => {
     expect((await deliveryRow(cancelled.deliveryId)).claim).toBeNull();
     expect((await deliveryRow(kept.deliveryId)).claim).toBe('run-2:1:1');
   });
+
+  it.each([
+    ['disabled', 'cancelled'],
+    ['paused', 'held'],
+  ] as const)('that finds its subscription %s lets go of what it took the first time (%s), as of every row no batch holds', async (condition, status) => {
+    // Found by the simulation (seed 252 on PGlite): the claim's result was lost, the subscription
+    // disabled, the rerun stopped and left its rows pending and claimed for good.
+    const activities = createDeliveryActivities({ allowPrivateTargets: true, mailer: null });
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 2 });
+    const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
+    const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-3' };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-3', token: 'run-3:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const claim = (): Promise<ClaimResult> => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
+    expect((await claim()).deliveries).toHaveLength(2);
+    await prisma.webhookSubscription.update({ where: { id: sub.id }, data: { condition } });
+
+    expect((await claim()).stop).toBeTruthy();
+    for (const ref of refs) expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status, claim: null });
+  });
 });

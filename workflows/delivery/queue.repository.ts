@@ -82,7 +82,12 @@ async function markRun(tx: Prisma.TransactionClient, subscriptionId: string, run
 /** The claim a batch's activity attempt puts on its rows: `<runId>:<call>:<attempt>`. */
 const fenceOf = (token: string, attempt: number) => `${token}:${attempt}`;
 
-const unclaimedPending = (subscriptionId: string) => ({ subscriptionId, status: 'pending' as const, claim: null });
+/**
+ * Pending rows no batch holds: unclaimed, or claimed by this very claim's token before (the claim
+ * committed, its result was lost with its worker, and it runs again now): no batch of that earlier
+ * pass was ever started, so nothing else would hold, cancel or send them.
+ */
+const unclaimedPending = (subscriptionId: string, token: string) => ({ subscriptionId, status: 'pending' as const, OR: [{ claim: null }, { claim: token }] });
 
 export const queueRepository = {
   /** Takes up to `limit` due deliveries of the subscription, oldest event first, within the workspace's cap. */
@@ -115,12 +120,15 @@ export const queueRepository = {
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
         if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
-        await tx.delivery.updateMany({ where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, claim: null }, data: { status: 'cancelled', nextAttemptAt: null } });
+        await tx.delivery.updateMany({
+          where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, OR: [{ claim: null }, { claim: input.token }] },
+          data: { status: 'cancelled', nextAttemptAt: null, claim: null },
+        });
         return { stop: 'ended', ...none, answered: await settleManual(tx, input.subscriptionId, 'cancelled') };
       }
       if (sub.condition === 'paused') {
         if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
-        await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId), data: { status: 'held', nextAttemptAt: null } });
+        await tx.delivery.updateMany({ where: unclaimedPending(input.subscriptionId, input.token), data: { status: 'held', nextAttemptAt: null, claim: null } });
         return { stop: 'paused', ...none, answered: await settleManual(tx, input.subscriptionId, 'held') };
       }
       const { limit, limitedBy } = input.limitFor(settings);
