@@ -2,7 +2,7 @@
 // The native production topology (npm run cluster) under load while its processes die:
 // 1. The cluster up, its api and worker processes with loopback webhook targets allowed and the
 //    test CA trusted (restarted if they run without); a fresh workspace, an API key, and two
-//    subscriptions (POST /webhooks) on local HTTPS receivers.
+//    subscriptions (POST /webhooks) on local HTTPS receivers, and a third, strictly ordered.
 // 2. `--events` tickets created through both api instances (scripts/chaos/load.ts) while each
 //    worker, each api instance, the Temporal server and Redis are SIGKILLed and PostgreSQL shut
 //    down immediately, each started again (scripts/chaos/monkey.ts).
@@ -10,7 +10,8 @@
 //    subscription) received at least once, duplicates by webhook-id, no receiver ever holding more
 //    requests at once than its subscription's maxInFlight (answers take --answer-ms, so batches are
 //    in flight when a worker dies), one ticket per Idempotency-Key in the database, no 5xx outside
-//    a kill window. The last line sums it up; exit 1 on any failure.
+//    a kill window; the strict receiver got every event's first arrival in event order, one at a
+//    time. The last line sums it up; exit 1 on any failure.
 import { chaosAppEnv } from './env.ts'; // first: it sets the environment src/config.ts reads
 import crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -73,15 +74,23 @@ const origins = appProcesses.filter((p) => p.publishedPort !== undefined).map((p
 
 const MAX_IN_FLIGHT = Number(opts['max-in-flight']);
 const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts['answer-ms']), MAX_IN_FLIGHT);
-const subscriptions: { receiver: BenchReceiver; events: string[] }[] = [
+// A strictly ordered subscription among the others: one request at a time, every event in event order.
+const [strictReceiver] = await startBenchReceivers(1, tls, Number(opts['answer-ms']), 1);
+const subscriptions: { receiver: BenchReceiver; events: string[]; strict?: boolean }[] = [
   { receiver: receivers[0]!, events: ['ticket.created', 'ticket.updated'] },
   { receiver: receivers[1]!, events: ['ticket.created'] },
+  { receiver: strictReceiver!, events: ['ticket.created', 'ticket.updated'], strict: true },
 ];
 for (const [i, sub] of subscriptions.entries()) {
   const res = await fetch(`${origins[i % origins.length]}/public/v1/webhooks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${sub.receiver.origin}/chaos`, events: sub.events, description: `chaos receiver ${i + 1}`, maxInFlight: MAX_IN_FLIGHT }),
+    body: JSON.stringify({
+      url: `${sub.receiver.origin}/chaos`,
+      events: sub.events,
+      description: `chaos receiver ${i + 1}${sub.strict ? ' (strict)' : ''}`,
+      ...(sub.strict ? { ordering: 'strict' } : { maxInFlight: MAX_IN_FLIGHT }),
+    }),
   });
   if (res.status !== 201) throw new Error(`creating subscription ${i + 1} answered ${res.status}: ${await res.text()}`);
 }
@@ -131,6 +140,13 @@ for (const sub of subscriptions) {
     if (!eventIds.has(id)) failures.push(`${sub.receiver.origin} received webhook-id ${id}, not an event of the workspace`);
   }
 }
+// The strict receiver: each event's first arrival in event order (a later one arrives only after
+// every earlier one arrived), and never two requests at once.
+const firstArrivals = [...strictReceiver!.arrivals.entries()].sort((a, b) => a[1].firstAt - b[1].firstAt).map(([id]) => id);
+const inOrder = events.filter((e) => subscriptions[2]!.events.includes(e.type)).map((e) => e.id);
+const outOfOrder = firstArrivals.findIndex((id, i) => id !== inOrder[i]);
+if (outOfOrder >= 0) failures.push(`the strict receiver's arrival ${outOfOrder + 1} was ${firstArrivals[outOfOrder]}, event order says ${inOrder[outOfOrder]}`);
+if (strictReceiver!.maxConcurrent() > 1) failures.push(`the strict receiver held ${strictReceiver!.maxConcurrent()} requests at once`);
 const mostAtOnce = Math.max(...receivers.map((r) => r.maxConcurrent()));
 for (const r of receivers) {
   if (r.maxConcurrent() > MAX_IN_FLIGHT) {
@@ -147,7 +163,7 @@ const created = events.filter((e) => e.type === 'ticket.created').length;
 if (created !== perKey.tickets) failures.push(`${perKey.tickets} tickets but ${created} ticket.created events`);
 if (report.tickets.size !== EVENTS) failures.push(`${EVENTS - report.tickets.size} tickets never got a 201`);
 
-await Promise.all(receivers.map((r) => r.close()));
+await Promise.all([...receivers, strictReceiver!].map((r) => r.close()));
 await closeDatabase();
 if (!opts.keep) {
   // They allow loopback targets: not a production setting. `npm run cluster -- up` starts them as in production.
@@ -155,5 +171,5 @@ if (!opts.keep) {
   log('stopped the api and worker processes (they ran with chaos settings); `npm run cluster -- up` starts them again');
 }
 for (const f of failures.slice(0, 20)) console.log(`FAIL ${f}`);
-console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT})`);
+console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT}); the strict receiver: ${firstArrivals.length} events, ${outOfOrder >= 0 ? `out of order at ${outOfOrder + 1}` : 'all in event order'}, at most ${strictReceiver!.maxConcurrent()} at once`);
 process.exit(failures.length ? 1 : 0);
