@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const { values: opts } = parseArgs({
   options: {
@@ -29,6 +30,8 @@ const { values: opts } = parseArgs({
 });
 
 const RESULT = 'SIM_RESULT ';
+/** A seed still running after this long (real ms) hangs: reported as a failure of its own. */
+const SEED_BUDGET_MS = 240_000;
 
 if (opts.child) await child();
 else await parent();
@@ -43,7 +46,15 @@ async function child() {
     for (let seed = from; seed < from + Number(opts.seeds); seed++) {
       let result;
       try {
-        result = await runSeed(stack, seed, { steps: Number(opts.steps) });
+        // A seed that hangs (not a failing invariant: something that never ends) is reported and
+        // ends this process; the parent runs the chunk's other seeds in a new one.
+        const hung = sleep(SEED_BUDGET_MS).then(() => 'hung' as const);
+        result = await Promise.race([runSeed(stack, seed, { steps: Number(opts.steps) }), hung]);
+        if (result === 'hung') {
+          const violation = { invariant: 'the seed ends', detail: `still running after ${SEED_BUDGET_MS / 1000} s (SIM_TRACE=1 npm run simulate -- --seed ${seed} shows where)` };
+          process.stdout.write(`${RESULT}${JSON.stringify({ seed, database: stack.database, violations: [violation], log: [], stats: {}, ms: SEED_BUDGET_MS })}\n`);
+          process.exit(3);
+        }
       } catch (err) {
         result = { seed, database: stack.database, violations: [{ invariant: 'the seed runs', detail: String((err as Error)?.stack ?? err) }], log: [], stats: {}, ms: 0 };
       }
@@ -111,8 +122,9 @@ async function parent() {
   const chunk = Math.max(1, Number(opts.chunk));
   console.log(`simulating ${seeds.length} seed(s) from ${seeds[0]} on ${database}, ${opts.steps} steps each, ${chunk} per process`);
   try {
-    for (let i = 0; i < seeds.length; i += chunk) {
-      const part = seeds.slice(i, i + chunk);
+    const queue = [...seeds];
+    while (queue.length) {
+      const part = queue.splice(0, chunk);
       const childEnv = await freshDatabase();
       const args = ['--liftoff-only', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--from', String(part[0]), '--seeds', String(part.length), '--steps', String(opts.steps)];
       const proc = spawn(process.execPath, args, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -141,7 +153,9 @@ async function parent() {
       });
       const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
       const missing = part.filter((s) => !seen.has(s));
-      if (missing.length) {
+      // Ended after a hung seed (exit 3): the rest of its chunk goes on in a new process.
+      if (code === 3 && missing.length) queue.unshift(...missing);
+      else if (missing.length) {
         failures.push({ seed: missing[0]!, invariants: [`the process running seeds ${missing[0]}…${missing.at(-1)} ended (code ${code}) before they ran`] });
         console.log(`\nthe process of seeds ${part[0]}…${part.at(-1)} ended with code ${code} before seed ${missing[0]}; its last output:\n${stderr}`);
       }

@@ -40,6 +40,8 @@ const ZOMBIE_BUDGET_MS = 3_000;
 export const RELAY_LEASE_MS = 400;
 /** A skip of the clock that has not ended after this long (real ms) while quiescing did not skip. */
 const SKIP_BUDGET_MS = 5_000;
+/** The same for a jump of the schedule, while answers, parks and zombies may still hold the clock (seconds at most). */
+const CLOCK_STEP_BUDGET_MS = 15_000;
 /** How long (real ms) the system may take to quiesce before the seed fails for it. */
 const QUIESCE_BUDGET_MS = 90_000;
 
@@ -482,8 +484,13 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
         return note(`  → ${res.status}`);
       }
       case 'clock':
-        // One jump at a time (see quiesce).
-        clock = clock.then(() => stack.env.sleep(step.ms));
+        // One jump at a time (see quiesce). A jump waits for what runs now (an answer, a park, a
+        // zombie: seconds at most); one that has not ended after CLOCK_STEP_BUDGET_MS of real time
+        // is a clock that stopped skipping, which would take the whole jump (hours) in real time.
+        clock = clock.then(async () => {
+          const skipped = await Promise.race([stack.env.sleep(step.ms).then(() => true, () => true), sleep(CLOCK_STEP_BUDGET_MS).then(() => false)]);
+          if (!skipped) await restartEnvironment(`the time-skipping server's clock stopped skipping (a jump of ${step.ms} ms had not ended after ${CLOCK_STEP_BUDGET_MS} ms)`);
+        });
         await clock;
         return;
       case 'breathe':
