@@ -25,9 +25,9 @@ export async function createChaosWorkspace() {
   return { workspaceId: ws.workspace.id, apiKey: key.value, boardId: board.id, productFieldId: product.id };
 }
 
-/** The workspace's events (id and type) in event order: the webhook-ids the receivers should see. */
+/** The workspace's events (id and type) in event order, (txid, seq) as the feed's: the webhook-ids the receivers should see. */
 export async function workspaceEvents(workspaceId: number) {
-  return prisma.event.findMany({ where: { workspaceId }, select: { id: true, type: true }, orderBy: { seq: 'asc' } });
+  return prisma.event.findMany({ where: { workspaceId }, select: { id: true, type: true }, orderBy: [{ txid: 'asc' }, { seq: 'asc' }] });
 }
 
 /** Events not yet handed to Temporal, and deliveries by status: the drain's progress. */

@@ -5,6 +5,7 @@
 // is waiting for a lock (pg_stat_activity says which). Ordering only, no timing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
+import { writeEvent } from '../../src/events/event.outbox.ts';
 import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
 import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { setInterleaveHook, type InterleavePoint } from '../../workflows/delivery/interleave.ts';
@@ -52,5 +53,36 @@ describe('delivery engine races on PostgreSQL', () => {
     const rows = await prisma.delivery.findMany({ where: { subscriptionId: sub.id }, select: { status: true } });
     expect((await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).condition).toBe('receiving');
     expect(rows.map((r) => r.status)).toEqual(['pending', 'pending']);
+  });
+
+  it('a strict claim leaves a later event alone while a transaction that wrote an earlier one has not committed', async () => {
+    // Found by the simulation (seed 371): by seq alone, an event whose transaction commits late
+    // (a slow request's) reached a strict receiver after an event that came after it.
+    const ws = await createTestWorkspace();
+    const sub = await createSubscription(ws, { url: 'https://127.0.0.1:9/hook', ordering: 'strict' });
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let written!: () => void;
+    const earlierWritten = new Promise<void>((resolve) => (written = resolve));
+    const earlier = prisma.$transaction(
+      async (tx) => {
+        await writeEvent(tx, { type: 'ticket.created', workspace: ws.workspace, actor: { id: ws.admin.id, name: ws.admin.fullName }, boardId: ws.boards[0]!.id, data: { id: 0, subject: 'earlier', version: 1 } });
+        written();
+        await committing;
+      },
+      { timeout: 60_000 },
+    );
+    await earlierWritten;
+    // A later event, committed, with its delivery written as the relay writes it.
+    const later = await createDelivery(ws, sub.id);
+
+    const first = await claim(sub.id, ws.workspace.id);
+    expect(first.deliveries).toEqual([]);
+    expect(first.dueNow).toBe(true); // the run looks again soon
+    commit();
+    await earlier;
+    // Committed now, the earlier event is unrelayed without deliveries: the later one still waits for it.
+    expect((await claim(sub.id, ws.workspace.id, 'run-2')).deliveries).toEqual([]);
+    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: later.deliveryId } })).claim).toBeNull();
   });
 });

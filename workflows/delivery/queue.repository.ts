@@ -269,15 +269,24 @@ async function settleManual(tx: Prisma.TransactionClient, subscriptionId: string
  * runs again under the same token on replay, and must not leave what it took the first time
  * claimed by nobody.
  */
+/** A strictly ordered subscription's head: its first pending delivery in its events' (txid, seq) order. */
+const strictHead = (subscriptionId: string) => Prisma.sql`
+  SELECT d."id", d."claim", d."nextAttemptAt", d."seq", e."txid" FROM "Delivery" d JOIN "Event" e ON e."id" = d."eventId"
+   WHERE d."subscriptionId" = ${subscriptionId} AND d."status" = 'pending' ORDER BY e."txid", e."seq" LIMIT 1`;
+
 async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: number, strict: boolean) {
   const now = input.now.toISOString();
   const room = Prisma.sql`(SELECT GREATEST(0, LEAST(${limit}::int, ${input.workspaceCap}::int - "n")) FROM busy)`;
   const returning = Prisma.sql`RETURNING d."id", d."eventId", d."seq", d."scheduledAttempts" + 1 AS "attempt",
     COALESCE(d."manualRequestedAt", d."nextAttemptAt", d."createdAt") AS "dueAt", NULLIF(d."manualRequests", '{}') AS "manual"`;
-  // Strict: this claim's own row, else the oldest manual request, else the head, unless an earlier
-  // event of the workspace has no deliveries written yet (a relay holds it, or died holding it):
-  // its delivery to this subscription may be about to come before the head. In this one snapshot
-  // an event seen written has its rows seen.
+  // Strict: this claim's own row, else the oldest manual request, else the head, in the events'
+  // (txid, seq) order as the events feed's. The head goes only below the horizon (its event's
+  // transaction older than every one still running: none of those can commit an event before it;
+  // by seq alone, a transaction that took a lower seq and commits later would come out after a
+  // later event, found by the simulation, seed 371 on PostgreSQL) and unless an earlier event of
+  // the workspace has no deliveries written yet (a relay holds it, or died holding it): its
+  // delivery to this subscription may be about to come before the head. In this one snapshot an
+  // event seen written has its rows seen.
   const take = strict
     ? Prisma.sql`
         UPDATE "Delivery" d SET "claim" = ${input.token}
@@ -288,11 +297,11 @@ async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: num
                    WHERE "subscriptionId" = ${input.subscriptionId} AND "claim" IS NULL AND "manualRequestedAt" IS NOT NULL
                   UNION ALL
                   SELECT h."id", 2, h."seq"
-                    FROM (SELECT "id", "claim", "nextAttemptAt", "seq" FROM "Delivery"
-                           WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1) h
+                    FROM (${strictHead(input.subscriptionId)}) h
                    WHERE h."claim" IS NULL AND COALESCE(h."nextAttemptAt", ${now}::timestamp(3)) <= ${now}::timestamp(3)
+                     AND h."txid" < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
                      AND NOT EXISTS (SELECT 1 FROM "Event" e
-                                      WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND e."seq" < h."seq" AND e."deliveriesWrittenAt" IS NULL)
+                                      WHERE e."relayedAt" IS NULL AND e."workspaceId" = ${input.workspaceId}::int AND (e."txid", e."seq") < (h."txid", h."seq") AND e."deliveriesWrittenAt" IS NULL)
                 ) c ORDER BY "rank", "seq" LIMIT 1) p
          WHERE d."id" = p."id" AND ${room} > 0
         ${returning}`
@@ -309,8 +318,7 @@ async function claim(tx: Prisma.TransactionClient, input: ClaimInput, limit: num
   // earliest unclaimed one (this statement's own claims are not seen here: they are left out).
   // A manual request left waiting is due now either way.
   const scheduled = strict
-    ? Prisma.sql`SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "at" FROM "Delivery"
-                  WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' ORDER BY "seq" LIMIT 1`
+    ? Prisma.sql`SELECT COALESCE("nextAttemptAt", ${now}::timestamp(3)) AS "at" FROM (${strictHead(input.subscriptionId)}) h`
     : Prisma.sql`SELECT min(COALESCE("nextAttemptAt", ${now}::timestamp(3))) AS "at" FROM "Delivery"
                   WHERE "subscriptionId" = ${input.subscriptionId} AND "status" = 'pending' AND "claim" IS NULL
                     AND "id" NOT IN (SELECT "id" FROM taken)`;

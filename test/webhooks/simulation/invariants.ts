@@ -125,16 +125,19 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
   // Strict order: once a later event has arrived, an earlier one arrives again only as a duplicate of a delivered one.
   for (const sub of trace.subs.filter((s) => s.plan.ordering === 'strict')) {
     const mine = trace.requests.filter((r) => r.path === sub.path).sort((a, b) => a.arrivedAt - b.arrivedAt);
+    // Event order is the events feed's: (txid, seq) (src/events/event-feed.repository.ts).
     const delivered = new Set<string>();
-    let latest: { id: string; seq: bigint } | null = null;
+    const before = (a: { txid: bigint; seq: bigint }, b: { txid: bigint; seq: bigint }) => a.txid < b.txid || (a.txid === b.txid && a.seq < b.seq);
+    let latest: { id: string; txid: bigint; seq: bigint } | null = null;
     for (const r of mine) {
       const id = r.headers['webhook-id'];
-      const seq = eventById.get(id)?.seq;
-      if (seq === undefined) continue;
-      if (latest && seq < latest.seq && !delivered.has(id)) {
-        fail(INVARIANTS.order, `${sub.plan.label}: ${id} (seq ${seq}) arrived after ${latest.id} (seq ${latest.seq}) without having been delivered before`);
+      const event = eventById.get(id);
+      if (event === undefined) continue;
+      const at = { id, txid: event.txid, seq: event.seq };
+      if (latest && before(at, latest) && !delivered.has(id)) {
+        fail(INVARIANTS.order, `${sub.plan.label}: ${id} (txid ${at.txid}, seq ${at.seq}) arrived after ${latest.id} (txid ${latest.txid}, seq ${latest.seq}) without having been delivered before`);
       }
-      if (!latest || seq > latest.seq) latest = { id, seq };
+      if (!latest || before(latest, at)) latest = at;
       // Delivered once a 2xx answered it; its later arrivals are duplicates (a zombie's, a lost result's).
       if (r.closedAt !== undefined && is2xx(r.status)) delivered.add(id);
     }
