@@ -141,8 +141,13 @@ export function createOutboxRelay(options: RelayOptions) {
     const claimedAt = Date.now();
     for (const e of events) outboxRelayPickupDelay.observe(Math.max(0, claimedAt - e.occurredAt.getTime()) / 1000);
     step = outboxRelayStepDuration.startTimer({ step: 'write' });
-    const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(events.map((e) => e.workspaceId))]);
-    const matched = events.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscription: s })));
+    // An event whose deliveries an earlier pass wrote (its relay died before marking it relayed)
+    // gets no new ones: matched again now, a subscription enabled since would get it after its
+    // later events, which a strict subscription's claim no longer waits for (found by the
+    // simulation, seed 371). Its runs are only woken.
+    const fresh = events.filter((e) => !e.written);
+    const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(fresh.map((e) => e.workspaceId))]);
+    const matched = fresh.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscription: s })));
     // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
     const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
     const pairs = await webhookRepository.createDeliveries(
@@ -153,7 +158,9 @@ export function createOutboxRelay(options: RelayOptions) {
     await webhookRepository.markDeliveriesWritten(events.map((e) => e.id));
     // One wake per subscription for the whole batch, naming its events in order (the waker joins it to a signal in flight).
     const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
-    for (const { event, subscription } of pairs) {
+    const written = new Map(events.filter((e) => e.written).map((e) => [e.id, e]));
+    const earlier = (await webhookRepository.subscriptionsWithDeliveries([...written.keys()])).map((d) => ({ event: written.get(d.eventId)!, subscription: { id: d.subscriptionId, workspaceId: written.get(d.eventId)!.workspaceId } }));
+    for (const { event, subscription } of [...pairs, ...earlier].sort((a, b) => (a.event.seq < b.event.seq ? -1 : a.event.seq > b.event.seq ? 1 : 0))) {
       const entry = bySubscription.get(subscription.id) ?? { workspaceId: subscription.workspaceId, events: [] };
       entry.events.push(event);
       bySubscription.set(subscription.id, entry);

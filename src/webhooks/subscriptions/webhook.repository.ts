@@ -93,6 +93,8 @@ export interface ClaimedEvent {
   traceparent: string | null;
   /** When it occurred (the writer's clock): the relay's pickup delay is measured from it. */
   occurredAt: Date;
+  /** Its deliveries were written by an earlier pass (a relay that died before marking it relayed). */
+  written: boolean;
 }
 
 /** The statuses an attempt can have, and those of a delivery the log shows as waiting. */
@@ -395,6 +397,7 @@ export const webhookRepository = {
              FOR UPDATE SKIP LOCKED) l
           LIMIT ${limit})
       RETURNING "id", "seq", "type", "workspaceId", "boardId", "targetSubscriptionId", "aboutSubscriptionId", "aboutBoardIds", "traceparent", "occurredAt",
+        "deliveriesWrittenAt" IS NOT NULL AS "written",
         CASE WHEN "type" = 'ticket.updated' AND jsonb_typeof("payload"->'changes') = 'array'
              THEN ARRAY(SELECT c->>'field' FROM jsonb_array_elements("payload"->'changes') c) END AS "changedFields"`;
     return claimed.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
@@ -484,6 +487,12 @@ export const webhookRepository = {
    * The events' deliveries are written (each matching subscription has its row): a strictly
    * ordered subscription's later deliveries no longer wait for them (queue.repository.ts claim).
    */
+  /** The subscriptions that already have deliveries of these events (written by an earlier pass), to wake their runs. */
+  subscriptionsWithDeliveries(eventIds: string[]): Promise<{ eventId: string; subscriptionId: string }[]> {
+    if (!eventIds.length) return Promise.resolve([]);
+    return prisma.$queryRaw`SELECT "eventId", "subscriptionId" FROM "Delivery" WHERE "eventId" = ANY(${eventIds}::text[])`;
+  },
+
   markDeliveriesWritten(eventIds: string[]) {
     return prisma.$executeRaw`UPDATE "Event" SET "deliveriesWrittenAt" = now() WHERE "id" = ANY(${eventIds}::text[]) AND "deliveriesWrittenAt" IS NULL`;
   },

@@ -136,6 +136,11 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
       const at = { id, txid: event.txid, seq: event.seq };
       if (latest && before(at, latest) && !delivered.has(id)) {
         fail(INVARIANTS.order, `${sub.plan.label}: ${id} (txid ${at.txid}, seq ${at.seq}) arrived after ${latest.id} (txid ${latest.txid}, seq ${latest.seq}) without having been delivered before`);
+        if (process.env.SIM_DEBUG) {
+          for (const e of events) note(`  debug event ${e.id} ${e.type} txid ${e.txid} seq ${e.seq} occurred ${e.occurredAt.toISOString()} relayed ${e.relayedAt?.toISOString()} written ${e.deliveriesWrittenAt?.toISOString()}`);
+          for (const d of deliveries.filter((x) => x.subscriptionId === sub.id)) note(`  debug delivery ${d.eventId} ${d.status} seq ${d.seq} created ${d.createdAt.toISOString()}`);
+          for (const r of mine) note(`  debug arrival ${r.headers['webhook-id']} at ${Math.round(r.arrivedAt)} status ${r.status}`);
+        }
       }
       if (!latest || before(latest, at)) latest = at;
       // Delivered once a 2xx answered it; its later arrivals are duplicates (a zombie's, a lost result's).
