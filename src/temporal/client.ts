@@ -4,6 +4,7 @@ import { CLOSING_RETRY_MS } from '../../workflows/delivery/constants.ts';
 import { AppError } from '../errors/errors.ts';
 import { temporalClientInterceptors } from '../tracing/temporal.ts';
 import { onResetForTests } from '../reset-for-tests.ts';
+import { closedGuard, type ClosedGuard } from './closed-guard.ts';
 
 const RESOURCE_EXHAUSTED = 8;
 
@@ -23,12 +24,15 @@ export function firstRetryMs(status: { code: number; details?: string }): number
  * A Client whose connection opens on first use (so creating it never fails or blocks at
  * startup). Close it with `client.connection.close()`.
  */
-function connectTemporal(address: string, namespace: string): Client {
+function connectTemporal(address: string, namespace: string): { client: Client; guard: ClosedGuard } {
   const retry = makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ initialIntervalMs: firstRetryMs }));
-  return new Client({ connection: Connection.lazy({ address, interceptors: [retry] }), namespace, interceptors: temporalClientInterceptors() });
+  // After the retry interceptor: a retry whose timer fires once the connection is closed ends CANCELLED.
+  const guard = closedGuard();
+  const connection = Connection.lazy({ address, interceptors: [retry, guard.interceptor] });
+  return { client: new Client({ connection, namespace, interceptors: temporalClientInterceptors() }), guard };
 }
 
-let shared: { client: Client; taskQueue: string } | undefined;
+let shared: { client: Client; taskQueue: string; guard?: ClosedGuard } | undefined;
 
 /**
  * The process's Temporal client for the API (resume, re-send) and the outbox relay. `npm start`
@@ -36,7 +40,8 @@ let shared: { client: Client; taskQueue: string } | undefined;
  * first use connects to TEMPORAL_ADDRESS.
  */
 export function useTemporal(address: string, taskQueue = config.temporal.taskQueue): { client: Client; taskQueue: string } {
-  shared = { client: connectTemporal(address, config.temporal.namespace), taskQueue };
+  const { client, guard } = connectTemporal(address, config.temporal.namespace);
+  shared = { client, taskQueue, guard };
   return shared;
 }
 
@@ -49,6 +54,7 @@ export function temporal(): { client: Client; taskQueue: string } {
 export async function closeTemporal(): Promise<void> {
   const s = shared;
   shared = undefined;
+  s?.guard?.close();
   await s?.client.connection.close();
 }
 

@@ -61,7 +61,7 @@ export async function createDelivery(ws: Workspace, subscriptionId: string, type
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 
-/** Attempts of one new delivery (of an event of `type`) to the subscription: at the given times, with the given outcomes and durations. */
+/** Attempts of one new delivery (of an event of `type`) to the subscription: at the given times, with the given outcomes and durations; the delivery ends as its last attempt did. */
 export async function seedAttempts(ws: Workspace, subscriptionId: string, attempts: [Date | string, 'succeeded' | 'failed', number][], type?: EventType) {
   const ref = await createDelivery(ws, subscriptionId, type);
   await prisma.deliveryAttempt.createMany({
@@ -81,6 +81,9 @@ export async function seedAttempts(ws: Workspace, subscriptionId: string, attemp
       workflowId: deliveryRunWorkflowId(subscriptionId),
     })),
   });
+  // The delivery is over, as its attempts say: no run or sweep of the service under test takes it up again.
+  const last = attempts.at(-1)?.[1] ?? 'succeeded';
+  await prisma.delivery.update({ where: { id: ref.deliveryId }, data: { status: last, attemptCount: attempts.length, scheduledAttempts: attempts.length } });
   return ref;
 }
 
