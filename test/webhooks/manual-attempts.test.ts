@@ -174,6 +174,24 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null });
   });
 
+  it('a re-send of a cancelled delivery still claimed by a run that ended (a batch it never started) goes out, and the claim is freed', async () => {
+    // A run that ends on a disable (a 410 of its previous batch) or a delete leaves the claim of a
+    // batch it had claimed but not started on the rows that stop cancelled (the simulation allows
+    // it as inert): the run a re-send wakes frees every earlier run's claim at its first claim.
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('inert-claim');
+    stack.receiver.respond(path, async () => ({ status: 200 }));
+    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
+    const ref = await createDelivery(ws, sub.id);
+    await prisma.delivery.update({ where: { id: ref.deliveryId }, data: { status: 'cancelled', claim: 'an-ended-run:2:1' } });
+
+    const { result } = await resend(ref);
+    expect(result).toMatchObject({ outcome: 'succeeded', httpStatus: 200 });
+    expect(eventIdsAt(path)).toEqual([ref.eventId]);
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ claim: null, manualRequests: [] });
+    await runResult(plain(), sub.id);
+  });
+
   it('a re-send whose delivery is deleted while it waits ends `cancelled` once it looks again (MANUAL_RECHECK_MS)', async () => {
     const { path, g, sub, first, ref } = await oneInFlight('deleted');
     const { workflowId } = await resendDelivery(plain(), stack.taskQueue, ref, uniqueId('req'), AbortSignal.abort());
