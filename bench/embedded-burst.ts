@@ -204,8 +204,8 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     const child = spawn('sh', ['scripts/start.sh', part], { cwd: tree, env: partEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     services.push(child);
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
     const deadline = Date.now() + 180_000;
     while (!out.includes('Database:')) {
       if (child.exitCode !== null) throw new Error(`the service (${part}) exited: ${out}`);
@@ -435,7 +435,7 @@ async function main() {
   for (let r = 0; r < num('rounds'); r++) {
     for (const side of shuffle(Object.keys(trees))) {
       log(`Round ${r + 1}, ${side}`);
-      results[side]!.push(await runSide(trees[side]!, receiver, caFile, `${side}${r}`));
+      results[side].push(await runSide(trees[side], receiver, caFile, `${side}${r}`));
     }
   }
   const baselineCommit = worktree?.commit;
@@ -465,7 +465,7 @@ async function main() {
     '|---|--:|--:|---|--:|--:|---|--:|--:|--:|',
   ];
   for (const side of Object.keys(trees)) {
-    const xs = results[side]!;
+    const xs = results[side];
     lines.push(
       `| ${side} | ${pair(xs.map((x) => x.bApiIdle))} | ${pair(xs.map((x) => x.bApiDuring))} | ${within(
         xs.map((x) => x.bApiIdle),
@@ -475,7 +475,7 @@ async function main() {
         xs.map((x) => x.bArrivalIdle),
         xs.map((x) => x.bArrivalDuring),
         (i) => 2 * i + 250,
-      )} | ${fmt(med(xs.map((x) => x.aUpdates / x.aSeconds)))} (${xs.reduce((s, x) => s + x.aFailed, 0)}, ${xs.reduce((s, x) => s + x.aThrottled, 0)}) | ${fmt(med(xs.map((x) => x.aDeliveredInWindow)))} of ${fmt(xs[0]!.aUpdates)} | ${xs.every((x) => x.aAllDeliveredAfter !== null) ? `${fmt(med(xs.map((x) => x.aAllDeliveredAfter)))} s` : `not within ${num('drain-seconds')} s more (${fmt(med(xs.map((x) => x.aDelivered)))} arrived)`} |`,
+      )} | ${fmt(med(xs.map((x) => x.aUpdates / x.aSeconds)))} (${xs.reduce((s, x) => s + x.aFailed, 0)}, ${xs.reduce((s, x) => s + x.aThrottled, 0)}) | ${fmt(med(xs.map((x) => x.aDeliveredInWindow)))} of ${fmt(xs[0].aUpdates)} | ${xs.every((x) => x.aAllDeliveredAfter !== null) ? `${fmt(med(xs.map((x) => x.aAllDeliveredAfter)))} s` : `not within ${num('drain-seconds')} s more (${fmt(med(xs.map((x) => x.aDelivered)))} arrived)`} |`,
     );
   }
   lines.push(
@@ -486,7 +486,7 @@ async function main() {
     `|---|--:|${stageNames.map(() => '--:').join('|')}|`,
   );
   for (const side of Object.keys(trees)) {
-    const xs = results[side]!;
+    const xs = results[side];
     // The first round's (a median of percentiles per step would not add up to anything).
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
   }
@@ -498,7 +498,7 @@ async function main() {
     '|---|--:|--:|--:|--:|',
   );
   for (const side of Object.keys(trees)) {
-    for (const row of histogramRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
+    for (const row of histogramRows(results[side][0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
   }
   lines.push(
     '',
@@ -509,7 +509,7 @@ async function main() {
   );
   const loop = (x?: ProcessSummary) => (x ? `${x.loopMeanMs} / ${x.loopP99Ms} / ${x.loopMaxMs}` : 'n/a');
   for (const side of Object.keys(trees)) {
-    for (const p of results[side]![0]?.processes ?? []) lines.push(`| ${side}, ${p.part} | ${loop(p.idle)} | ${loop(p.during)} | ${p.idle?.cpuSeconds ?? 'n/a'} | ${p.during?.cpuSeconds ?? 'n/a'} |`);
+    for (const p of results[side][0]?.processes ?? []) lines.push(`| ${side}, ${p.part} | ${loop(p.idle)} | ${loop(p.during)} | ${p.idle?.cpuSeconds ?? 'n/a'} | ${p.during?.cpuSeconds ?? 'n/a'} |`);
   }
   lines.push('');
   writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}${SPLIT ? '-split' : ''}-latest.md`), lines.join('\n'), log);

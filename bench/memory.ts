@@ -109,7 +109,7 @@ function startPart(role: Role, env: NodeJS.ProcessEnv): Part {
   });
   const part: Part = { role, child, probeFile, peakRss: 0, mix: noClasses(), lists: noClasses(), hostile: noClasses() };
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.once('exit', (code, signal) => {
     part.exit = { code, signal, afterSeconds: Math.round((Date.now() - started) / 1000) };
     if (!stopping) log(`${role} exited (code ${code}, signal ${signal}); its last output:\n${stderr.slice(-1500)}`);
@@ -201,7 +201,7 @@ async function main() {
   const caFile = path.join(tmp, 'ca.pem');
   fs.writeFileSync(caFile, tls.ca);
   receivers = await startBenchReceivers(1, tls);
-  const receiverUrl = `${receivers[0]!.origin}/webhooks/memory`;
+  const receiverUrl = `${receivers[0].origin}/webhooks/memory`;
   const env = baseEnv(caFile);
   const targets: { part: Part; origin: string; fixture: MemoryFixture }[] = [];
 
@@ -263,8 +263,8 @@ async function main() {
   })();
   for (const { target, runs } of loads) {
     const [mix, lists] = await Promise.all(runs);
-    count(target.part.mix, mix!);
-    count(target.part.lists, lists!);
+    count(target.part.mix, mix);
+    count(target.part.lists, lists);
   }
   await hostile;
 
@@ -288,7 +288,7 @@ async function main() {
       return `| ${p.role} | ${limits[p.role]} | ${mb(p.peakRss)} | ${mb(peakHeap)} (${share}) | ${mb(afterGc)} | ${answers(p.mix)} | ${answers(p.lists)} | ${answers(p.hostile)} | ${survived} |`;
     });
   const hostileRows = HOSTILE_REQUESTS.map((r) => `| ${r.name} | ${targets.map((t) => classes(hostileResults.get(`${r.name}\u0000${t.part.role}`) ?? noClasses())).join(' | ')} |`);
-  const delivered = receivers[0]!.total();
+  const delivered = receivers[0].total();
   const report = [
     `# Memory benchmark (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
     '',

@@ -61,7 +61,7 @@ export interface SideResult {
   wide?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
 }
 
-const spec = JSON.parse(process.argv[2]!) as SideSpec;
+const spec = JSON.parse(process.argv[2]) as SideSpec;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${path.basename(spec.tree)}: ${m}`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-side-'));

@@ -127,8 +127,8 @@ function procStats(pid: number) {
  * unit costs the machine, receivers, PostgreSQL and loopback networking included.
  */
 function machineCpu() {
-  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = ticks[3]! + (ticks[4] ?? 0);
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = ticks[3] + (ticks[4] ?? 0);
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busyMs: (total - idle) * 10, idleMs: idle * 10 };
 }
@@ -311,7 +311,7 @@ async function main() {
     await sleep(3_000);
     const check2 = check(ids2);
     for (const id of ids2) phaseBefore.add(id);
-    const cpuMs = procStats(child.pid!).cpuMs - cpu2[0]! + procStats(secondWorker.pid!).cpuMs - cpu2[1]!;
+    const cpuMs = procStats(child.pid!).cpuMs - cpu2[0] + procStats(secondWorker.pid!).cpuMs - cpu2[1];
     twoWorkers = { throughput: check2.delivered / seconds, seconds, check: check2, cpuMs };
     log(`Fan-out with two: ${fmt(twoWorkers.throughput)} deliveries/s over ${fmt(seconds, 1)} s; ${check2.missing} missing, ${check2.duplicates} duplicates`);
   }
@@ -356,7 +356,7 @@ async function main() {
   const stageSql = new pg.Client({ connectionString: databaseUrl });
   const stages = await stageSql
     .connect()
-    .then(() => stagesWith(async (text, params) => (await stageSql.query(text, params)).rows, `${receivers[0]!.origin}/webhooks/bench`, latencyFrom, Date.now(), receivers[0]!.arrivals))
+    .then(() => stagesWith(async (text, params) => (await stageSql.query(text, params)).rows, `${receivers[0].origin}/webhooks/bench`, latencyFrom, Date.now(), receivers[0].arrivals))
     .catch((err) => void log(`Latency: could not read the stages: ${err}`))
     .finally(() => stageSql.end().catch(() => undefined));
   if (stages) log(`Latency stages (p50 / p95 ms): ${stageNames.map((n, i) => `${n} ${stageCells(stages)[i]}`).join('; ')}`);

@@ -78,7 +78,7 @@ async function parent() {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   for (const line of provision.stdout.split('\n')) {
     const found = /^([A-Z_]+)=(.*)$/.exec(line);
-    if (found) env[found[1]!] = found[2];
+    if (found) env[found[1]] = found[2];
   }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'simulate-'));
   env.TEST_RUN_DIR = runDir;
@@ -156,7 +156,7 @@ async function parent() {
       // Ended after a hung seed (exit 3): the rest of its chunk goes on in a new process.
       if (code === 3 && missing.length) queue.unshift(...missing);
       else if (missing.length) {
-        failures.push({ seed: missing[0]!, invariants: [`the process running seeds ${missing[0]}…${missing.at(-1)} ended (code ${code}) before they ran`] });
+        failures.push({ seed: missing[0], invariants: [`the process running seeds ${missing[0]}…${missing.at(-1)} ended (code ${code}) before they ran`] });
         console.log(`\nthe process of seeds ${part[0]}…${part.at(-1)} ended with code ${code} before seed ${missing[0]}; its last output:\n${stderr}`);
       }
     }

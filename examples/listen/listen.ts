@@ -63,7 +63,7 @@ async function feed(query: Record<string, string>): Promise<{ data: FeedEvent[];
 async function forward(event: FeedEvent, webhook: Webhook): Promise<number> {
   const body = JSON.stringify(event);
   const timestamp = new Date();
-  const res = await fetch(forwardTo!, {
+  const res = await fetch(forwardTo, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

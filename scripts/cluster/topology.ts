@@ -160,9 +160,9 @@ export const temporalSchemaSteps: readonly string[][] = [
   ['temporal', 'postgresql/v12/temporal'],
   ['temporal_visibility', 'postgresql/v12/visibility'],
 ].flatMap(([database, schema]) => [
-  ['--database', database!, 'create-database'],
-  ['--database', database!, 'setup-schema', '-v', '0.0'],
-  ['--database', database!, 'update-schema', '--schema-name', schema!],
+  ['--database', database, 'create-database'],
+  ['--database', database, 'setup-schema', '-v', '0.0'],
+  ['--database', database, 'update-schema', '--schema-name', schema],
 ]);
 
 /** What the UI server's config template (config/docker.yaml of ui-server) reads. */

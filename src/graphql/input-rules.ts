@@ -28,7 +28,7 @@ function isConnection(field: GraphQLField<unknown, unknown>): boolean {
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
 const then = <T, R>(value: T | PromiseLike<T>, f: (v: T) => R | PromiseLike<R>): R | PromiseLike<R> =>
-  isThenable(value) ? (value as PromiseLike<T>).then(f) : f(value as T);
+  isThenable(value) ? (value).then(f) : f(value);
 
 /**
  * How a connection's answer signs its cursors: set on its edges and its pageInfo, read by the
@@ -66,7 +66,7 @@ function signCursorFieldsOf(connectionType: GraphQLObjectType) {
   const fields = connectionType.getFields();
   const edgeType = fields.edges && getNamedType(fields.edges.type);
   const infoType = fields.pageInfo && getNamedType(fields.pageInfo.type);
-  if (isObjectType(edgeType) && edgeType.getFields().cursor) signedCursorField(edgeType.getFields().cursor!);
+  if (isObjectType(edgeType) && edgeType.getFields().cursor) signedCursorField(edgeType.getFields().cursor);
   if (isObjectType(infoType)) {
     for (const name of ['startCursor', 'endCursor']) {
       const field = infoType.getFields()[name];
@@ -89,7 +89,7 @@ function guard(list: string, connection: boolean, resolve: Resolver): Resolver {
         if (inner === null) throw invalidCursor(ctx.restRoute ? 'query/cursor' : `/${name}`);
         opened[name] = inner;
       }
-      return then(resolve(parent, opened, ctx, info) as unknown, (result) => markForSigning(key, list, result));
+      return then(resolve(parent, opened, ctx, info), (result) => markForSigning(key, list, result));
     });
   };
 }

@@ -94,7 +94,7 @@ export function costOf({ schema, document, variableValues, operationName, contex
   try {
     // complexityFromQuery measures a document's first operation: given only the one that runs.
     const runs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] };
-    return complexityFromQuery(runs, { schema, ctx: (contextValue ?? {}) as object, variables: { ...variableValues } }).complexity;
+    return complexityFromQuery(runs, { schema, ctx: (contextValue ?? {}), variables: { ...variableValues } }).complexity;
   } catch (err) {
     if (err instanceof GraphQLError) return 0;
     throw err;
@@ -158,7 +158,7 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
           setResultAndStopExecution({ errors: [refusal('too_many_mutations', `A document may run at most ${GRAPHQL_LIMITS.mutationFields} mutation fields; it runs ${mutations}`)] });
           return;
         }
-        const context = args.contextValue as Context;
+        const context = args.contextValue;
         if (mutations > 1 && context.chargeRequests) {
           try {
             await context.chargeRequests(mutations - 1);
@@ -188,6 +188,6 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
       costLimit: { enabled: false },
       // It misses enum values, and it cannot tell a signed-in caller: see onExecutionResult.
       blockFieldSuggestion: { enabled: false },
-    }) as Plugin<Context>,
+    }),
   ];
 }

@@ -66,7 +66,7 @@ async function email(invitation: InvitationRow, link: string, invitedBy: string)
 
 /** A user name from the e-mail's local part, made unique in the workspace with a suffix. */
 const userNameFor = (email: string) => async (taken: (name: string) => Promise<boolean>) => {
-  const base = email.split('@')[0]!.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'person';
+  const base = email.split('@')[0].replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'person';
   for (let name = base; ; name = `${base}-${crypto.randomBytes(3).toString('hex')}`) if (!(await taken(name))) return name;
 };
 

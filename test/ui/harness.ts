@@ -85,7 +85,7 @@ export async function startUiStack(): Promise<UiStack> {
         await prisma.user.create({
           data: {
             workspaceId: workspace.workspace.id,
-            userName: email.split('@')[0]!,
+            userName: email.split('@')[0],
             fullName: role === 'admin' ? 'Second Admin' : 'Agent Smith',
             email,
             roleId: role === 'admin' ? workspace.roles.admin.id : workspace.roles.agent.id,

@@ -191,7 +191,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       lastScheduled: false,
       nextAttemptAt: null,
       // The log ties the attempt to the workflow that asked first (a re-send's, a recovery's).
-      workflowId: claimed.manual![0]!,
+      workflowId: claimed.manual![0],
       workflowRunId: null,
       waited: claimed.waited,
       fence,
@@ -413,7 +413,7 @@ export async function sendInTurn(items: ClaimedDelivery[], width: number, sendOn
   const lane = async () => {
     while (!halted && !stopped() && next < items.length) {
       const i = next++;
-      const s = await sendOne(items[i]!);
+      const s = await sendOne(items[i]);
       sent[i] = s;
       if (!is2xx(s)) halted = true;
     }

@@ -123,7 +123,7 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
   }
   for (const [key, n] of recorded) {
     const got = requestsOf.get(key)?.length ?? 0;
-    if (n > got) fail(INVARIANTS.attempts, `${label(key.split(' ')[0]!)}: ${n} attempts of ${key.split(' ')[1]} recorded, ${got} received`);
+    if (n > got) fail(INVARIANTS.attempts, `${label(key.split(' ')[0])}: ${n} attempts of ${key.split(' ')[1]} recorded, ${got} received`);
   }
 
   // Strict order: once a later event has arrived, an earlier one arrives again only as a duplicate of a delivered one.

@@ -195,7 +195,7 @@ function parseStates(text: string): CreateBoardInput['states'] {
     const initial = line.endsWith('*');
     const m = /^(.*?)\s*\((\w+)\)\s*\*?$/.exec(line);
     const name = (m ? m[1] : line.replace(/\*$/, '')).trim();
-    const category = (m && CATEGORIES.includes(m[2]!) ? m[2] : 'open') as StateCategory;
+    const category = (m && CATEGORIES.includes(m[2]) ? m[2] : 'open') as StateCategory;
     return { name, category, initial };
   });
 }
@@ -205,7 +205,7 @@ function parseFields(text: string): NonNullable<CreateBoardInput['fields']> {
   return lines(text).map((line) => {
     const [name, rest = 'text'] = line.split(':', 2).map((p) => p.trim()) as [string, string?];
     const parts = rest.split(',').map((p) => p.trim());
-    const type = (FIELD_TYPES.includes(parts[0]!) ? parts[0] : parts[0] || 'text') as FieldType;
+    const type = (FIELD_TYPES.includes(parts[0]) ? parts[0] : parts[0] || 'text') as FieldType;
     const options = parts.find((p) => p.startsWith('options'))?.slice('options'.length).split('|').map((o) => o.trim()).filter(Boolean);
     return { name, type, required: parts.includes('required'), ...(options && { options }) };
   });
