@@ -36,7 +36,7 @@ export function verdictOf(f: Figure): { ratio: number; min: number; max: number;
   return { ratio, min, max, flag };
 }
 
-export const HISTORY_HEADER = [
+const HISTORY_HEADER = [
   '# bench:guard history',
   '',
   'One row per figure and run of `npm run bench:guard`, appended by it (docs/contributing/benchmarks.md, "The guard").',

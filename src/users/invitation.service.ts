@@ -21,7 +21,7 @@ import { requirePeopleManager } from './people.service.ts';
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Pending invitations per workspace: bounds the rows (and e-mails) one workspace can make. */
-export const MAX_PENDING_INVITATIONS = 100;
+const MAX_PENDING_INVITATIONS = 100;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const MIN_PASSWORD = 12;
 

@@ -26,7 +26,7 @@ export interface RunningService {
 }
 
 /** Every `npm start` of the file, for afterAll to kill what a failed test left running. */
-export const started: ChildProcess[] = [];
+const started: ChildProcess[] = [];
 
 export function killStarted() {
   for (const c of started) {

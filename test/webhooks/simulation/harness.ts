@@ -37,7 +37,7 @@ const PARK_BUDGET_MS = 250;
 /** A killed batch's zombie may wait this long (real ms) for its retry to take the batch over. */
 const ZOMBIE_BUDGET_MS = 3_000;
 /** The simulation's relays lease events this long (real ms): a dead process's events are taken again soon. */
-export const RELAY_LEASE_MS = 400;
+const RELAY_LEASE_MS = 400;
 /** A skip of the clock that has not ended after this long (real ms) while quiescing did not skip. */
 const SKIP_BUDGET_MS = 5_000;
 /** The same for a jump of the schedule, while answers, parks and zombies may still hold the clock (seconds at most). */
@@ -692,7 +692,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
 }
 
 /** Deliveries held on a subscription that receives (a resume undone, say): one statement, so one snapshot. */
-export function heldOnReceiving(subscriptionIds: string[]): Promise<{ subscriptionId: string; n: number }[]> {
+function heldOnReceiving(subscriptionIds: string[]): Promise<{ subscriptionId: string; n: number }[]> {
   return prisma.$queryRaw<{ subscriptionId: string; n: number }[]>`
     SELECT d."subscriptionId", count(*)::int AS "n" FROM "Delivery" d JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
      WHERE d."subscriptionId" = ANY(${subscriptionIds}::text[]) AND d."status" = 'held' AND s."condition" = 'receiving' AND s."deletedAt" IS NULL

@@ -13,7 +13,7 @@ export interface Violation {
   detail: string;
 }
 
-export const INVARIANTS = {
+const INVARIANTS = {
   quiesces: 'the system quiesces: nothing pending, claimed or unrelayed, no run left, no run needed the sweep',
   reaches: 'every accepted event reaches each matching subscription, or is held, cancelled or disabled by a rule the API shows',
   order: "a strict subscription's receiver sees every event in event order",

@@ -62,7 +62,7 @@ function toApiError(error: GraphQLErrorShape | undefined, status: number): ApiEr
 }
 
 /** Messages are shown as sentences: capital first letter, closing full stop. */
-export function sentence(text: string): string {
+function sentence(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return trimmed;
   const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
