@@ -75,7 +75,7 @@ const started = Date.now();
 
 async function cleanup() {
   for (const p of parts) if (!p.exit) p.child.kill('SIGTERM');
-  await Promise.all(parts.map((p) => (p.exit ? undefined : new Promise((r) => p.child.once('exit', r)))));
+  await Promise.all(parts.map((p) => (p.exit ? Promise.resolve() : new Promise((r) => p.child.once('exit', r)))));
   await devServer?.stop().catch(() => undefined);
   cluster?.stop();
   await Promise.all(receivers.map((r) => r.close()));
@@ -252,7 +252,10 @@ async function main() {
             const got = await sendHostile(t.origin, t.fixture.apiKey, request);
             const key = `${request.name}\u0000${t.part.role}`;
             const into = hostileResults.get(key) ?? noClasses();
-            for (const c of got) (into[c]++, t.part.hostile[c]++);
+            for (const c of got) {
+                into[c]++;
+                t.part.hostile[c]++;
+              }
             hostileResults.set(key, into);
           }),
         );

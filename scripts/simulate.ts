@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SeedResult } from '../test/webhooks/simulation/harness.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -91,7 +92,7 @@ async function parent() {
       const { startThrowawayPostgres } = await import('./throwaway-postgres.ts');
       const pg = await startThrowawayPostgres({ ownerPid: process.pid });
       baseUrl = pg.url;
-      stopPostgres = pg.stop;
+      stopPostgres = () => pg.stop();
     }
   } else delete env.DATABASE_URL;
   const { migratedPgliteTemplate, copyMigratedPglite } = await import('../test/support/pglite-template.ts');
@@ -139,7 +140,7 @@ async function parent() {
           const line = buffered.slice(0, nl);
           buffered = buffered.slice(nl + 1);
           if (!line.startsWith(RESULT)) continue;
-          const r = JSON.parse(line.slice(RESULT.length));
+          const r = JSON.parse(line.slice(RESULT.length)) as SeedResult;
           seen.add(r.seed);
           ran += 1;
           for (const [k, v] of Object.entries(r.stats ?? {})) if (typeof v === 'number') totals[k] = k === 'zombieExcess' ? Math.max(totals[k] ?? 0, v) : (totals[k] ?? 0) + v;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { visibleBoardFilter, type Principal } from '../access/principal.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
+import { MAX_PAGE_SIZE } from '../paging/paging.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { pageByKey } from '../paging/page-by-key.ts';
 import { decodeKey, encodeKey, type PageKey } from '../paging/page-keys.ts';

@@ -7,6 +7,7 @@ import {
   GraphQLError,
   Kind,
   Lexer,
+  OperationTypeNode,
   Source,
   TokenKind,
   type ASTNode,
@@ -104,7 +105,7 @@ export function costOf({ schema, document, variableValues, operationName, contex
 /** The root fields a mutation runs (`__typename` aside), through fragments; 0 for a query. */
 export function mutationFieldCount(document: DocumentNode, operationName?: string | null): number {
   const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== 'mutation') return 0;
+  if (operation?.operation !== OperationTypeNode.MUTATION) return 0;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const seen = new Set<string>();
@@ -147,7 +148,9 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
         if (!explorable(context)) addValidationRule(introspectionNeedsSignIn);
       },
       // The cost depends on the variables (`first: $n`), so it is not part of the cached validation.
-      async onExecute({ args, setResultAndStopExecution }) {
+      async onExecute({ args: untyped, setResultAndStopExecution }) {
+        // Envelop types the execution arguments loosely (any); Yoga's are graphql-js's.
+        const args = untyped as CostArgs;
         const cost = costOf(args);
         if (cost > GRAPHQL_LIMITS.cost) {
           setResultAndStopExecution({ errors: [refusal('query_too_complex', `The query may cost at most ${GRAPHQL_LIMITS.cost}; it costs ${cost}`)] });
@@ -158,7 +161,7 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
           setResultAndStopExecution({ errors: [refusal('too_many_mutations', `A document may run at most ${GRAPHQL_LIMITS.mutationFields} mutation fields; it runs ${mutations}`)] });
           return;
         }
-        const context = args.contextValue;
+        const context = untyped.contextValue;
         if (mutations > 1 && context.chargeRequests) {
           try {
             await context.chargeRequests(mutations - 1);
@@ -169,13 +172,14 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
           }
         }
       },
-      onExecutionResult({ result, setResult, context }) {
+      onExecutionResult(payload) {
+        const { result, context } = payload;
         if (explorable(context as Context) || !result || !('errors' in result) || !result.errors?.length) return;
         // New errors: the validation cache shares its error objects between requests.
         const errors = result.errors.map((e) =>
           SUGGESTION.test(e.message) ? new GraphQLError(e.message.replace(SUGGESTION, ''), { nodes: e.nodes, path: e.path, originalError: e.originalError, extensions: e.extensions }) : e,
         );
-        setResult({ ...result, errors });
+        payload.setResult({ ...result, errors });
       },
     },
     EnvelopArmorPlugin({

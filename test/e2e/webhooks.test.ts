@@ -68,10 +68,12 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
     // A start that gives up says which readiness check held the banner back (the service logs
     // nothing before it at LOG_LEVEL=warn), and kills what it started: left running, it would
     // spend the CPU of the rest of the run retrying a Temporal server that the file stops.
-    const timer = setTimeout(async () => {
-      const checks = opts.port ? await fetch(`http://127.0.0.1:${opts.port}/readyz`).then((r) => r.text(), (e: Error) => e.message) : 'no port';
-      child.kill('SIGKILL');
-      reject(new Error(`${mode}: no banner in 90 s (/readyz: ${checks})\n${out}`));
+    const timer = setTimeout(() => {
+      const checks = opts.port ? fetch(`http://127.0.0.1:${opts.port}/readyz`).then((r) => r.text()).catch((e: Error) => e.message) : Promise.resolve('no port');
+      void checks.then((answer) => {
+        child.kill('SIGKILL');
+        reject(new Error(`${mode}: no banner in 90 s (/readyz: ${answer})\n${out}`));
+      });
     }, 90_000);
     const onData = () => {
       if (out.includes('Database:')) {
@@ -89,7 +91,7 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
           clearTimeout(timer);
           child.stdout.off('data', onData);
           resolve();
-        } else if (child.exitCode === null) setTimeout(poll, 200);
+        } else if (child.exitCode === null) setTimeout(() => void poll(), 200);
       };
       void poll();
     }

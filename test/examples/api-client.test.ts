@@ -41,7 +41,7 @@ describe('examples/api-client', () => {
     const generated = COMMENT_HEADER + astToString(await openapiTS(served, { silent: true }));
     expect(generated === fs.readFileSync(path.join(root, 'examples/api-client/openapi-types.ts'), 'utf8'), 'run npm run generate').toBe(true);
 
-    const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
+    const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file));
     const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
     const files = ts.sys.readDirectory(path.join(root, 'examples'), ['.ts']);
     expect(files.map((f) => path.relative(root, f))).toContain('examples/webhook-receiver/server.ts');

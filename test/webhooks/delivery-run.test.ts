@@ -236,7 +236,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const { path, url } = hook('new-bound');
     let calls = 0;
     let g = gate();
-    receiver.respond(path, (req) => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
+    receiver.respond(path, () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
     const sub = await createSubscription(ws, { url, maxInFlight: 4 });
     await wake(await deliveries(ws, sub.id, 1));
     // The 429 halved the bound: the next ones go two at once.

@@ -152,7 +152,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   });
 
   it(`re-sends of one delivery that wait together get one attempt; beyond ${MANUAL_REQUESTS_PER_DELIVERY} they are refused (busy)`, async () => {
-    const { path, g, sub, first, ref } = await oneInFlight('join');
+    const { path, g, first, ref } = await oneInFlight('join');
 
     const requestIds = Array.from({ length: MANUAL_REQUESTS_PER_DELIVERY + 1 }, () => uniqueId('req'));
     const resends = requestIds.map((id) => resend(ref, id));

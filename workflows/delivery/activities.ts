@@ -407,7 +407,7 @@ const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpSta
  * or `stopped()`: from then on none is started. Returns what was sent, in order, and what was never started.
  */
 export async function sendInTurn(items: ClaimedDelivery[], width: number, sendOne: (d: ClaimedDelivery) => Promise<Sent>, stopped: () => boolean = () => false): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
-  const sent: (Sent | undefined)[] = new Array(items.length);
+  const sent = new Array<Sent | undefined>(items.length);
   let next = 0;
   let halted = false;
   const lane = async () => {

@@ -676,7 +676,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     if (description instanceof Error) return description.message;
     const state = description.status.name === 'RUNNING' ? await handle.query(stateQuery).catch((err: Error) => err.message) : null;
     const history = await handle.fetchHistory().catch(() => null);
-    const last = (history?.events ?? []).slice(-12).map((e) => `${proto.api.enums.v1.EventType[e.eventType ?? 0]}@${e.eventTime?.seconds}`);
+    const last = (history?.events ?? []).slice(-12).map((e) => `${proto.api.enums.v1.EventType[e.eventType ?? 0]}@${String(e.eventTime?.seconds)}`);
     if (process.env.SIM_DEBUG) (await import('node:fs')).writeFileSync(`/tmp/sim-history-${seed}-${labelOf(id)}.json`, JSON.stringify(history?.events ?? [], null, 1));
     return `${description.status.name}${state ? ` ${JSON.stringify(state)}` : ''}, history ends ${last.join(' ')}`;
   }

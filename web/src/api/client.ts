@@ -78,7 +78,7 @@ async function send<T>(request: Request): Promise<T> {
   }
   let body: { data?: T | null; errors?: GraphQLErrorShape[] } | undefined;
   try {
-    body = await response.json();
+    body = (await response.json()) as typeof body;
   } catch {
     body = undefined;
   }
