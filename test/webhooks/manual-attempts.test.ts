@@ -98,7 +98,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     const resent = [await failed(ws, sub.id, new Date(since.getTime() - MINUTE)), await failed(ws, sub.id, new Date(since.getTime() - MINUTE))];
     const recovered = [await failed(ws, sub.id, since), await failed(ws, sub.id, since), await failed(ws, sub.id, since)];
 
-    await wake(scheduled[0]!);
+    await wake(scheduled[0]);
     await vi.waitFor(() => expect(g.held()).toBe(2), WAIT);
     const resends = resent.map((ref) => resend(ref));
     const recovery = await startRecovery(stack.env.client, stack.taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: new Date().toISOString() }, uniqueId('req'));
@@ -115,8 +115,8 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     for (const [i, { result, workflowId }] of (await Promise.all(resends)).entries()) {
       // The delivery's count continues; the attempt is the re-send's in the log.
       expect(result).toMatchObject({ outcome: 'succeeded', attempt: 2, httpStatus: 200 });
-      expect(await manualAttemptsOf(resent[i]!.deliveryId)).toMatchObject([{ attempt: 2, status: 'succeeded', workflowId }]);
-      expect(await deliveryRow(resent[i]!.deliveryId)).toMatchObject({ status: 'succeeded', manualRequests: [], manualRequestedAt: null, claim: null });
+      expect(await manualAttemptsOf(resent[i].deliveryId)).toMatchObject([{ attempt: 2, status: 'succeeded', workflowId }]);
+      expect(await deliveryRow(resent[i].deliveryId)).toMatchObject({ status: 'succeeded', manualRequests: [], manualRequestedAt: null, claim: null });
     }
     for (const ref of recovered) expect(await manualAttemptsOf(ref.deliveryId)).toMatchObject([{ status: 'succeeded', workflowId: recovery.workflowId }]);
     expect(await runResult(stack.env.client, sub.id)).toMatchObject({ ended: 'idle' });
@@ -137,7 +137,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     for (let i = 0; i < WORKSPACE_CAP; i++) refsA.push(await createDelivery(ws, a.id));
     const refB = await failed(ws, b.id, new Date(Date.now() - MINUTE));
 
-    await wake(refsA[0]!);
+    await wake(refsA[0]);
     await vi.waitFor(() => expect(g.held()).toBe(WORKSPACE_CAP), WAIT);
     const resent = resend(refB);
     // Asked for, and b's run waits for room in the workspace's cap (or, sent outside it, the request arrived).
@@ -152,7 +152,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   });
 
   it(`re-sends of one delivery that wait together get one attempt; beyond ${MANUAL_REQUESTS_PER_DELIVERY} they are refused (busy)`, async () => {
-    const { path, g, sub, first, ref } = await oneInFlight('join');
+    const { path, g, first, ref } = await oneInFlight('join');
 
     const requestIds = Array.from({ length: MANUAL_REQUESTS_PER_DELIVERY + 1 }, () => uniqueId('req'));
     const resends = requestIds.map((id) => resend(ref, id));
@@ -167,9 +167,9 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     const answers = (await Promise.all(resends)).filter((r) => r.workflowId !== refused.workflowId);
     const [attempt, ...more] = await manualAttemptsOf(ref.deliveryId);
     expect(more).toEqual([]);
-    expect(answers.map((a) => a.result)).toEqual(answers.map(() => ({ outcome: 'succeeded', attemptId: attempt!.id, attempt: 2, httpStatus: 200 })));
+    expect(answers.map((a) => a.result)).toEqual(answers.map(() => ({ outcome: 'succeeded', attemptId: attempt.id, attempt: 2, httpStatus: 200 })));
     // The log ties it to the re-send that asked first; the others got it too.
-    expect(answers.map((a) => a.workflowId)).toContain(attempt!.workflowId);
+    expect(answers.map((a) => a.workflowId)).toContain(attempt.workflowId);
     expect(eventIdsAt(path)).toEqual([first.eventId, ref.eventId]);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null });
   });

@@ -3,10 +3,10 @@
 import { WorkflowExecutionAlreadyStartedError, isGrpcCancelledError, type Client } from '@temporalio/client';
 import { resendWorkflowId } from './ids.ts';
 import { deliverySearchAttributes, type DeliveryRef } from './search-attributes.ts';
-import { fairness, startDeliveryRun, wakeRuns } from './wake.ts';
+import { fairness, startDeliveryRun } from './wake.ts';
 import type { resendDeliveryWorkflow } from './workflows.ts';
 
-export { startDeliveryRun, wakeRuns };
+export { startDeliveryRun };
 
 /**
  * One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result.

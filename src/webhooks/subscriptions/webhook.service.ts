@@ -411,7 +411,7 @@ export const webhookService = {
     }
     const attempt = result && 'attemptId' in result && result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
-    return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };
+    return { ...attempt, trigger: attempt.trigger, status: attempt.status, sortAt: attempt.attemptedAt };
   },
 };
 

@@ -1,6 +1,5 @@
 // GraphQL types, queries and mutations of webhook subscriptions and their delivery log.
 import { builder } from '../../graphql/builder.ts';
-import { AppError } from '../../errors/errors.ts';
 import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';

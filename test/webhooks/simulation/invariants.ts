@@ -13,7 +13,7 @@ export interface Violation {
   detail: string;
 }
 
-export const INVARIANTS = {
+const INVARIANTS = {
   quiesces: 'the system quiesces: nothing pending, claimed or unrelayed, no run left, no run needed the sweep',
   reaches: 'every accepted event reaches each matching subscription, or is held, cancelled or disabled by a rule the API shows',
   order: "a strict subscription's receiver sees every event in event order",
@@ -132,7 +132,7 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
   }
   for (const [key, n] of recorded) {
     const got = requestsOf.get(key)?.length ?? 0;
-    if (n > got) fail(INVARIANTS.attempts, `${label(key.split(' ')[0]!)}: ${n} attempts of ${key.split(' ')[1]} recorded, ${got} received`);
+    if (n > got) fail(INVARIANTS.attempts, `${label(key.split(' ')[0])}: ${n} attempts of ${key.split(' ')[1]} recorded, ${got} received`);
   }
 
   // Strict order: once a later event has arrived, an earlier one arrives again only as a duplicate of a delivered one.
