@@ -5,8 +5,8 @@
 // PGlite directory, or with --postgres a new database on DATABASE_URL's server, or on a
 // throwaway PostgreSQL when DATABASE_URL is unset) with its own time-skipping Temporal server and
 // worker. Prints each failing seed (its broken invariants, the command that replays it, its step
-// log), a dot per passing seed, and a summary; exits 1 when a seed failed. Run it through
-// `/work/bin/machine test …` on a shared machine: it is a test.
+// log), a dot per passing seed, and a summary; exits 1 when a seed failed. On a shared machine,
+// count it as a test run (not beside a benchmark).
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
