@@ -3,14 +3,26 @@
 // no-floating-promises and no-misused-promises) over every source file, with type information
 // from tsconfig.json and web/tsconfig.json through the project service. Each rule turned off or
 // down below says why, beside it.
+import { execFileSync } from 'node:child_process';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+/** What git ignores here (.gitignore, and a checkout's own .git/info/exclude: a developer's scratch files) is not the project's source. */
+function gitIgnored() {
+  try {
+    return execFileSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: import.meta.dirname, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+  } catch {
+    return []; // not a git checkout (an unpacked tarball): the list below still applies
+  }
+}
+
 export default defineConfig(
   {
     // Made by a build or generated (`npm run generate`), never edited by hand.
-    ignores: ['node_modules/', 'dist/', 'web/dist/', 'src/generated/', 'web/src/gql/', 'examples/api-client/openapi-types.ts', 'test-results/', '.data/', '.tools/'],
+    ignores: ['node_modules/', 'dist/', 'web/dist/', 'src/generated/', 'web/src/gql/', 'examples/api-client/openapi-types.ts', 'test-results/', '.data/', '.tools/', ...gitIgnored()],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
