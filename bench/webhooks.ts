@@ -37,7 +37,7 @@ import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { databaseUrl as clusterDatabaseUrl, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
 import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 import { stageCells, stageNames, stagesWith } from './embedded-stages.ts';
@@ -378,7 +378,7 @@ async function main() {
   lines.push(`# Webhook delivery benchmark (${date})`, '');
   lines.push(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); ${ON_CLUSTER ? `Temporal server ${versions.temporalServer} of the native production topology (\`npm run cluster\`: persistence and visibility on that PostgreSQL)` : 'Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as \`npm start\`)'}.`,
-    `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/relay/outbox-relay.ts)${EAGER ? ', the relay starting workflows eagerly on the worker\'s connection' : ''}; receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
+    `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/fanout/outbox-relay.ts)${EAGER ? ', the relay starting workflows eagerly on the worker\'s connection' : ''}; receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,
     '',

@@ -13,13 +13,13 @@ import { healthRoutes, readiness as checkReadiness, type ReadinessChecks } from 
 import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { secretRepository } from './webhooks/subscriptions/secret.repository.ts';
-import { productionKeysMissing } from '../workflows/delivery/secret-box.ts';
+import { productionKeysMissing } from './webhooks/message/secret-box.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startSupervisedDevServer } from './temporal/dev-server-supervised.ts';
 import { superviseWorker } from './worker.ts';
 import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
-import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/relay/outbox-relay.ts';
-import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/fanout/outbox-relay.ts';
+import { ensureRetentionSchedule } from './retention/retention.schedule.ts';
 import { jobService } from './jobs/job.service.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';

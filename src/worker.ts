@@ -4,18 +4,18 @@ import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { supervise } from './supervise.ts';
-import { createWorker } from '../workflows/worker.ts';
-import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
-import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflows/delivery/activities.ts';
-import { BATCH_HEARTBEAT_MS } from '../workflows/delivery/constants.ts';
-import { createRecoverActivities } from '../workflows/recover/activities.ts';
-import { createRetentionActivities } from '../workflows/retention/activities.ts';
-import { createTicketBulkActivities } from '../workflows/ticket-bulk/activities.ts';
+import { createWorker } from './temporal/worker.ts';
+import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from './temporal/workflow-bundle.ts';
+import { createDeliveryActivities, type DeliveryActivityDeps } from './webhooks/delivery/activities.ts';
+import { BATCH_HEARTBEAT_MS } from './webhooks/delivery/constants.ts';
+import { createRecoverActivities } from './webhooks/log/recover.activities.ts';
+import { createRetentionActivities } from './retention/retention.activities.ts';
+import { createTicketBulkActivities } from './jobs/ticket-bulk.activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
 
 /**
- * How this worker's slots are shared (the delivery engine: workflows/delivery/README.md):
+ * How this worker's slots are shared (the delivery engine: src/webhooks/README.md):
  * - Activity slots: a delivery run sends its batches through one `sendBatch` activity at a time,
  *   which holds one slot while its requests (at most the subscription's bound, 10 by default,
  *   WEBHOOK_MAX_IN_FLIGHT_LIMIT at most) wait on the network; a workspace holds at most its cap
@@ -60,7 +60,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });
-  // A batch that ends wakes the runs of its workspace that wait for room in the cap (workflows/delivery/wake.ts).
+  // A batch that ends wakes the runs of its workspace that wait for room in the cap (src/webhooks/delivery/wake.ts).
   const client = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const worker = await createWorker({
     connection,

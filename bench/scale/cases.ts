@@ -5,7 +5,7 @@ import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repo
 import { SUBSCRIPTIONS_PER_WORKSPACE, UNRELAYED, type ScaleFixture } from './generate.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The relay's claim size (src/webhooks/relay/outbox-relay.ts) and a lease long enough for a call. */
+/** The relay's claim size (src/webhooks/fanout/outbox-relay.ts) and a lease long enough for a call. */
 const CLAIM = 200;
 const LEASE_MS = 30_000;
 

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { currentDatabaseLane, SERVICE_LANE } from '../../src/db/fair-turns.ts';
 import { boardRepository } from '../../src/boards/board.repository.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { initialRunState } from '../../workflows/delivery/run-state.ts';
-import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
+import { createDeliveryActivities } from '../../src/webhooks/delivery/activities.ts';
+import { initialRunState } from '../../src/webhooks/delivery/run-state.ts';
+import { queueRepository } from '../../src/webhooks/delivery/queue.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 afterEach(() => vi.restoreAllMocks());

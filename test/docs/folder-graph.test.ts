@@ -88,7 +88,7 @@ describe('the folder graph', () => {
     expect(tangles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']]))).toEqual([['a', 'b', 'c']]);
     expect(tangles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']]))).toEqual([]);
     expect(nodeOf('src/config.ts')).toBe('src/config.ts');
-    expect(nodeOf('src/webhooks/relay/outbox-relay.ts')).toBe('src/webhooks');
-    expect(nodeOf('workflows/delivery/signing.ts')).toBe('workflows/delivery');
+    expect(nodeOf('src/webhooks/fanout/outbox-relay.ts')).toBe('src/webhooks');
+    expect(nodeOf('workflows/index.ts')).toBe('workflows/index.ts');
   });
 });

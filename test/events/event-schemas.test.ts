@@ -11,11 +11,11 @@ import { createTicket, supportBoard } from '../tickets/helpers.ts';
 import { prisma } from '../../src/db/db.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
-import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
-import { deliveredPayload } from '../../workflows/delivery/thin-payload.ts';
+import { deliveryBody } from '../../src/webhooks/message/webhook-sender.ts';
+import { deliveredPayload } from '../../src/webhooks/message/thin-payload.ts';
 import { isTicketEvent } from '../../src/events/event.thin.ts';
-import { signatureHeaders } from '../../workflows/delivery/signing.ts';
-import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { signatureHeaders } from '../../src/webhooks/message/signing.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
 
 const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -105,7 +105,7 @@ describe('the webhooks of the OpenAPI document', () => {
     for (const row of rows) {
       const validate = bodyValidator(row.type);
       expectValid(validate, row.payload, `${row.type} outbox row`);
-      // What workflows/delivery/activities.ts sends for this row.
+      // What src/webhooks/delivery/activities.ts sends for this row.
       const body = deliveryBody(row.payload);
       expectValid(validate, JSON.parse(body), `${row.type} delivery body`);
       // To a subscription with payload thin (the same body where the type has no thin form).

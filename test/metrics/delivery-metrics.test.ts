@@ -2,9 +2,9 @@
 // on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
-import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { PAUSE_AFTER_FAILURES } from '../../workflows/delivery/delivery.repository.ts';
+import { MAX_ATTEMPTS } from '../../src/webhooks/message/schedule.ts';
+import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
+import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';

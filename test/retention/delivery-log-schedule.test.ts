@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '@temporalio/worker';
 import { prisma } from '../../src/db/db.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createRetentionActivities } from '../../workflows/retention/activities.ts';
-import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../workflows/retention/schedule.ts';
-import { retentionWorkflow } from '../../workflows/retention/workflows.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
+import { createRetentionActivities } from '../../src/retention/retention.activities.ts';
+import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/retention/retention.schedule.ts';
+import { retentionWorkflow } from '../../src/retention/retention.workflows.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
@@ -27,7 +27,7 @@ describe('delivery log retention', () => {
       connection: dev.nativeConnection,
       namespace: dev.namespace,
       taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/retention/workflows.ts', import.meta.url)),
+      workflowsPath: fileURLToPath(new URL('../../src/retention/retention.workflows.ts', import.meta.url)),
       activities: createRetentionActivities(),
     });
     running = worker.run();

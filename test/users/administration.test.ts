@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { prisma } from '../../src/db/db.ts';
 import { API_SCOPES } from '../../src/access/principal.ts';
-import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 import { billingBoard, createTicket, eventsOf, ticketBody, type Ws } from '../tickets/helpers.ts';
 import { codeOf, gql, gqlData, invitedPerson, signIn, type Session } from './admin-kit.ts';

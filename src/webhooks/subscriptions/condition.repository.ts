@@ -4,7 +4,7 @@
 // (delivery.repository.ts); resume and enable live beside those.
 import { prisma } from '../../db/db.ts';
 import type { EventActor } from '../../events/event.envelope.ts';
-import { writeConditionEvent } from '../../../workflows/delivery/operational-events.ts';
+import { writeConditionEvent } from '../delivery/operational-events.ts';
 import type { AuditWrite } from '../../audit/audit.writer.ts';
 
 export const conditionRepository = {

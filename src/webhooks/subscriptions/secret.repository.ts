@@ -1,4 +1,4 @@
-// Signing secrets as stored (workflows/delivery/secret-box.ts): sealing the plain-text rows of earlier
+// Signing secrets as stored (src/webhooks/message/secret-box.ts): sealing the plain-text rows of earlier
 // releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
 // reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
 //
@@ -9,9 +9,9 @@
 // exclusive one). So nothing is left under a key once the re-encryption has read every row, and
 // dropping the key then loses nothing.
 import { prisma } from '../../db/db.ts';
-import { isLegacySealed, isSealed, openLegacySecret, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from '../../../workflows/delivery/secret-box.ts';
-import { interleave } from '../../../workflows/delivery/interleave.ts';
-import { ROTATION_OVERLAP_MS } from '../../../workflows/delivery/signing.ts';
+import { isLegacySealed, isSealed, openLegacySecret, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from '../message/secret-box.ts';
+import { interleave } from '../delivery/interleave.ts';
+import { ROTATION_OVERLAP_MS } from '../message/signing.ts';
 
 /** The advisory lock of the seals (shared, in the trigger) and of a retirement (exclusive); the migration names the same number. */
 const SEAL_FENCE = 4702158301;

@@ -5,8 +5,8 @@ import { Prisma, type DeliveryStatus, type WebhookSubscription } from '../../gen
 import { writeEvent, type WriteEventInput } from '../../events/event.outbox.ts';
 import type { EventActor } from '../../events/event.envelope.ts';
 import { eventVisible } from '../../events/event.visibility.ts';
-import { writeConditionEvent } from '../../../workflows/delivery/operational-events.ts';
-import { openSecret, sealSecret } from '../../../workflows/delivery/secret-box.ts';
+import { writeConditionEvent } from '../delivery/operational-events.ts';
+import { openSecret, sealSecret } from '../message/secret-box.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import type { TimeAndId } from '../../paging/page-keys.ts';

@@ -4,7 +4,7 @@ import { dateTime } from '../../validation/text.ts';
 import { pageQuery, pageVariables } from '../../paging/paging.ts';
 import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { DELIVERY_STATUSES, createWebhookInput, updateWebhookInput } from './webhook.service.ts';
-import { MANUAL_REQUESTS_PER_DELIVERY } from '../../../workflows/delivery/constants.ts';
+import { MANUAL_REQUESTS_PER_DELIVERY } from '../delivery/constants.ts';
 
 /** The subscription representation of every subscription response (docs/integrators/webhooks.md, "Subscriptions"). */
 const SUBSCRIPTION_SELECTION =

@@ -5,11 +5,11 @@ import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import type { DeliveryLogRow } from './webhook.repository.ts';
-import { backlogOf, type WebhookBacklog } from './backlog.ts';
-import { healthFor, WebhookHealthRef } from './health.types.ts';
+import { backlogOf, type WebhookBacklog } from '../delivery/backlog.ts';
+import { healthFor, WebhookHealthRef } from '../log/health.types.ts';
 import { RetryScheduleInput, RetryScheduleRef } from './retry-schedule.types.ts';
-import { retryScheduleView } from '../../../workflows/delivery/retry-schedule.ts';
-import { deliveredPayload, PAYLOAD_NOTE } from '../../../workflows/delivery/thin-payload.ts';
+import { retryScheduleView } from '../message/retry-schedule.ts';
+import { deliveredPayload, PAYLOAD_NOTE } from '../message/thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =

@@ -2,7 +2,7 @@
 // seed's workspaces and subscriptions, its schedule of steps (model.ts) through the API, two relay
 // processes of two lanes each driven step by step (createOutboxRelay's takeBatch and finish), the
 // receiver's answers, kills and clock jumps; meanwhile the worker runs the real delivery runs, and
-// the interleaving points (workflows/delivery/interleave.ts) may park an actor until the driver has
+// the interleaving points (src/webhooks/delivery/interleave.ts) may park an actor until the driver has
 // taken more steps, so that another actor's step comes first. Then the system is let quiesce and
 // the invariants are checked (invariants.ts).
 //
@@ -16,12 +16,12 @@ import protos from '@temporalio/proto';
 import { prisma } from '../../../src/db/db.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { temporal } from '../../../src/temporal/client.ts';
-import { createOutboxRelay } from '../../../src/webhooks/relay/outbox-relay.ts';
-import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
-import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
-import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
-import { stateQuery } from '../../../workflows/delivery/signals.ts';
-import type { InterleavePoint } from '../../../workflows/delivery/interleave.ts';
+import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
+import { OVERDUE_AFTER_MS } from '../../../src/webhooks/delivery/constants.ts';
+import { startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
+import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
+import { stateQuery } from '../../../src/webhooks/delivery/signals.ts';
+import type { InterleavePoint } from '../../../src/webhooks/delivery/interleave.ts';
 import { api, createTestWorkspace, randomSuffix } from '../../support/fixtures.ts';
 import { createSubscription } from '../fixtures.ts';
 import type { Answer, ReceivedRequest } from '../receiver.ts';

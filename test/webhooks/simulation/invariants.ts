@@ -1,4 +1,4 @@
-// The delivery engine's rules (workflows/delivery/README.md, "Invariants"), checked after a seed
+// The delivery engine's rules (src/webhooks/README.md, "Invariants"), checked after a seed
 // has quiesced, against what the receiver got (every request, when it arrived and when its
 // exchange ended), what the worker ran (each batch attempt, zombies included), the database and
 // the API. Which subscriptions an event goes to is decided here from the documented rules, not

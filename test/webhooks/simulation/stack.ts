@@ -2,14 +2,14 @@
 // one worker running the real delivery workflow and activities (through a thin wrapper that lets
 // the seed record claims and batches and lose a batch's result: activities.ts is unchanged), the
 // HTTPS receiver on loopback, the service's Temporal client (the API's resume starts runs with
-// it) and the scheduler of interleaving points (workflows/delivery/interleave.ts). Each seed
+// it) and the scheduler of interleaving points (src/webhooks/delivery/interleave.ts). Each seed
 // then makes its own workspaces (harness.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { activityInfo } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { useTemporal, closeTemporal } from '../../../src/temporal/client.ts';
-import type { DeliveryActivities } from '../../../workflows/delivery/activities.ts';
-import { setInterleaveHook, type InterleavePoint } from '../../../workflows/delivery/interleave.ts';
+import type { DeliveryActivities } from '../../../src/webhooks/delivery/activities.ts';
+import { setInterleaveHook, type InterleavePoint } from '../../../src/webhooks/delivery/interleave.ts';
 import { startTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
 import { createTestCa, startReceiver, type Receiver } from '../receiver.ts';
 import type { DatabaseKind } from './model.ts';

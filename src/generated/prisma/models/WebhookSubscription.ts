@@ -2395,7 +2395,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
-     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (workflows/delivery/secret-box.ts).
+     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (src/webhooks/message/secret-box.ts).
      */
     secret: string
     /**
@@ -2435,20 +2435,20 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     capWaitingSince: Date | null
     /**
      * Its delivery run has a batch in flight and claims again when it ends: the relay need not wake it for new
-     * deliveries (written by the run's claims, under the row's lock; workflows/delivery/queue.repository.ts).
+     * deliveries (written by the run's claims, under the row's lock; src/webhooks/delivery/queue.repository.ts).
      */
     runAwake: boolean
     /**
-     * The workflow id of its recovery while one runs (at most one at a time; src/webhooks/recovery/recover.service.ts).
+     * The workflow id of its recovery while one runs (at most one at a time; src/webhooks/log/recover.service.ts).
      * A recovery that ended without clearing it (terminated) holds it no more: the next one finds it not running.
      */
     runningRecovery: string | null
     /**
-     * Its retry schedule, {"delaysSeconds": [...]} (workflows/delivery/retry-schedule.ts); null: the default seven attempts.
+     * Its retry schedule, {"delaysSeconds": [...]} (src/webhooks/message/retry-schedule.ts); null: the default seven attempts.
      */
     retrySchedule: runtime.JsonValue | null
     /**
-     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (workflows/delivery/thin-payload.ts).
+     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/message/thin-payload.ts).
      */
     payload: string
     createdAt: Date

@@ -1,0 +1,26 @@
+// What a subscription's delivery run has waiting, and what it waits for, read from its queue (the
+// Delivery rows) and what the run last reported on the subscription (its bound, Retry-After, the
+// workspace's cap): GET /webhooks/{id}, the settings UI.
+import { config } from '../../config.ts';
+import type { Subscription } from '../subscriptions/webhook.repository.ts';
+import { queueRepository } from './queue.repository.ts';
+
+export interface WebhookBacklog {
+  pending: number;
+  inFlight: number;
+  oldestWaitingSince: Date | null;
+  waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'retry_after' | 'workspace_cap' | 'rate' | 'paused';
+}
+
+export async function backlogOf(s: Subscription, now = new Date()): Promise<WebhookBacklog> {
+  const q = await queueRepository.backlog(s.id);
+  const base = { pending: q.pending + q.held, inFlight: q.inFlight, oldestWaitingSince: q.oldestDueAt };
+  if (s.condition === 'paused' && q.held > 0) return { ...base, waitingFor: 'paused' };
+  if (q.pending === 0) return { ...base, waitingFor: 'nothing' };
+  if (q.oldestDueAt && q.oldestDueAt > now) return { ...base, waitingFor: 'next_attempt' };
+  if (s.retryAfterUntil && s.retryAfterUntil > now) return { ...base, waitingFor: 'retry_after' };
+  if (s.capWaitingSince) return { ...base, waitingFor: 'workspace_cap' };
+  const bound = Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit);
+  if (q.inFlight >= (s.ordering === 'strict' ? 1 : bound)) return { ...base, waitingFor: 'in_flight_bound' };
+  return { ...base, waitingFor: s.ratePerSecond ? 'rate' : 'nothing' };
+}
