@@ -13,6 +13,8 @@ import '../knowledge-base/article.types.ts';
 import '../notifications/notification.types.ts';
 import '../webhooks/subscriptions/webhook.types.ts';
 import '../webhooks/subscriptions/limits.types.ts';
+import '../webhooks/log/delivery-log.types.ts';
+import '../webhooks/log/health.types.ts';
 import '../webhooks/log/delivery-stats.types.ts';
 import '../webhooks/log/recover.types.ts';
 import '../events/event-type.types.ts';

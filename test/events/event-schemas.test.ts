@@ -16,6 +16,7 @@ import { deliveredPayload } from '../../src/webhooks/message/thin-payload.ts';
 import { isTicketEvent } from '../../src/events/event.thin.ts';
 import { signatureHeaders } from '../../src/webhooks/message/signing.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../src/webhooks/subscriptions/condition.repository.ts';
 
 const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -64,7 +65,7 @@ async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTest
       workflowId: 'deliveries:x', waited: null, fence: null,
     });
   expect((await attempt(7, 'failed', 503))?.paused).not.toBeNull();
-  expect(await deliveryRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
+  expect(await conditionRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
   expect((await attempt(6, 'gone', 410))?.disabled).toMatchObject({ kind: 'webhook.disabled' });
   const enabled = await api('POST', `/webhooks/${subscriptionId}/enable`, { key });
   expect(enabled.status, enabled.text).toBe(200);

@@ -8,7 +8,7 @@ import { generateWebhookSecret } from '../../src/webhooks/message/signing.ts';
 import { openSecret, sealSecret } from '../../src/webhooks/message/secret-box.ts';
 import { ROTATION_OVERLAP_MS } from '../../src/webhooks/message/signing.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
+import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
 import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
 import { startDeliveryRun } from '../../src/webhooks/delivery/client.ts';
@@ -57,7 +57,7 @@ export function createEvent(ws: Workspace, type: EventType = 'ticket.created', d
 export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
   const event = await createEvent(ws, type);
   const delivery = await deliveryRepository.create(event.id, subscriptionId);
-  await webhookRepository.markDeliveriesWritten([event.id]);
+  await relayRepository.markDeliveriesWritten([event.id]);
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 

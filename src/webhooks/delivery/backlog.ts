@@ -2,7 +2,7 @@
 // Delivery rows) and what the run last reported on the subscription (its bound, Retry-After, the
 // workspace's cap): GET /webhooks/{id}, the settings UI.
 import { config } from '../../config.ts';
-import type { Subscription } from '../subscriptions/webhook.repository.ts';
+import type { WebhookSubscription } from '../../generated/prisma/client.ts';
 import { queueRepository } from './queue.repository.ts';
 
 export interface WebhookBacklog {
@@ -12,7 +12,10 @@ export interface WebhookBacklog {
   waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'retry_after' | 'workspace_cap' | 'rate' | 'paused';
 }
 
-export async function backlogOf(s: Subscription, now = new Date()): Promise<WebhookBacklog> {
+/** What of the subscription's row the backlog reads (what its run last reported, its settings). */
+type BacklogSubscription = Pick<WebhookSubscription, 'id' | 'condition' | 'retryAfterUntil' | 'capWaitingSince' | 'maxInFlight' | 'inFlightBound' | 'ordering' | 'ratePerSecond'>;
+
+export async function backlogOf(s: BacklogSubscription, now = new Date()): Promise<WebhookBacklog> {
   const q = await queueRepository.backlog(s.id);
   const base = { pending: q.pending + q.held, inFlight: q.inFlight, oldestWaitingSince: q.oldestDueAt };
   if (s.condition === 'paused' && q.held > 0) return { ...base, waitingFor: 'paused' };

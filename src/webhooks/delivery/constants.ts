@@ -1,54 +1,12 @@
-// Every duration and tuning figure of the webhook engine (the relay, the delivery run, the
-// sender), each with its reason and the test that pins it. None is a timing rule that correctness
-// rests on: each bounds a cost, or says how soon a lost wake-up or a dead worker is made good.
-// What the contract promises lives with its rule instead: the retry schedule and its jitter
-// (schedule.ts), 20 failures in a row pause (delivery.repository.ts PAUSE_AFTER_FAILURES), a
-// Retry-After counts for a week at most (retry-after.ts), a rotated secret signs for 24 h
-// (signing.ts), a notice at most hourly (condition-notice.ts). Operators' settings (bounds, caps,
-// limits) are in src/config.ts. No Node built-ins: workflow code imports this.
-
-// The outbox relay (src/webhooks/fanout/outbox-relay.ts).
-
-/** Events one relay claim takes at most: one statement's worth of rows to write and runs to wake. (relay.test.ts) */
-export const RELAY_BATCH_SIZE = 200;
-
-/**
- * How long a relay holds the events it claimed before another may take them: a relay that died
- * after its claim delays them this long (and a strict subscription's later events with them:
- * CLAIM_RETRY_MS). Far above a batch's write and wake on a busy machine. (relay.test.ts: "lease")
- */
-export const RELAY_LEASE_MS = 15_000;
-
-/** Loops relaying at once in a process: one claims and writes while the other's runs are woken. (relay.test.ts: "each lane") */
-export const RELAY_LANES = 2;
-
-/** Runs one lane signals at once: a slow signal-with-start holds no other subscription's. */
-export const RELAY_SIGNAL_CONCURRENCY = 48;
-
-/**
- * Events of one lane whose runs are being woken while it claims the next batches, at most. A
- * subscription's wakes follow one another (run-waker.ts), so one slow signal-with-start holds every
- * batch with an event for that subscription; under a trickle of commits a batch is one to three
- * events, so a cap of batches (4, then 16) stopped the lanes claiming behind it. A waiting event
- * costs its ids in memory and no connection: ten full batches. (relay.test.ts: "waking cap")
- */
-export const WAKING_EVENTS_PER_LANE = 2_000;
-
-/**
- * The relay wakes on a commit's notification (LISTEN); it also looks at the outbox this often, for
- * a notification lost with a connection (cost when nothing changes: one indexed query per lane
- * per interval), or every RELAY_POLL_UNLISTENED_MS where it cannot listen.
- */
-export const RELAY_POLL_MS = 1_000;
-export const RELAY_POLL_UNLISTENED_MS = 100;
-
-/** A lane that cannot relay (database or Temporal away) tries again after its poll, doubling up to this. */
-export const RELAY_BACKOFF_MAX_MS = 10_000;
-
-/** How often the first lane sweeps for overdue deliveries (OVERDUE_AFTER_MS): one indexed query. (relay.test.ts: "overdue") */
-export const RELAY_SWEEP_MS = 30_000;
-
-// The delivery run (workflows.ts) and its activities.
+// Every duration and tuning figure of the delivery run (workflows.ts) and its activities, each
+// with its reason and the test that pins it; the relay's are in ../fanout/constants.ts, the
+// sender's in ../message/constants.ts. None is a timing rule that correctness rests on: each
+// bounds a cost, or says how soon a lost wake-up or a dead worker is made good. What the contract
+// promises lives with its rule instead: the retry schedule and its jitter (../message/schedule.ts),
+// 20 failures in a row pause (delivery.repository.ts PAUSE_AFTER_FAILURES), a Retry-After counts
+// for a week at most (../message/retry-after.ts), a rotated secret signs for 24 h
+// (../message/signing.ts), a notice at most hourly (condition-notice.ts). Operators' settings
+// (bounds, caps, limits) are in src/config.ts. No Node built-ins: workflow code imports this.
 
 /**
  * Deliveries one `sendBatch` activity takes at most. A batch is also bounded by the subscription's
@@ -124,13 +82,6 @@ export const BATCH_HEARTBEAT_TIMEOUT = '15 seconds';
 export const IDLE_LINGER_MS = 1_000;
 
 /**
- * The relay's sweep starts the run of a subscription whose pending delivery is overdue by more
- * than this (its run was terminated by an operator, or its signal was lost with Temporal's
- * history): a live run would have sent it. Cost when nothing changes: one indexed query per sweep.
- */
-export const OVERDUE_AFTER_MS = 2 * 60_000;
-
-/**
  * Thrown errors of the run's activities (an unreachable database, a worker that died mid-batch)
  * are retried after 1 s, doubling up to a minute, without limit: an outage may be long, and HTTP
  * failures are results, never thrown (the retry schedule is theirs). (delivery-workflow.test.ts: "fence")
@@ -157,18 +108,3 @@ export const MANUAL_REQUESTS_PER_DELIVERY = 10;
  * re-send or recovery per interval. (manual-attempts.test.ts)
  */
 export const MANUAL_RECHECK_MS = 60_000;
-
-// The sender (webhook-sender.ts, delivery-agent.ts, host-resolver.ts).
-
-/** One attempt's whole time (connect, TLS, request, answer): the contract's 10 s; a slower answer is a time-out failure. (webhook-sender.test.ts) */
-export const DELIVERY_TIMEOUT_MS = 10_000;
-
-/**
- * A kept-alive receiver connection closes after this long idle: under Node's and most servers'
- * own keep-alive time-out (5 s), so a reused connection is seldom one the receiver is closing.
- * (delivery-agent.test.ts)
- */
-export const AGENT_IDLE_MS = 4_000;
-
-/** One try of each DNS query of a webhook host; c-ares caps a server's time-out at 5 s anyway. Saving a URL and a delivery's connection wait at most this long. (host-resolver.test.ts) */
-export const DNS_TIMEOUT_MS = 5_000;

@@ -5,10 +5,8 @@ import { openSecret } from '../message/secret-box.ts';
 import { newId } from '../../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../../generated/prisma/client.ts';
 import { deliveryRunWorkflowId } from './ids.ts';
-import type { EventActor } from '../../events/event.envelope.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 import { writeConditionNotice, type ConditionNotice } from './condition-notice.ts';
-import type { AuditWrite } from '../../audit/audit.writer.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
@@ -280,23 +278,6 @@ export const deliveryRepository = {
 
   markEmailed(notificationIds: number[], at: Date) {
     return prisma.notification.updateMany({ where: { id: { in: notificationIds } }, data: { emailedAt: at } });
-  },
-
-  /** paused → receiving, with a fresh failure count, and its webhook.resumed event. False when the subscription was not paused. */
-  resume(subscriptionId: string, actor: EventActor | null = null, audit?: AuditWrite): Promise<boolean> {
-    return prisma.$transaction(async (tx) => {
-      const { count } = await tx.webhookSubscription.updateMany({
-        where: { id: subscriptionId, condition: 'paused', deletedAt: null },
-        data: { condition: 'receiving', consecutiveFailures: 0, pausedAt: null, conditionReason: null },
-      });
-      if (count === 1) {
-        await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
-        // The held deliveries are the run's queue again, due now, in event order (their attempts left as they were).
-        await tx.delivery.updateMany({ where: { subscriptionId, status: 'held' }, data: { status: 'pending', nextAttemptAt: null } });
-        await audit?.(tx, undefined);
-      }
-      return count === 1;
-    });
   },
 };
 

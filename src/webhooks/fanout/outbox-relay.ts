@@ -15,22 +15,11 @@ import { supervise } from '../../supervise.ts';
 import { startDeliveryRun } from '../delivery/client.ts';
 import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../delivery/ids.ts';
-import {
-  OVERDUE_AFTER_MS,
-  RELAY_BACKOFF_MAX_MS,
-  RELAY_BATCH_SIZE,
-  RELAY_LANES,
-  RELAY_LEASE_MS,
-  RELAY_POLL_MS,
-  RELAY_POLL_UNLISTENED_MS,
-  RELAY_SIGNAL_CONCURRENCY,
-  RELAY_SWEEP_MS,
-  WAKING_EVENTS_PER_LANE,
-} from '../delivery/constants.ts';
+import { OVERDUE_AFTER_MS, RELAY_BACKOFF_MAX_MS, RELAY_BATCH_SIZE, RELAY_LANES, RELAY_LEASE_MS, RELAY_POLL_MS, RELAY_POLL_UNLISTENED_MS, RELAY_SIGNAL_CONCURRENCY, RELAY_SWEEP_MS, WAKING_EVENTS_PER_LANE } from './constants.ts';
 import { interleave } from '../delivery/interleave.ts';
 import { queueRepository } from '../delivery/queue.repository.ts';
-import { webhookRepository, type ClaimedEvent } from '../subscriptions/webhook.repository.ts';
-import { fieldFilterName } from '../subscriptions/webhook.service.ts';
+import { relayRepository, type ClaimedEvent } from './relay.repository.ts';
+import { matchingSubscriptions } from './event-match.ts';
 import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration, outboxRelayWakingEvents } from '../../metrics/metrics.ts';
 
 interface RelayOptions {
@@ -64,51 +53,6 @@ interface RelayOptions {
   clock?: () => Date | Promise<Date>;
 }
 
-interface SubscriptionMatch {
-  id: string;
-  workspaceId: number;
-  events: string[];
-  boardIds: string[];
-  fields: string[];
-  /** full or thin: recorded on each delivery written for it (thin-payload.ts). */
-  payload: string;
-  /** The boards its owner's role sees now (the key's service account, or the person who made it); null: every board. */
-  ownerBoards: string[] | null;
-}
-
-/** Within a board filter (empty, or null: none): every one of `boards`, and at least one. */
-const withinBoards = (filter: string[] | null, boards: (string | null)[]) =>
-  filter === null || filter.length === 0 || (boards.length > 0 && boards.every((b) => b !== null && filter.includes(b)));
-
-/**
- * The subscriptions an event goes to: webhook.test to its one target; others by event type, then:
- * - an operational event never to the subscription it is about, and to a subscription limited to
- *   boards only when the one it is about is limited to some of those boards (so a role that sees
- *   only some boards learns nothing of subscriptions it could not see: webhook.service visibleTo);
- * - a ticket event by the board filter, and ticket.updated also by the field filter (one of the
- *   changed fields named; none named: every update).
- * An operational event's boards are its subscription's filter when it was written (aboutBoardIds).
- * Both kinds also within the boards its owner's role sees now: a key whose role was narrowed
- * after it made a subscription (or a person moved to such a role) gets no event of a board it
- * may no longer read (the same rule as its reads: a key never sees more than its role).
- */
-function matchingSubscriptions(event: ClaimedEvent, subscriptions: SubscriptionMatch[]): SubscriptionMatch[] {
-  const about = event.aboutSubscriptionId;
-  return subscriptions.filter((s) => {
-    if (s.workspaceId !== event.workspaceId) return false;
-    if (event.targetSubscriptionId !== null) return s.id === event.targetSubscriptionId;
-    if (!s.events.includes(event.type)) return false;
-    if (about !== null) {
-      const boards = event.aboutBoardIds;
-      if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, boards)) return false;
-      return s.id !== about && withinBoards(s.boardIds, boards);
-    }
-    if (s.fields.length && event.changedFields && !event.changedFields.some((f) => s.fields.includes(fieldFilterName(f)))) return false;
-    if (s.ownerBoards !== null && !withinBoards(s.ownerBoards, [event.boardId])) return false;
-    return withinBoards(s.boardIds, [event.boardId]);
-  });
-}
-
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
   const results: PromiseSettledResult<void>[] = [];
   for (let i = 0; i < items.length; i += size) results.push(...(await Promise.allSettled(items.slice(i, i + size).map(fn))));
@@ -134,7 +78,7 @@ export function createOutboxRelay(options: RelayOptions) {
    */
   async function takeBatch(): Promise<{ taken: number; finish: () => Promise<void> }> {
     let step = outboxRelayStepDuration.startTimer({ step: 'claim' });
-    const events = await webhookRepository.claimEvents(batchSize, leaseMs);
+    const events = await relayRepository.claimEvents(batchSize, leaseMs);
     if (!events.length) return { taken: 0, finish: async () => undefined };
     step();
     await interleave('relay:claimed', events.map((e) => e.id).join(','));
@@ -146,20 +90,20 @@ export function createOutboxRelay(options: RelayOptions) {
     // later events, which a strict subscription's claim no longer waits for (found by the
     // simulation, seed 371). Its runs are only woken.
     const fresh = events.filter((e) => !e.written);
-    const subscriptions = await webhookRepository.subscriptionsForRelay([...new Set(fresh.map((e) => e.workspaceId))]);
+    const subscriptions = await relayRepository.subscriptionsForRelay([...new Set(fresh.map((e) => e.workspaceId))]);
     const matched = fresh.flatMap((event) => matchingSubscriptions(event, subscriptions).map((s) => ({ event, subscription: s })));
     // A paused subscription's count against its held-delivery cap is taken per delivery as it is written; the events beyond it are skipped for it.
     const paused = new Set(subscriptions.filter((s) => s.condition === 'paused').map((s) => s.id));
-    const pairs = await webhookRepository.createDeliveries(
+    const pairs = await relayRepository.createDeliveries(
       matched.map((p) => ({ ...p, eventId: p.event.id, subscriptionId: p.subscription.id, seq: p.event.seq, workflowId: deliveryRunWorkflowId(p.subscription.id), payloadMode: p.subscription.payload })),
       paused,
     );
     // Only after every delivery of these events is committed: a strict subscription's next event waits until then.
-    await webhookRepository.markDeliveriesWritten(events.map((e) => e.id));
+    await relayRepository.markDeliveriesWritten(events.map((e) => e.id));
     // One wake per subscription for the whole batch, naming its events in order (the waker joins it to a signal in flight).
     const bySubscription = new Map<string, { workspaceId: number; events: ClaimedEvent[] }>();
     const written = new Map(events.filter((e) => e.written).map((e) => [e.id, e]));
-    const earlier = (await webhookRepository.subscriptionsWithDeliveries([...written.keys()])).map((d) => ({ event: written.get(d.eventId)!, subscription: { id: d.subscriptionId, workspaceId: written.get(d.eventId)!.workspaceId } }));
+    const earlier = (await relayRepository.subscriptionsWithDeliveries([...written.keys()])).map((d) => ({ event: written.get(d.eventId)!, subscription: { id: d.subscriptionId, workspaceId: written.get(d.eventId)!.workspaceId } }));
     for (const { event, subscription } of [...pairs, ...earlier].sort((a, b) => (a.event.seq < b.event.seq ? -1 : a.event.seq > b.event.seq ? 1 : 0))) {
       const entry = bySubscription.get(subscription.id) ?? { workspaceId: subscription.workspaceId, events: [] };
       entry.events.push(event);
@@ -188,12 +132,12 @@ export function createOutboxRelay(options: RelayOptions) {
     const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
     if (done.length) {
       step = outboxRelayStepDuration.startTimer({ step: 'mark' });
-      await webhookRepository.markRelayed(done, new Date());
+      await relayRepository.markRelayed(done, new Date());
       step();
       outboxRelayedEvents.inc(done.length);
     }
     if (failed.size) {
-      await webhookRepository.releaseLease([...failed]);
+      await relayRepository.releaseLease([...failed]);
       const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
       throw Object.assign(new Error(`could not wake the delivery runs of ${failed.size} events`), { cause: reason });
     }

@@ -1,4 +1,4 @@
-// GraphQL: a subscription's health numbers (`WebhookSubscription.health`), loaded for every
+// GraphQL: a subscription's health numbers (`WebhookSubscription.health`, added here), loaded for every
 // subscription of an answer at once (health.repository.ts), so the settings list costs one
 // statement for its page, not three queries per row.
 import { builder } from '../../graphql/builder.ts';
@@ -6,6 +6,7 @@ import { batchPerRequest } from '../../graphql/batch.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
 import { healthOf, type HealthAttempt, type SubscriptionHealth } from './health.repository.ts';
 import { visibleBoards } from '../subscriptions/webhook.service.ts';
+import { WebhookSubscription, WebhookSubscriptionWithSecret } from '../subscriptions/webhook.types.ts';
 
 const HealthAttemptRef = builder.objectRef<HealthAttempt>('WebhookHealthAttempt').implement({
   description: 'One attempt, as the health summary shows it',
@@ -36,3 +37,9 @@ const load = batchPerRequest<GraphQLContext, string, SubscriptionHealth>((ids, c
 
 /** The health of subscription `id` for this request's caller, batched with the others the answer asks for. */
 export const healthFor = async (ctx: GraphQLContext, id: string): Promise<SubscriptionHealth> => (await load(ctx, id)) ?? EMPTY;
+
+// `health` of every subscription answer: the log reads the subscriptions' attempts, and the
+// subscriptions' own types know nothing of the log.
+const HEALTH_NOTE = 'Its recent attempts at a glance: the last 24 hours’ success, the newest attempt and failure. Loaded for every subscription of the answer in one statement';
+builder.objectField(WebhookSubscription, 'health', (t) => t.field({ type: WebhookHealthRef, description: HEALTH_NOTE, resolve: (s, _args, ctx) => healthFor(ctx, s.id) }));
+builder.objectField(WebhookSubscriptionWithSecret, 'health', (t) => t.field({ type: WebhookHealthRef, description: HEALTH_NOTE, resolve: (s, _args, ctx) => healthFor(ctx, s.id) }));

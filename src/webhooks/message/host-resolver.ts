@@ -12,7 +12,7 @@ import net from 'node:net';
 import { config } from '../../config.ts';
 import { onFirstUse, forget } from '../../lazy.ts';
 import { onResetForTests } from '../../reset-for-tests.ts';
-import { DNS_TIMEOUT_MS } from '../delivery/constants.ts';
+import { DNS_TIMEOUT_MS } from './constants.ts';
 
 /** A workspace's host names being resolved at once (others wait up to DNS_TIMEOUT_MS for a place): a workspace with a slow DNS holds this many c-ares queries, nothing shared. */
 export const RESOLUTIONS_PER_WORKSPACE = 8;

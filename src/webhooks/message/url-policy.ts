@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
 import { config } from '../../config.ts';
 import { AppError, type FieldError } from '../../errors/errors.ts';
 import { logger } from '../../logger.ts';
-import { DNS_TIMEOUT_MS } from '../delivery/constants.ts';
+import { DNS_TIMEOUT_MS } from './constants.ts';
 import { ResolutionsBusyError, webhookHosts } from './host-resolver.ts';
 
 /** A host name's addresses; rejects when it does not resolve. */

@@ -6,7 +6,7 @@
 import https from 'node:https';
 import tls from 'node:tls';
 import { config } from '../../config.ts';
-import { AGENT_IDLE_MS, DELIVERY_TIMEOUT_MS } from '../delivery/constants.ts';
+import { AGENT_IDLE_MS, DELIVERY_TIMEOUT_MS } from './constants.ts';
 import { DeliveryAgent, type AgentBounds, type DeliveryRequestOptions } from './delivery-agent.ts';
 import { webhookHosts, type HostResolver } from './host-resolver.ts';
 import { checkWebhookUrl, guardedLookup } from './url-policy.ts';

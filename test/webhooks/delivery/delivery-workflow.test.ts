@@ -13,7 +13,7 @@ import { resendDelivery, startDeliveryRun } from '../../../src/webhooks/delivery
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../../src/webhooks/message/schedule.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../../src/webhooks/delivery/search-attributes.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../../src/webhooks/subscriptions/condition.repository.ts';
 import { manualRepository } from '../../../src/webhooks/delivery/manual.repository.ts';
 import { generateWebhookSecret } from '../../../src/webhooks/message/signing.ts';
 import { createWebhookSender } from '../../../src/webhooks/message/webhook-sender.ts';
@@ -273,7 +273,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(sentBeforeResume).toBe(20);
 
     healthy = true;
-    expect(await deliveryRepository.resume(sub.id)).toBe(true);
+    expect(await conditionRepository.resume(sub.id)).toBe(true);
     // The held deliveries are the queue again: the run started on resume sends them, oldest event first.
     await startDeliveryRun(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
     expect(await runResult(env.client, sub.id)).toEqual({ attempted: 3, ended: 'idle' });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { createDeliveryActivities } from '../../../src/webhooks/delivery/activities.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../../src/webhooks/subscriptions/condition.repository.ts';
 import { setInterleaveHook, type InterleavePoint } from '../../../src/webhooks/delivery/interleave.ts';
 import { initialRunState } from '../../../src/webhooks/delivery/run-state.ts';
 import { createTestWorkspace } from '../../support/fixtures.ts';
@@ -45,7 +45,7 @@ describe('delivery engine races on PostgreSQL', () => {
     await prisma.delivery.update({ where: { id: refs[0]!.deliveryId }, data: { status: 'held' } });
 
     // The claim reads `paused`; the resume runs before the claim holds the queue.
-    const resume = atPointRun('claim:read', sub.id, () => deliveryRepository.resume(sub.id));
+    const resume = atPointRun('claim:read', sub.id, () => conditionRepository.resume(sub.id));
     const claimed = await claim(sub.id, ws.workspace.id);
     expect(claimed.stop).toBe('paused');
     expect(await resume.result()).toBe(true);

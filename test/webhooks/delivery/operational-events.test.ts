@@ -10,7 +10,7 @@ import { prisma } from '../../../src/db/db.ts';
 import type { Prisma } from '../../../src/generated/prisma/client.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import type { DeliveryRef } from '../../../src/webhooks/delivery/search-attributes.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../../src/webhooks/subscriptions/condition.repository.ts';
 import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
 import { writeConditionEvent } from '../../../src/webhooks/delivery/operational-events.ts';
 import { OPERATIONAL_EVENT_TYPES } from '../../../src/events/event.envelope.ts';
@@ -83,7 +83,7 @@ describe('operational events (time-skipping)', () => {
     receivedNone(failing, 'webhook.paused');
 
     // Resumed by a person: the actor is that person.
-    expect(await deliveryRepository.resume(failing.id, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
+    expect(await conditionRepository.resume(failing.id, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
     const [resumed] = await operationalEvents(ws, 'webhook.resumed');
     await relayAndDeliver([resumed!.id]);
     expect(await recipients(resumed!.id)).toEqual([watcher.id]);
@@ -93,7 +93,7 @@ describe('operational events (time-skipping)', () => {
     });
     receivedNone(failing, 'webhook.resumed');
     // A resume of a subscription that is not paused changes nothing and says nothing.
-    expect(await deliveryRepository.resume(failing.id)).toBe(false);
+    expect(await conditionRepository.resume(failing.id)).toBe(false);
     expect(await operationalEvents(ws, 'webhook.resumed')).toHaveLength(1);
   });
 

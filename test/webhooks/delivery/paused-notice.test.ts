@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
 import { deliveryRepository, PAUSE_AFTER_FAILURES } from '../../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../../src/webhooks/subscriptions/condition.repository.ts';
 import { CONDITION_NOTICE_INTERVAL_MS } from '../../../src/webhooks/delivery/condition-notice.ts';
 import { emailConditionNotice } from '../../../src/webhooks/delivery/condition-notice-mail.ts';
 import { createTestWorkspace } from '../../support/fixtures.ts';
@@ -55,7 +56,7 @@ describe('paused notices', () => {
 
     // Resume and fail again, twice: nobody is told again within the hour, and nobody is e-mailed.
     for (let i = 0; i < 2; i++) {
-      expect(await deliveryRepository.resume(sub.id)).toBe(true);
+      expect(await conditionRepository.resume(sub.id)).toBe(true);
       const again = await failToPause(sub.id);
       expect(again.recipients).toEqual([]);
       const sent: unknown[] = [];
@@ -73,7 +74,7 @@ describe('paused notices', () => {
       where: { id: { in: (await noticesOf(sub.id)).map((n) => n.id) } },
       data: { createdAt: new Date(Date.now() - CONDITION_NOTICE_INTERVAL_MS - 1000) },
     });
-    expect(await deliveryRepository.resume(sub.id)).toBe(true);
+    expect(await conditionRepository.resume(sub.id)).toBe(true);
     expect((await failToPause(sub.id)).recipients).toHaveLength(2);
   });
 

@@ -4,7 +4,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
 import { newId } from '../../../src/ids.ts';
-import { webhookRepository } from '../../../src/webhooks/subscriptions/webhook.repository.ts';
+import { relayRepository } from '../../../src/webhooks/fanout/relay.repository.ts';
 import { createTestWorkspace, ensureMigrated } from '../../support/fixtures.ts';
 import { createEvent } from '../fixtures.ts';
 
@@ -20,8 +20,8 @@ async function backlog(ws: Workspace, n: number): Promise<string[]> {
 }
 
 const LEASE_MS = 60_000;
-const claim = (limit: number) => webhookRepository.claimEvents(limit, LEASE_MS);
-const relayed = (ids: string[]) => webhookRepository.markRelayed(ids, new Date());
+const claim = (limit: number) => relayRepository.claimEvents(limit, LEASE_MS);
+const relayed = (ids: string[]) => relayRepository.markRelayed(ids, new Date());
 
 describe('fair claim of outbox events', () => {
   beforeAll(ensureMigrated);

@@ -9,7 +9,7 @@ import { createOutboxRelay, EVENT_OUTBOX_CHANNEL, startOutboxRelay } from '../..
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { outboxRelayedEvents, outboxRelayPickupDelay, outboxRelayStepDuration, outboxRelayWakingEvents } from '../../../src/metrics/metrics.ts';
 import { SubscriptionIdKey, WorkspaceIdKey } from '../../../src/webhooks/delivery/search-attributes.ts';
-import { OVERDUE_AFTER_MS } from '../../../src/webhooks/delivery/constants.ts';
+import { OVERDUE_AFTER_MS } from '../../../src/webhooks/fanout/constants.ts';
 import { createTestWorkspace } from '../../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../../support/temporal.ts';
 import { freePort } from '../../support/http.ts';

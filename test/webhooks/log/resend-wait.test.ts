@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeTemporal, useTemporal } from '../../../src/temporal/client.ts';
 import { authenticateRequest } from '../../../src/api/authenticate.ts';
-import { webhookService } from '../../../src/webhooks/subscriptions/webhook.service.ts';
+import { deliveryLogService } from '../../../src/webhooks/log/delivery-log.service.ts';
 import { routes } from '../../../src/api/routes.ts';
 import { resendWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { resendDelivery } from '../../../src/webhooks/delivery/client.ts';
@@ -30,7 +30,7 @@ describe('re-send without a result in time', () => {
     const sub = await createSubscription(ws, { url: 'https://hooks.example.com/slow' });
     const ref = await createDelivery(ws, sub.id);
 
-    const entry = await webhookService.resend(principal!, sub.id, ref.deliveryId, 'req-wait', 50);
+    const entry = await deliveryLogService.resend(principal!, sub.id, ref.deliveryId, 'req-wait', 50);
     expect(entry).toMatchObject({ id: ref.deliveryId, deliveryId: ref.deliveryId, status: 'pending', trigger: 'manual', attemptedAt: null });
     expect(entry.workflowId).toBe(resendWorkflowId(ref.deliveryId, 'req-wait'));
     // The re-send was started (its start may finish just after the answer) and goes on.

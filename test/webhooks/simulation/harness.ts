@@ -17,7 +17,7 @@ import { prisma } from '../../../src/db/db.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { temporal } from '../../../src/temporal/client.ts';
 import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
-import { OVERDUE_AFTER_MS } from '../../../src/webhooks/delivery/constants.ts';
+import { OVERDUE_AFTER_MS } from '../../../src/webhooks/fanout/constants.ts';
 import { startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { stateQuery } from '../../../src/webhooks/delivery/signals.ts';

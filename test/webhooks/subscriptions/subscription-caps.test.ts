@@ -7,7 +7,7 @@ import { prisma } from '../../../src/db/db.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { signInAdmin } from '../../support/limits.ts';
 import type { Client } from '@temporalio/client';
-import { webhookRepository } from '../../../src/webhooks/subscriptions/webhook.repository.ts';
+import { relayRepository } from '../../../src/webhooks/fanout/relay.repository.ts';
 import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { createDelivery, createEvent, createSubscription } from '../fixtures.ts';
@@ -104,7 +104,7 @@ describe('held deliveries per paused subscription', () => {
     const room = await createSubscription(ws, { url: 'https://93.184.216.34/room', condition: 'paused', pausedAt: new Date() });
     await holdDeliveries(full.id, small);
     await holdDeliveries(room.id, small - 1);
-    const ids = (await webhookRepository.subscriptionsForRelay([ws.workspace.id], small)).map((s) => s.id);
+    const ids = (await relayRepository.subscriptionsForRelay([ws.workspace.id], small)).map((s) => s.id);
     expect(ids).toContain(room.id);
     expect(ids).not.toContain(full.id);
   });
@@ -139,14 +139,14 @@ describe('held deliveries per paused subscription', () => {
     for (let i = 0; i < 10; i++) written.push((await createEvent(ws)).id);
     const events = await prisma.event.findMany({ where: { id: { in: written } }, select: { id: true, seq: true }, orderBy: { seq: 'asc' } });
     // The relay's steps: it reads the subscriptions (receiving) …
-    const read = await webhookRepository.subscriptionsForRelay([ws.workspace.id]);
+    const read = await relayRepository.subscriptionsForRelay([ws.workspace.id]);
     const paused = new Set(read.filter((s) => s.condition === 'paused').map((s) => s.id));
     expect(paused.has(busy.id)).toBe(false);
     // … a person pauses it (what waits is held) …
     expect(await conditionRepository.pause(busy.id, { id: ws.admin.id, name: 'Test Admin' })).toBe(true);
     // … and the relay writes its batch.
     const pairs = events.map((e) => ({ eventId: e.id, subscriptionId: busy.id, seq: e.seq, workflowId: deliveryRunWorkflowId(busy.id) }));
-    const kept = await webhookRepository.createDeliveries(pairs, paused);
+    const kept = await relayRepository.createDeliveries(pairs, paused);
     expect(kept.map((p) => p.eventId)).toEqual(events.slice(0, 3).map((e) => e.id));
     expect(await prisma.delivery.count({ where: { subscriptionId: busy.id, status: { in: ['held', 'pending'] } } })).toBe(cap);
   });
