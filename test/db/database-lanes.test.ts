@@ -37,7 +37,7 @@ describe('database lanes', () => {
     const env = () => new MockActivityEnvironment({ workflowExecution: { workflowId: 'deliveries:wh_x', runId: 'run-1' } });
     const state = initialRunState();
     await expect(
-      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, inFlight: 0, now: Date.now(), waitedFor: null }),
+      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, open: 0, now: Date.now(), waitedFor: null }),
     ).rejects.toThrow('seen');
     await expect(env().run(activities.sendBatch, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, token: 't', deliveries: [] })).rejects.toThrow('seen');
     // A batch of a run begun before runs named their workspace: the service's lane, as before.

@@ -92,7 +92,7 @@ async function runWorker<Server>(
 
 /**
  * On the time-skipping server (timers fire as soon as nothing else is pending); the activities
- * log with its clock. Tests start the deliveries themselves (fixtures' `startDelivery`).
+ * log with its clock. Tests start the deliveries themselves (fixtures' `wakeRunOf`).
  */
 export function startTimeSkippingDeliveryStack(
   options: DeliveryStackOptions<TestWorkflowEnvironment>,

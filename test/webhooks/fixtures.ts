@@ -11,7 +11,7 @@ import { deliveryRepository } from '../../src/webhooks/delivery/delivery.reposit
 import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
 import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
-import { startDeliveryRun } from '../../src/webhooks/delivery/client.ts';
+import { wakeRun } from '../../src/webhooks/delivery/wake.ts';
 import { deliveryRunWorkflowId } from '../../src/webhooks/delivery/ids.ts';
 import type { deliveryRunWorkflow } from '../../src/webhooks/delivery/workflows.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
@@ -106,8 +106,8 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
   });
 
 /** Wakes the delivery's subscription's run (starting it when idle), as the relay does after writing the delivery. */
-export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
+export function wakeRunOf(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+  return wakeRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
 }
 
 /** Waits for the subscription's run to end (through any continue-as-new), then reads the run's summary. */

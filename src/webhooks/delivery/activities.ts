@@ -24,11 +24,12 @@ import { countAttempt } from '../../metrics/delivery-metrics.ts';
 import { annotateSpan } from '../../tracing/tracing.ts';
 import { BATCH_HEARTBEAT_MS, MAX_BATCH } from './constants.ts';
 import { interleave } from './interleave.ts';
-import { queueRepository, type ClaimedDelivery, type ClaimResult, type WaitReason } from './queue.repository.ts';
-import { boundInForce, depthOf, followSettings, rateAllowance, type RunState, type SubscriptionSettings } from './run-state.ts';
+import { queueRepository, type ClaimedDelivery, type ClaimResult } from './queue.repository.ts';
+import type { WaitReason } from './wait.ts';
+import { depthOf, effectiveInFlight, followSettings, rateAllowance, type RunState, type RunStop } from './run-state.ts';
 import { jitteredDelay, maxAttemptsOf, remainingSpanMs, retryDelay } from '../message/schedule.ts';
 import { retryDelaysMs } from '../message/retry-schedule.ts';
-import { startDeliveryRun, wakeRuns } from './wake.ts';
+import { wakeRun, wakeRuns } from './wake.ts';
 import { manualRepository } from './manual.repository.ts';
 import type { AttemptResult, ManualAnswer } from './signals.ts';
 import { withDatabaseLane, workspaceLane } from '../../db/fair-turns.ts';
@@ -63,8 +64,8 @@ export interface ClaimDueInput {
   runId: string;
   token: string;
   state: RunState;
-  /** The run's connections open (the widths of its batches in flight): its bound less these is free. */
-  inFlight: number;
+  /** Attempts the run's batches may have open at once (their widths): effectiveInFlight less these is free. */
+  open: number;
   /** The workflow's time (epoch ms), for the rate. */
   now: number;
   /** The run's first claim (it frees claims of earlier runs); absent (a caller outside a run): true. */
@@ -94,7 +95,7 @@ export interface BatchResult {
   /** The earliest next attempt of a delivery that failed (epoch ms). */
   nextAttemptAt: number | null;
   /** The answers paused (20 failures in a row) or disabled (410) the subscription. */
-  stop: 'paused' | 'ended' | null;
+  stop: RunStop | null;
   /** The slowest answer, ms (null: nothing sent). */
   slowestMs: number | null;
   /** The manual attempts it recorded, for the run to answer the workflows that asked. Absent: none. */
@@ -226,32 +227,30 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   const activities = {
     /** The run's claim (a local activity): the oldest due deliveries it may send now. */
     async claimDue(input: ClaimDueInput): Promise<ClaimResult> {
-      const capped = (s: SubscriptionSettings): SubscriptionSettings => ({ ...s, maxInFlight: Math.min(s.maxInFlight, maxInFlightLimit) });
-      const result = await queueRepository.claimDue({
+      return await queueRepository.claimDue({
         subscriptionId: input.subscriptionId,
         workspaceId: input.workspaceId,
         runId: input.runId,
         token: input.token,
         workspaceCap,
-        runInFlight: input.inFlight,
+        maxInFlightLimit,
+        open: input.open,
         first: input.first ?? true,
         now: await clock(),
         waitedFor: input.waitedFor,
-        limitFor: (raw) => {
-          const settings = capped(raw);
+        limitFor: (settings) => {
           const state = followSettings(input.state, settings);
-          const free = Math.max(0, boundInForce(state, settings) - input.inFlight);
+          const free = Math.max(0, effectiveInFlight(settings, state.effectiveInFlight) - input.open);
           const rate = rateAllowance(state, settings.ratePerSecond, input.now).starts;
           const limit = Math.min(free * depthOf(state, settings), rate, MAX_BATCH);
           return { limit, limitedBy: free === 0 ? 'in_flight_bound' : rate === 0 ? 'rate' : null };
         },
       });
-      return { ...result, settings: capped(result.settings) };
     },
 
-    /** The run's bound and Retry-After, for the subscription's representation (a local activity, when they change). */
-    async reportState({ subscriptionId, bound, retryAfterUntil }: { subscriptionId: string; bound: number | null; retryAfterUntil: number | null }): Promise<void> {
-      await queueRepository.report(subscriptionId, bound, retryAfterUntil === null ? null : new Date(retryAfterUntil));
+    /** The run's effectiveInFlight (null: not lowered) and Retry-After, for the subscription's representation (a local activity, when they change). */
+    async reportState({ subscriptionId, effectiveInFlight, retryAfterUntil }: { subscriptionId: string; effectiveInFlight: number | null; retryAfterUntil: number | null }): Promise<void> {
+      await queueRepository.report(subscriptionId, effectiveInFlight, retryAfterUntil === null ? null : new Date(retryAfterUntil));
     },
 
     /**
@@ -324,7 +323,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         if (failure.overloaded) result.overloaded = true;
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
-        if (s.result.httpStatus === 410) result.stop = 'ended';
+        if (s.result.httpStatus === 410) result.stop = 'cancelled';
         if (failure.saved.disabled) notices.push(failure.saved.disabled);
         if (failure.saved.paused) {
           result.stop ??= 'paused';
@@ -342,7 +341,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         (result.answered ??= []).push(manual.answer);
         if (manual.overloaded) result.overloaded = true;
         if (manual.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, manual.retryAfterUntil);
-        if (manual.outcome === 'gone') result.stop = 'ended';
+        if (manual.outcome === 'gone') result.stop = 'cancelled';
         if (manual.saved.disabled) notices.push(manual.saved.disabled);
         if (manual.saved.paused) {
           result.stop ??= 'paused';
@@ -370,7 +369,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const at = await clock();
       const { asked, full } = await manualRepository.request(subscriptionId, deliveryIds, requester, at);
       // On the asking workflow's own task queue: the run is served by the same workers.
-      if (asked.length) await startDeliveryRun(deps.client ?? getClient(), activityInfo().taskQueue, { subscriptionId, workspaceId });
+      if (asked.length) await wakeRun(deps.client ?? getClient(), activityInfo().taskQueue, { subscriptionId, workspaceId });
       return { asked, full, at: at.getTime() };
     },
 

@@ -4,16 +4,18 @@
 import { config } from '../../config.ts';
 import type { WebhookSubscription } from '../../generated/prisma/client.ts';
 import { queueRepository } from './queue.repository.ts';
+import { effectiveInFlight, subscriptionSettings } from './run-state.ts';
+import type { BacklogWait } from './wait.ts';
 
 export interface WebhookBacklog {
   pending: number;
   inFlight: number;
   oldestWaitingSince: Date | null;
-  waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'retry_after' | 'workspace_cap' | 'rate' | 'paused';
+  waitingFor: BacklogWait;
 }
 
 /** What of the subscription's row the backlog reads (what its run last reported, its settings). */
-type BacklogSubscription = Pick<WebhookSubscription, 'id' | 'condition' | 'retryAfterUntil' | 'capWaitingSince' | 'maxInFlight' | 'inFlightBound' | 'ordering' | 'ratePerSecond'>;
+type BacklogSubscription = Pick<WebhookSubscription, 'id' | 'condition' | 'retryAfterUntil' | 'capWaitingSince' | 'maxInFlight' | 'effectiveInFlight' | 'ordering' | 'ratePerSecond'>;
 
 export async function backlogOf(s: BacklogSubscription, now = new Date()): Promise<WebhookBacklog> {
   const q = await queueRepository.backlog(s.id);
@@ -23,7 +25,6 @@ export async function backlogOf(s: BacklogSubscription, now = new Date()): Promi
   if (q.oldestDueAt && q.oldestDueAt > now) return { ...base, waitingFor: 'next_attempt' };
   if (s.retryAfterUntil && s.retryAfterUntil > now) return { ...base, waitingFor: 'retry_after' };
   if (s.capWaitingSince) return { ...base, waitingFor: 'workspace_cap' };
-  const bound = Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit);
-  if (q.inFlight >= (s.ordering === 'strict' ? 1 : bound)) return { ...base, waitingFor: 'in_flight_bound' };
+  if (q.inFlight >= effectiveInFlight(subscriptionSettings(s, config.webhooks.maxInFlightLimit), s.effectiveInFlight)) return { ...base, waitingFor: 'in_flight_bound' };
   return { ...base, waitingFor: s.ratePerSecond ? 'rate' : 'nothing' };
 }

@@ -1,12 +1,10 @@
-// Starting delivery workflows from the API, the relay, the activities and tests (a Temporal
-// Client, no worker). No workflow code imports this.
+// A manual attempt of one delivery from the API (a Temporal Client, no worker): a re-send's
+// workflow, which asks the subscription's run (waking a run is wake.ts's). No workflow code imports this.
 import { WorkflowExecutionAlreadyStartedError, isGrpcCancelledError, type Client } from '@temporalio/client';
 import { resendWorkflowId } from './ids.ts';
 import { deliverySearchAttributes, type DeliveryRef } from './search-attributes.ts';
-import { fairness, startDeliveryRun, wakeRuns } from './wake.ts';
+import { fairness } from './wake.ts';
 import type { resendDeliveryWorkflow } from './workflows.ts';
-
-export { startDeliveryRun, wakeRuns };
 
 /**
  * One manual attempt of a delivery; the same `requestId` runs it once. Returns the attempt's result.

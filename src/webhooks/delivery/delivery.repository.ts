@@ -7,6 +7,7 @@ import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } fr
 import { deliveryRunWorkflowId } from './ids.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 import { writeConditionNotice, type ConditionNotice } from './condition-notice.ts';
+import type { WaitReason } from './wait.ts';
 
 /** Consecutive failed attempts that pause a subscription. */
 export const PAUSE_AFTER_FAILURES = 20;
@@ -33,7 +34,7 @@ interface RecordAttemptInput {
   /** The run of that workflow that made the attempt. */
   workflowRunId?: string | null;
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
-  waited: { reason: string; ms: number } | null;
+  waited: { reason: WaitReason; ms: number } | null;
   /**
    * The batch's claim (src/webhooks/delivery/queue.repository.ts): the attempt is recorded only while
    * the delivery still carries it, and the claim is cleared with it. null: unfenced (an attempt
@@ -59,7 +60,7 @@ export interface SuccessItem {
   attemptedAt: Date;
   workflowId: string;
   workflowRunId?: string | null;
-  waited: { reason: string; ms: number } | null;
+  waited: { reason: WaitReason; ms: number } | null;
 }
 
 const cancellable: DeliveryStatus[] = ['pending', 'held'];

@@ -6,11 +6,10 @@ import { prisma } from '../../db/db.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { WAITED_AT_LEAST_MS } from './constants.ts';
 import { interleave } from './interleave.ts';
-import type { SubscriptionSettings } from './run-state.ts';
+import { subscriptionSettings, type RunStop, type SubscriptionSettings } from './run-state.ts';
 import type { ManualAnswer } from './signals.ts';
+import type { WaitReason } from './wait.ts';
 
-/** Why a delivery went out later than it fell due (the delivery log's `waited`). */
-export type WaitReason = 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap';
 
 const MAX_WAITED_MS = 2 ** 31 - 1;
 
@@ -25,8 +24,10 @@ export interface ClaimInput {
   limitFor: (settings: SubscriptionSettings) => { limit: number; limitedBy: WaitReason | null };
   /** The workspace's in-flight cap. */
   workspaceCap: number;
-  /** Attempts the run's batches in flight may have open (0: none in flight). */
-  runInFlight: number;
+  /** A subscription's maxInFlight at most (WEBHOOK_MAX_IN_FLIGHT_LIMIT). */
+  maxInFlightLimit: number;
+  /** Attempts the run's batches may have open at once (0: none in flight). */
+  open: number;
   /** The run's first claim: claims of earlier runs are freed. */
   first: boolean;
   now: Date;
@@ -48,8 +49,8 @@ export interface ClaimResult {
   /** What the run might take (its bound, rate, the batch size) and, when less than wanted, why. */
   limit: number;
   limitedBy: WaitReason | null;
-  /** `ended`: deleted or disabled (its pending deliveries cancelled); `paused`: its pending deliveries held. */
-  stop: 'paused' | 'ended' | null;
+  /** The subscription stops the run (run-state.ts RunStop): paused (its pending deliveries held), or deleted or disabled (cancelled). */
+  stop: RunStop | null;
   deliveries: ClaimedDelivery[];
   settings: SubscriptionSettings;
   /** The earliest time an unclaimed pending delivery falls due (epoch ms); null: none pending. */
@@ -116,7 +117,7 @@ export const queueRepository = {
           FROM "WebhookSubscription" s JOIN "Workspace" w ON w."id" = s."workspaceId"
          WHERE s."id" = ${input.subscriptionId} FOR NO KEY UPDATE`;
       await interleave('claim:read', input.subscriptionId);
-      const settings: SubscriptionSettings = { maxInFlight: sub?.maxInFlight ?? 1, ratePerSecond: sub?.ratePerSecond ?? null, strict: sub?.ordering === 'strict' };
+      const settings = subscriptionSettings(sub ?? { maxInFlight: 1, ratePerSecond: null, ordering: 'concurrent' }, input.maxInFlightLimit);
       const none = { limit: 0, limitedBy: null, deliveries: [], settings, nextDueAt: null, dueNow: false, capFull: false };
       if (!sub || sub.deletedAt || sub.condition === 'disabled') {
         if (sub?.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
@@ -124,7 +125,7 @@ export const queueRepository = {
           where: { subscriptionId: input.subscriptionId, status: { in: ['pending', 'held'] }, OR: [{ claim: null }, { claim: input.token }] },
           data: { status: 'cancelled', nextAttemptAt: null, claim: null },
         });
-        return { stop: 'ended', ...none, answered: await settleManual(tx, input.subscriptionId, 'cancelled') };
+        return { stop: 'cancelled', ...none, answered: await settleManual(tx, input.subscriptionId, 'cancelled') };
       }
       if (sub.condition === 'paused') {
         if (sub.runAwake) await markRun(tx, input.subscriptionId, { awake: false, capWaitingSince: sub.capWaitingSince });
@@ -141,7 +142,7 @@ export const queueRepository = {
       // the relay wakes it for new deliveries only otherwise. Under this row's lock, so a relay that
       // reads it (wakeNeeded) after writing its rows either sees `false` or the run sees the rows.
       // Marked while it waits for room, unmarked as soon as it does not: a run is woken only while it waits.
-      const awake = claimed.length > 0 || input.runInFlight > 0;
+      const awake = claimed.length > 0 || input.open > 0;
       const capWaitingSince = capFull ? (sub.capWaitingSince ?? input.now) : null;
       if (awake !== sub.runAwake || capWaitingSince !== sub.capWaitingSince) await markRun(tx, input.subscriptionId, { awake, capWaitingSince });
       return { stop: null, limit, limitedBy: capFull ? 'workspace_cap' : limitedBy, deliveries: claimed, settings, nextDueAt, dueNow, capFull };
@@ -222,13 +223,13 @@ export const queueRepository = {
        LIMIT ${limit}::int`;
   },
 
-  /** The run's bound (null: maxInFlight) and Retry-After, shown on the subscription; written only when they changed. */
-  async report(subscriptionId: string, bound: number | null, retryAfterUntil: Date | null): Promise<void> {
+  /** The run's effectiveInFlight (null: not lowered) and Retry-After, shown on the subscription; written only when they changed. */
+  async report(subscriptionId: string, effectiveInFlight: number | null, retryAfterUntil: Date | null): Promise<void> {
     const until = retryAfterUntil?.toISOString() ?? null;
     await prisma.$executeRaw`
-      UPDATE "WebhookSubscription" SET "inFlightBound" = ${bound}::int, "retryAfterUntil" = ${until}::timestamp(3)
+      UPDATE "WebhookSubscription" SET "effectiveInFlight" = ${effectiveInFlight}::int, "retryAfterUntil" = ${until}::timestamp(3)
        WHERE "id" = ${subscriptionId}
-         AND ("inFlightBound" IS DISTINCT FROM ${bound}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
+         AND ("effectiveInFlight" IS DISTINCT FROM ${effectiveInFlight}::int OR "retryAfterUntil" IS DISTINCT FROM ${until}::timestamp(3))`;
   },
 
   /** For the integrator: the subscription's backlog (pending, in flight, held) and its oldest waiting delivery's due time. */

@@ -1,10 +1,18 @@
-// The delivery run's own state and its rules: the in-flight bound (AIMD on 429/503), the rate
-// (GCRA) and the receiver's Retry-After. Pure functions of the state and the workflow's clock, so
+// The delivery run's own state and its rules: the bound in force (`effectiveInFlight`, AIMD on
+// 429/503), the rate (GCRA) and the receiver's Retry-After. Pure functions of the state and the workflow's clock, so
 // a replay computes the same; the state travels through continue-as-new. No Node built-ins:
 // workflow code imports this.
 
 import { FAST_ANSWER_MS, PIPELINE_DEPTH } from './constants.ts';
 import type { RunRef } from './search-attributes.ts';
+
+/**
+ * Why a run stops claiming, said by its claim or a batch's answers: its subscription was paused (its
+ * deliveries are held until resumed) or deleted or disabled (its deliveries are cancelled).
+ */
+export type RunStop = 'paused' | 'cancelled';
+/** How a run ends: `idle` (its queue is empty), or stopped by its subscription (RunStop). */
+export type RunEnd = 'idle' | RunStop;
 
 /** A delivery run's input: its subscription, and its state when it continued as new. */
 export interface RunInput extends RunRef {
@@ -12,9 +20,9 @@ export interface RunInput extends RunRef {
 }
 
 export interface RunState {
-  /** The bound in force (AIMD); null: the subscription's maxInFlight. */
-  bound: number | null;
-  /** 2xx answers since the bound last rose or fell. */
+  /** The bound in force as AIMD left it (429/503 halve it, 2xx raise it back); null: not lowered. In force: `effectiveInFlight(settings, this)`. */
+  effectiveInFlight: number | null;
+  /** 2xx answers since effectiveInFlight last rose or fell. */
   successes: number;
   /** Epoch ms before which no attempt starts (a receiver's Retry-After). */
   retryAfterUntil: number;
@@ -22,23 +30,33 @@ export interface RunState {
   rateTat: number;
   /** The last batch's answers were all 2xx within FAST_ANSWER_MS: the next batch may be deep. (Absent in runs started before it.) */
   fast?: boolean;
-  /** The subscription's maxInFlight that `bound` was found under (null: none seen yet). */
-  boundFor: number | null;
+  /** The subscription's maxInFlight that `effectiveInFlight` was found under (null: none seen yet). */
+  maxInFlightSeen: number | null;
 }
 
-export const initialRunState = (): RunState => ({ bound: null, successes: 0, retryAfterUntil: 0, rateTat: 0, boundFor: null });
+export const initialRunState = (): RunState => ({ effectiveInFlight: null, successes: 0, retryAfterUntil: 0, rateTat: 0, maxInFlightSeen: null });
 
 /** What the run reads of its subscription at each claim. */
 export interface SubscriptionSettings {
+  /** Within the operator's limit (WEBHOOK_MAX_IN_FLIGHT_LIMIT). */
   maxInFlight: number;
   ratePerSecond: number | null;
   strict: boolean;
 }
 
-/** The bound in force: the AIMD bound within the subscription's maxInFlight; 1 when strictly ordered. */
-export function boundInForce(state: RunState, s: SubscriptionSettings): number {
+/** A subscription row's settings as the run applies them: its maxInFlight within the operator's limit. */
+export function subscriptionSettings(row: { maxInFlight: number; ratePerSecond: number | null; ordering: string }, maxInFlightLimit: number): SubscriptionSettings {
+  return { maxInFlight: Math.min(row.maxInFlight, maxInFlightLimit), ratePerSecond: row.ratePerSecond, strict: row.ordering === 'strict' };
+}
+
+/**
+ * The bound in force, the one rule wherever it is used or shown (the run, the API's
+ * `effectiveInFlight`, the backlog): what AIMD left of it (`lowered`, null: not lowered) within the
+ * subscription's maxInFlight, at least 1; 1 when strictly ordered.
+ */
+export function effectiveInFlight(s: SubscriptionSettings, lowered: number | null): number {
   if (s.strict) return 1;
-  return Math.max(1, Math.min(s.maxInFlight, state.bound ?? s.maxInFlight));
+  return Math.max(1, Math.min(s.maxInFlight, lowered ?? s.maxInFlight));
 }
 
 /**
@@ -47,8 +65,9 @@ export function boundInForce(state: RunState, s: SubscriptionSettings): number {
  * of the old one.
  */
 export function followSettings(state: RunState, s: SubscriptionSettings): RunState {
-  if (state.boundFor === s.maxInFlight) return state;
-  return { ...state, bound: state.boundFor === null ? state.bound : null, successes: state.boundFor === null ? state.successes : 0, boundFor: s.maxInFlight };
+  if (state.maxInFlightSeen === s.maxInFlight) return state;
+  const first = state.maxInFlightSeen === null;
+  return { ...state, effectiveInFlight: first ? state.effectiveInFlight : null, successes: first ? state.successes : 0, maxInFlightSeen: s.maxInFlight };
 }
 
 /**
@@ -74,15 +93,15 @@ export interface BatchAnswers {
  * of 2xx; and whether the next batch may be deep (every answer a 2xx within FAST_ANSWER_MS).
  */
 export function afterBatch(state: RunState, s: SubscriptionSettings, answers: BatchAnswers): RunState {
-  const bound = boundInForce(state, s);
+  const bound = effectiveInFlight(s, state.effectiveInFlight);
   const attempted = answers.attempted ?? 0;
   const fast = attempted === 0 ? state.fast : answers.succeeded === attempted && answers.slowestMs != null && answers.slowestMs <= FAST_ANSWER_MS;
   const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0), ...(fast === undefined ? {} : { fast }) };
-  if (answers.overloaded) return { ...next, bound: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
+  if (answers.overloaded) return { ...next, effectiveInFlight: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
   const successes = state.successes + answers.succeeded;
-  if (state.bound === null || successes < bound) return { ...next, successes };
+  if (state.effectiveInFlight === null || successes < bound) return { ...next, successes };
   const raised = bound + 1;
-  return { ...next, bound: raised >= s.maxInFlight ? null : raised, successes: 0 };
+  return { ...next, effectiveInFlight: raised >= s.maxInFlight ? null : raised, successes: 0 };
 }
 
 /** A second's worth of starts may go at once (at least one). */

@@ -1,6 +1,7 @@
 // The delivery run's signals and query, shared by the workflow, the relay and the activities that
 // wake runs, and the workflows that ask it for manual attempts. No Node built-ins: workflow code imports this.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { RunWait } from './wait.ts';
 
 /** New deliveries are in the run's queue, it was resumed, or room opened in the workspace's cap: the run claims again. */
 export const wakeSignal = defineSignal('wake');
@@ -9,10 +10,10 @@ export const wakeSignal = defineSignal('wake');
 export interface RunView {
   subscriptionId: string;
   inFlight: number;
-  /** The bound in force (AIMD within maxInFlight; 1 when strictly ordered). */
-  bound: number;
+  /** The bound in force (run-state.ts effectiveInFlight: AIMD within maxInFlight; 1 when strictly ordered). */
+  effectiveInFlight: number;
   /** What it waits for now: nothing (idle or sending), the next attempt's time, its bound, the rate, a Retry-After, the workspace's cap. */
-  waitingFor: 'nothing' | 'next_attempt' | 'in_flight_bound' | 'rate' | 'retry_after' | 'workspace_cap';
+  waitingFor: RunWait;
   /** When it looks again, epoch ms (null: only when woken or a batch ends). */
   until: number | null;
   retryAfterUntil: number | null;

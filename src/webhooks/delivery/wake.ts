@@ -1,6 +1,8 @@
-// Starting or waking delivery runs (signal-with-start): the relay after writing an event's
-// deliveries, a resume, the sweep of overdue deliveries, and a batch that freed room in its
-// workspace's cap (the activities import this, so it names the workflow by its type's name).
+// The one way to wake a subscription's delivery run: signal-with-start of its business key, which
+// signals the running run or starts one (its queue is in the database, so a new run finds it).
+// Used by the relay after writing an event's deliveries, a resume, the sweep of overdue
+// deliveries, a batch that freed room in its workspace's cap and a manual attempt's request (the
+// activities import this, so it names the workflow by its type's name).
 import type { Client } from '@temporalio/client';
 import { deliveryRunWorkflowId } from './ids.ts';
 import type { RunInput } from './run-state.ts';
@@ -14,8 +16,8 @@ import { wakeSignal } from './signals.ts';
  */
 export const fairness = (workspaceId: number) => ({ fairnessKey: `workspace:${workspaceId}` });
 
-/** Starts the subscription's delivery run, or signals the running one that its queue changed. */
-export async function startDeliveryRun(client: Client, taskQueue: string, ref: RunRef): Promise<string> {
+/** Wakes the subscription's delivery run: signals the running one that its queue changed, or starts one. */
+export async function wakeRun(client: Client, taskQueue: string, ref: RunRef): Promise<string> {
   const workflowId = deliveryRunWorkflowId(ref.subscriptionId);
   await client.workflow.signalWithStart<(input: RunInput) => Promise<unknown>, []>('deliveryRunWorkflow', {
     workflowId,
@@ -31,5 +33,5 @@ export async function startDeliveryRun(client: Client, taskQueue: string, ref: R
 
 /** Wakes the runs of these subscriptions (a run that ended meanwhile is started again: it finds its queue). */
 export async function wakeRuns(client: Client, taskQueue: string, subscriptions: RunRef[]): Promise<void> {
-  await Promise.all(subscriptions.map((ref) => startDeliveryRun(client, taskQueue, ref)));
+  await Promise.all(subscriptions.map((ref) => wakeRun(client, taskQueue, ref)));
 }

@@ -21,8 +21,9 @@ import {
 } from '@temporalio/workflow';
 import type { DeliveryActivities } from './activities.ts';
 import { ACTIVITY_RETRY, BATCH_HEARTBEAT_TIMEOUT, BATCH_TIMEOUT, BATCHES_PER_RUN, CAP_RECHECK_MS, CLAIM_RETRY_MS, CLAIM_TIMEOUT, IDLE_LINGER_MS } from './constants.ts';
-import type { ClaimedDelivery, ClaimResult, WaitReason } from './queue.repository.ts';
-import { afterBatch, boundInForce, followSettings, initialRunState, rateAllowance, spendRate, type RunInput, type SubscriptionSettings } from './run-state.ts';
+import type { ClaimedDelivery, ClaimResult } from './queue.repository.ts';
+import type { RunWait, WaitReason } from './wait.ts';
+import { afterBatch, effectiveInFlight, followSettings, initialRunState, rateAllowance, spendRate, type RunEnd, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
 import { stateQuery, wakeSignal, type AttemptResult, type RunView } from './signals.ts';
 import { answerRequesters, manualAttempts } from './manual.ts';
@@ -39,8 +40,8 @@ const { claimDue, reportState } = proxyLocalActivities<DeliveryActivities>({ sta
 export interface RunSummary {
   /** Attempts this run (not its predecessors) made. */
   attempted: number;
-  /** idle: nothing left to send; paused: its deliveries are held until resumed; ended: deleted or disabled. */
-  ended: 'idle' | 'paused' | 'ended';
+  /** How it ended (run-state.ts RunEnd): idle, paused, or cancelled (deleted or disabled). */
+  ended: RunEnd;
 }
 
 /** A subscription's delivery run; see the top of this file and README.md. */
@@ -77,16 +78,16 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
   let capRecheckAt = 0;
   /** The subscription was paused, deleted or disabled: no new claims until the batches end, then one last claim settles the queue. */
   let stopping = false;
-  let waitingFor: RunView['waitingFor'] = 'nothing';
+  let waitingFor: RunWait = 'nothing';
   let until: number | null = null;
   let lastWait: WaitReason | null = null;
-  /** The bound and Retry-After the subscription's row shows. */
-  let reported = { bound: null as number | null, retryAfterUntil: null as number | null };
+  /** The effectiveInFlight and Retry-After the subscription's row shows. */
+  let reported = { effectiveInFlight: null as number | null, retryAfterUntil: null as number | null };
 
   setHandler(stateQuery, () => ({
     subscriptionId,
     inFlight,
-    bound: settings ? boundInForce(state, settings) : 0,
+    effectiveInFlight: settings ? effectiveInFlight(settings, state.effectiveInFlight) : 0,
     waitingFor,
     until,
     retryAfterUntil: state.retryAfterUntil > Date.now() ? state.retryAfterUntil : null,
@@ -122,9 +123,9 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
 
   for (;;) {
     const now = Date.now();
-    // The subscription shows the run's bound and Retry-After (one local activity when they change).
-    const report = { bound: state.bound, retryAfterUntil: state.retryAfterUntil > now ? state.retryAfterUntil : null };
-    if (report.bound !== reported.bound || report.retryAfterUntil !== reported.retryAfterUntil) {
+    // The subscription shows the run's effectiveInFlight and Retry-After (one local activity when they change).
+    const report = { effectiveInFlight: state.effectiveInFlight, retryAfterUntil: state.retryAfterUntil > now ? state.retryAfterUntil : null };
+    if (report.effectiveInFlight !== reported.effectiveInFlight || report.retryAfterUntil !== reported.retryAfterUntil) {
       await reportState({ subscriptionId, ...report });
       reported = report;
     }
@@ -135,7 +136,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       // Every attribute: the ones given here are all the next run has.
       return await makeContinueAsNewFunc<typeof deliveryRunWorkflow>({ typedSearchAttributes: runSearchAttributes({ subscriptionId, workspaceId }) })({ subscriptionId, workspaceId, state });
     }
-    const full = settings !== null && open >= boundInForce(state, settings);
+    const full = settings !== null && open >= effectiveInFlight(settings, state.effectiveInFlight);
     const gate = Math.max(state.retryAfterUntil, settings ? (rateAllowance(state, settings.ratePerSecond, now).nextAt ?? 0) : 0);
     const due = woken() || moreDue || batchEnded || (nextDueAt !== null && nextDueAt <= now);
     const mayClaim = !renew && (stopping ? inFlight === 0 : due && !full && gate <= now && (!capFull || woken() || now >= capRecheckAt));
@@ -144,13 +145,13 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
       wakesClaimed = wakes;
       batchEnded = false;
       const token = `${runId}:${++calls}`;
-      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, inFlight: open, now, waitedFor: lastWait, first: calls === 1 });
+      const claim: ClaimResult = await claimDue({ subscriptionId, workspaceId, runId, token, state, open, now, waitedFor: lastWait, first: calls === 1 });
       await answerRequesters(claim.answered);
       const fresh = claim.settings;
       settings = fresh;
       state = followSettings(state, fresh);
       if (claim.stop) {
-        if (inFlight === 0 && (await mayEnd())) return { attempted, ended: claim.stop === 'paused' ? 'paused' : 'ended' };
+        if (inFlight === 0 && (await mayEnd())) return { attempted, ended: claim.stop };
         stopping = true;
         continue;
       }
@@ -163,7 +164,7 @@ export async function deliveryRunWorkflow(input: RunInput): Promise<RunSummary> 
         state = spendRate(state, fresh.ratePerSecond, now, claim.deliveries.length);
         lastWait = null;
         // As many at once as the bound had free (a deep batch sends the rest as those end).
-        const width = Math.max(1, Math.min(claim.deliveries.length, boundInForce(state, fresh) - open));
+        const width = Math.max(1, Math.min(claim.deliveries.length, effectiveInFlight(fresh, state.effectiveInFlight) - open));
         void runBatch(token, claim.deliveries, width);
         continue;
       }

@@ -42,7 +42,7 @@ export const RELAY_BACKOFF_MAX_MS = 10_000;
 export const RELAY_SWEEP_MS = 30_000;
 
 /**
- * The relay's sweep starts the run of a subscription whose pending delivery is overdue by more
+ * The relay's sweep wakes the run of a subscription whose pending delivery is overdue by more
  * than this (its run was terminated by an operator, or its signal was lost with Temporal's
  * history): a live run would have sent it. Cost when nothing changes: one indexed query per sweep.
  */

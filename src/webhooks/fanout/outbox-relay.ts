@@ -12,7 +12,7 @@
 import type { Client } from '@temporalio/client';
 import { logger } from '../../logger.ts';
 import { supervise } from '../../supervise.ts';
-import { startDeliveryRun } from '../delivery/client.ts';
+import { wakeRun } from '../delivery/wake.ts';
 import { createRunWaker } from './run-waker.ts';
 import { deliveryRunWorkflowId } from '../delivery/ids.ts';
 import { OVERDUE_AFTER_MS, RELAY_BACKOFF_MAX_MS, RELAY_BATCH_SIZE, RELAY_LANES, RELAY_LEASE_MS, RELAY_POLL_MS, RELAY_POLL_UNLISTENED_MS, RELAY_SIGNAL_CONCURRENCY, RELAY_SWEEP_MS, WAKING_EVENTS_PER_LANE } from './constants.ts';
@@ -150,11 +150,11 @@ export function createOutboxRelay(options: RelayOptions) {
     return taken;
   }
 
-  /** Starts the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
+  /** Wakes the runs of subscriptions whose pending deliveries are overdue (no run is taking them: constants.ts OVERDUE_AFTER_MS). */
   async function sweepOverdue() {
     const now = options.clock ? await options.clock() : new Date();
     const overdue = await queueRepository.overdue(new Date(now.getTime() - OVERDUE_AFTER_MS));
-    for (const s of overdue) await startDeliveryRun(client, taskQueue, { subscriptionId: s.id, workspaceId: s.workspaceId });
+    for (const s of overdue) await wakeRun(client, taskQueue, { subscriptionId: s.id, workspaceId: s.workspaceId });
     return overdue.length;
   }
 

@@ -6,7 +6,7 @@
 // after it was asked for succeeded, and rejects with that signal's error (the relay then gives
 // its events back to the outbox).
 import type { Client } from '@temporalio/client';
-import { startDeliveryRun } from '../delivery/client.ts';
+import { wakeRun } from '../delivery/wake.ts';
 import { inStoredTrace } from '../../tracing/tracing.ts';
 
 interface Wake {
@@ -26,7 +26,7 @@ export function createRunWaker(client: Client, taskQueue: string) {
 
   async function send(group: Group) {
     try {
-      await inStoredTrace(group.traceparent, () => startDeliveryRun(client, taskQueue, { subscriptionId: group.subscriptionId, workspaceId: group.workspaceId }));
+      await inStoredTrace(group.traceparent, () => wakeRun(client, taskQueue, { subscriptionId: group.subscriptionId, workspaceId: group.workspaceId }));
       for (const s of group.settle) s.resolve();
     } catch (err) {
       for (const s of group.settle) s.reject(err);

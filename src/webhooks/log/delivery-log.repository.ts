@@ -4,6 +4,7 @@ import { prisma } from '../../db/db.ts';
 import { Prisma, type DeliveryStatus } from '../../generated/prisma/client.ts';
 import { eventVisible } from '../../events/event.visibility.ts';
 import type { TimeAndId } from '../../paging/page-keys.ts';
+import type { WaitReason } from '../delivery/wait.ts';
 
 /** One line of the delivery log: an attempt, or a delivery not (yet) attempted again (pending, held, cancelled). */
 export interface DeliveryLogRow {
@@ -25,7 +26,7 @@ export interface DeliveryLogRow {
   /** The run of that workflow that made the attempt (null: not attempted yet). */
   workflowRunId: string | null;
   /** What the attempt waited for before it went out (the subscription's bound, a Retry-After). */
-  waitedReason: string | null;
+  waitedReason: WaitReason | null;
   waitedMs: number | null;
   sortAt: Date;
   /** The subscription's scheduled attempts in force (retry-schedule.ts); set by the service. */

@@ -7,6 +7,15 @@ import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { SCOPE_NOTE, TAG, prefixedId, subscriptionId } from '../subscriptions/webhook.routes.ts';
 import { MANUAL_REQUESTS_PER_DELIVERY } from '../delivery/constants.ts';
 import { DELIVERY_STATUSES } from './delivery-log.service.ts';
+import { WAIT_REASONS, type WaitReason } from '../delivery/wait.ts';
+
+/** Why an attempt went out late, in the route's description (every reason of the one list). */
+const WAITED_NOTES: Record<WaitReason, string> = {
+  retry_after: 'the receiver asked',
+  in_flight_bound: 'the subscription had its bound in force, `effectiveInFlight`, of attempts open',
+  rate: 'its `ratePerSecond`',
+  workspace_cap: 'the workspace had the operator’s maximum of attempts in flight across its subscriptions',
+};
 
 const ENTRY_SELECTION =
   'id deliveryId eventId eventType attempt trigger status httpStatus durationMs responseExcerpt error payload attemptedAt nextAttemptAt workflowId workflowRunId waited { reason ms } maxAttempts';
@@ -22,7 +31,7 @@ export const deliveryLogRoutes = defineRoutes([
     description:
       `${SCOPE_NOTE} Every attempt (kept 30 days), and each delivery waiting without an attempt to show: \`pending\` before its first attempt, \`held\` while the subscription is paused, \`cancelled\`. ` +
       'Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. ' +
-      '`waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.',
+      `\`waited\` tells when an attempt went out later than its schedule: \`{reason, ms}\` with reason ${WAIT_REASONS.map((r) => `\`${r}\` (${WAITED_NOTES[r]})`).join(', ')}.`,
     operation: pagedOperation('listWebhookDeliveries', 'webhookDeliveries', ENTRY_SELECTION, { subscriptionId: '$id: String!', status: '$status: DeliveryStatus', eventType: '$eventType: String', eventId: '$eventId: String', since: '$since: DateTime', until: '$until: DateTime' }),
     params: idParams,
     query: pageQuery.extend({

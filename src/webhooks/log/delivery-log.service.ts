@@ -15,6 +15,7 @@ import { resendWorkflowId } from '../delivery/ids.ts';
 import { DELIVERY_TIMEOUT_MS } from '../message/constants.ts';
 import { retryScheduleView } from '../message/retry-schedule.ts';
 import { deliveryLogRepository, type DeliveryLogRow } from './delivery-log.repository.ts';
+import type { WaitReason } from '../delivery/wait.ts';
 
 export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 
@@ -90,6 +91,7 @@ export const deliveryLogService = {
     }
     const attempt = result && 'attemptId' in result && result.attemptId ? await deliveryLogRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
-    return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, sortAt: attempt.attemptedAt };
+    // The column holds only what a batch recorded: a WaitReason (recordAttempt's and recordSuccesses' type).
+    return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, waitedReason: attempt.waitedReason as WaitReason | null, sortAt: attempt.attemptedAt };
   },
 };

@@ -4,6 +4,7 @@ import { builder } from '../../graphql/builder.ts';
 import { deliveredPayload } from '../message/thin-payload.ts';
 import { DELIVERY_STATUSES, deliveryLogService } from './delivery-log.service.ts';
 import type { DeliveryLogRow } from './delivery-log.repository.ts';
+import type { WaitReason } from '../delivery/wait.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 
@@ -12,13 +13,13 @@ const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY
 const WaitReasonEnum = builder.enumType('WebhookWaitReason', {
   values: {
     retry_after: { description: 'The receiver asked for it with Retry-After (429 or 503)' },
-    in_flight_bound: { description: 'The subscription had its maximum of attempts in flight' },
+    in_flight_bound: { description: 'The subscription had its bound in force (effectiveInFlight) of attempts open' },
     rate: { description: 'The subscription’s rate (ratePerSecond)' },
     workspace_cap: { description: 'The workspace had the service’s maximum of attempts in flight across its subscriptions' },
-  } as const,
+  } as const satisfies Record<WaitReason, { description: string }>,
 });
 
-const Waited = builder.objectRef<{ reason: 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap'; ms: number }>('WebhookDeliveryWait').implement({
+const Waited = builder.objectRef<{ reason: WaitReason; ms: number }>('WebhookDeliveryWait').implement({
   description: 'What an attempt waited for before it went out, beyond its schedule',
   fields: (t) => ({
     reason: t.field({ type: WaitReasonEnum, description: 'The main reason (the longest wait)', resolve: (w) => w.reason }),
@@ -54,7 +55,7 @@ const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttem
       type: Waited,
       nullable: true,
       description: 'Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds',
-      resolve: (r) => (r.waitedReason ? { reason: r.waitedReason as 'retry_after', ms: r.waitedMs ?? 0 } : null),
+      resolve: (r) => (r.waitedReason ? { reason: r.waitedReason, ms: r.waitedMs ?? 0 } : null),
     }),
     maxAttempts: t.int({
       nullable: true,

@@ -24,8 +24,8 @@ interface SubscriptionData {
   payload?: 'full' | 'thin';
 }
 
-/** What an update may also reset: the AIMD bound and the rate's schedule follow a new setting. */
-type SubscriptionUpdate = Partial<SubscriptionData> & { inFlightBound?: null };
+/** What an update may also reset: a new maxInFlight starts the bound in force afresh (what AIMD made of the old one goes). */
+type SubscriptionUpdate = Partial<SubscriptionData> & { effectiveInFlight?: null };
 
 /**
  * A subscription as the API reads it: without its signing secrets, which stay sealed in the table

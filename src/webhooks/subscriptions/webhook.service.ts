@@ -8,7 +8,7 @@ import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import { temporal } from '../../temporal/client.ts';
-import { startDeliveryRun } from '../delivery/client.ts';
+import { wakeRun } from '../delivery/wake.ts';
 import { text } from '../../validation/text.ts';
 import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from '../message/url-policy.ts';
 import { generateWebhookSecret } from '../message/signing.ts';
@@ -64,7 +64,7 @@ const subscriptionFields = {
     .max(MAX_IN_FLIGHT_CEILING)
     .optional()
     .describe(
-      'Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
+      'Attempts open at once to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
         'Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. ' +
         'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes.',
     ),
@@ -248,7 +248,7 @@ export const webhookService = {
     await checkTarget(p, data.url, boards, data, filter);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
-      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
+      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, effectiveInFlight: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       ...(data.payload !== undefined ? { payload: data.payload } : {}),
@@ -300,7 +300,7 @@ export const webhookService = {
     if (!(await conditionRepository.resume(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.resumed', s, 'receiving')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
-    await startRun(s.id, s.workspaceId);
+    await wakeAfterResume(s.id, s.workspaceId);
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
 
@@ -334,11 +334,11 @@ export const webhookService = {
   },
 };
 
-/** Starts the subscription's delivery run (its held deliveries are its queue again); if Temporal is away, the relay's sweep of overdue deliveries starts it later. */
-async function startRun(subscriptionId: string, workspaceId: number) {
+/** Wakes the subscription's delivery run (its held deliveries are its queue again); if Temporal is away, the relay's sweep of overdue deliveries wakes it later. */
+async function wakeAfterResume(subscriptionId: string, workspaceId: number) {
   try {
     const { client, taskQueue } = temporal();
-    await startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId });
+    await wakeRun(client, taskQueue, { subscriptionId, workspaceId });
   } catch (err) {
     logger.warn({ err, subscriptionId }, 'delivery run after resume deferred to the relay');
   }

@@ -6,13 +6,15 @@ import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
 import { backlogOf, type WebhookBacklog } from '../delivery/backlog.ts';
+import type { BacklogWait } from '../delivery/wait.ts';
+import { effectiveInFlight, subscriptionSettings } from '../delivery/run-state.ts';
 import { RetryScheduleInput, RetryScheduleRef } from './retry-schedule.types.ts';
 import { retryScheduleView } from '../message/retry-schedule.ts';
 import { PAYLOAD_NOTE } from '../message/thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
-  'Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
+  'Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
 const RATE_NOTE = 'Attempts started per second at most, evenly spaced; null: no rate bound';
 const RATE_FLOOR_NOTE = 'at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it';
 const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
@@ -56,19 +58,19 @@ const BacklogWaitEnum = builder.enumType('WebhookBacklogWait', {
   values: {
     nothing: { description: 'Nothing waits, or what waits is being sent' },
     next_attempt: { description: 'Only retries wait, each for its next scheduled attempt' },
-    in_flight_bound: { description: 'The subscription has its bound of attempts in flight' },
+    in_flight_bound: { description: 'The subscription has its bound in force (effectiveInFlight) of attempts open' },
     retry_after: { description: 'The receiver’s Retry-After (retryAfterUntil)' },
     workspace_cap: { description: 'The workspace has the service’s maximum of attempts in flight across its subscriptions' },
     rate: { description: 'The subscription’s rate (ratePerSecond)' },
     paused: { description: 'The subscription is paused: its deliveries are held until it is resumed' },
-  } as const,
+  } as const satisfies Record<BacklogWait, { description: string }>,
 });
 
 const Backlog = builder.objectRef<WebhookBacklog>('WebhookBacklog').implement({
   description: 'The subscription’s deliveries waiting to be sent, oldest event first',
   fields: (t) => ({
     pending: t.exposeInt('pending', { description: 'Deliveries waiting for an attempt (first attempts and retries), or held while paused' }),
-    inFlight: t.exposeInt('inFlight', { description: 'Attempts in flight now' }),
+    inFlight: t.exposeInt('inFlight', { description: 'Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once)' }),
     oldestWaitingSince: t.expose('oldestWaitingSince', { type: 'DateTime', nullable: true, description: 'When the oldest waiting delivery fell due (null: none waits)' }),
     waitingFor: t.field({ type: BacklogWaitEnum, resolve: (b) => b.waitingFor }),
   }),
@@ -99,8 +101,8 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     ordering: t.field({ type: OrderingEnum, description: ORDERING_NOTE, resolve: (s) => s.ordering as 'concurrent' | 'strict' }),
     payload: t.field({ type: PayloadEnum, description: PAYLOAD_NOTE, resolve: (s) => (s.payload === 'thin' ? 'thin' : 'full') }),
     effectiveInFlight: t.int({
-      description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
-      resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
+      description: 'The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict',
+      resolve: (s) => effectiveInFlight(subscriptionSettings(s, config.webhooks.maxInFlightLimit), s.effectiveInFlight),
     }),
     retryAfterUntil: t.expose('retryAfterUntil', {
       type: 'DateTime',

@@ -34,7 +34,7 @@ describe('sendBatch attempts', () => {
     const ref = await createDelivery(ws, sub.id);
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null,
     });
     expect(claim.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const attempt = (n: number) => new MockActivityEnvironment({ workflowExecution: execution, attempt: n });

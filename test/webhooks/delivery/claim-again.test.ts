@@ -20,7 +20,7 @@ describe('a claim run again under its token', () => {
     const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 3 });
     const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
-    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null };
     const claim = (): Promise<ClaimResult> => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
 
     const first = await claim();
@@ -38,7 +38,7 @@ describe('a claim run again under its token', () => {
     const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 2 });
     const [kept, cancelled] = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-2' };
-    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-2', token: 'run-2:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-2', token: 'run-2:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
     expect(claim.deliveries).toHaveLength(2);
     // As the record of a 410 does to every waiting delivery of its subscription.
@@ -61,7 +61,7 @@ describe('a claim run again under its token', () => {
     const sub = await createSubscription(ws, { url: 'https://receiver.example/hook', maxInFlight: 2 });
     const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-3' };
-    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-3', token: 'run-3:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null };
+    const input = { subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-3', token: 'run-3:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null };
     const claim = (): Promise<ClaimResult> => new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, input);
     expect((await claim()).deliveries).toHaveLength(2);
     await prisma.webhookSubscription.update({ where: { id: sub.id }, data: { condition } });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
+import { wakeRun } from '../../../src/webhooks/delivery/wake.ts';
 import { BATCHES_PER_RUN, PIPELINE_DEPTH } from '../../../src/webhooks/delivery/constants.ts';
 import { setInterleaveHook } from '../../../src/webhooks/delivery/interleave.ts';
 import type { ClaimResult } from '../../../src/webhooks/delivery/queue.repository.ts';
@@ -73,7 +73,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     return { path, url: `${receiver.origin}${path}` };
   };
   /** Wakes the subscription's run after these deliveries were written, as the relay does. */
-  const wake = (refs: DeliveryRef[]) => startDeliveryRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId });
+  const wake = (refs: DeliveryRef[]) => wakeRun(env.client, taskQueue, { subscriptionId: refs[0].subscriptionId, workspaceId: refs[0].workspaceId });
   const deliveries = async (ws: Awaited<ReturnType<typeof createTestWorkspace>>, subscriptionId: string, n: number) => {
     const refs: DeliveryRef[] = [];
     for (let i = 0; i < n; i++) refs.push(await createDelivery(ws, subscriptionId));
@@ -116,7 +116,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     await vi.waitFor(() => expect(g.held()).toBe(3), 20_000);
     expect(receiver.received(path).map((r) => r.headers['webhook-id']).sort()).toEqual(refs.slice(0, 3).map((r) => r.eventId).sort());
     const view = await env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).query(stateQuery);
-    expect(view).toMatchObject({ subscriptionId: sub.id, inFlight: 3, bound: 3, waitingFor: 'in_flight_bound' });
+    expect(view).toMatchObject({ subscriptionId: sub.id, inFlight: 3, effectiveInFlight: 3, waitingFor: 'in_flight_bound' });
 
     g.release();
     expect(await runResult(env.client, sub.id)).toEqual({ attempted: 12, ended: 'idle' });
@@ -223,7 +223,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const sub = await createSubscription(ws, { url, maxInFlight: 4 });
     const [first] = await deliveries(ws, sub.id, 1);
     await wake([first]);
-    await vi.waitFor(async () => expect(await subscriptionRow(sub.id)).toMatchObject({ inFlightBound: 2 }), 20_000);
+    await vi.waitFor(async () => expect(await subscriptionRow(sub.id)).toMatchObject({ effectiveInFlight: 2 }), 20_000);
     expect((await subscriptionRow(sub.id)).retryAfterUntil).not.toBeNull();
     expect(await runResult(env.client, sub.id)).toEqual({ attempted: 2, ended: 'idle' });
     const [failed, retried] = await attemptsOf(first.deliveryId);
@@ -240,17 +240,17 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const sub = await createSubscription(ws, { url, maxInFlight: 4 });
     await wake(await deliveries(ws, sub.id, 1));
     // The 429 halved the bound: the next ones go two at once.
-    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).inFlightBound).toBe(2), 20_000);
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).effectiveInFlight).toBe(2), 20_000);
     await wake(await deliveries(ws, sub.id, 11));
     await vi.waitFor(() => expect(g.held()).toBe(2), 20_000);
 
     // Saved as the API saves it: the new maxInFlight, and the bound the subscription shows reset.
-    await updateSubscription(sub.id, { maxInFlight: 6, inFlightBound: null });
+    await updateSubscription(sub.id, { maxInFlight: 6, effectiveInFlight: null });
     const first = g;
     g = gate();
     first.release();
     await vi.waitFor(() => expect(g.held()).toBe(6), 20_000);
-    expect((await subscriptionRow(sub.id)).inFlightBound).toBeNull();
+    expect((await subscriptionRow(sub.id)).effectiveInFlight).toBeNull();
     g.release();
     expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
     expect(g.most()).toBe(6);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { jitteredDelay, MAX_ATTEMPTS, remainingSpanMs, RETRY_DELAYS_MS, RETRY_JITTER, retryDelay } from '../../../src/webhooks/message/schedule.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../src/webhooks/message/retry-after.ts';
-import { afterBatch, boundInForce, depthOf, initialRunState, rateAllowance, spendRate } from '../../../src/webhooks/delivery/run-state.ts';
+import { afterBatch, effectiveInFlight, depthOf, initialRunState, rateAllowance, spendRate } from '../../../src/webhooks/delivery/run-state.ts';
 import { FAST_ANSWER_MS, PIPELINE_DEPTH } from '../../../src/webhooks/delivery/constants.ts';
 
 describe('retry delays', () => {
@@ -62,29 +62,29 @@ describe("the run's in-flight bound (AIMD)", () => {
 
   it('halves once per batch with a 429/503 (never below 1) and rises by one per bound’s worth of 2xx answers, up to maxInFlight', () => {
     let state = initialRunState();
-    expect(boundInForce(state, settings)).toBe(8);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(8);
     state = afterBatch(state, settings, answers(3, true));
-    expect(boundInForce(state, settings)).toBe(4);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(4);
     for (const expected of [2, 1, 1]) {
       state = afterBatch(state, settings, answers(0, true));
-      expect(boundInForce(state, settings)).toBe(expected);
+      expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(expected);
     }
     // One success at bound 1 raises it to 2; two more to 3; three more to 4 …
     state = afterBatch(state, settings, answers(1));
-    expect(boundInForce(state, settings)).toBe(2);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(2);
     state = afterBatch(state, settings, answers(1));
-    expect(boundInForce(state, settings)).toBe(2);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(2);
     state = afterBatch(state, settings, answers(1));
-    expect(boundInForce(state, settings)).toBe(3);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(3);
     for (let i = 0; i < 3 + 4 + 5 + 6 + 7; i++) state = afterBatch(state, settings, answers(1));
-    expect(boundInForce(state, settings)).toBe(8);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(8);
     // … and back at maxInFlight the bound is the subscription's again (a later raise of maxInFlight applies at once).
-    expect(state.bound).toBeNull();
-    expect(boundInForce(state, { ...settings, maxInFlight: 20 })).toBe(20);
+    expect(state.effectiveInFlight).toBeNull();
+    expect(effectiveInFlight({ ...settings, maxInFlight: 20 }, state.effectiveInFlight)).toBe(20);
   });
 
   it('is 1 for a strictly ordered subscription, whatever its maxInFlight', () => {
-    expect(boundInForce(initialRunState(), { ...settings, strict: true })).toBe(1);
+    expect(effectiveInFlight({ ...settings, strict: true }, initialRunState().effectiveInFlight)).toBe(1);
   });
 
   it("keeps the latest Retry-After of the receiver's answers", () => {

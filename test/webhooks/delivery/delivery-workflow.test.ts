@@ -9,7 +9,8 @@ import { MockActivityEnvironment, type TestWorkflowEnvironment } from '@temporal
 import { createDeliveryActivities } from '../../../src/webhooks/delivery/activities.ts';
 import { initialRunState } from '../../../src/webhooks/delivery/run-state.ts';
 import type { ClaimResult } from '../../../src/webhooks/delivery/queue.repository.ts';
-import { resendDelivery, startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
+import { resendDelivery } from '../../../src/webhooks/delivery/client.ts';
+import { wakeRun } from '../../../src/webhooks/delivery/wake.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../../src/webhooks/message/schedule.ts';
 import { SubscriptionIdKey, WorkspaceIdKey, type DeliveryRef } from '../../../src/webhooks/delivery/search-attributes.ts';
@@ -20,7 +21,7 @@ import { createWebhookSender } from '../../../src/webhooks/message/webhook-sende
 import { createTestWorkspace } from '../../support/fixtures.ts';
 import { uniqueId } from '../../support/temporal.ts';
 import { startTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
-import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, runResult, startDelivery, subscriptionRow, updateSubscription } from '../fixtures.ts';
+import { addUser, attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, notificationsOf, runResult, wakeRunOf, subscriptionRow, updateSubscription } from '../fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from '../receiver.ts';
 
 describe('webhook delivery workflow (time-skipping)', () => {
@@ -59,7 +60,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     await receiver?.close();
   }, 60_000);
 
-  const start = (ref: DeliveryRef) => startDelivery(env.client, taskQueue, ref);
+  const start = (ref: DeliveryRef) => wakeRunOf(env.client, taskQueue, ref);
   const resultOf = (ref: DeliveryRef) => deliveryResult(env.client, ref);
   /** Within the ±10% jitter of a nominal delay. */
   const inBand = (actual: number, nominal: number) => {
@@ -275,7 +276,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     healthy = true;
     expect(await conditionRepository.resume(sub.id)).toBe(true);
     // The held deliveries are the queue again: the run started on resume sends them, oldest event first.
-    await startDeliveryRun(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
+    await wakeRun(env.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
     expect(await runResult(env.client, sub.id)).toEqual({ attempted: 3, ended: 'idle' });
 
     expect(await resultOf(third)).toEqual({ status: 'succeeded', attempt: 7 });
@@ -369,12 +370,12 @@ describe('webhook delivery workflow (time-skipping)', () => {
     const activities = createDeliveryActivities({ allowPrivateTargets: true, tls: { ca: tls.ca }, mailer: null });
     const execution = { workflowId: deliveryRunWorkflowId(sub.id), runId: 'run-1' };
     const claim: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null,
     });
     expect(claim.deliveries).toEqual([{ id: ref.deliveryId, eventId: ref.eventId, attempt: 1, waited: null }]);
     // The same claim again (its workflow task was lost with the worker, and replay runs it again): the same delivery, not nothing.
     const again: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null,
     });
     expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
@@ -397,7 +398,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
     expect(await manualRepository.request(sub.id, [ref.deliveryId, 'dlv_missing'], 'resend:asker', new Date())).toEqual({ asked: [ref.deliveryId], full: [] });
     await updateSubscription(sub.id, { condition: 'paused' });
     const paused: ClaimResult = await new MockActivityEnvironment({ workflowExecution: execution }).run(activities.claimDue, {
-      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:2', state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null,
+      subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:2', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null,
     });
     expect(paused).toMatchObject({ stop: 'paused', deliveries: [], answered: [{ deliveryId: ref.deliveryId, requesters: ['resend:asker'], result: { outcome: 'held' } }] });
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null, claim: null });

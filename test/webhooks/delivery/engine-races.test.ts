@@ -33,7 +33,7 @@ function atPointRun<T>(point: InterleavePoint, about: string, other: () => Promi
 }
 
 const claim = (subscriptionId: string, workspaceId: number, runId = 'run-1') =>
-  activities.claimDue({ subscriptionId, workspaceId, runId, token: `${runId}:1`, state: initialRunState(), inFlight: 0, now: Date.now(), waitedFor: null });
+  activities.claimDue({ subscriptionId, workspaceId, runId, token: `${runId}:1`, state: initialRunState(), open: 0, now: Date.now(), waitedFor: null });
 
 describe('delivery engine races on PostgreSQL', () => {
   afterEach(() => setInterleaveHook(null));

@@ -4,7 +4,8 @@
 // worker running the real activities against an HTTPS receiver and the database.
 import { describe, expect, it, vi } from 'vitest';
 import { Client } from '@temporalio/client';
-import { resendDelivery, startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
+import { resendDelivery } from '../../../src/webhooks/delivery/client.ts';
+import { wakeRun } from '../../../src/webhooks/delivery/wake.ts';
 import { MANUAL_REQUESTS_PER_DELIVERY } from '../../../src/webhooks/delivery/constants.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { prisma } from '../../../src/db/db.ts';
@@ -59,7 +60,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     const path = `/${uniqueId(name)}`;
     return { path, url: `${stack.receiver.origin}${path}` };
   };
-  const wake = (ref: DeliveryRef) => startDeliveryRun(stack.env.client, stack.taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
+  const wake = (ref: DeliveryRef) => wakeRun(stack.env.client, stack.taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
   /**
    * Waits on a client that does not skip time: the time-skipping client's `result()` lets the
    * server's clock jump while a test holds a batch's requests, and the batch would be given up for

@@ -18,7 +18,7 @@ import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { uniqueId } from '../../support/temporal.ts';
 import { useTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
 import { expectDocumentedDelivery } from '../../events/webhook-schemas.ts';
-import { createDelivery, createSubscription, deliveryResult, startDelivery, subscriptionRow } from '../fixtures.ts';
+import { createDelivery, createSubscription, deliveryResult, wakeRunOf, subscriptionRow } from '../fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;
 
@@ -59,7 +59,7 @@ describe('operational events (time-skipping)', () => {
     const failing = await endpoint(ws, 500, ['ticket.created', 'webhook.paused', 'webhook.resumed'], { consecutiveFailures: 19, description: 'CRM sync' });
     const ref: DeliveryRef = await createDelivery(ws, failing.id);
 
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     // The first attempt is the 20th failure in a row: it pauses the subscription (the retry will be held).
     await expect.poll(async () => (await subscriptionRow(failing.id)).condition, { timeout: 20_000 }).toBe('paused');
     const [paused, ...more] = await operationalEvents(ws, 'webhook.paused');
@@ -104,7 +104,7 @@ describe('operational events (time-skipping)', () => {
     const gone = await endpoint(ws, 410, ['ticket.created', 'webhook.disabled', 'webhook.enabled']);
     const ref = await createDelivery(ws, gone.id);
 
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     expect((await deliveryResult(stack.env.client, ref)).status).toBe('cancelled');
     const [disabled] = await operationalEvents(ws, 'webhook.disabled');
     await relayAndDeliver([disabled!.id]);
@@ -130,7 +130,7 @@ describe('operational events (time-skipping)', () => {
     const watcher = await endpoint(ws, 204, ['webhook.delivery_failed']);
     const ref = await createDelivery(ws, a.id);
 
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 7 });
     const [failed, ...more] = await operationalEvents(ws, 'webhook.delivery_failed');
     expect(more).toHaveLength(0);

@@ -8,12 +8,12 @@ import type { DeliveryRef } from '../../../src/webhooks/delivery/search-attribut
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { uniqueId } from '../../support/temporal.ts';
 import { useTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from '../fixtures.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, wakeRunOf, updateSubscription } from '../fixtures.ts';
 
 describe('delivery run with a shortened retry schedule (time-skipping)', () => {
   const stack = useTimeSkippingDeliveryStack({ queue: 'retry-schedule', activities: () => ({ mailer: null }) });
 
-  const start = (ref: DeliveryRef) => startDelivery(stack.env.client, stack.taskQueue, ref);
+  const start = (ref: DeliveryRef) => wakeRunOf(stack.env.client, stack.taskQueue, ref);
   const inBand = (actual: number, nominal: number) => {
     expect(actual).toBeGreaterThanOrEqual(Math.floor(nominal * (1 - RETRY_JITTER)));
     expect(actual).toBeLessThanOrEqual(Math.ceil(nominal * (1 + RETRY_JITTER)));

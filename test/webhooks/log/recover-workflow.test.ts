@@ -11,7 +11,7 @@ import { deliveryBody } from '../../../src/webhooks/message/webhook-sender.ts';
 import { createTestWorkspace } from '../../support/fixtures.ts';
 import { uniqueId } from '../../support/temporal.ts';
 import { useTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
-import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, startDelivery, updateSubscription } from '../fixtures.ts';
+import { attemptsOf, createDelivery, createSubscription, deliveryResult, deliveryRow, wakeRunOf, updateSubscription } from '../fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from '../recover.fixtures.ts';
 import { type Answer } from '../receiver.ts';
 
@@ -117,7 +117,7 @@ describe('recovery workflow (time-skipping)', () => {
     stack.receiver.respond(path, () => (healthy ? { status: 200 } : { status: 503 }));
     const sub = await createSubscription(ws, { url });
     const ref = await createDelivery(ws, sub.id);
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     await expect.poll(async () => (await deliveryRow(ref.deliveryId)).attemptCount, { timeout: 20_000, message: 'the first attempt' }).toBe(1);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'pending' });
 

@@ -8,7 +8,7 @@ import { deliveryBody } from '../../../src/webhooks/message/webhook-sender.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { uniqueId, type TestDevServer } from '../../support/temporal.ts';
 import { startDevServerDeliveryStack } from '../../support/delivery-stack.ts';
-import { startDeliveryRun } from '../../../src/webhooks/delivery/client.ts';
+import { wakeRun } from '../../../src/webhooks/delivery/wake.ts';
 import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
 import { createDelivery, createSubscription, deliveryRow, subscriptionRow, updateSubscription } from '../fixtures.ts';
 import { deliveryWithAttempts, manualAttemptsOf } from '../recover.fixtures.ts';
@@ -132,7 +132,7 @@ describe('recovering failed deliveries (REST and GraphQL)', () => {
     const sub = await createSubscription(ws, { url: `${receiver.origin}${path}` });
     await createDelivery(ws, sub.id);
     await deliveryWithAttempts(ws, sub.id, [{ at: new Date(Date.now() - MINUTE) }]);
-    await startDeliveryRun(dev.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
+    await wakeRun(dev.client, taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id });
     await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).retryAfterUntil).not.toBeNull(), { timeout: 30_000, interval: 50 });
 
     const body = { since: new Date(Date.now() - DAY).toISOString() };

@@ -25,9 +25,9 @@ export interface BatchRecord {
   subscriptionId: string;
   token: string;
   attempt: number;
-  /** Attempts it may have open at once, and the bound its claim was made under. */
+  /** Attempts it may have open at once, and the most its claim allowed (effectiveInFlight, not lowered). */
   width: number;
-  bound: number;
+  allowed: number;
   deliveries: number;
   /** performance.now() when the attempt started, and when its real code ended (a zombie's runs on past its attempt). */
   start: number;
@@ -88,7 +88,7 @@ export async function startSimulationStack(): Promise<SimulationStack> {
         token: input.token,
         attempt: activityInfo().attempt,
         width: input.width ?? input.deliveries.length,
-        bound: 0,
+        allowed: 0,
         deliveries: input.deliveries.length,
         start: performance.now(),
         zombie: false,

@@ -119,12 +119,16 @@ describe('webhook subscriptions', () => {
       expect(res.body.errors[0].path).toBe(path);
     }
     // A bound lowered by 429/503 shows; a new maxInFlight starts afresh; null removes the rate.
-    await updateSubscription(s.id, { inFlightBound: 1 });
+    await updateSubscription(s.id, { effectiveInFlight: 1 });
     expect((await api('GET', `/webhooks/${s.id}`, { key })).body.effectiveInFlight).toBe(1);
     const patched = await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 20, ratePerSecond: null } });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ maxInFlight: 20, ratePerSecond: null, effectiveInFlight: 20 });
     expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { maxInFlight: 51 } })).body.errors[0].path).toBe('/maxInFlight');
+    // Strictly ordered, the run sends one at a time whatever maxInFlight says, and so says the API (run-state.ts effectiveInFlight).
+    const strict = await api('PATCH', `/webhooks/${s.id}`, { key, body: { ordering: 'strict' } });
+    expect(strict.body).toMatchObject({ maxInFlight: 20, ordering: 'strict', effectiveInFlight: 1 });
+    expect((await api('PATCH', `/webhooks/${s.id}`, { key, body: { ordering: 'concurrent' } })).body.effectiveInFlight).toBe(20);
 
     // The operator's floor for the rate (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): below it 422 naming the member, through REST and GraphQL, on creation and change.
     const floor = config.webhooks.minRatePerSecond;
