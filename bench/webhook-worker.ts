@@ -23,7 +23,7 @@ const namespace = config.temporal.namespace;
 
 export type WorkerCommand =
   | { cmd: 'ceiling'; count: number; starters: number; eager: boolean; taskQueue: string }
-  | { cmd: 'deliver'; eager: boolean }
+  | { cmd: 'deliver' }
   | { cmd: 'stop' };
 
 export interface CeilingReport {

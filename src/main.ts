@@ -52,9 +52,6 @@ async function main() {
   if (applied.length) logger.info({ applied }, 'migrations applied');
   // No start with stored secrets this process cannot open (a lost key file is never made anew over them).
   await secretRepository.assertKeysPresent();
-  // Webhook secrets stored in plain text by an earlier release are sealed before anything reads them.
-  const sealed = await secretRepository.sealPlainText();
-  if (sealed) logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
 
   if (mode !== 'worker' && config.seedDemo) {
     const demo = await workspaceService.seedDemoIfEmpty(config.http.publicBaseUrl);
@@ -95,9 +92,8 @@ async function main() {
   });
   if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
-  // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker
-  // it starts workflows eagerly, on the worker's connection. It wakes when events commit
-  // (LISTEN/NOTIFY), with a slow poll behind that.
+  // whichever parts run; it waits out a Temporal or database outage on its own. It wakes when
+  // events commit (LISTEN/NOTIFY), with a slow poll behind that.
   const relay = startOutboxRelay({
     client,
     taskQueue,

@@ -1,11 +1,9 @@
 // The Temporal Schedule that runs the retention workflow; created once, whoever starts first.
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { retentionWorkflow } from './retention.workflows.ts';
 
 /** A readable business key, as workflow ids are: visible under Schedules in Temporal Web. */
 export const RETENTION_SCHEDULE_ID = 'retention';
-/** The Schedule of earlier versions, which purged attempts only: replaced by the one above. */
-const LEGACY_SCHEDULE_ID = 'retention:delivery-attempts';
 
 export async function ensureRetentionSchedule(client: Client, taskQueue: string): Promise<void> {
   try {
@@ -18,10 +16,4 @@ export async function ensureRetentionSchedule(client: Client, taskQueue: string)
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
-  await client.schedule
-    .getHandle(LEGACY_SCHEDULE_ID)
-    .delete()
-    .catch((err) => {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-    });
 }

@@ -17,6 +17,7 @@ import { isTicketEvent } from '../../src/events/event.thin.ts';
 import { signatureHeaders } from '../../src/webhooks/message/signing.ts';
 import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
 import { conditionRepository } from '../../src/webhooks/subscriptions/condition.repository.ts';
+import { writeDelivery } from '../webhooks/fixtures.ts';
 
 const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -56,7 +57,7 @@ async function produceEveryEventType() {
  */
 async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTestWorkspace>>, key: string, subscriptionId: string) {
   const ticketEvent = await prisma.event.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, type: 'ticket.created' } });
-  const delivery = await deliveryRepository.create(ticketEvent.id, subscriptionId);
+  const delivery = await writeDelivery(ticketEvent.id, subscriptionId);
   await prisma.webhookSubscription.update({ where: { id: subscriptionId }, data: { consecutiveFailures: 19 } });
   const attempt = (n: number, outcome: 'failed' | 'gone', httpStatus: number) =>
     deliveryRepository.recordAttempt({

@@ -7,7 +7,6 @@ import { writeEvent } from '../../src/events/event.outbox.ts';
 import { generateWebhookSecret } from '../../src/webhooks/message/signing.ts';
 import { openSecret, sealSecret } from '../../src/webhooks/message/secret-box.ts';
 import { ROTATION_OVERLAP_MS } from '../../src/webhooks/message/signing.ts';
-import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
 import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
 import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
@@ -53,10 +52,24 @@ export function createEvent(ws: Workspace, type: EventType = 'ticket.created', d
   return writeEvent(prisma, { workspace: ws.workspace, type, actor: { id: ws.admin.id, name: ws.admin.fullName }, data });
 }
 
-/** The delivery of a new event to the subscription, as the relay would make it. */
+/**
+ * The delivery of an event to a subscription, written the relay's one way (relayRepository.createDeliveries:
+ * the event's order, the run's workflow id, the subscription's payload form; nothing for a paused
+ * subscription at its held-delivery cap), and its row.
+ */
+export async function writeDelivery(eventId: string, subscriptionId: string) {
+  const [{ seq }, { payload }] = await Promise.all([
+    prisma.event.findUniqueOrThrow({ where: { id: eventId }, select: { seq: true } }),
+    prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { payload: true } }),
+  ]);
+  await relayRepository.createDeliveries([{ eventId, subscriptionId, seq, workflowId: deliveryRunWorkflowId(subscriptionId), payloadMode: payload }]);
+  return prisma.delivery.findUniqueOrThrow({ where: { eventId_subscriptionId: { eventId, subscriptionId } } });
+}
+
+/** The delivery of a new event to the subscription, as the relay makes it (its deliveries then marked written). */
 export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
   const event = await createEvent(ws, type);
-  const delivery = await deliveryRepository.create(event.id, subscriptionId);
+  const delivery = await writeDelivery(event.id, subscriptionId);
   await relayRepository.markDeliveriesWritten([event.id]);
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }

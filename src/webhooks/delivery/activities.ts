@@ -75,13 +75,13 @@ export interface ClaimDueInput {
 
 export interface SendBatchInput {
   subscriptionId: string;
-  /** Whose turns its statements take on the embedded database (absent from batches of runs begun before it was passed). */
-  workspaceId?: number;
+  /** Whose turns its statements take on the embedded database. */
+  workspaceId: number;
   token: string;
   /** In event order; sent `width` at a time, the next as one ends. */
   deliveries: ClaimedDelivery[];
-  /** Attempts open at once at most (the bound's free room at the claim); absent: all at once. */
-  width?: number;
+  /** Attempts open at once at most (the room under effectiveInFlight at the claim). */
+  width: number;
 }
 
 export interface BatchResult {
@@ -282,7 +282,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
         const unsent = [...taken.mine].filter((id) => !sendable.some((d) => d.id === id));
         if (unsent.length) await queueRepository.giveBack(unsent, taken.fence);
-        ({ sent, unstarted } = await sendInTurn(sendable, width ?? sendable.length, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
+        ({ sent, unstarted } = await sendInTurn(sendable, width, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
       } finally {
         clearInterval(beat);
       }
@@ -383,8 +383,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   return {
     ...activities,
     claimDue: (input: ClaimDueInput): Promise<ClaimResult> => withDatabaseLane(workspaceLane(input.workspaceId), () => activities.claimDue(input)),
-    sendBatch: (input: SendBatchInput): Promise<BatchResult> =>
-      input.workspaceId === undefined ? activities.sendBatch(input) : withDatabaseLane(workspaceLane(input.workspaceId), () => activities.sendBatch(input)),
+    sendBatch: (input: SendBatchInput): Promise<BatchResult> => withDatabaseLane(workspaceLane(input.workspaceId), () => activities.sendBatch(input)),
   };
 }
 

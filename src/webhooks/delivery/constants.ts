@@ -9,8 +9,8 @@
 // (bounds, caps, limits) are in src/config.ts. No Node built-ins: workflow code imports this.
 
 /**
- * Deliveries one `sendBatch` activity takes at most. A batch is also bounded by the subscription's
- * free in-flight slots and the workspace's cap; this keeps one activity's input and its one
+ * Deliveries one `sendBatch` activity takes at most. A batch is also bounded by the room under its
+ * subscription's bound in force (effectiveInFlight) and the workspace's cap; this keeps one activity's input and its one
  * success statement small. (delivery-run.test.ts: "bound under a burst")
  */
 export const MAX_BATCH = 50;

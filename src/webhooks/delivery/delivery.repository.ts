@@ -4,7 +4,6 @@ import { prisma } from '../../db/db.ts';
 import { openSecret } from '../message/secret-box.ts';
 import { newId } from '../../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../../generated/prisma/client.ts';
-import { deliveryRunWorkflowId } from './ids.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
 import { writeConditionNotice, type ConditionNotice } from './condition-notice.ts';
 import type { WaitReason } from './wait.ts';
@@ -93,16 +92,6 @@ type AttemptContextRow = Pick<AttemptContext, 'id' | 'status' | 'payloadMode'> &
   AttemptSubscription & { eventId: string; eventSeq: bigint; eventType: string; payload: unknown; workspaceId: number; subscriptionId: string };
 
 export const deliveryRepository = {
-  /** The delivery of an event to a subscription, created once whatever the number of calls. */
-  async create(eventId: string, subscriptionId: string) {
-    const { seq } = await prisma.event.findUniqueOrThrow({ where: { id: eventId }, select: { seq: true } });
-    return prisma.delivery.upsert({
-      where: { eventId_subscriptionId: { eventId, subscriptionId } },
-      create: { id: newId('dlv'), eventId, subscriptionId, seq, workflowId: deliveryRunWorkflowId(subscriptionId) },
-      update: {},
-    });
-  },
-
   /** Everything the attempts of a batch need, in ONE statement (it runs for every batch). */
   async findForAttempts(deliveryIds: string[]): Promise<AttemptContext[]> {
     if (!deliveryIds.length) return [];
@@ -136,10 +125,6 @@ export const deliveryRepository = {
 
   async findForAttempt(deliveryId: string): Promise<AttemptContext | null> {
     return (await deliveryRepository.findForAttempts([deliveryId]))[0] ?? null;
-  },
-
-  cancel(deliveryId: string) {
-    return prisma.delivery.updateMany({ where: { id: deliveryId, status: { in: cancellable } }, data: { status: 'cancelled', nextAttemptAt: null } });
   },
 
   /**

@@ -28,13 +28,13 @@ export interface RunState {
   retryAfterUntil: number;
   /** The rate's theoretical arrival time (GCRA), epoch ms. */
   rateTat: number;
-  /** The last batch's answers were all 2xx within FAST_ANSWER_MS: the next batch may be deep. (Absent in runs started before it.) */
-  fast?: boolean;
+  /** The last batch's answers were all 2xx within FAST_ANSWER_MS: the next batch may be deep. */
+  fast: boolean;
   /** The subscription's maxInFlight that `effectiveInFlight` was found under (null: none seen yet). */
   maxInFlightSeen: number | null;
 }
 
-export const initialRunState = (): RunState => ({ effectiveInFlight: null, successes: 0, retryAfterUntil: 0, rateTat: 0, maxInFlightSeen: null });
+export const initialRunState = (): RunState => ({ effectiveInFlight: null, successes: 0, retryAfterUntil: 0, rateTat: 0, fast: false, maxInFlightSeen: null });
 
 /** What the run reads of its subscription at each claim. */
 export interface SubscriptionSettings {
@@ -75,17 +75,17 @@ export function followSettings(state: RunState, s: SubscriptionSettings): RunSta
  * the last batch fast and well, else one (always one when strictly ordered).
  */
 export function depthOf(state: RunState, s: SubscriptionSettings): number {
-  return !s.strict && state.fast === true ? PIPELINE_DEPTH : 1;
+  return !s.strict && state.fast ? PIPELINE_DEPTH : 1;
 }
 
 export interface BatchAnswers {
   /** Attempts recorded, and how many of them were 2xx. */
-  attempted?: number;
+  attempted: number;
   succeeded: number;
   overloaded: boolean;
   retryAfterUntil: number | null;
-  /** The slowest answer of the batch, ms (null or absent: none, or a run recorded before it). */
-  slowestMs?: number | null;
+  /** The slowest answer of the batch, ms (null: none). */
+  slowestMs: number | null;
 }
 
 /**
@@ -94,9 +94,8 @@ export interface BatchAnswers {
  */
 export function afterBatch(state: RunState, s: SubscriptionSettings, answers: BatchAnswers): RunState {
   const bound = effectiveInFlight(s, state.effectiveInFlight);
-  const attempted = answers.attempted ?? 0;
-  const fast = attempted === 0 ? state.fast : answers.succeeded === attempted && answers.slowestMs != null && answers.slowestMs <= FAST_ANSWER_MS;
-  const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0), ...(fast === undefined ? {} : { fast }) };
+  const fast = answers.attempted === 0 ? state.fast : answers.succeeded === answers.attempted && answers.slowestMs !== null && answers.slowestMs <= FAST_ANSWER_MS;
+  const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0), fast };
   if (answers.overloaded) return { ...next, effectiveInFlight: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
   const successes = state.successes + answers.succeeded;
   if (state.effectiveInFlight === null || successes < bound) return { ...next, successes };

@@ -16,9 +16,6 @@ import { forget, onFirstUse } from '../../lazy.ts';
 import { onResetForTests } from '../../reset-for-tests.ts';
 
 const PREFIX = 'enc2';
-/** The format before ciphertexts were bound to their place: opened only to seal again at start-up (secretRepository.sealPlainText). */
-const LEGACY_PREFIX = 'enc1';
-const LEGACY_AAD = Buffer.from('ticketing webhook signing secret');
 
 /** Where a sealed value belongs: one subscription's `secret` or `previousSecret`. */
 export interface SecretPlace {
@@ -177,12 +174,9 @@ export const secretKeys: KeyRing = onFirstUse(() => new KeyRing(config.webhooks.
 // A test file's fresh DATA_DIR has no key file yet (src/reset-for-tests.ts): the ring keeps what it read.
 onResetForTests(() => forget(secretKeys));
 
-export const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`) || stored.startsWith(`${LEGACY_PREFIX}.`);
+const isSealed = (stored: string) => stored.startsWith(`${PREFIX}.`);
 
-/** Sealed in the format before the binding to a place (enc1). */
-export const isLegacySealed = (stored: string) => stored.startsWith(`${LEGACY_PREFIX}.`);
-
-/** The key id a stored value was sealed with; undefined for a plain-text value. */
+/** The key id a stored value was sealed with; undefined for a value that is not sealed (none is). */
 export const sealedWith = (stored: string) => (isSealed(stored) ? stored.split('.')[1] : undefined);
 
 export function sealSecret(plain: string, place: SecretPlace, key: SecretKey = secretKeys.current()): string {
@@ -199,24 +193,14 @@ function decrypt(keyId: string, iv: string, body: string, additionalData: Buffer
   return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
 }
 
-/**
- * The plain secret. With `place`, only where it was sealed for: the repositories that read rows
- * pass it. Without (callers not yet updated), the place written beside the ciphertext is the one authenticated.
- */
-export function openSecret(stored: string, place?: SecretPlace): string {
+/** The plain secret, opened only where it was sealed for (`place`: the row and column the caller read it from). */
+export function openSecret(stored: string, place: SecretPlace): string {
   const [prefix, id, subscriptionId, column, iv, body, extra] = stored.split('.');
   if (prefix !== PREFIX || !id || !subscriptionId || (column !== 'secret' && column !== 'previousSecret') || !iv || !body || extra !== undefined) {
-    throw new Error('a webhook secret in the database is not sealed (start the service once: it seals plain-text ones)');
+    throw new Error('a webhook secret in the database is not sealed');
   }
-  if (place && (place.subscriptionId !== subscriptionId || place.column !== column)) {
+  if (place.subscriptionId !== subscriptionId || place.column !== column) {
     throw new Error(`a webhook secret of subscription ${place.subscriptionId} (${place.column}) was sealed for another place (${subscriptionId}, ${column}): it does not open here`);
   }
   return decrypt(id, iv, body, aad({ subscriptionId, column }));
-}
-
-/** A value sealed before the binding (enc1), to seal it again for its place at start-up. */
-export function openLegacySecret(stored: string): string {
-  const [prefix, id, iv, body, extra] = stored.split('.');
-  if (prefix !== LEGACY_PREFIX || !id || !iv || !body || extra !== undefined) throw new Error('not a webhook secret of the earlier format');
-  return decrypt(id, iv, body, LEGACY_AAD);
 }

@@ -38,7 +38,7 @@ describe('sendBatch attempts', () => {
     });
     expect(claim.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
     const attempt = (n: number) => new MockActivityEnvironment({ workflowExecution: execution, attempt: n });
-    return { ws, sub, ref, path, attempt, batch: { subscriptionId: sub.id, workspaceId: ws.workspace.id, token: 'run-1:1', deliveries: claim.deliveries } };
+    return { ws, sub, ref, path, attempt, batch: { subscriptionId: sub.id, workspaceId: ws.workspace.id, token: 'run-1:1', deliveries: claim.deliveries, width: 1 } };
   }
 
   it('an attempt that stalled before its take-over, while Temporal gave the batch to the next attempt, takes nothing back and sends nothing', async () => {

@@ -58,7 +58,7 @@ describe('Retry-After', () => {
 
 describe("the run's in-flight bound (AIMD)", () => {
   const settings = { maxInFlight: 8, ratePerSecond: null, strict: false };
-  const answers = (succeeded: number, overloaded = false) => ({ succeeded, overloaded, retryAfterUntil: null });
+  const answers = (succeeded: number, overloaded = false) => ({ attempted: succeeded, succeeded, overloaded, retryAfterUntil: null, slowestMs: null });
 
   it('halves once per batch with a 429/503 (never below 1) and rises by one per bound’s worth of 2xx answers, up to maxInFlight', () => {
     let state = initialRunState();
@@ -88,8 +88,8 @@ describe("the run's in-flight bound (AIMD)", () => {
   });
 
   it("keeps the latest Retry-After of the receiver's answers", () => {
-    const state = afterBatch(initialRunState(), settings, { succeeded: 0, overloaded: true, retryAfterUntil: 5_000 });
-    expect(afterBatch(state, settings, { succeeded: 1, overloaded: false, retryAfterUntil: 2_000 }).retryAfterUntil).toBe(5_000);
+    const state = afterBatch(initialRunState(), settings, { attempted: 1, succeeded: 0, overloaded: true, retryAfterUntil: 5_000, slowestMs: 10 });
+    expect(afterBatch(state, settings, { attempted: 1, succeeded: 1, overloaded: false, retryAfterUntil: 2_000, slowestMs: 10 }).retryAfterUntil).toBe(5_000);
   });
 });
 
@@ -108,8 +108,6 @@ describe("the run's pipeline depth", () => {
     expect(depthOf(afterBatch(fast, settings, batch(4, 4, 10, true)), settings)).toBe(1);
     // A batch that sent nothing (all given back) leaves it as it was.
     expect(depthOf(afterBatch(fast, settings, batch(0, 0, null)), settings)).toBe(PIPELINE_DEPTH);
-    // A run recorded before depth existed (no slowestMs in its results) stays at one round: its replay decides as it did.
-    expect(depthOf(afterBatch(start, settings, { succeeded: 4, overloaded: false, retryAfterUntil: null }), settings)).toBe(1);
   });
 
   it('is one round when strictly ordered', () => {

@@ -378,7 +378,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
       subscriptionId: sub.id, workspaceId: ws.workspace.id, runId: 'run-1', token: 'run-1:1', state: initialRunState(), open: 0, now: Date.now(), waitedFor: null,
     });
     expect(again.deliveries.map((d) => d.id)).toEqual([ref.deliveryId]);
-    const batch = { subscriptionId: sub.id, token: 'run-1:1', deliveries: claim.deliveries };
+    const batch = { subscriptionId: sub.id, workspaceId: ws.workspace.id, token: 'run-1:1', deliveries: claim.deliveries, width: 1 };
 
     const zombie = new MockActivityEnvironment({ workflowExecution: execution, attempt: 1 }).run(activities.sendBatch, batch);
     await vi.waitFor(() => expect(calls).toBe(1));

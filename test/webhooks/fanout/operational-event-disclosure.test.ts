@@ -7,11 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
 import { prisma } from '../../../src/db/db.ts';
 import { workspaceRepository } from '../../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { writeConditionEvent, writeDeliveryFailedEvent } from '../../../src/webhooks/delivery/operational-events.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { billingBoard, supportBoard, type Ws } from '../../tickets/helpers.ts';
-import { createEvent, createSubscription, updateSubscription } from '../fixtures.ts';
+import { createEvent, createSubscription, updateSubscription, writeDelivery } from '../fixtures.ts';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0TOKEN/B0TOKEN/secretpathtoken?token=secretquerytoken';
 
@@ -26,7 +25,7 @@ describe('operational events', () => {
   async function pausedAndDelivered(boardIds: string[], url: string) {
     const sub = await createSubscription(ws, { url, boardIds, description: `about ${boardIds.join(',')}` });
     const event = await prisma.$transaction((tx) => writeConditionEvent(tx, 'webhook.paused', sub.id, 'failures', null, new Date()));
-    const delivery = await deliveryRepository.create(event.id, watcherId);
+    const delivery = await writeDelivery(event.id, watcherId);
     await prisma.delivery.update({ where: { id: delivery.id }, data: { status: 'held' } });
     return { id: sub.id, eventId: event.id, deliveryId: delivery.id };
   }

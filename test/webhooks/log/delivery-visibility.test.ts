@@ -5,11 +5,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
 import { workspaceRepository } from '../../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { recoverRepository } from '../../../src/webhooks/log/recover.repository.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { billingBoard, createTicket, supportBoard, type Ws } from '../../tickets/helpers.ts';
-import { createSubscription, updateSubscription } from '../fixtures.ts';
+import { createSubscription, updateSubscription, writeDelivery } from '../fixtures.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -25,7 +24,7 @@ describe('delivery log visibility per event', () => {
   async function delivered(boardId: string, subject: string, extraFields: Record<string, unknown>) {
     const ticket = await createTicket(ws, adminKey, { boardId, subject, ...extraFields });
     const event = await prisma.event.findFirstOrThrow({ where: { ticketId: ticket.id } });
-    const delivery = await deliveryRepository.create(event.id, subId);
+    const delivery = await writeDelivery(event.id, subId);
     const attempt = await prisma.deliveryAttempt.create({
       data: {
         id: `att_${delivery.id.slice(4)}`,
@@ -65,7 +64,7 @@ describe('delivery log visibility per event', () => {
     // A second board-B delivery that is waiting (held), for the log's other branch.
     const ticket = await createTicket(ws, adminKey, { boardId: b.board.id, subject: 'Secret held on board B', fields: [{ fieldId: b.invoice, value: 'INV-2' }], priority: 'high' });
     const event = await prisma.event.findFirstOrThrow({ where: { ticketId: ticket.id } });
-    const held = await deliveryRepository.create(event.id, subId);
+    const held = await writeDelivery(event.id, subId);
     await prisma.delivery.update({ where: { id: held.id }, data: { status: 'held' } });
     hidden = { ...h, heldId: held.id };
     // Narrowed to board A afterwards: the limited role now sees the subscription itself.

@@ -7,11 +7,10 @@ import { newId } from '../../../src/ids.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { workspaceRepository } from '../../../src/workspaces/workspace.repository.ts';
 import { notificationService } from '../../../src/notifications/notification.service.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { emailConditionNotice } from '../../../src/webhooks/delivery/condition-notice-mail.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { billingBoard, supportBoard, type Ws } from '../../tickets/helpers.ts';
-import { createSubscription, updateSubscription } from '../fixtures.ts';
+import { createSubscription, updateSubscription, writeDelivery } from '../fixtures.ts';
 
 const LIST = '{ notifications { edges { node { id title data } } } }';
 
@@ -67,7 +66,7 @@ describe('notices and statistics follow the read-time visibility', () => {
     const sub = await createSubscription(ws, { url: 'https://hooks.example.com/stats', boardIds: [] });
     for (const [boardId, status] of [[boardA, 'succeeded'], [boardB, 'failed'], [boardB, 'failed']] as const) {
       const event = await writeEvent(prisma, { workspace: ws.workspace, type: 'ticket.created', actor: null, boardId, data: { id: 1 } });
-      const delivery = await deliveryRepository.create(event.id, sub.id);
+      const delivery = await writeDelivery(event.id, sub.id);
       await prisma.deliveryAttempt.create({
         data: { id: newId('att'), deliveryId: delivery.id, subscriptionId: sub.id, eventId: event.id, eventType: event.type, attempt: 1, trigger: 'scheduled', status, durationMs: 5, payload: '{}', attemptedAt: new Date(), workflowId: delivery.workflowId },
       });

@@ -6,11 +6,10 @@ import { prisma } from '../../../src/db/db.ts';
 import { newId } from '../../../src/ids.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { workspaceRepository } from '../../../src/workspaces/workspace.repository.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { batchPerRequest } from '../../../src/graphql/batch.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { billingBoard, supportBoard } from '../../tickets/helpers.ts';
-import { createSubscription, seedAttempts } from '../fixtures.ts';
+import { createSubscription, seedAttempts, writeDelivery } from '../fixtures.ts';
 
 const LIST = `{ webhookSubscriptions(first: 100) { edges { node { id health {
   attempts24h succeeded24h successRate24h lastAttempt { status httpStatus attemptedAt eventType } lastFailure { status httpStatus attemptedAt } } } } } }`;
@@ -47,7 +46,7 @@ describe('subscription health', () => {
     const sub = await createSubscription(ws, { url: 'https://hooks.example.com/health-boards', boardIds: [] });
     for (const [boardId, status] of [[boardA, 'succeeded'], [boardB, 'failed']] as const) {
       const event = await writeEvent(prisma, { workspace: ws.workspace, type: 'ticket.created', actor: null, boardId, data: { id: 1 } });
-      const delivery = await deliveryRepository.create(event.id, sub.id);
+      const delivery = await writeDelivery(event.id, sub.id);
       await prisma.deliveryAttempt.create({
         data: { id: newId('att'), deliveryId: delivery.id, subscriptionId: sub.id, eventId: event.id, eventType: event.type, attempt: 1, trigger: 'scheduled', status, httpStatus: status === 'failed' ? 503 : 200, durationMs: 5, payload: '{}', attemptedAt: new Date(), workflowId: delivery.workflowId },
       });

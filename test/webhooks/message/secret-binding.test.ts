@@ -1,12 +1,9 @@
 // A sealed signing secret is bound to its row and column (AES-GCM additional data): moved to
 // another subscription, or from `secret` to `previousSecret`, it no longer opens. Someone who can
 // write the table but has no key cannot make one subscription sign with another's secret.
-import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
-import { secretRepository } from '../../../src/webhooks/subscriptions/secret.repository.ts';
 import { openSecrets } from '../fixtures.ts';
-import { secretKeys } from '../../../src/webhooks/message/secret-box.ts';
 import { webhookRepository } from '../../../src/webhooks/subscriptions/webhook.repository.ts';
 import { createTestWorkspace } from '../../support/fixtures.ts';
 import { createSubscription } from '../fixtures.ts';
@@ -33,24 +30,6 @@ describe('sealed secrets are bound to their row and column', () => {
     // A rotation re-seals the old secret for its new column: both open, each where it is.
     await webhookRepository.rotateSecret(a.id, 'whsec_' + 'x'.repeat(43), new Date());
     expect(openSecrets(await row(a.id), new Date()).previousSecret).toBe(a.secret);
-  });
-
-  it('start-up seals again, for their place, values sealed before the binding (enc1)', { timeout: 120_000 }, async () => {
-    const ws = await createTestWorkspace('Secret binding upgrade');
-    const plain = 'whsec_' + 'y'.repeat(43);
-    // As the previous format sealed it: the same key, a constant additional data, no place.
-    const key = secretKeys.current();
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv('aes-256-gcm', key.key, iv).setAAD(Buffer.from('ticketing webhook signing secret'));
-    const enc1 = ['enc1', key.id, iv.toString('base64url'), Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url')].join('.');
-    const legacy = await prisma.webhookSubscription.create({
-      data: { id: `wh_${crypto.randomBytes(8).toString('hex')}`, workspaceId: ws.workspace.id, createdById: ws.admin.id, url: 'https://93.184.216.34/', events: ['ticket.created'], secret: enc1 },
-    });
-    expect(() => openSecrets(legacy)).toThrow();
-    expect(await secretRepository.sealPlainText()).toBeGreaterThanOrEqual(1);
-    const upgraded = await row(legacy.id);
-    expect(upgraded.secret).toMatch(new RegExp(`^enc2\\.${key.id}\\.${legacy.id}\\.secret\\.`));
-    expect(openSecrets(upgraded).secret).toBe(plain);
   });
 });
 

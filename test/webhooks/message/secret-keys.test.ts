@@ -34,7 +34,7 @@ describe('webhook secret keys', () => {
   it('refuses to start when a stored secret names a key the service does not have, and creates no key file', { timeout: 120_000 }, async () => {
     const ws = await createTestWorkspace('Missing key');
     const row = await prisma.webhookSubscription.create({
-      data: { id: newId('wh'), workspaceId: ws.workspace.id, createdById: ws.admin.id, url: 'https://93.184.216.34/', events: ['ticket.created'], secret: 'enc1.kmissing0.AAAAAAAAAAAAAAAA.AAAA' },
+      data: { id: newId('wh'), workspaceId: ws.workspace.id, createdById: ws.admin.id, url: 'https://93.184.216.34/', events: ['ticket.created'], secret: 'enc2.kmissing0.wh_x.secret.AAAAAAAAAAAAAAAA.AAAA' },
     });
     try {
       // The key file is gone (a DATA_DIR restored without it): nothing is made anew.

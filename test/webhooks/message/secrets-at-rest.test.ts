@@ -1,22 +1,20 @@
 // Webhook signing secrets are stored encrypted (AES-256-GCM, the key id beside each ciphertext),
 // and the repositories hand out plain text: deliveries still sign and verify. The key of the
 // embedded default is a 0600 file in DATA_DIR; `npm run cli -- secrets reencrypt` moves every
-// row to a new key; start-up seals plain-text rows of earlier releases; a previous secret goes
-// when its 24 hours are over.
+// row to a new key; a previous secret goes when its 24 hours are over.
 import fs from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../../src/admin/commands.ts';
 import { config } from '../../../src/config.ts';
 import { prisma } from '../../../src/db/db.ts';
-import { newId } from '../../../src/ids.ts';
 import { purge } from '../../../src/retention/retention.service.ts';
 import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { keyFile, openSecret, sealedWith, secretKeys } from '../../../src/webhooks/message/secret-box.ts';
 import { secretRepository } from '../../../src/webhooks/subscriptions/secret.repository.ts';
 import { activeSecrets, generateWebhookSecret, signatureHeaders } from '../../../src/webhooks/message/signing.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
-import { createDelivery, openSecrets } from '../fixtures.ts';
+import { createDelivery, createSubscription, openSecrets } from '../fixtures.ts';
 
 const stored = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ where: { id }, select: { secret: true, previousSecret: true, secretRotatedAt: true } });
 
@@ -71,14 +69,10 @@ describe('webhook signing secrets at rest', () => {
     expect(fs.readFileSync(file, 'utf8')).toMatch(/^k[0-9a-f]{8}:[A-Za-z0-9+/]{43}=\n/);
   });
 
-  it('seals rows stored in plain text (start-up) and re-encrypts every row under a new key (npm run cli -- secrets reencrypt)', async () => {
+  it('re-encrypts every row under a new key (npm run cli -- secrets reencrypt)', async () => {
     const ws = await createTestWorkspace('Reencrypt');
     const [plain, previous] = [generateWebhookSecret(), generateWebhookSecret()];
-    // As an earlier release stored them.
-    const legacy = await prisma.webhookSubscription.create({
-      data: { id: newId('wh'), workspaceId: ws.workspace.id, createdById: ws.admin.id, url: 'https://93.184.216.34/', events: ['ticket.created'], secret: plain, previousSecret: previous, secretRotatedAt: new Date() },
-    });
-    expect(await secretRepository.sealPlainText()).toBeGreaterThanOrEqual(1);
+    const legacy = await createSubscription(ws, { url: 'https://93.184.216.34/', secret: plain, previousSecret: previous, secretRotatedAt: new Date() });
     const sealed = await stored(legacy.id);
     expect(openSecret(sealed.secret, { subscriptionId: legacy.id, column: 'secret' })).toBe(plain);
     expect(openSecret(sealed.previousSecret!, { subscriptionId: legacy.id, column: 'previousSecret' })).toBe(previous);

@@ -19,8 +19,7 @@ import { startTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts'
 import { uniqueId } from '../../support/temporal.ts';
 import { createTicket, expect422, gql, type Ws } from '../../tickets/helpers.ts';
 import { expectDocumentedDelivery } from '../../events/webhook-schemas.ts';
-import { createEvent, createSubscription, runResult, updateSubscription } from '../fixtures.ts';
-import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
+import { createEvent, createSubscription, runResult, updateSubscription, writeDelivery } from '../fixtures.ts';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from '../receiver.ts';
 
 const URL_OK = 'https://93.184.216.34/ticketing';
@@ -73,8 +72,7 @@ describe('a subscription’s payload', () => {
     const event = await createEvent(ws, 'ticket.updated', { id: 5, subject: 'Secret subject', version: 2 });
     // Written as the relay writes it; marked relayed so that no relay of this process takes the event again.
     await prisma.event.update({ where: { id: event.id }, data: { relayedAt: new Date() } });
-    const delivery = await deliveryRepository.create(event.id, sub.body.id);
-    await prisma.delivery.update({ where: { id: delivery.id }, data: { payloadMode: 'thin' } });
+    await writeDelivery(event.id, sub.body.id);
     const log = await api('GET', `/webhooks/${sub.body.id}/deliveries`, { key });
     expect(log.status, log.text).toBe(200);
     expect(log.body.data).toHaveLength(1);
