@@ -90,7 +90,7 @@ function shuffle<T>(xs: T[]): T[] {
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
 }
@@ -169,7 +169,7 @@ async function main() {
   ];
   const pct = (x: number) => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x) * 100, 1)}%`;
   /** The q-quantile (nearest rank) of xs. */
-  const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.round(q * (xs.length - 1))))]!;
+  const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.round(q * (xs.length - 1))))];
   for (const { c, tally, pairs } of results) {
     // Each round's two loads ran back to back, so their ratio shares the machine's state of the
     // moment; the median of those ratios is what a burst of other work does not move.

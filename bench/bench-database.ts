@@ -24,7 +24,7 @@ export async function benchDatabase(log: (message: string) => void, given?: { ur
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
     return { url, note, version, cluster };
   } finally {
     await client.end();

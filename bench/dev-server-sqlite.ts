@@ -66,7 +66,9 @@ async function ceilingRun(pragmas: readonly string[], n: number): Promise<Run> {
   const taskQueue = `sqlite-${n}`;
   const worker = await createWorker({ connection, namespace: server.namespace, taskQueue, workflowsPath: benchWorkflowsPath, activities: {} });
   const running = worker.run();
-  const runOne = async (id: string) => (await client.workflow.start('emptyWorkflow', { taskQueue, workflowId: id })).result();
+  const runOne = async (id: string) => {
+    await (await client.workflow.start('emptyWorkflow', { taskQueue, workflowId: id })).result();
+  };
   await Promise.all(Array.from({ length: STARTERS }, (_, i) => runOne(`warm-${i}`)));
   const cpu0 = cpuMsOfPid(server.pid!);
   const machine0 = machineCpu().busyMs;

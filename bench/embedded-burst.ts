@@ -39,7 +39,7 @@ import pg from 'pg';
 import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
-import { readStages, stageCells, stageNames, stagesWith, type StageTimes } from './embedded-stages.ts';
+import { readStages, stageCells, stageNames, stagesWith, type StageRow, type StageTimes } from './embedded-stages.ts';
 import { processBetween, histogramsBetween, histogramRows, scrapeMetrics, type ProcessSummary, type SeriesSummary } from './service-metrics.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
 import { median, shuffle, uptime } from './webhook-measure.ts';
@@ -114,12 +114,18 @@ function pcts(values: number[], missing: number): Pcts {
   return { n: values.length, missing, p50: p(50), p95: p(95) };
 }
 
+interface Board {
+  id: string;
+  fields?: { id: string; required: boolean; options?: string[] }[];
+}
+
 class Api {
   constructor(
     private base: string,
     private key: string,
   ) {}
-  async call(method: string, p: string, body?: unknown): Promise<{ status: number; json: any; ms: number; retryAfter: number }> {
+  /** `T`: the body's shape as the bench reads it (the API's answer, unchecked). */
+  async call<T = unknown>(method: string, p: string, body?: unknown): Promise<{ status: number; json: T; ms: number; retryAfter: number }> {
     const t0 = performance.now();
     const send = () =>
       fetch(this.base + p, {
@@ -130,10 +136,10 @@ class Api {
     // A kept-alive connection the server closed as it was reused (its idle timeout): once more on a new one.
     const res = await send().catch(() => send());
     const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null, ms: performance.now() - t0, retryAfter: Number(res.headers.get('retry-after') ?? 1) || 1 };
+    return { status: res.status, json: (text ? JSON.parse(text) : null) as T, ms: performance.now() - t0, retryAfter: Number(res.headers.get('retry-after') ?? 1) || 1 };
   }
-  async ok(method: string, p: string, body?: unknown) {
-    const r = await this.call(method, p, body);
+  async ok<T = unknown>(method: string, p: string, body?: unknown): Promise<T> {
+    const r = await this.call<T>(method, p, body);
     if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.json)}`);
     return r.json;
   }
@@ -204,8 +210,8 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     const child = spawn('sh', ['scripts/start.sh', part], { cwd: tree, env: partEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     services.push(child);
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
     const deadline = Date.now() + 180_000;
     while (!out.includes('Database:')) {
       if (child.exitCode !== null) throw new Error(`the service (${part}) exited: ${out}`);
@@ -234,14 +240,15 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     cli('workspaces', 'create', '--name', name, '--domain', domain, '--admin-email', `admin@${name}.bench.test`);
     const keyOut = cli('keys', 'create', '--workspace', domain, '--name', 'bench', '--role', 'Administrator', '--scopes', 'tickets:read,tickets:write,boards:read,webhooks:manage');
     const api = new Api(base, keyOut.trim().split('\n').at(-1)!.trim());
-    const boards = await api.ok('GET', '/boards');
-    const board = (boards.data ?? boards)[0];
+    // A page (`data`), or the bare list of a version before paging.
+    const boards = await api.ok<{ data?: Board[] } | Board[]>('GET', '/boards');
+    const board = (Array.isArray(boards) ? boards : (boards.data ?? []))[0];
     // Every required field of the board, with its first option (or a word).
-    const fields = ((board.fields ?? []) as { id: string; required: boolean; options?: string[] }[])
+    const fields = (board.fields ?? [])
       .filter((f) => f.required)
       .map((f) => ({ fieldId: f.id, value: f.options?.[0] ?? 'bench' }));
     const ids: string[] = [];
-    for (let i = 0; i < tickets; i++) ids.push((await api.ok('POST', '/tickets', { boardId: board.id, subject: `Bench ticket ${i}`, requesterEmail: 'someone@example.com', fields })).id);
+    for (let i = 0; i < tickets; i++) ids.push((await api.ok<{ id: string }>('POST', '/tickets', { boardId: board.id, subject: `Bench ticket ${i}`, requesterEmail: 'someone@example.com', fields })).id);
     await api.ok('POST', '/webhooks', { url: receiver.origin + hookPath, events });
     return { api, ids, board, fields };
   };
@@ -302,7 +309,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     const waitForOldest = async () => {
       const id = unfinished.shift()!;
       for (;;) {
-        const job = await a.api.call('GET', `/jobs/${id}`);
+        const job = await a.api.call<{ status: string; failed?: number }>('GET', `/jobs/${id}`);
         if (job.status !== 200) throw new Error(`GET /jobs/${id}: ${job.status}`);
         if (job.json.status === 'completed' || job.json.status === 'failed') {
           aFailed += job.json.failed ?? 0;
@@ -316,11 +323,11 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
       const items = Array.from({ length: Math.min(BULK_ITEMS, num('updates') - sent) }, (_, i) => ({
         create: { boardId: a.board.id, subject: `Imported ${sent + i}`, requesterEmail: 'someone@example.com', fields: a.fields },
       }));
-      let r = await a.api.call('POST', '/tickets/bulk', { items });
+      let r = await a.api.call<{ id: string }>('POST', '/tickets/bulk', { items });
       while (r.status === 429) {
         aThrottled += 1;
         await sleep(1000 * Math.max(1, r.retryAfter));
-        r = await a.api.call('POST', '/tickets/bulk', { items });
+        r = await a.api.call<{ id: string }>('POST', '/tickets/bulk', { items });
       }
       if (r.status !== 202) throw new Error(`POST /tickets/bulk: ${r.status} ${JSON.stringify(r.json)}`);
       unfinished.push(r.json.id);
@@ -410,7 +417,7 @@ const stagesOnPostgres =
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      return await stagesWith(async (text, params) => (await client.query(text, params)).rows, hookPath, from, to, arrivals);
+      return await stagesWith(async (text, params) => (await client.query<StageRow>(text, params)).rows, hookPath, from, to, arrivals);
     } finally {
       await client.end();
     }
@@ -435,7 +442,7 @@ async function main() {
   for (let r = 0; r < num('rounds'); r++) {
     for (const side of shuffle(Object.keys(trees))) {
       log(`Round ${r + 1}, ${side}`);
-      results[side]!.push(await runSide(trees[side]!, receiver, caFile, `${side}${r}`));
+      results[side].push(await runSide(trees[side], receiver, caFile, `${side}${r}`));
     }
   }
   const baselineCommit = worktree?.commit;
@@ -465,7 +472,7 @@ async function main() {
     '|---|--:|--:|---|--:|--:|---|--:|--:|--:|',
   ];
   for (const side of Object.keys(trees)) {
-    const xs = results[side]!;
+    const xs = results[side];
     lines.push(
       `| ${side} | ${pair(xs.map((x) => x.bApiIdle))} | ${pair(xs.map((x) => x.bApiDuring))} | ${within(
         xs.map((x) => x.bApiIdle),
@@ -475,7 +482,7 @@ async function main() {
         xs.map((x) => x.bArrivalIdle),
         xs.map((x) => x.bArrivalDuring),
         (i) => 2 * i + 250,
-      )} | ${fmt(med(xs.map((x) => x.aUpdates / x.aSeconds)))} (${xs.reduce((s, x) => s + x.aFailed, 0)}, ${xs.reduce((s, x) => s + x.aThrottled, 0)}) | ${fmt(med(xs.map((x) => x.aDeliveredInWindow)))} of ${fmt(xs[0]!.aUpdates)} | ${xs.every((x) => x.aAllDeliveredAfter !== null) ? `${fmt(med(xs.map((x) => x.aAllDeliveredAfter)))} s` : `not within ${num('drain-seconds')} s more (${fmt(med(xs.map((x) => x.aDelivered)))} arrived)`} |`,
+      )} | ${fmt(med(xs.map((x) => x.aUpdates / x.aSeconds)))} (${xs.reduce((s, x) => s + x.aFailed, 0)}, ${xs.reduce((s, x) => s + x.aThrottled, 0)}) | ${fmt(med(xs.map((x) => x.aDeliveredInWindow)))} of ${fmt(xs[0].aUpdates)} | ${xs.every((x) => x.aAllDeliveredAfter !== null) ? `${fmt(med(xs.map((x) => x.aAllDeliveredAfter)))} s` : `not within ${num('drain-seconds')} s more (${fmt(med(xs.map((x) => x.aDelivered)))} arrived)`} |`,
     );
   }
   lines.push(
@@ -486,7 +493,7 @@ async function main() {
     `|---|--:|${stageNames.map(() => '--:').join('|')}|`,
   );
   for (const side of Object.keys(trees)) {
-    const xs = results[side]!;
+    const xs = results[side];
     // The first round's (a median of percentiles per step would not add up to anything).
     lines.push(`| ${side} | ${fmt(xs[0]?.bStagesDuring?.n ?? null)} | ${stageCells(xs[0]?.bStagesDuring).join(' | ')} |`);
   }
@@ -498,7 +505,7 @@ async function main() {
     '|---|--:|--:|--:|--:|',
   );
   for (const side of Object.keys(trees)) {
-    for (const row of histogramRows(results[side]![0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
+    for (const row of histogramRows(results[side][0]?.relayDuring ?? [])) lines.push(row.replace('| `', `| ${side}, \``));
   }
   lines.push(
     '',
@@ -509,7 +516,7 @@ async function main() {
   );
   const loop = (x?: ProcessSummary) => (x ? `${x.loopMeanMs} / ${x.loopP99Ms} / ${x.loopMaxMs}` : 'n/a');
   for (const side of Object.keys(trees)) {
-    for (const p of results[side]![0]?.processes ?? []) lines.push(`| ${side}, ${p.part} | ${loop(p.idle)} | ${loop(p.during)} | ${p.idle?.cpuSeconds ?? 'n/a'} | ${p.during?.cpuSeconds ?? 'n/a'} |`);
+    for (const p of results[side][0]?.processes ?? []) lines.push(`| ${side}, ${p.part} | ${loop(p.idle)} | ${loop(p.during)} | ${p.idle?.cpuSeconds ?? 'n/a'} | ${p.during?.cpuSeconds ?? 'n/a'} |`);
   }
   lines.push('');
   writeResults(path.join(String(opts.out), `${ranOn ? 'postgres' : 'embedded'}-${BULK ? 'import' : 'burst'}${SPLIT ? '-split' : ''}-latest.md`), lines.join('\n'), log);

@@ -31,7 +31,7 @@ export async function readStages(dataDir: string, hookPath: string, from: number
   }
 }
 
-interface StageRow {
+export interface StageRow {
   id: string;
   occurred: number;
   created: number;

@@ -25,7 +25,7 @@ export type Flag = 'regression' | 'worse, not in every round' | 'better' | '≈'
  * and every round saw the current version worse, so the rounds' spread does not explain it.
  */
 export function verdictOf(f: Figure): { ratio: number; min: number; max: number; flag: Flag } {
-  const ratios = f.current.map((c, i) => c / f.base[i]!).filter((x) => !Number.isNaN(x));
+  const ratios = f.current.map((c, i) => c / f.base[i]).filter((x) => !Number.isNaN(x));
   const ratio = median(ratios);
   const min = Math.min(...ratios);
   const max = Math.max(...ratios);
@@ -36,7 +36,7 @@ export function verdictOf(f: Figure): { ratio: number; min: number; max: number;
   return { ratio, min, max, flag };
 }
 
-export const HISTORY_HEADER = [
+const HISTORY_HEADER = [
   '# bench:guard history',
   '',
   'One row per figure and run of `npm run bench:guard`, appended by it (docs/contributing/benchmarks.md, "The guard").',
@@ -77,7 +77,7 @@ export function readHistory(file: string): HistoryRow[] {
     .filter((l) => /^\| \d{4}-/.test(l))
     .map((l) => {
       const [date, commit, base, figure, , , ratio, range, flag] = l.split('|').slice(1, -1).map((c) => c.trim());
-      const [min, max] = range!.split('–').map(Number);
-      return { date: date!, commit: commit!, base: base!, figure: figure!, ratio: Number(ratio), min: min!, max: max!, flag: flag! };
+      const [min, max] = range.split('–').map(Number);
+      return { date: date, commit: commit, base: base, figure: figure, ratio: Number(ratio), min: min, max: max, flag: flag };
     });
 }

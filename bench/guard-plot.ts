@@ -44,7 +44,7 @@ function panel(name: string, runs: HistoryRow[], x0: number, y0: number): string
     out.push(`<line x1="${x(i)}" x2="${x(i)}" y1="${y(r.min)}" y2="${y(r.max)}" stroke="${colour}" stroke-width="2" opacity="0.5"/>`);
     out.push(`<circle cx="${x(i)}" cy="${y(r.ratio)}" r="3" fill="${colour}"><title>${esc(`${r.date} ${r.commit} against ${r.base}: ${r.ratio} (${r.min}–${r.max}) ${r.flag}`)}</title></circle>`);
   });
-  const last = runs[runs.length - 1]!;
+  const last = runs[runs.length - 1];
   out.push(`<text x="${x0 + W - PAD.right}" y="${y0 + H - 4}" font-size="9" text-anchor="end">${runs.length} run${runs.length > 1 ? 's' : ''}; last ${esc(last.commit)} ÷ ${esc(last.base)} = ${last.ratio}</text>`);
   return out.join('\n');
 }

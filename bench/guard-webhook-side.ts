@@ -35,7 +35,7 @@ export interface GuardLatency {
   p99: number | null;
 }
 
-const { tree, databaseUrl } = JSON.parse(process.argv[2]!) as { tree: string; databaseUrl: string };
+const { tree, databaseUrl } = JSON.parse(process.argv[2]) as { tree: string; databaseUrl: string };
 const SUBSCRIPTIONS = [1, 2];
 /** How long a phase's events may take to arrive. */
 const LATE_MS = 120_000;

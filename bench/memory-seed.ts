@@ -33,9 +33,9 @@ const ws = await workspaceService.create({
 });
 const key = await apiKeyService.create(ws.workspace.id, { name: 'Benchmark key', role: ws.roles.admin.id, scopes: [...API_SCOPES] }, ws.admin.id);
 await prisma.apiKey.update({ where: { id: key.record.id }, data: { requestsPerMinute: 100_000_000 } });
-await webhookService.create(key.principal, { url: process.argv[2]!, events: ['ticket.created'], description: 'memory benchmark receiver' });
+await webhookService.create(key.principal, { url: process.argv[2], events: ['ticket.created'], description: 'memory benchmark receiver' });
 
-const board = ws.boards[0]!;
+const board = ws.boards[0];
 const product = board.fields.find((f) => f.name === 'Product')!;
 for (let n = 0; n < SMALL_TICKETS + LARGE_TICKETS; n++) {
   await ticketService.create(key.principal, {

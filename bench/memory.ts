@@ -75,7 +75,7 @@ const started = Date.now();
 
 async function cleanup() {
   for (const p of parts) if (!p.exit) p.child.kill('SIGTERM');
-  await Promise.all(parts.map((p) => (p.exit ? undefined : new Promise((r) => p.child.once('exit', r)))));
+  await Promise.all(parts.map((p) => (p.exit ? Promise.resolve() : new Promise((r) => p.child.once('exit', r)))));
   await devServer?.stop().catch(() => undefined);
   cluster?.stop();
   await Promise.all(receivers.map((r) => r.close()));
@@ -109,7 +109,7 @@ function startPart(role: Role, env: NodeJS.ProcessEnv): Part {
   });
   const part: Part = { role, child, probeFile, peakRss: 0, mix: noClasses(), lists: noClasses(), hostile: noClasses() };
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   child.once('exit', (code, signal) => {
     part.exit = { code, signal, afterSeconds: Math.round((Date.now() - started) / 1000) };
     if (!stopping) log(`${role} exited (code ${code}, signal ${signal}); its last output:\n${stderr.slice(-1500)}`);
@@ -201,7 +201,7 @@ async function main() {
   const caFile = path.join(tmp, 'ca.pem');
   fs.writeFileSync(caFile, tls.ca);
   receivers = await startBenchReceivers(1, tls);
-  const receiverUrl = `${receivers[0]!.origin}/webhooks/memory`;
+  const receiverUrl = `${receivers[0].origin}/webhooks/memory`;
   const env = baseEnv(caFile);
   const targets: { part: Part; origin: string; fixture: MemoryFixture }[] = [];
 
@@ -252,7 +252,10 @@ async function main() {
             const got = await sendHostile(t.origin, t.fixture.apiKey, request);
             const key = `${request.name}\u0000${t.part.role}`;
             const into = hostileResults.get(key) ?? noClasses();
-            for (const c of got) (into[c]++, t.part.hostile[c]++);
+            for (const c of got) {
+                into[c]++;
+                t.part.hostile[c]++;
+              }
             hostileResults.set(key, into);
           }),
         );
@@ -263,8 +266,8 @@ async function main() {
   })();
   for (const { target, runs } of loads) {
     const [mix, lists] = await Promise.all(runs);
-    count(target.part.mix, mix!);
-    count(target.part.lists, lists!);
+    count(target.part.mix, mix);
+    count(target.part.lists, lists);
   }
   await hostile;
 
@@ -288,7 +291,7 @@ async function main() {
       return `| ${p.role} | ${limits[p.role]} | ${mb(p.peakRss)} | ${mb(peakHeap)} (${share}) | ${mb(afterGc)} | ${answers(p.mix)} | ${answers(p.lists)} | ${answers(p.hostile)} | ${survived} |`;
     });
   const hostileRows = HOSTILE_REQUESTS.map((r) => `| ${r.name} | ${targets.map((t) => classes(hostileResults.get(`${r.name}\u0000${t.part.role}`) ?? noClasses())).join(' | ')} |`);
-  const delivered = receivers[0]!.total();
+  const delivered = receivers[0].total();
   const report = [
     `# Memory benchmark (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
     '',

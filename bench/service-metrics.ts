@@ -20,9 +20,9 @@ export async function scrapeMetrics(origin: string): Promise<Scrape | undefined>
   const scrape: Scrape = { buckets: new Map(), sums: new Map(), process: new Map() };
   for (const line of (await res.text()).split('\n')) {
     const g = /^(\w+) (\S+)$/.exec(line);
-    if (g && PROCESS.includes(g[1]!)) scrape.process.set(g[1]!, Number(g[2]));
+    if (g && PROCESS.includes(g[1])) scrape.process.set(g[1], Number(g[2]));
     const m = /^(\w+)_(bucket|sum)(?:\{([^}]*)\})? (\S+)$/.exec(line);
-    if (!m || !HISTOGRAMS.includes(m[1]!)) continue;
+    if (!m || !HISTOGRAMS.includes(m[1])) continue;
     const labels = (m[3] ?? '').split(',').filter((l) => l && !l.startsWith('le='));
     const series = `${m[1]}${labels.length ? `{${labels.join(',')}}` : ''}`;
     if (m[2] === 'sum') scrape.sums.set(series, Number(m[4]));

@@ -23,7 +23,7 @@ export async function startCaseReceiver(tls: TestCa, options: { delayMs?: number
   const byPath = new Map<string, Map<string, Arrival>>();
   const arrivals = (path: string) => {
     let m = byPath.get(path);
-    if (!m) byPath.set(path, (m = new Map()));
+    if (!m) byPath.set(path, (m = new Map<string, Arrival>()));
     return m;
   };
   const sockets = new Set<Socket>();

@@ -195,7 +195,7 @@ async function main() {
       // The delivery-runs issue's targets: at least 3× the per-event engine (329a9c7) at 1 and 2.
       const targets: Record<number, number> = { 1: 3, 2: 3 };
       for (const k of sizes.throughput.subscriptions) {
-        const ratios = results.current.map((c, i) => c.throughput!.find((t) => t.subscriptions === k)!.perSecond / results.baseline[i]!.throughput!.find((t) => t.subscriptions === k)!.perSecond);
+        const ratios = results.current.map((c, i) => c.throughput!.find((t) => t.subscriptions === k)!.perSecond / results.baseline[i].throughput!.find((t) => t.subscriptions === k)!.perSecond);
         const target = targets[k];
         lines.push(`| ${k} | ${spread(ratios, 2)} | ${target ? `≥ ${target}× (against 329a9c7)` : '—'} | ${target ? mark(median(ratios) >= target) : '—'} |`);
       }

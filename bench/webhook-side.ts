@@ -16,7 +16,7 @@ import { cpuMsOfPid, machineCpu } from './webhook-measure.ts';
 import { percentile } from './percentile.ts';
 import { freePort } from '../scripts/free-port.ts';
 import type { BenchData } from './webhook-data.ts';
-import { stagesWith, type StageTimes } from './embedded-stages.ts';
+import { stagesWith, type StageRow, type StageTimes } from './embedded-stages.ts';
 
 export interface SideSpec {
   /** Root of the version's tree. */
@@ -61,7 +61,7 @@ export interface SideResult {
   wide?: { idle: Latencies; during: Latencies; slowArrived: number; slowPeakConnections: number; slowPeakRequests: number };
 }
 
-const spec = JSON.parse(process.argv[2]!) as SideSpec;
+const spec = JSON.parse(process.argv[2]) as SideSpec;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${path.basename(spec.tree)}: ${m}`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-side-'));
@@ -234,7 +234,7 @@ async function main(): Promise<SideResult> {
     const windowEnd = Date.now();
     await waitFor(() => duringIds.every((id) => steady.has(id)), LATE_MS);
     // A breakdown, not a figure of the case: should it fail, the case's figures still stand.
-    const stages = await withDatabase(spec.databaseUrl, (sql) => stagesWith(async (text, params) => (await sql.query(text, params)).rows, '/steady', bulkStart, windowEnd, steady)).catch((err) => {
+    const stages = await withDatabase(spec.databaseUrl, (sql) => stagesWith(async (text, params) => (await sql.query<StageRow>(text, params)).rows, '/steady', bulkStart, windowEnd, steady)).catch((err) => {
       log(`burst: could not read the stages: ${err}`);
       return undefined;
     });

@@ -40,7 +40,7 @@ import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
 import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
-import { stageCells, stageNames, stagesWith } from './embedded-stages.ts';
+import { stageCells, stageNames, stagesWith, type StageRow } from './embedded-stages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -124,8 +124,8 @@ function procStats(pid: number) {
  * unit costs the machine, receivers, PostgreSQL and loopback networking included.
  */
 function machineCpu() {
-  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = ticks[3]! + (ticks[4] ?? 0);
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = ticks[3] + (ticks[4] ?? 0);
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busyMs: (total - idle) * 10, idleMs: idle * 10 };
 }
@@ -210,7 +210,7 @@ async function main() {
   if (ON_CLUSTER) {
     const { useCluster } = await import('./webhook-cluster.ts');
     const c = await useCluster(log);
-    restoreCluster = c.restore;
+    restoreCluster = () => c.restore();
     temporal = { address: c.temporalAddress, namespace: c.namespace, pid: c.temporalPid };
   } else {
     log('Starting the Temporal dev server (SQLite file, as npm start)…');
@@ -308,7 +308,7 @@ async function main() {
     await sleep(3_000);
     const check2 = check(ids2);
     for (const id of ids2) phaseBefore.add(id);
-    const cpuMs = procStats(child.pid!).cpuMs - cpu2[0]! + procStats(secondWorker.pid!).cpuMs - cpu2[1]!;
+    const cpuMs = procStats(child.pid!).cpuMs - cpu2[0] + procStats(secondWorker.pid!).cpuMs - cpu2[1];
     twoWorkers = { throughput: check2.delivered / seconds, seconds, check: check2, cpuMs };
     log(`Fan-out with two: ${fmt(twoWorkers.throughput)} deliveries/s over ${fmt(seconds, 1)} s; ${check2.missing} missing, ${check2.duplicates} duplicates`);
   }
@@ -353,7 +353,7 @@ async function main() {
   const stageSql = new pg.Client({ connectionString: databaseUrl });
   const stages = await stageSql
     .connect()
-    .then(() => stagesWith(async (text, params) => (await stageSql.query(text, params)).rows, `${receivers[0]!.origin}/webhooks/bench`, latencyFrom, Date.now(), receivers[0]!.arrivals))
+    .then(() => stagesWith(async (text, params) => (await stageSql.query<StageRow>(text, params)).rows, `${receivers[0].origin}/webhooks/bench`, latencyFrom, Date.now(), receivers[0].arrivals))
     .catch((err) => void log(`Latency: could not read the stages: ${err}`))
     .finally(() => stageSql.end().catch(() => undefined));
   if (stages) log(`Latency stages (p50 / p95 ms): ${stageNames.map((n, i) => `${n} ${stageCells(stages)[i]}`).join('; ')}`);
@@ -374,7 +374,7 @@ async function main() {
   const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   lines.push(`# Webhook delivery benchmark (${date})`, '');
   lines.push(
-    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); ${ON_CLUSTER ? `Temporal server ${versions.temporalServer} of the native production topology (\`npm run cluster\`: persistence and visibility on that PostgreSQL)` : 'Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as \`npm start\`)'}.`,
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); ${ON_CLUSTER ? `Temporal server ${versions.temporalServer} of the native production topology (\`npm run cluster\`: persistence and visibility on that PostgreSQL)` : 'Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as `npm start`)'}.`,
     `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/fanout/outbox-relay.ts); receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 import { codegen } from '@graphql-codegen/core';
 import { preset as clientPreset } from '@graphql-codegen/client-preset';
 
@@ -33,7 +33,7 @@ const artefacts: Record<string, string> = {
   'openapi.json': openapi,
   // Byte for byte what an integrator gets from `npx openapi-typescript …/openapi.json`, so the
   // example client is type-checked against the document we serve.
-  'examples/api-client/openapi-types.ts': COMMENT_HEADER + astToString(await openapiTS(JSON.parse(openapi), { silent: true })),
+  'examples/api-client/openapi-types.ts': COMMENT_HEADER + astToString(await openapiTS(JSON.parse(openapi) as OpenAPI3, { silent: true })),
   ...(await uiDocuments(sdl)),
 };
 
@@ -48,7 +48,7 @@ async function uiDocuments(schemaSdl: string): Promise<Record<string, string>> {
   const location = 'web/src/api/operations.ts';
   const source = fs.readFileSync(path.join(root, location), 'utf8');
   // Static template literals only (what the preset's graphql() overloads match), as the CLI plucks them.
-  const documents = [...source.matchAll(/\bgraphql\(`((?:[^`$]|\$(?!\{))*)`\)/g)].map(([, rawSDL]) => ({ location, rawSDL, document: parse(rawSDL!) }));
+  const documents = [...source.matchAll(/\bgraphql\(`((?:[^`$]|\$(?!\{))*)`\)/g)].map(([, rawSDL]) => ({ location, rawSDL, document: parse(rawSDL) }));
   const config = {
     documentMode: 'string',
     useTypeImports: true,

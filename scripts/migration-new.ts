@@ -13,19 +13,22 @@ import { listMigrations, migrationsDir } from '../src/db/migrations.ts';
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
 
+/** The wasm-bindgen glue: its typed exports and the setter its .d.ts leaves out. */
+type SchemaEngineGlue = typeof import('@prisma/schema-engine-wasm/schema_engine_bg') & { __wbg_set_wasm(exports: WebAssembly.Exports): void };
+
 async function loadSchemaEngine() {
   // The package's entry imports the .wasm as an ES module, which Node 20 cannot; wire the glue by hand.
-  const glue: any = await import('@prisma/schema-engine-wasm/schema_engine_bg');
+  const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as SchemaEngineGlue;
   const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
   const module = await WebAssembly.compile(fs.readFileSync(wasmPath));
   const imports: Record<string, Record<string, unknown>> = {};
   for (const imp of WebAssembly.Module.imports(module)) {
     imports[imp.module] ??= {};
-    imports[imp.module][imp.name] = glue[imp.name];
+    imports[imp.module][imp.name] = (glue as unknown as Record<string, unknown>)[imp.name];
   }
   const instance = await WebAssembly.instantiate(module, imports as WebAssembly.Imports);
   glue.__wbg_set_wasm(instance.exports);
-  (instance.exports as any).__wbindgen_start?.();
+  (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   return glue.SchemaEngine;
 }
 

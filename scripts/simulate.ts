@@ -5,8 +5,8 @@
 // PGlite directory, or with --postgres a new database on DATABASE_URL's server, or on a
 // throwaway PostgreSQL when DATABASE_URL is unset) with its own time-skipping Temporal server and
 // worker. Prints each failing seed (its broken invariants, the command that replays it, its step
-// log), a dot per passing seed, and a summary; exits 1 when a seed failed. Run it through
-// `/work/bin/machine test …` on a shared machine: it is a test.
+// log), a dot per passing seed, and a summary; exits 1 when a seed failed. On a shared machine,
+// count it as a test run (not beside a benchmark).
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SeedResult } from '../test/webhooks/simulation/harness.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -78,7 +79,7 @@ async function parent() {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   for (const line of provision.stdout.split('\n')) {
     const found = /^([A-Z_]+)=(.*)$/.exec(line);
-    if (found) env[found[1]!] = found[2];
+    if (found) env[found[1]] = found[2];
   }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'simulate-'));
   env.TEST_RUN_DIR = runDir;
@@ -91,7 +92,7 @@ async function parent() {
       const { startThrowawayPostgres } = await import('./throwaway-postgres.ts');
       const pg = await startThrowawayPostgres({ ownerPid: process.pid });
       baseUrl = pg.url;
-      stopPostgres = pg.stop;
+      stopPostgres = () => pg.stop();
     }
   } else delete env.DATABASE_URL;
   const { migratedPgliteTemplate, copyMigratedPglite } = await import('../test/support/pglite-template.ts');
@@ -139,7 +140,7 @@ async function parent() {
           const line = buffered.slice(0, nl);
           buffered = buffered.slice(nl + 1);
           if (!line.startsWith(RESULT)) continue;
-          const r = JSON.parse(line.slice(RESULT.length));
+          const r = JSON.parse(line.slice(RESULT.length)) as SeedResult;
           seen.add(r.seed);
           ran += 1;
           for (const [k, v] of Object.entries(r.stats ?? {})) if (typeof v === 'number') totals[k] = k === 'zombieExcess' ? Math.max(totals[k] ?? 0, v) : (totals[k] ?? 0) + v;
@@ -156,7 +157,7 @@ async function parent() {
       // Ended after a hung seed (exit 3): the rest of its chunk goes on in a new process.
       if (code === 3 && missing.length) queue.unshift(...missing);
       else if (missing.length) {
-        failures.push({ seed: missing[0]!, invariants: [`the process running seeds ${missing[0]}…${missing.at(-1)} ended (code ${code}) before they ran`] });
+        failures.push({ seed: missing[0], invariants: [`the process running seeds ${missing[0]}…${missing.at(-1)} ended (code ${code}) before they ran`] });
         console.log(`\nthe process of seeds ${part[0]}…${part.at(-1)} ended with code ${code} before seed ${missing[0]}; its last output:\n${stderr}`);
       }
     }

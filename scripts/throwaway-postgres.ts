@@ -89,7 +89,7 @@ export async function startThrowawayPostgres({ database = 'ticketing_test', owne
 }
 
 /** Immediate shutdown (nothing to keep) and the folder removed; harmless when already stopped. */
-export function stopThrowawayPostgres(dir: string): void {
+function stopThrowawayPostgres(dir: string): void {
   const bin = postgresBinDir();
   try {
     if (bin && existsSync(path.join(dir, 'data', 'postmaster.pid'))) runAsOwner(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'immediate', 'stop'], 60_000);

@@ -9,8 +9,8 @@ export function onFirstUse<T extends object>(make: () => T): T {
   const proxy = new Proxy({} as T, {
     get(_, key) {
       const real = target();
-      const value = Reflect.get(real, key, real);
-      return typeof value === 'function' ? value.bind(real) : value;
+      const value = Reflect.get(real, key, real) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
     },
     set: (_, key, value) => Reflect.set(target(), key, value),
     has: (_, key) => Reflect.has(target(), key),

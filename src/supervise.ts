@@ -12,9 +12,9 @@ export interface SupervisedRun {
   /** Aborted by `stop()`: a run that waits for something stops waiting. */
   signal: AbortSignal;
   /** The task works again: the failure count starts over (and the recovery is logged after failures). */
-  healthy(): void;
+  healthy: () => void;
   /** Failures in a row before this run. */
-  failures(): number;
+  failures: () => number;
 }
 
 interface SuperviseOptions {

@@ -84,7 +84,7 @@ export const CASES: ScaleCase[] = [
     },
   })),
   tickets('tickets', 'GET /tickets, no filter', () => ''),
-  tickets('tickets-board', 'GET /tickets, boardId', (ctx, n) => `boardId=${ctx.fixture.workspaces[n]!.boardIds[1]}`),
+  tickets('tickets-board', 'GET /tickets, boardId', (ctx, n) => `boardId=${ctx.fixture.workspaces[n].boardIds[1]}`),
   tickets('tickets-state', 'GET /tickets, state (by name)', () => 'state=Closed'),
   tickets('tickets-since', 'GET /tickets, updatedSince (last day)', (ctx) => `updatedSince=${daysAgo(ctx, 1)}`),
   {

@@ -25,7 +25,7 @@ import { workspaceService } from '../../src/workspaces/workspace.service.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
 import { API_SCOPES } from '../../src/access/principal.ts';
 
-export const TICKETS_PER_WORKSPACE = 10_000;
+const TICKETS_PER_WORKSPACE = 10_000;
 export const SUBSCRIPTIONS_PER_WORKSPACE = 10;
 export const DAYS = 40;
 export const UNRELAYED = 100;
@@ -51,7 +51,7 @@ export interface ScaleFixture {
 const idSql = (prefix: string, n: string) => `'${prefix}_' || lpad((${n})::text, 26, '0')`;
 
 /** How many workspaces the data of `rows` tickets has (at least one). */
-export const workspacesFor = (rows: number) => Math.max(1, Math.floor(rows / TICKETS_PER_WORKSPACE));
+const workspacesFor = (rows: number) => Math.max(1, Math.floor(rows / TICKETS_PER_WORKSPACE));
 
 export async function generate(databaseUrl: string, rows: number, log: (line: string) => void): Promise<ScaleFixture> {
   const workspaceCount = workspacesFor(rows);

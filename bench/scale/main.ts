@@ -50,7 +50,7 @@ if (!serverUrl) {
   serverUrl = cluster.url;
 }
 const databaseUrl = (name: string) => {
-  const url = new URL(serverUrl!);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 };
@@ -109,7 +109,7 @@ async function start(rows: number): Promise<ScaleRun> {
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 const uptime = (when: string) => `${when}: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`;
@@ -169,14 +169,14 @@ for (const [rows, days] of purges) {
   results.get(rows)!.set('purge', days);
   notes.push(
     '',
-    `retention purge @${rows}: ${days[0]!.deleted} rows a day in batches of up to ${days[0]!.batchSize}, so a statement's time depends on the scale (compare the time per 1,000 rows); ms per 1,000 rows: ${days.map((d) => d.perThousand.toFixed(1)).join(', ')}; whole run ms: ${days.map((d) => d.ms.toFixed(0)).join(', ')}`,
+    `retention purge @${rows}: ${days[0].deleted} rows a day in batches of up to ${days[0].batchSize}, so a statement's time depends on the scale (compare the time per 1,000 rows); ms per 1,000 rows: ${days.map((d) => d.perThousand.toFixed(1)).join(', ')}; whole run ms: ${days.map((d) => d.ms.toFixed(0)).join(', ')}`,
   );
 }
 
 // The two scales compared: those given, or with one given, the default pair it belongs to (a
 // scale not run shows "–" and gets no ratio or verdict).
 const defaultScales = [10_000, 1_000_000];
-const [small, large] = scales.length > 1 ? scales : defaultScales.includes(scales[0]!) ? defaultScales : [defaultScales[0]!, scales[0]!];
+const [small, large] = scales.length > 1 ? scales : defaultScales.includes(scales[0]) ? defaultScales : [defaultScales[0], scales[0]];
 const figuresOf = (rows: number, id: string) => {
   const f = results.get(rows)?.get(id);
   const pageRows = f?.flatMap((r) => (r.pageRows === undefined ? [] : [r.pageRows]));
@@ -184,14 +184,14 @@ const figuresOf = (rows: number, id: string) => {
 };
 const cell = (n: number | undefined) => (n === undefined ? '–' : fmt(n));
 const lines = [
-  `Rows: ${[small, large].map((r) => `${r}${results.has(r!) ? '' : ' (not run)'}`).join(' vs ')} (tickets and events; attempts 3×; one workspace of 10 subscriptions per 10,000). ${opts.rounds} rounds of ${opts.requests} timed calls per case, the scales taking turns round by round; medians of the rounds' p50 and p99 (ms).`,
+  `Rows: ${[small, large].map((r) => `${r}${results.has(r) ? '' : ' (not run)'}`).join(' vs ')} (tickets and events; attempts 3×; one workspace of 10 subscriptions per 10,000). ${opts.rounds} rounds of ${opts.requests} timed calls per case, the scales taking turns round by round; medians of the rounds' p50 and p99 (ms).`,
   '',
   `| Case | p50 @${small} | p99 @${small} | p50 @${large} | p99 @${large} | p99 ratio | ≤ ${TARGET_RATIO}× | entries per page @${small} / @${large} |`,
   '|---|--:|--:|--:|--:|--:|---|--:|',
 ];
 for (const [id, name] of names) {
-  const a = figuresOf(small!, id);
-  const b = figuresOf(large!, id);
+  const a = figuresOf(small, id);
+  const b = figuresOf(large, id);
   const ratio = a && b && id !== 'purge' ? b.p99 / a.p99 : undefined;
   const verdict = ratio === undefined ? '–' : ratio <= TARGET_RATIO ? 'yes' : '**no**';
   const entries = a?.pageRows === undefined && b?.pageRows === undefined ? '' : `${cell(a?.pageRows)} / ${cell(b?.pageRows)}`;

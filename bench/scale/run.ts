@@ -81,7 +81,7 @@ const ctx: CaseContext = {
     return Math.floor((seed / 2 ** 31) * max);
   },
   async get(n, path) {
-    const res = await fetch(base + path, { headers: { authorization: `Bearer ${fixture.workspaces[n]!.apiKey}` } });
+    const res = await fetch(base + path, { headers: { authorization: `Bearer ${fixture.workspaces[n].apiKey}` } });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.slice(0, 300)}`);
     const parsed = JSON.parse(body) as { data?: unknown };

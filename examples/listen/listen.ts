@@ -51,19 +51,24 @@ interface FeedEvent {
   data: Record<string, unknown>;
 }
 
-async function feed(query: Record<string, string>): Promise<{ data: FeedEvent[]; nextCursor: string | null }> {
+interface FeedPage {
+  data: FeedEvent[];
+  nextCursor: string | null;
+}
+
+async function feed(query: Record<string, string>): Promise<FeedPage> {
   const res = await fetch(`${apiUrl}/events?${new URLSearchParams(query)}`, { headers: { Authorization: `Bearer ${apiKey}` } });
   const text = await res.text();
   if (!res.ok) throw new Error(`GET /events answered ${res.status}: ${text.slice(0, 300)}`);
   // Entries are re-sent as JSON text; the feed's entries are exactly the bodies deliveries send.
-  return JSON.parse(text);
+  return JSON.parse(text) as FeedPage;
 }
 
 /** One POST as the service sends it: the body, the three Standard Webhooks headers, its User-Agent. */
 async function forward(event: FeedEvent, webhook: Webhook): Promise<number> {
   const body = JSON.stringify(event);
   const timestamp = new Date();
-  const res = await fetch(forwardTo!, {
+  const res = await fetch(forwardTo, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -27,7 +27,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export function createWebhookHandler(options: { secret: string; inbox: Inbox }): RequestListener {
   const webhook = new Webhook(options.secret); // whsec_… as shown once when subscribing or rotating
-  return async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return reply(res, 405);
     const body = await readBody(req);
     if (body === undefined) return reply(res, 413); // too large (or the sender went away)
@@ -59,6 +59,8 @@ export function createWebhookHandler(options: { secret: string; inbox: Inbox }):
     }
     reply(res, 204);
   };
+  // node ignores what a listener returns; `handle` answers every outcome itself (reading never rejects).
+  return (req, res) => void handle(req, res);
 }
 
 /**
@@ -96,7 +98,7 @@ export function memoryInbox(work: (event: WebhookEvent) => Promise<void>): Inbox
       if (seen.has(webhookId)) return false;
       seen.set(webhookId, now + rememberMs);
       queue.push(event);
-      setImmediate(drain); // after the 2xx is written, not before
+      setImmediate(() => void drain()); // after the 2xx is written, not before; drain catches each failure
       return true;
     },
   };

@@ -2,7 +2,7 @@
 // connection is expected only in (or just after) such a window; anywhere else it fails the run.
 
 /** After a restart, pools reconnect and caches refill: errors this long after health still count as the kill's. */
-export const GRACE_MS = 15_000;
+const GRACE_MS = 15_000;
 
 export interface KillWindow {
   target: string;

@@ -65,8 +65,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
       report.requests += 1;
       let status: number;
       let text: string;
-      let replayed = false;
-      let retryAfter = 0;
+      let replayed: boolean;
+      let retryAfter: number;
       try {
         const res = await fetch(url, {
           method: 'POST',

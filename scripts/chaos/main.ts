@@ -77,9 +77,9 @@ const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts
 // A strictly ordered subscription among the others: one request at a time, every event in event order.
 const [strictReceiver] = await startBenchReceivers(1, tls, Number(opts['answer-ms']), 1);
 const subscriptions: { receiver: BenchReceiver; events: string[]; strict?: boolean }[] = [
-  { receiver: receivers[0]!, events: ['ticket.created', 'ticket.updated'] },
-  { receiver: receivers[1]!, events: ['ticket.created'] },
-  { receiver: strictReceiver!, events: ['ticket.created', 'ticket.updated'], strict: true },
+  { receiver: receivers[0], events: ['ticket.created', 'ticket.updated'] },
+  { receiver: receivers[1], events: ['ticket.created'] },
+  { receiver: strictReceiver, events: ['ticket.created', 'ticket.updated'], strict: true },
 ];
 for (const [i, sub] of subscriptions.entries()) {
   const res = await fetch(`${origins[i % origins.length]}/public/v1/webhooks`, {
@@ -142,11 +142,11 @@ for (const sub of subscriptions) {
 }
 // The strict receiver: each event's first arrival in event order (a later one arrives only after
 // every earlier one arrived), and never two requests at once.
-const firstArrivals = [...strictReceiver!.arrivals.entries()].sort((a, b) => a[1].firstAt - b[1].firstAt).map(([id]) => id);
-const inOrder = events.filter((e) => subscriptions[2]!.events.includes(e.type)).map((e) => e.id);
+const firstArrivals = [...strictReceiver.arrivals.entries()].sort((a, b) => a[1].firstAt - b[1].firstAt).map(([id]) => id);
+const inOrder = events.filter((e) => subscriptions[2].events.includes(e.type)).map((e) => e.id);
 const outOfOrder = firstArrivals.findIndex((id, i) => id !== inOrder[i]);
 if (outOfOrder >= 0) failures.push(`the strict receiver's arrival ${outOfOrder + 1} was ${firstArrivals[outOfOrder]}, event order says ${inOrder[outOfOrder]}`);
-if (strictReceiver!.maxConcurrent() > 1) failures.push(`the strict receiver held ${strictReceiver!.maxConcurrent()} requests at once`);
+if (strictReceiver.maxConcurrent() > 1) failures.push(`the strict receiver held ${strictReceiver.maxConcurrent()} requests at once`);
 const mostAtOnce = Math.max(...receivers.map((r) => r.maxConcurrent()));
 for (const r of receivers) {
   if (r.maxConcurrent() > MAX_IN_FLIGHT) {
@@ -163,7 +163,7 @@ const created = events.filter((e) => e.type === 'ticket.created').length;
 if (created !== perKey.tickets) failures.push(`${perKey.tickets} tickets but ${created} ticket.created events`);
 if (report.tickets.size !== EVENTS) failures.push(`${EVENTS - report.tickets.size} tickets never got a 201`);
 
-await Promise.all([...receivers, strictReceiver!].map((r) => r.close()));
+await Promise.all([...receivers, strictReceiver].map((r) => r.close()));
 await closeDatabase();
 if (!opts.keep) {
   // They allow loopback targets: not a production setting. `npm run cluster -- up` starts them as in production.
@@ -171,5 +171,5 @@ if (!opts.keep) {
   log('stopped the api and worker processes (they ran with chaos settings); `npm run cluster -- up` starts them again');
 }
 for (const f of failures.slice(0, 20)) console.log(`FAIL ${f}`);
-console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT}); the strict receiver: ${firstArrivals.length} events, ${outOfOrder >= 0 ? `out of order at ${outOfOrder + 1}` : 'all in event order'}, at most ${strictReceiver!.maxConcurrent()} at once`);
+console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT}); the strict receiver: ${firstArrivals.length} events, ${outOfOrder >= 0 ? `out of order at ${outOfOrder + 1}` : 'all in event order'}, at most ${strictReceiver.maxConcurrent()} at once`);
 process.exit(failures.length ? 1 : 0);

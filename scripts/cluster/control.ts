@@ -13,7 +13,7 @@ const rel = (file: string) => path.relative(process.cwd(), file);
 const startTimeoutMs: Record<string, number> = { postgres: 120_000, temporal: 180_000 };
 const defaultTimeoutMs = 240_000;
 
-export function tail(file: string, lines = 15): string {
+function tail(file: string, lines = 15): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`).join('\n');
   } catch {

@@ -44,8 +44,8 @@ async function status(): Promise<boolean> {
       rel(s.log),
     ]);
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) log(r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
   log(`\nREST API: ${nativeEndpoints.publicApiOrigin}/public/v1 (api-2 on the next port)   Temporal Web: ${nativeEndpoints.temporalUiUrl}   data: ${rel(clusterDir)}/`);
   return allHealthy;
 }
@@ -57,7 +57,7 @@ if (!command || !commands[command]) {
   process.exit(2);
 }
 try {
-  const result = await commands[command]!();
+  const result = await commands[command]();
   process.exit(result === false ? 1 : 0);
 } catch (err) {
   console.error(`cluster ${command}: ${(err as Error).message}`);

@@ -113,9 +113,7 @@ async function goInstall(tool: GoTool, log: (line: string) => void): Promise<voi
 function copyModuleFiles(tool: GoTool): void {
   const missing = tool.files.filter((f) => !existsSync(path.join(tool.home, f)));
   if (missing.length === 0) return;
-  const dir = JSON.parse(
-    execFileSync('go', ['mod', 'download', '-json', `${tool.module}@${tool.version}`], { encoding: 'utf8' }),
-  ).Dir as string;
+  const { Dir: dir } = JSON.parse(execFileSync('go', ['mod', 'download', '-json', `${tool.module}@${tool.version}`], { encoding: 'utf8' })) as { Dir: string };
   for (const file of missing) cpSync(path.join(dir, file), path.join(tool.home, file), { recursive: true });
 }
 

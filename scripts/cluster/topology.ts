@@ -35,7 +35,7 @@ export const images = {
  */
 export const composePorts = { postgres: 5432, redis: 6379, temporal: 7233, temporalUi: 8080, api: 3000, metrics: 9400 };
 /** Natively every port is the compose one + this, clear of a developer's `npm start` (3000, 7233, 8233). */
-export const nativePortOffset = 10000;
+const nativePortOffset = 10000;
 
 /**
  * The app's processes: each is `npm start -- <role>`; compose runs the same bundle (api-1, api-2,
@@ -56,9 +56,9 @@ export interface AppProcess {
   env: Record<string, string>;
 }
 
-export const database = { user: 'ticketing', password: 'ticketing', name: 'ticketing' };
+const database = { user: 'ticketing', password: 'ticketing', name: 'ticketing' };
 /** The Temporal server's own role (docker/postgres-init.sql creates it in both topologies). */
-export const temporalDatabase = { user: 'temporal', password: 'temporal', databases: ['temporal', 'temporal_visibility'] };
+const temporalDatabase = { user: 'temporal', password: 'temporal', databases: ['temporal', 'temporal_visibility'] };
 export const namespace = { name: 'default', retention: '24h' } as const;
 export const searchAttributes = deliverySearchAttributes;
 
@@ -160,9 +160,9 @@ export const temporalSchemaSteps: readonly string[][] = [
   ['temporal', 'postgresql/v12/temporal'],
   ['temporal_visibility', 'postgresql/v12/visibility'],
 ].flatMap(([database, schema]) => [
-  ['--database', database!, 'create-database'],
-  ['--database', database!, 'setup-schema', '-v', '0.0'],
-  ['--database', database!, 'update-schema', '--schema-name', schema!],
+  ['--database', database, 'create-database'],
+  ['--database', database, 'setup-schema', '-v', '0.0'],
+  ['--database', database, 'update-schema', '--schema-name', schema],
 ]);
 
 /** What the UI server's config template (config/docker.yaml of ui-server) reads. */

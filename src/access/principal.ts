@@ -21,7 +21,6 @@ export type ApiScope = (typeof API_SCOPES)[number];
  * the audit log); `settings.manage` is held by the built-in Administrator role and implies nothing more.
  */
 export const ROLE_PERMISSIONS = ['tickets.write', 'kb.write', 'webhooks.manage'] as const;
-export type RolePermission = (typeof ROLE_PERMISSIONS)[number];
 
 export interface RoleAccess {
   id: number;

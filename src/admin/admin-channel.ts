@@ -54,7 +54,8 @@ export async function openAdminChannel(dataDir: string): Promise<() => Promise<v
   // A socket left by a killed service; this process holds the data directory, so nobody else listens.
   fs.rmSync(file, { force: true });
   const server = http.createServer((req, res) => {
-    answer(req)
+    // Detached: node's request handler returns nothing to wait on; the chain answers either way.
+    void answer(req)
       .catch((err): [number, Outcome] => {
         logger.error({ err }, 'admin command failed');
         return [500, { ok: false, error: 'the command failed; see the service log' }];

@@ -73,7 +73,7 @@ export function codesFor(route: RouteDef, status: number | '5XX'): ErrorCode[] {
  * generators merge an `allOf` that narrows a shared schema badly.
  */
 export function problemWith(codes: ErrorCode[], components: Map<string, JsonSchema>): JsonSchema {
-  const name = `Problem${codes.map((c) => c.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')).join('Or')}`;
+  const name = `Problem${codes.map((c) => c.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')).join('Or')}`;
   if (!components.has(name)) {
     const properties = problemSchema.properties as Record<string, JsonSchema>;
     const code = { type: 'string', description: `${codes.length > 1 ? 'One of the codes' : 'The code'} of this answer`, enum: codes };

@@ -9,6 +9,8 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  Kind,
+  OperationTypeNode,
   parse,
   type GraphQLField,
   type GraphQLOutputType,
@@ -43,7 +45,7 @@ function orNull(s: JsonSchema): JsonSchema {
   // Untyped admits null already.
   if (s === ANY_JSON) return s;
   if (typeof s.type === 'string' || Array.isArray(s.type)) {
-    return { ...s, type: [s.type, 'null'].flat(), ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}) };
+    return { ...s, type: [s.type, 'null'].flat(), ...(Array.isArray(s.enum) ? { enum: [...(s.enum as unknown[]), null] } : {}) };
   }
   return { anyOf: [s, { type: 'null' }] };
 }
@@ -52,7 +54,7 @@ function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | und
   if (isNonNullType(type)) return outputSchema(type.ofType, selection);
   if (isListType(type)) return { type: 'array', items: nullableOf(type.ofType, selection) };
   if (isScalarType(type)) return scalarSchemas[type.name] ?? {};
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value as unknown) };
   if (isObjectType(type)) return objectSchema(type, selection);
   return {};
 }
@@ -67,7 +69,7 @@ function objectSchema(type: GraphQLObjectType, selection: SelectionSetNode | und
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const sel of selection?.selections ?? []) {
-    if (sel.kind !== 'Field' || sel.name.value === '__typename') continue;
+    if (sel.kind !== Kind.FIELD || sel.name.value === '__typename') continue;
     const field = fields[sel.name.value];
     const name = sel.alias?.value ?? sel.name.value;
     properties[name] = { ...nullableOf(field.type, sel.selectionSet), ...(field.description ? { description: field.description } : {}) };
@@ -79,13 +81,13 @@ function objectSchema(type: GraphQLObjectType, selection: SelectionSetNode | und
 /** The route's GraphQL root field and its selection. */
 function rootFieldOf(route: RouteDef): { field: GraphQLField<unknown, unknown>; selection: SelectionSetNode | undefined } {
   const op = parse(route.operation).definitions[0] as OperationDefinitionNode;
-  const rootType = op.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const rootType = op.operation === OperationTypeNode.MUTATION ? schema.getMutationType()! : schema.getQueryType()!;
   const sel = op.selectionSet.selections[0];
-  if (sel.kind !== 'Field') throw new Error(`route ${route.operationId}: the root selection must be a field`);
+  if (sel.kind !== Kind.FIELD) throw new Error(`route ${route.operationId}: the root selection must be a field`);
   return { field: rootType.getFields()[sel.name.value], selection: sel.selectionSet };
 }
 
-export const isMutation = (route: RouteDef) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === 'mutation';
+export const isMutation = (route: RouteDef) => (parse(route.operation).definitions[0] as OperationDefinitionNode).operation === OperationTypeNode.MUTATION;
 
 /** The JSON schema of a route's success body, derived from its GraphQL selection. */
 export function responseSchema(route: RouteDef): JsonSchema {
@@ -93,15 +95,15 @@ export function responseSchema(route: RouteDef): JsonSchema {
   if (!route.paged) return outputSchema(field.type, selection);
   const itemSchema = route.itemSchema;
   // Connection: edges { node { … } } becomes data: [ … ].
-  const edges = selection?.selections.find((s) => s.kind === 'Field' && s.name.value === 'edges');
-  const node = edges?.kind === 'Field' ? edges.selectionSet?.selections.find((s) => s.kind === 'Field' && s.name.value === 'node') : undefined;
+  const edges = selection?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'edges');
+  const node = edges?.kind === Kind.FIELD ? edges.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'node') : undefined;
   const connection = getNamedType(field.type) as GraphQLObjectType;
   const edgeType = getNamedType(connection.getFields().edges.type) as GraphQLObjectType;
   const nodeType = edgeType.getFields().node.type;
   return {
     type: 'object',
     properties: {
-      data: { type: 'array', items: itemSchema ?? outputSchema(nodeType, node?.kind === 'Field' ? node.selectionSet : undefined) },
+      data: { type: 'array', items: itemSchema ?? outputSchema(nodeType, node?.kind === Kind.FIELD ? node.selectionSet : undefined) },
       nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page' },
     },
     required: ['data', 'nextCursor'],

@@ -54,7 +54,7 @@ export function webhooks() {
       type,
       {
         post: {
-          operationId: `receive${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+          operationId: `receive${type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
           summary: type,
           description:
             `${eventCatalogue[type].description}${isTicketEvent(type) ? THIN_NOTE : ''}\n\nSent as \`POST\` with \`Content-Type: application/json\` to each receiving subscription ` +

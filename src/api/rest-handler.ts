@@ -4,7 +4,7 @@
 // compiled once to a JavaScript function (graphql-jit): the same resolvers, coercion and
 // errors as graphql-js's `execute`, without re-walking the document for every field of every
 // request (that walk was most of the facade's cost on lists).
-import { parse, validate, type GraphQLError, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, validate, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { schema } from './schema.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
@@ -28,9 +28,9 @@ export function compileRoute(def: RouteDef): CompiledRoute {
   const document = parse(def.operation);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`route ${def.operationId}: ${errors.map((e) => e.message).join('; ')}`);
-  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const first = op?.selectionSet.selections[0];
-  if (!op || op.selectionSet.selections.length !== 1 || first?.kind !== 'Field') {
+  if (!op || op.selectionSet.selections.length !== 1 || first?.kind !== Kind.FIELD) {
     throw new Error(`route ${def.operationId}: the operation must select exactly one root field`);
   }
   // Built-in scalars and enums are copied as they are, not passed through their serializers: the

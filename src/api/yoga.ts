@@ -69,7 +69,7 @@ function lruCache<T>(max: number) {
 const DOCUMENT_CACHE_ENTRIES = 128;
 
 /** The body the endpoint read (src/http/graphql-endpoint.ts) is the parameters: its stream is spent. */
-const useRequestBody: Plugin<{}, GraphQLContext> = {
+const useRequestBody: Plugin<Record<never, never>, GraphQLContext> = {
   onRequestParse({ serverContext, setRequestParser }) {
     if (serverContext.requestBody !== undefined) setRequestParser(() => serverContext.requestBody as GraphQLParams);
   },

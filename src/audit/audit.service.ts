@@ -11,7 +11,7 @@ import { auditRepository, type AuditFilter } from './audit.repository.ts';
 const auditKeys = timeAndId(/^aud_[0-9A-Z]{26}$/);
 
 /** The filters' rules, checked before any read (GraphQL arguments arrive unchecked). */
-export const auditFilterSchema = z
+const auditFilterSchema = z
   .object({
     actorType: z.enum(AUDIT_ACTOR_TYPES).nullish(),
     actorId: z.string().regex(/^[0-9]{1,10}$/, 'is a user or key id: decimal digits').nullish(),

@@ -47,7 +47,7 @@ export interface AuditChange {
 const plain = (v: unknown): unknown => (v instanceof Date ? v.toISOString() : v === undefined ? null : v);
 
 /** The changed fields that `action` records, in its allow-list's order. */
-export function changesOf(action: AuditAction, before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): AuditChange[] {
+function changesOf(action: AuditAction, before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): AuditChange[] {
   const out: AuditChange[] = [];
   for (const field of AUDIT_ACTIONS[action] as readonly string[]) {
     const b = plain(before?.[field]);

@@ -17,8 +17,8 @@ const MAX_OPTIONS = 100;
 const MAX_STATES = 30;
 const MAX_PRIORITIES = 20;
 
-export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select', 'multiselect'] as const;
-export const STATE_CATEGORIES = ['open', 'pending', 'solved', 'closed'] as const;
+const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select', 'multiselect'] as const;
+const STATE_CATEGORIES = ['open', 'pending', 'solved', 'closed'] as const;
 
 const name = (what: string) => text({ max: 100, min: 1, trim: true, description: `The ${what}'s name, unique on the board` });
 

@@ -119,7 +119,7 @@ builder.mutationField('createBoard', (t) =>
     description: 'A new board with its priorities, custom fields and states (an admin role; keys need `boards:write`)',
     authScopes: { scope: 'boards:write' },
     args: { input: t.arg({ type: CreateBoardInput, required: true }) },
-    resolve: (_root, { input }, ctx) => boardAdminService.create(ctx.principal!, ctx.principal!.workspace.id, deepWithoutNulls(input), actorOf(ctx.principal!)),
+    resolve: (_root, { input }, ctx) => boardAdminService.create(ctx.principal, ctx.principal!.workspace.id, deepWithoutNulls(input), actorOf(ctx.principal!)),
   }),
 );
 
@@ -129,7 +129,7 @@ builder.mutationField('updateBoard', (t) =>
     description: 'Renames a board or changes its description (an admin role; keys need `boards:write`)',
     authScopes: { scope: 'boards:write' },
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateBoardInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => boardAdminService.update(ctx.principal!, ctx.principal!.workspace.id, id, withoutNulls(input, ['description']), actorOf(ctx.principal!)),
+    resolve: (_root, { id, input }, ctx) => boardAdminService.update(ctx.principal, ctx.principal!.workspace.id, id, withoutNulls(input, ['description']), actorOf(ctx.principal!)),
   }),
 );
 
@@ -139,7 +139,7 @@ builder.mutationField('archiveBoard', (t) =>
     description: 'Archives a board: its tickets stay readable and changeable, it takes no new ones (an admin role; keys need `boards:write`)',
     authScopes: { scope: 'boards:write' },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, ctx) => boardAdminService.setArchived(ctx.principal!, ctx.principal!.workspace.id, id, true, actorOf(ctx.principal!)),
+    resolve: (_root, { id }, ctx) => boardAdminService.setArchived(ctx.principal, ctx.principal!.workspace.id, id, true, actorOf(ctx.principal!)),
   }),
 );
 
@@ -149,6 +149,6 @@ builder.mutationField('unarchiveBoard', (t) =>
     description: 'Opens an archived board again for new tickets (an admin role; keys need `boards:write`)',
     authScopes: { scope: 'boards:write' },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, ctx) => boardAdminService.setArchived(ctx.principal!, ctx.principal!.workspace.id, id, false, actorOf(ctx.principal!)),
+    resolve: (_root, { id }, ctx) => boardAdminService.setArchived(ctx.principal, ctx.principal!.workspace.id, id, false, actorOf(ctx.principal!)),
   }),
 );

@@ -107,13 +107,13 @@ export function openDatabase(dbConfig: Config['database'], poolSize = 10): Datab
         try {
           return await fn({
             exec: async (sql) => void (await client.query(sql)),
-            query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+            query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never[],
           });
         } finally {
           client.release();
         }
       },
-      read: async (sql, params) => (await pool.query({ name: statementName?.({ sql }), text: sql, values: params as unknown[] })).rows,
+      read: async (sql, params) => (await pool.query({ name: statementName?.({ sql }), text: sql, values: params as unknown[] })).rows as never[],
       listen: (channel, handler) => (listener ??= createPgNotifyListener(dbConfig.url)).listen(channel, handler),
       async close() {
         await listener?.close();

@@ -42,10 +42,10 @@ export class FairPool extends pg.Pool {
       }
       dbPoolConnectWait.observe({ lane: laneKind(lane) }, (performance.now() - asked) / 1000);
       // pg sets `release` on each checkout; the turn goes back once the client is back in the pool.
-      const release = client.release;
+      const release = client.release.bind(client);
       client.release = (err?: Error | boolean) => {
         try {
-          return release.call(client, err);
+          return release(err);
         } finally {
           giveBack();
         }

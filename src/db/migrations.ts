@@ -79,7 +79,7 @@ export async function applyMigrations(runner: SqlRunner, migrations = listMigrat
         await runner.exec('COMMIT');
       } catch (err) {
         await runner.exec('ROLLBACK');
-        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
       }
       applied.push(m.name);
     }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import { visibleBoardFilter, type Principal } from '../access/principal.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
+import { MAX_PAGE_SIZE } from '../paging/paging.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { pageByKey } from '../paging/page-by-key.ts';
 import { decodeKey, encodeKey, type PageKey } from '../paging/page-keys.ts';
@@ -35,7 +35,7 @@ const placeKey = (direction: 'a' | 'd'): PageKey<FeedPosition> => ({
   format: (p) => `${direction}:${p.txid}:${p.seq}`,
   parse(text) {
     const m = PLACE.exec(text);
-    return m?.[1] === direction ? { txid: m[2]!, seq: m[3]! } : null;
+    return m?.[1] === direction ? { txid: m[2], seq: m[3] } : null;
   },
   compare: (a, b) => byNumber(a.txid, b.txid) || byNumber(a.seq, b.seq),
 });
@@ -133,7 +133,7 @@ export async function listFeed(
       },
     },
   );
-  const edges = connection.edges.map((e) => ({ cursor: e!.cursor, node: e!.node.node }));
+  const edges = connection.edges.map((e) => ({ cursor: e.cursor, node: e.node.node }));
   return {
     edges,
     pageInfo: {

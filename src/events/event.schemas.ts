@@ -61,7 +61,7 @@ const testData = z.object({
 
 const ticketActor = actor.describe('Who made the change: a person, or the service account of an API key');
 
-function envelope<T extends EventType, C extends z.ZodType, D extends z.ZodType, E extends z.ZodRawShape = {}>(
+function envelope<T extends EventType, C extends z.ZodType, D extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
   type: T,
   changes: C,
   data: D,

@@ -6,7 +6,7 @@
 //   are signed on the way out (src/paging/cursor.ts).
 // Applied to the built schema by wrapping each field's resolver, outermost, so nothing (scope
 // checks, the pager's cursor decoding, services) sees input that breaks a rule.
-import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, getNamedType, isObjectType, type GraphQLField, type GraphQLFieldMap, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { AppError } from '../errors/errors.ts';
 import { findInputFault, toFieldError } from '../validation/text.ts';
 import type { GraphQLContext } from './context.ts';
@@ -28,7 +28,7 @@ function isConnection(field: GraphQLField<unknown, unknown>): boolean {
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
 const then = <T, R>(value: T | PromiseLike<T>, f: (v: T) => R | PromiseLike<R>): R | PromiseLike<R> =>
-  isThenable(value) ? (value as PromiseLike<T>).then(f) : f(value as T);
+  isThenable(value) ? (value).then(f) : f(value);
 
 /**
  * How a connection's answer signs its cursors: set on its edges and its pageInfo, read by the
@@ -61,15 +61,18 @@ function signedCursorField(field: GraphQLField<unknown, GraphQLContext>) {
   field.resolve = Object.assign(signed, { [SIGN]: true as const });
 }
 
+/** A type's fields as our schema's (graphql-js types them with `any` source and context). */
+const fieldsOf = (type: GraphQLObjectType): GraphQLFieldMap<unknown, GraphQLContext> => type.getFields() as GraphQLFieldMap<unknown, GraphQLContext>;
+
 /** The cursor fields of a connection type: its edges' `cursor`, its pageInfo's `startCursor` and `endCursor`. */
 function signCursorFieldsOf(connectionType: GraphQLObjectType) {
   const fields = connectionType.getFields();
   const edgeType = fields.edges && getNamedType(fields.edges.type);
   const infoType = fields.pageInfo && getNamedType(fields.pageInfo.type);
-  if (isObjectType(edgeType) && edgeType.getFields().cursor) signedCursorField(edgeType.getFields().cursor!);
+  if (isObjectType(edgeType) && edgeType.getFields().cursor) signedCursorField(fieldsOf(edgeType).cursor);
   if (isObjectType(infoType)) {
     for (const name of ['startCursor', 'endCursor']) {
-      const field = infoType.getFields()[name];
+      const field = fieldsOf(infoType)[name];
       if (field) signedCursorField(field);
     }
   }
@@ -89,7 +92,7 @@ function guard(list: string, connection: boolean, resolve: Resolver): Resolver {
         if (inner === null) throw invalidCursor(ctx.restRoute ? 'query/cursor' : `/${name}`);
         opened[name] = inner;
       }
-      return then(resolve(parent, opened, ctx, info) as unknown, (result) => markForSigning(key, list, result));
+      return then(resolve(parent, opened, ctx, info), (result) => markForSigning(key, list, result));
     });
   };
 }

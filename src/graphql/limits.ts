@@ -7,6 +7,7 @@ import {
   GraphQLError,
   Kind,
   Lexer,
+  OperationTypeNode,
   Source,
   TokenKind,
   type ASTNode,
@@ -94,7 +95,7 @@ export function costOf({ schema, document, variableValues, operationName, contex
   try {
     // complexityFromQuery measures a document's first operation: given only the one that runs.
     const runs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] };
-    return complexityFromQuery(runs, { schema, ctx: (contextValue ?? {}) as object, variables: { ...variableValues } }).complexity;
+    return complexityFromQuery(runs, { schema, ctx: (contextValue ?? {}), variables: { ...variableValues } }).complexity;
   } catch (err) {
     if (err instanceof GraphQLError) return 0;
     throw err;
@@ -104,7 +105,7 @@ export function costOf({ schema, document, variableValues, operationName, contex
 /** The root fields a mutation runs (`__typename` aside), through fragments; 0 for a query. */
 export function mutationFieldCount(document: DocumentNode, operationName?: string | null): number {
   const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== 'mutation') return 0;
+  if (operation?.operation !== OperationTypeNode.MUTATION) return 0;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const seen = new Set<string>();
@@ -147,7 +148,9 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
         if (!explorable(context)) addValidationRule(introspectionNeedsSignIn);
       },
       // The cost depends on the variables (`first: $n`), so it is not part of the cached validation.
-      async onExecute({ args, setResultAndStopExecution }) {
+      async onExecute({ args: untyped, setResultAndStopExecution }) {
+        // Envelop types the execution arguments loosely (any); Yoga's are graphql-js's.
+        const args = untyped as CostArgs;
         const cost = costOf(args);
         if (cost > GRAPHQL_LIMITS.cost) {
           setResultAndStopExecution({ errors: [refusal('query_too_complex', `The query may cost at most ${GRAPHQL_LIMITS.cost}; it costs ${cost}`)] });
@@ -158,7 +161,7 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
           setResultAndStopExecution({ errors: [refusal('too_many_mutations', `A document may run at most ${GRAPHQL_LIMITS.mutationFields} mutation fields; it runs ${mutations}`)] });
           return;
         }
-        const context = args.contextValue as Context;
+        const context = untyped.contextValue;
         if (mutations > 1 && context.chargeRequests) {
           try {
             await context.chargeRequests(mutations - 1);
@@ -169,13 +172,14 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
           }
         }
       },
-      onExecutionResult({ result, setResult, context }) {
+      onExecutionResult(payload) {
+        const { result, context } = payload;
         if (explorable(context as Context) || !result || !('errors' in result) || !result.errors?.length) return;
         // New errors: the validation cache shares its error objects between requests.
         const errors = result.errors.map((e) =>
           SUGGESTION.test(e.message) ? new GraphQLError(e.message.replace(SUGGESTION, ''), { nodes: e.nodes, path: e.path, originalError: e.originalError, extensions: e.extensions }) : e,
         );
-        setResult({ ...result, errors });
+        payload.setResult({ ...result, errors });
       },
     },
     EnvelopArmorPlugin({
@@ -188,6 +192,6 @@ export function graphqlLimits({ production }: { production: boolean }): Plugin<C
       costLimit: { enabled: false },
       // It misses enum values, and it cannot tell a signed-in caller: see onExecutionResult.
       blockFieldSuggestion: { enabled: false },
-    }) as Plugin<Context>,
+    }),
   ];
 }

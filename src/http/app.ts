@@ -177,7 +177,7 @@ export function createApp({
       pageMemory.run((pageHold) => restAnswer(c, true, async (auth, baseHeaders) => {
         const out = await runRoute(route, {
           request: c.req.raw,
-          params: c.req.param() as Record<string, string>,
+          params: c.req.param(),
           query: c.req.query(),
           requestId: baseHeaders['X-Request-Id'],
           auth,

@@ -13,9 +13,9 @@ import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 interface GraphQLCaller {
   requestId: string;
   clientAddress: string;
-  admit(authenticate: (beforeLookup: BeforeLookup) => Promise<RequestAuth>): Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
+  admit: (authenticate: (beforeLookup: BeforeLookup) => Promise<RequestAuth>) => Promise<{ auth: RequestAuth; limitHeaders: Record<string, string> }>;
   /** Counts `extra` more requests of the caller (GraphQLContext.chargeRequests), or throws 429 rate_limited. */
-  charge(principal: RequestAuth['principal'], extra: number): Promise<void>;
+  charge: (principal: RequestAuth['principal'], extra: number) => Promise<void>;
 }
 
 export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {

@@ -30,8 +30,8 @@ const state = (result: PromiseSettledResult<unknown>): CheckState =>
 
 export async function readiness(checks: ReadinessChecks): Promise<{ status: 'ready' | 'not_ready'; checks: Record<string, CheckState> }> {
   const names = Object.keys(checks);
-  const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
-  const outcome = Object.fromEntries(names.map((name, i) => [name, state(results[i]!)]));
+  const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name])));
+  const outcome = Object.fromEntries(names.map((name, i) => [name, state(results[i])]));
   return { status: Object.values(outcome).every((v) => v === 'ok') ? 'ready' : 'not_ready', checks: outcome };
 }
 

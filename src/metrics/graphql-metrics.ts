@@ -1,6 +1,6 @@
 // Counts GraphQL operations at /graphql by name and outcome: `success` (executed, no errors),
 // `error` (executed, with errors), `rejected` (never executed: parse, validation or a limit).
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlOperations } from './metrics.ts';
 
@@ -41,7 +41,7 @@ export function graphqlMetrics(known: ReadonlySet<string>): Plugin {
     },
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
-      if (request) executed.set(request, getOperationAST(args.document, args.operationName)?.name?.value);
+      if (request) executed.set(request, getOperationAST(args.document as DocumentNode, args.operationName as string | undefined)?.name?.value);
     },
     onResultProcess({ request, result }) {
       const errors = !Array.isArray(result) && 'errors' in result && (result.errors?.length ?? 0) > 0;

@@ -45,9 +45,9 @@ export function signCursor(k: Buffer, list: string, inner: string): string {
 export function openCursor(k: Buffer, list: string, cursor: string): string | null {
   const m = SIGNED_CURSOR.exec(cursor);
   if (!m) return null;
-  const inner = Buffer.from(m[1]!, 'base64url').toString('utf8');
+  const inner = Buffer.from(m[1], 'base64url').toString('utf8');
   const expected = Buffer.from(tagOf(k, list, inner));
-  if (!crypto.timingSafeEqual(Buffer.from(m[2]!), expected)) return null;
+  if (!crypto.timingSafeEqual(Buffer.from(m[2]), expected)) return null;
   return inner;
 }
 

@@ -18,7 +18,7 @@ export const ROW_OVERHEAD_BYTES = 512;
 export function rowsWithinBudget(sizes: readonly number[], budget = PAGE_BYTE_BUDGET): number {
   let total = 0;
   for (let i = 0; i < sizes.length; i++) {
-    total += sizes[i]! + ROW_OVERHEAD_BYTES;
+    total += sizes[i] + ROW_OVERHEAD_BYTES;
     if (total > budget) return Math.max(i, 1);
   }
   return sizes.length;
@@ -92,7 +92,7 @@ export class PageMemory {
 
   /** First come, first served: a large page at the head is not overtaken by small ones. */
   private grantWaiting() {
-    while (this.queue.length && this.inFlight + this.queue[0]!.bytes <= this.capacity) {
+    while (this.queue.length && this.inFlight + this.queue[0].bytes <= this.capacity) {
       const next = this.queue.shift()!;
       this.inFlight += next.bytes;
       next.grant();

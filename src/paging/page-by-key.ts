@@ -77,7 +77,7 @@ export async function pageByKey<T, K>(args: ConnectionArgs, list: KeyedList<T, K
   if (!parsed.success) {
     throw new AppError('validation_failed', 'The paging arguments are not valid', { errors: fromZodIssues(parsed.error.issues) });
   }
-  const { key, newestFirst, budget, load } = list;
+  const { key, newestFirst, budget } = list;
   let more: 'next' | 'previous' | undefined;
   const connection = await resolveCursorConnection<Promise<T[]>>(
     { args: parsed.data, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, toCursor: (row: T) => encodeKey(key, list.keyOf(row)) },
@@ -88,7 +88,7 @@ export async function pageByKey<T, K>(args: ConnectionArgs, list: KeyedList<T, K
       if (before) range[newestFirst ? 'gt' : 'lt'] = decodeKey(key, before)!;
       const descending = newestFirst !== inverted;
       const page: KeysetPage<K> = { where: after || before ? { id: range } : {}, orderBy: { id: descending ? 'desc' : 'asc' }, take: limit };
-      if (!budget) return load(page);
+      if (!budget) return list.load(page);
       // `limit` is the page size plus one row that only tells whether more follow.
       const sized = await budget.sizes(page);
       const sizes = sized.slice(0, limit - 1).map((r) => r.bytes);
@@ -97,7 +97,7 @@ export async function pageByKey<T, K>(args: ConnectionArgs, list: KeyedList<T, K
       await pageMemory.reserve(budget.hold, sizes.slice(0, fit).reduce((sum, b) => sum + b + ROW_OVERHEAD_BYTES, 0));
       // The extra row's key already says whether more follow; its content is never needed.
       if (keep.length < sized.length) more = inverted ? 'previous' : 'next';
-      return keep.length ? load({ ...page, where: { id: { ...range, in: keep } }, take: keep.length }) : [];
+      return keep.length ? list.load({ ...page, where: { id: { ...range, in: keep } }, take: keep.length }) : [];
     },
   );
   if (more === 'next') connection.pageInfo.hasNextPage = true;

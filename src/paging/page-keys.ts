@@ -49,9 +49,9 @@ export const timeAndId = (idPattern: RegExp): PageKey<TimeAndId> => ({
   format: ({ at, id }) => `${at.toISOString()}|${id}`,
   parse(text) {
     const m = ISO_MS.exec(text);
-    if (!m || !idPattern.test(m[2]!)) return null;
-    const at = new Date(m[1]!);
-    return Number.isNaN(at.getTime()) ? null : { at, id: m[2]! };
+    if (!m || !idPattern.test(m[2])) return null;
+    const at = new Date(m[1]);
+    return Number.isNaN(at.getTime()) ? null : { at, id: m[2] };
   },
   compare: (a, b) => a.at.getTime() - b.at.getTime() || order(a.id, b.id),
 });

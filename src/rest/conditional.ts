@@ -34,7 +34,7 @@ export function ifMatchVersions(headers: Headers): number[] | null {
   for (const tag of tags) {
     const m = ENTITY_TAG.exec(tag);
     if (!m) throw malformed();
-    if (!m[1] && VERSION.test(m[2]!) && Number(m[2]) <= 2 ** 31 - 1) versions.push(Number(m[2]));
+    if (!m[1] && VERSION.test(m[2]) && Number(m[2]) <= 2 ** 31 - 1) versions.push(Number(m[2]));
   }
   return versions;
 }

@@ -73,8 +73,8 @@ export const retentionRepository = {
       )
       SELECT (SELECT count(*) FROM gone) AS "deleted", (SELECT count(*) FROM candidate) AS "scanned",
              (SELECT "relayedAt" FROM last) AS "relayedAt", (SELECT "seq" FROM last) AS "seq"`;
-    const next = row!.relayedAt && row!.seq !== null ? { relayedAt: row!.relayedAt, seq: BigInt(row!.seq) } : null;
-    return { deleted: Number(row!.deleted), scanned: Number(row!.scanned), next };
+    const next = row.relayedAt && row.seq !== null ? { relayedAt: row.relayedAt, seq: BigInt(row.seq) } : null;
+    return { deleted: Number(row.deleted), scanned: Number(row.scanned), next };
   },
 
   /** Notifications read before `before`; unread ones stay however old. */

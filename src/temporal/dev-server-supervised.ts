@@ -34,7 +34,7 @@ export async function startSupervisedDevServer(
       if (Date.now() - startedAt >= STABLE_AFTER_MS) healthy();
       throw new Error(`exited with ${ended.signal ?? `code ${ended.code}`}`);
     },
-    backoffMs: (failures) => RESTART_DELAYS_MS[Math.min(failures - 1, RESTART_DELAYS_MS.length - 1)]!,
+    backoffMs: (failures) => RESTART_DELAYS_MS[Math.min(failures - 1, RESTART_DELAYS_MS.length - 1)],
     failed: 'Temporal dev server ended; restarting it',
     logEvery: 1,
     fields: { address: current.address },

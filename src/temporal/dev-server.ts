@@ -184,7 +184,7 @@ export async function startDevServer(options: StartDevServerOptions): Promise<De
     await stop();
     const how = exitedBySelf ? ` (exited with ${exitedBySelf.signal ?? `code ${exitedBySelf.code}`})` : '';
     const log = recentLines.length ? `\n${recentLines.join('\n')}` : '';
-    throw new Error(`Temporal dev server at ${address} did not start${how}: ${(err as Error).message}${log}`);
+    throw new Error(`Temporal dev server at ${address} did not start${how}: ${(err as Error).message}${log}`, { cause: err });
   }
   return { address, namespace, uiUrl, pid: child.pid, exited: exitPromise, stop };
 }

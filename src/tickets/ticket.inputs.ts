@@ -36,8 +36,6 @@ export const createTicketInput = z
     fields: fieldsInput.default([]).describe('Custom field values; every required field of the board must be present'),
   })
   .strict();
-type CreateTicketInput = z.output<typeof createTicketInput>;
-
 export const updateTicketInput = z
   .object({
     subject: text({ max: MAX_SUBJECT, min: 1, trim: true }).optional(),
@@ -53,8 +51,6 @@ export const updateTicketInput = z
     when: (payload) => payload.issues.length === 0,
   })
   .meta({ minProperties: 1 });
-type UpdateTicketInput = z.output<typeof updateTicketInput>;
-
 export const commentInput = z
   .object({
     body: text({ max: MAX_TEXT, min: 1, trim: true }),

@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
-import { getOperationAST } from 'graphql';
+import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { tracing } from './tracing.ts';
 
@@ -76,7 +76,7 @@ export const traceGraphQLOperation: Plugin = {
   onExecute({ args }) {
     const request = context.active().getValue(REQUEST_SPAN) as RequestSpan | undefined;
     if (!request?.span) return;
-    const operation = getOperationAST(args.document, args.operationName);
+    const operation = getOperationAST(args.document as DocumentNode, args.operationName as string | undefined);
     if (!operation) return;
     const name = operation.name?.value.slice(0, MAX_OPERATION_NAME);
     request.name = name ? `${operation.operation} ${name}` : operation.operation;

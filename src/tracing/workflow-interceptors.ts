@@ -22,6 +22,7 @@ export const interceptors = (): WorkflowInterceptors => {
     execute(input, next) {
       if (input.headers[TRACE_HEADER] === undefined) return next(input);
       // Webpack's require: evaluated here, in this run only.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would load it in every workflow run
       const otel = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as OpenTelemetryInterceptors;
       traced = { inbound: new otel.OpenTelemetryInboundInterceptor(), outbound: new otel.OpenTelemetryOutboundInterceptor(), internals: new otel.OpenTelemetryInternalsInterceptor() };
       return traced.inbound.execute!(input, next);

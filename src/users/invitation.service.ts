@@ -21,7 +21,7 @@ import { requirePeopleManager } from './people.service.ts';
 /** How long a link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 /** Pending invitations per workspace: bounds the rows (and e-mails) one workspace can make. */
-export const MAX_PENDING_INVITATIONS = 100;
+const MAX_PENDING_INVITATIONS = 100;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const MIN_PASSWORD = 12;
 
@@ -66,7 +66,7 @@ async function email(invitation: InvitationRow, link: string, invitedBy: string)
 
 /** A user name from the e-mail's local part, made unique in the workspace with a suffix. */
 const userNameFor = (email: string) => async (taken: (name: string) => Promise<boolean>) => {
-  const base = email.split('@')[0]!.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'person';
+  const base = email.split('@')[0].replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'person';
   for (let name = base; ; name = `${base}-${crypto.randomBytes(3).toString('hex')}`) if (!(await taken(name))) return name;
 };
 

@@ -69,7 +69,7 @@ builder.mutationField('inviteUser', (t) =>
     description: 'Invites a person by e-mail with a role (an admin role; keys need `users:write` and may not invite to an admin role)',
     authScopes: { scope: 'users:write' },
     args: { input: t.arg({ type: InviteUserInput, required: true }) },
-    resolve: (_root, { input }, ctx) => invitationService.invite(ctx.principal!, ctx.principal!.workspace.id, input, actorOf(ctx.principal!)),
+    resolve: (_root, { input }, ctx) => invitationService.invite(ctx.principal, ctx.principal!.workspace.id, input, actorOf(ctx.principal!)),
   }),
 );
 
@@ -79,7 +79,7 @@ builder.mutationField('revokeInvitation', (t) =>
     description: 'Revokes a pending invitation: its link stops working',
     authScopes: { scope: 'users:write' },
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, ctx) => invitationService.revoke(ctx.principal!, ctx.principal!.workspace.id, id, actorOf(ctx.principal!)),
+    resolve: (_root, { id }, ctx) => invitationService.revoke(ctx.principal, ctx.principal!.workspace.id, id, actorOf(ctx.principal!)),
   }),
 );
 
@@ -110,7 +110,7 @@ builder.mutationField('changeUserRole', (t) =>
       'Gives a person another role, in force from their next request (an admin role; keys need `users:write` and may not change administrators or give an admin role)',
     authScopes: { scope: 'users:write' },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: ChangeUserRoleInput, required: true }) },
-    resolve: (_query, _root, { id, input }, ctx) => peopleService.changeRole(ctx.principal!, ctx.principal!.workspace.id, id, input, actorOf(ctx.principal!)),
+    resolve: (_query, _root, { id, input }, ctx) => peopleService.changeRole(ctx.principal, ctx.principal!.workspace.id, id, input, actorOf(ctx.principal!)),
   }),
 );
 
@@ -124,7 +124,7 @@ for (const [field, active, description] of [
       description: `${description} (an admin role; keys need \`users:write\` and may not act on administrators)`,
       authScopes: { scope: 'users:write' },
       args: { id: t.arg.int({ required: true }) },
-      resolve: (_query, _root, { id }, ctx) => peopleService.setActive(ctx.principal!, ctx.principal!.workspace.id, id, active, actorOf(ctx.principal!)),
+      resolve: (_query, _root, { id }, ctx) => peopleService.setActive(ctx.principal, ctx.principal!.workspace.id, id, active, actorOf(ctx.principal!)),
     }),
   );
 }

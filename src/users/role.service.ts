@@ -11,15 +11,15 @@ import { text } from '../validation/text.ts';
 import { roleRecord, roleRepository, type RoleFields, type RoleRow } from './role.repository.ts';
 
 /** Roles per workspace: enough for any team structure; bounds the choices every role picker lists. */
-export const MAX_ROLES_PER_WORKSPACE = 50;
+const MAX_ROLES_PER_WORKSPACE = 50;
 /**
  * Boards one role may list. Every cached key and session holds its role's list, so the list is
  * bounded; a role meant to see more boards than this sees every board.
  */
-export const MAX_ROLE_BOARDS = 100;
+const MAX_ROLE_BOARDS = 100;
 
-export const BOARD_ID_PATTERN = /^brd_[0-9A-Z]{26}$/;
-export const boardIdInput = z.string().regex(BOARD_ID_PATTERN, 'is not a board id (brd_…)').meta({ maxLength: 30 });
+const BOARD_ID_PATTERN = /^brd_[0-9A-Z]{26}$/;
+const boardIdInput = z.string().regex(BOARD_ID_PATTERN, 'is not a board id (brd_…)').meta({ maxLength: 30 });
 
 const roleFields = {
   name: text({ max: 100, min: 1, trim: true, description: 'Unique in the workspace' }),
@@ -28,9 +28,9 @@ const roleFields = {
   allBoards: z.boolean().describe('Sees every board, archived ones included; otherwise only `boardIds`'),
   boardIds: z.array(boardIdInput).max(MAX_ROLE_BOARDS).describe(`The boards a role that does not see every board sees (at most ${MAX_ROLE_BOARDS})`),
 };
-export const createRoleInput = z
+const createRoleInput = z
   .strictObject({ ...roleFields, isAdmin: roleFields.isAdmin.default(false), permissions: roleFields.permissions.default([]), allBoards: roleFields.allBoards.default(false), boardIds: roleFields.boardIds.default([]) });
-export const updateRoleInput = z
+const updateRoleInput = z
   .strictObject(roleFields)
   .partial()
   .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' });

@@ -6,7 +6,7 @@ import { actorOf } from '../audit/audit.writer.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { requireRoleManager, roleService } from './role.service.ts';
 
-export const Role = builder.prismaObject('Role', {
+builder.prismaObject('Role', {
   description: 'What a role may do and which boards it sees; people and API keys act with a role',
   fields: (t) => ({
     id: t.exposeInt('id'),

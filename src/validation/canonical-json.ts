@@ -29,7 +29,7 @@ export function canonicalJson(value: unknown): string {
         .sort();
       work.push(new Piece('}'));
       for (let i = keys.length - 1; i >= 0; i--) {
-        work.push(record[keys[i]!]);
+        work.push(record[keys[i]]);
         work.push(new Piece(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`));
       }
       work.push(new Piece('{'));

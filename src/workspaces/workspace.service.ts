@@ -56,7 +56,9 @@ const operatorInput = z
         try {
           const url = new URL(v);
           if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
-        } catch {}
+        } catch {
+          // Not a URL at all: the same answer as another scheme.
+        }
         ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL, such as https://support.example.com' });
         return z.NEVER;
       }),

@@ -29,7 +29,7 @@ async function holder(dir: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('held') && resolve());
+    child.stdout.on('data', (d) => String(d).includes('held') && resolve());
     child.once('exit', (c) => reject(new Error(`holder exited with ${c}`)));
   });
   return child;

@@ -20,8 +20,9 @@ function walk(dir: string, out: { file: string; mode: number; dir: boolean }[] =
 }
 const open = (entries: ReturnType<typeof walk>) => entries.filter((e) => (e.mode & 0o077) !== 0).map((e) => `${e.file} ${e.mode.toString(8)}`);
 
-// The embedded default even where the suite runs on PostgreSQL (CI): before src/config.ts is read.
-vi.hoisted(async () => {
+// The embedded default even where the suite runs on PostgreSQL (CI): before src/config.ts is read
+// (awaited: the imports below wait for it, not only for its first synchronous part).
+await vi.hoisted(async () => {
   const [fs, os, path] = await Promise.all([import('node:fs'), import('node:os'), import('node:path')]);
   delete process.env.DATABASE_URL;
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-private-'));

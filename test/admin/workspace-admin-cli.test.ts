@@ -20,7 +20,7 @@ describe('npm run cli -- boards|roles|people', () => {
     const w = ['--workspace', ws.workspace.domain];
     const body = { name: 'Ops', priorities: ['normal'], fields: [{ name: 'Host', type: 'text', required: true }], states: [{ name: 'Open', category: 'open' }, { name: 'Closed', category: 'closed' }] };
     const created = await run('boards', 'create', '--json', JSON.stringify(body), ...w);
-    const boardId = /\((brd_[0-9A-Z]{26})\)/.exec(created)![1]!;
+    const boardId = /\((brd_[0-9A-Z]{26})\)/.exec(created)![1];
     expect(created).toMatch(/^Created board "Ops" \(brd_\w+\) in .*: fields Host fld_\w+; states Open, Closed\.$/);
     expect(await run('boards', 'rename', '--id', boardId, '--name', 'Operations', ...w)).toBe(`Renamed board ${boardId} to "Operations".`);
     expect(await run('boards', 'archive', '--id', boardId, ...w)).toMatch(/is archived/);

@@ -33,7 +33,7 @@ describe('API keys per workspace', () => {
     const refused = racing.filter((r) => r.body.errors);
     expect(refused).toHaveLength(3);
     expect(refused.map((r) => r.body.errors[0].extensions.code)).toEqual(['api_key_limit_reached', 'api_key_limit_reached', 'api_key_limit_reached']);
-    expect(refused[0]!.body.errors[0].message).toContain(`${max} usable API keys`);
+    expect(refused[0].body.errors[0].message).toContain(`${max} usable API keys`);
     expect(await usable(ws.workspace.id)).toBe(max);
     // Nothing of a refused creation stays: no key, no service account beyond the keys'.
     expect(await prisma.apiKey.count({ where: { workspaceId: ws.workspace.id } })).toBe(max);
@@ -49,14 +49,14 @@ describe('API keys per workspace', () => {
     const revoke = await api('POST', '/graphql', {
       app,
       headers: session,
-      body: { query: 'mutation($id: Int!) { revokeApiKey(id: $id) }', variables: { id: revoked!.id } },
+      body: { query: 'mutation($id: Int!) { revokeApiKey(id: $id) }', variables: { id: revoked.id } },
     });
     expect(revoke.body.data.revokeApiKey).toBe(true);
     expect((await createOne()).body.errors).toBeUndefined();
     expect((await createOne()).body.errors?.[0].extensions.code).toBe('api_key_limit_reached');
 
     // Expired (as time would make it): its place is free too.
-    await prisma.apiKey.update({ where: { id: expired!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await prisma.apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     expect((await createOne()).body.errors).toBeUndefined();
     expect(await usable(ws.workspace.id)).toBe(max);
   });

@@ -20,8 +20,8 @@ describe('GET /public/v1/docs', () => {
     expect(res.text).toContain('<title>Ticketing Service Public API 1.0.0: reference</title>');
     const embedded = /<script id="api-reference" type="application\/json" data-configuration="([^"]*)">([^<]*)<\/script>/.exec(res.text);
     expect(embedded).not.toBeNull();
-    expect(JSON.parse(embedded![2]!)).toEqual((await api('GET', '/openapi.json')).body);
-    const configuration = JSON.parse(embedded![1]!.replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+    expect(JSON.parse(embedded![2])).toEqual((await api('GET', '/openapi.json')).body);
+    const configuration = JSON.parse(embedded![1].replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
     expect(configuration).toMatchObject({ hideClientButton: true, hideTestRequestButton: true, withDefaultFonts: false, telemetry: false });
     expect(configuration.proxyUrl).toBeUndefined();
     const scripts = [...res.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);

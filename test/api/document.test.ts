@@ -35,9 +35,9 @@ describe('the OpenAPI document', () => {
     for (const hook of Object.values(doc.webhooks)) schemas.push(hook.post.requestBody.content['application/json'].schema);
     for (const op of operations(doc) as any[]) {
       for (const p of op.parameters) schemas.push(p.schema);
-      for (const media of Object.values(op.requestBody?.content ?? {}) as { schema: unknown }[]) schemas.push(media.schema);
-      for (const r of Object.values(op.responses) as any[]) {
-        for (const [type, media] of Object.entries(r.content ?? {}) as [string, { schema: unknown }][]) {
+      for (const media of Object.values<{ schema: unknown }>(op.requestBody?.content ?? {})) schemas.push(media.schema);
+      for (const r of Object.values<any>(op.responses)) {
+        for (const [type, media] of Object.entries<{ schema: unknown }>(r.content ?? {})) {
           if (type === 'application/json') schemas.push(media.schema);
         }
       }
@@ -107,7 +107,7 @@ describe('the OpenAPI document', () => {
     for (const route of routes) {
       const op = doc.paths[route.path][route.method.toLowerCase()];
       const success = String(route.status ?? 200);
-      for (const [status, r] of Object.entries(op.responses) as [string, any][]) {
+      for (const [status, r] of Object.entries<any>(op.responses)) {
         const names = Object.keys(r.headers ?? {});
         expect(names, `${route.operationId} ${status}`).toEqual(expect.arrayContaining(['X-Request-Id', 'RateLimit-Policy', 'RateLimit']));
         expect(names.includes('Retry-After'), `${route.operationId} ${status}`).toBe(status === '429');

@@ -66,7 +66,7 @@ describe('the audit log', () => {
     const created = await call('POST', '/webhooks', { key: k.value, body: { url: URL_OK, events: ['ticket.created'], description: 'CRM' } });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    const patched = await call('PATCH', `/webhooks/${id}`, { key: k.value, body: { events: ['ticket.created', 'ticket.updated'], boards: [ws.boards[0]!.id] }, from: '198.51.100.9' });
+    const patched = await call('PATCH', `/webhooks/${id}`, { key: k.value, body: { events: ['ticket.created', 'ticket.updated'], boards: [ws.boards[0].id] }, from: '198.51.100.9' });
     expect(patched.status).toBe(200);
     const rotated = await call('POST', `/webhooks/${id}/rotate-secret`, { key: k.value });
     expect(rotated.status).toBe(200);
@@ -94,7 +94,7 @@ describe('the audit log', () => {
     expect(update).toMatchObject({ actor, address: '198.51.100.9' });
     expect(update.changes).toEqual([
       { field: 'events', before: ['ticket.created'], after: ['ticket.created', 'ticket.updated'] },
-      { field: 'boardIds', before: [], after: [ws.boards[0]!.id] },
+      { field: 'boardIds', before: [], after: [ws.boards[0].id] },
     ]);
     expect(rotation.changes.map((c: { field: string }) => c.field)).toEqual(['secretRotatedAt']);
     expect(deleted.changes).toEqual([{ field: 'url', before: URL_OK, after: null }]);
@@ -138,15 +138,15 @@ describe('the audit log', () => {
     for (const e of mine) expect(e).toMatchObject(person);
     expect(mine[0]).toMatchObject({ targetType: 'user', targetId: String(ws.admin.id), address: '192.0.2.44' });
     expect(mine[1]).toMatchObject({ targetType: 'api_key', targetId: String(keyId), address: '192.0.2.44' });
-    expect(mine[1]!.changes).toEqual(
+    expect(mine[1].changes).toEqual(
       expect.arrayContaining([
         { field: 'name', before: null, after: 'Exporter' },
         { field: 'scopes', before: null, after: ['tickets:read'] },
         { field: 'roleId', before: null, after: ws.roles.viewer.id },
       ]),
     );
-    expect(mine[2]!.changes).toEqual([{ field: 'revokedAt', before: null, after: expect.stringMatching(/^\d{4}-/) }]);
-    expect(mine[4]!.changes).toEqual([{ field: 'condition', before: 'receiving', after: 'paused' }]);
+    expect(mine[2].changes).toEqual([{ field: 'revokedAt', before: null, after: expect.stringMatching(/^\d{4}-/) }]);
+    expect(mine[4].changes).toEqual([{ field: 'condition', before: 'receiving', after: 'paused' }]);
 
     const stored = await storedText(ws.workspace.id);
     expect(stored).not.toContain(value);
@@ -194,7 +194,7 @@ describe('the audit log', () => {
   it('records the CLI’s key commands and workspace creation as the operator, without an address', async () => {
     const out = await runCli(['keys', 'create', '--workspace', ws.workspace.domain, '--name', 'Nightly', '--role', 'Viewer', '--scopes', 'tickets:read']);
     const value = out.trim().split('\n').at(-1)!;
-    const id = /id (\d+)/.exec(out)![1]!;
+    const id = /id (\d+)/.exec(out)![1];
     await runCli(['keys', 'revoke', '--workspace', ws.workspace.domain, '--id', id]);
     const ops = await entries(ws, { targetType: 'api_key', targetId: id });
     expect(ops.map((e) => [e.action, e.actorType, e.actorId, e.actorLabel, e.address])).toEqual([
@@ -205,11 +205,11 @@ describe('the audit log', () => {
 
     const domain = `https://cli-${randomSuffix()}.example.test`;
     const made = await runCli(['workspaces', 'create', '--name', 'By CLI', '--domain', domain, '--admin-email', `a-${randomSuffix()}@example.test`]);
-    const password = /\/ (\S+)$/m.exec(made)![1]!;
+    const password = /\/ (\S+)$/m.exec(made)![1];
     const other = (await workspaceRepository.findByDomain(domain))!;
     const [entry] = await prisma.auditEntry.findMany({ where: { workspaceId: other.id } });
     expect(entry).toMatchObject({ action: 'workspace.created', actorType: 'operator', targetType: 'workspace', targetId: String(other.id), address: null });
-    expect(entry!.changes).toEqual([{ field: 'name', before: null, after: 'By CLI' }, { field: 'domain', before: null, after: domain }]);
+    expect(entry.changes).toEqual([{ field: 'name', before: null, after: 'By CLI' }, { field: 'domain', before: null, after: domain }]);
     expect(await storedText(other.id)).not.toContain(password);
   });
 
@@ -268,7 +268,7 @@ describe('the audit log', () => {
     expect(mine.body.data.length).toBeGreaterThan(0);
     for (const e of mine.body.data) expect(theirIds.has(e.id)).toBe(false);
     // Another workspace's key as a filter finds nothing, and says nothing about it.
-    const keyId = (await entries(ws, { action: 'api_key.created' }))[0]!.targetId;
+    const keyId = (await entries(ws, { action: 'api_key.created' }))[0].targetId;
     const probe = await call('GET', `/audit-log?targetType=api_key&targetId=${keyId}`, { key: otherReader });
     expect(probe.status).toBe(200);
     expect(probe.body.data).toEqual([]);
@@ -297,7 +297,7 @@ describe('the audit log', () => {
     // Entries written while paging (the reads write none) would be new ones at the front.
     expect(seen).toEqual(all.map((e) => e.id));
 
-    const middle = all[Math.floor(all.length / 2)]!.occurredAt;
+    const middle = all[Math.floor(all.length / 2)].occurredAt;
     const since = await call('GET', `/audit-log?limit=100&since=${middle.toISOString()}`, { key: reader });
     const until = await call('GET', `/audit-log?limit=100&until=${middle.toISOString()}`, { key: reader });
     for (const e of since.body.data) expect(new Date(e.occurredAt).getTime()).toBeGreaterThanOrEqual(middle.getTime());

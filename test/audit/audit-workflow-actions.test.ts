@@ -42,11 +42,11 @@ describe('audit log: actions that start a workflow', () => {
       ['webhook_subscription.recovery_started', 'api_key', String(key.record.id), sub.id],
       ['webhook_subscription.delivery_resend_requested', 'api_key', String(key.record.id), sub.id],
     ]);
-    expect(rows[0]!.changes).toEqual([
+    expect(rows[0].changes).toEqual([
       { field: 'since', before: null, after: since },
       { field: 'until', before: null, after: recovered.body.until },
     ]);
-    expect(rows[1]!.changes).toEqual([{ field: 'deliveryId', before: null, after: delivery.deliveryId }]);
+    expect(rows[1].changes).toEqual([{ field: 'deliveryId', before: null, after: delivery.deliveryId }]);
     expect(JSON.stringify(rows)).not.toContain(sub.secret);
   });
 });

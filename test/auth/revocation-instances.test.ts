@@ -26,8 +26,8 @@ async function startSecondInstance(): Promise<{ origin: string; child: ChildProc
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the second instance exited with ${code}: ${output}`)));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const m = /listening (\d+)/.exec(output);
       if (m) resolve(Number(m[1]));
@@ -94,14 +94,14 @@ describe('revocation across instances (PostgreSQL)', () => {
 
   it('narrows a role’s boards for a key another instance has cached, at once', async () => {
     const [a, b] = ws.boards;
-    const role = await roleService.create(ws.workspace.id, { name: `Both ${Date.now()}`, boardIds: [a!.id, b!.id] }, OPERATOR);
+    const role = await roleService.create(ws.workspace.id, { name: `Both ${Date.now()}`, boardIds: [a.id, b.id] }, OPERATOR);
     const key = await ws.key({ role: role.id, scopes: ['boards:read'] });
-    const board = () => fetch(`${second.origin}/public/v1/boards/${b!.id}`, { headers: { authorization: `Bearer ${key.value}` } }).then((r) => r.status);
+    const board = () => fetch(`${second.origin}/public/v1/boards/${b.id}`, { headers: { authorization: `Bearer ${key.value}` } }).then((r) => r.status);
     expect(await board()).toBe(200);
     await secondInstanceListens();
     expect(await board()).toBe(200);
 
-    await roleService.update(ws.workspace.id, role.id, { boardIds: [a!.id] }, OPERATOR);
+    await roleService.update(ws.workspace.id, role.id, { boardIds: [a.id] }, OPERATOR);
     await expect.poll(board, AT_ONCE).toBe(404);
   });
 

@@ -31,11 +31,11 @@ describe('session cookie over https', () => {
   it('refuses an Origin that only the Host header names (the request says where it went; PUBLIC_BASE_URL is where we are)', async () => {
     const ws = await createTestWorkspace();
     const res = await api('POST', '/graphql', { body: { query: SIGN_IN, variables: { email: ws.admin.email, password: 'correct horse battery staple' } } });
-    const [pair] = res.headers.getSetCookie()[0]!.split(';');
+    const [pair] = res.headers.getSetCookie()[0].split(';');
     // The request went to http://localhost (its Host), and the Origin names that same origin.
     const viaHost = await api('POST', '/graphql', {
       body: { query: '{ viewer { id } }' },
-      headers: { cookie: pair!, origin: 'http://localhost', 'x-csrf-token': res.body.data.signIn.csrfToken },
+      headers: { cookie: pair, origin: 'http://localhost', 'x-csrf-token': res.body.data.signIn.csrfToken },
     });
     expect(viaHost.status).toBe(403);
     expect(viaHost.body.errors[0].extensions.code).toBe('csrf_failed');

@@ -19,7 +19,7 @@ import { serveApp } from '../support/http.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { provisioned } from '../support/tools.ts';
 import { fromRoot } from '../../src/paths.ts';
-import { supportBoard, type Ws } from '../tickets/helpers.ts';
+import { supportBoard } from '../tickets/helpers.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 
@@ -56,7 +56,7 @@ async function output(file: string, args: string[], opts: { cwd?: string; env?: 
     return await run(file, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${path.basename(file)} ${args.join(' ')} failed: ${(err as Error).message}\n${stdout}${stderr}`);
+    throw new Error(`${path.basename(file)} ${args.join(' ')} failed: ${(err as Error).message}\n${stdout}${stderr}`, { cause: err });
   }
 }
 

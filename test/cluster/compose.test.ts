@@ -106,7 +106,7 @@ describe('docker-compose.yml', () => {
     // One `name:type` pair a word; the loop splits each into --name and --type.
     const loop = /for a in ([^;]+);.*--name \$\$?\{a%%:\*\} --type \$\$?\{a##\*:\}/s.exec(script);
     expect(loop).not.toBeNull();
-    const pairs = loop![1]!.trim().split(/\s+/).map((w) => w.split(':') as [string, string]);
+    const pairs = loop![1].trim().split(/\s+/).map((w) => w.split(':') as [string, string]);
     expect(Object.fromEntries(pairs)).toEqual(searchAttributes);
   });
 
@@ -134,7 +134,7 @@ describe('the commands of the app containers', () => {
   it("are the Dockerfile's default command and malloc setting", () => {
     const dockerfile = readFileSync(fromRoot('Dockerfile'), 'utf8');
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
-    expect(cmd && JSON.parse(cmd[1]!)).toEqual(commands.api?.argv);
+    expect(cmd && JSON.parse(cmd[1])).toEqual(commands.api?.argv);
     expect(/^ENV MALLOC_ARENA_MAX=(\S+)$/m.exec(dockerfile)?.[1] ?? '').toBe(commands.api?.mallocArenaMax);
   });
 });

@@ -20,12 +20,12 @@ describe('FairPool', () => {
       withDatabaseLane(lane, () => pool.connect()).then(async (client) => {
         order.push(name);
         held.push(client);
-        return (await client.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n;
+        return (await client.query<{ n: number }>('SELECT 1 AS n')).rows[0].n;
       });
     // The busy lane asks for three more, then another lane for one; and a statement through
     // `pool.query` (as Prisma's adapter sends each statement) in a third lane.
     const asked = [ask('workspace:1', 'a2'), ask('workspace:1', 'a3'), ask('workspace:1', 'a4'), ask('workspace:2', 'b0')];
-    const statement = withDatabaseLane('service', () => pool.query<{ n: number }>('SELECT 2 AS n')).then((r) => (order.push('s0'), r.rows[0]!.n));
+    const statement = withDatabaseLane('service', () => pool.query<{ n: number }>('SELECT 2 AS n')).then((r) => (order.push('s0'), r.rows[0].n));
     await tick();
     expect(order).toEqual([]);
     expect(pool.waitingCount).toBe(0); // they wait for a turn, not in pg's own queue

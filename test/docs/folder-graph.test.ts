@@ -17,7 +17,7 @@ const ROOTS = new Set(['src', 'workflows']);
 /** The node a file belongs to: its top-level folder under a root, or itself when it sits directly in a root. */
 export function nodeOf(file: string): string {
   const parts = file.split('/');
-  return ROOTS.has(parts[0]!) && parts.length > 2 ? parts.slice(0, 2).join('/') : file;
+  return ROOTS.has(parts[0]) && parts.length > 2 ? parts.slice(0, 2).join('/') : file;
 }
 
 /** Tarjan's strongly connected components of `edges` with more than one node. */
@@ -100,7 +100,7 @@ describe('the folder graph', () => {
     expect(edges.size, 'folders with imports').toBeGreaterThan(20);
 
     const report = tangles(edges).map((t) => {
-      const inside = [...why].filter(([edge]) => t.includes(edge.split(' -> ')[0]!) && t.includes(edge.split(' -> ')[1]!));
+      const inside = [...why].filter(([edge]) => t.includes(edge.split(' -> ')[0]) && t.includes(edge.split(' -> ')[1]));
       return `tangle of ${t.length} (${t.join(', ')}):\n${inside.map(([edge, file]) => `  ${edge}  e.g. ${file}`).join('\n')}`;
     });
     expect(report.join('\n'), 'folders that import each other (docs/contributing/layout.md)').toBe('');

@@ -20,7 +20,7 @@ const OUTSIDE = /\bdecisions\.md\b|\.\.\/shared\//;
 /** Repository paths named in `text`: a top folder, a slash, and more path, not part of a longer word or URL. */
 export function namedRepoPaths(text: string): string[] {
   const pattern = new RegExp(`(?<![\\w./@:-])((?:${TOP.map((t) => t.replace('.', '\\.')).join('|')})/[\\w./-]*[\\w-])`, 'g');
-  return [...text.matchAll(pattern)].map((m) => m[1]!.replace(/\.+$/, ''));
+  return [...text.matchAll(pattern)].map((m) => m[1].replace(/\.+$/, ''));
 }
 
 function trackedFiles(): string[] {

@@ -26,7 +26,7 @@ export interface RunningService {
 }
 
 /** Every `npm start` of the file, for afterAll to kill what a failed test left running. */
-export const started: ChildProcess[] = [];
+const started: ChildProcess[] = [];
 
 export function killStarted() {
   for (const c of started) {
@@ -52,13 +52,13 @@ async function startOnce(dataDir: string, ports: Ports): Promise<RunningService>
   started.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let bannerSeen = false;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner in 150 s\n${out}\n${err}`)), 150_000);
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       if (!bannerSeen && out.includes('Database:')) {
         bannerSeen = true;
         clearTimeout(timer);
@@ -71,7 +71,7 @@ async function startOnce(dataDir: string, ports: Ports): Promise<RunningService>
       // Its dev server may still hold a port; the next try should not find it. And the last
       // lines (which say why it ended) may still be in the pipes.
       await groupGone(child.pid!);
-      await Promise.race([new Promise((r) => (child.stdout!.readableEnded ? r(null) : child.stdout!.once('end', r))), new Promise((r) => setTimeout(r, 2_000))]);
+      await Promise.race([new Promise((r) => (child.stdout.readableEnded ? r(null) : child.stdout.once('end', r))), new Promise((r) => setTimeout(r, 2_000))]);
       reject(new Error(`exited with ${code}\n${out}\n${err}`));
     });
   });
@@ -98,8 +98,8 @@ export function npm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: num
     started.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       process.kill(-child.pid!, 'SIGKILL');
       reject(new Error(`npm ${args.join(' ')}: still running after 120 s\n${stdout}\n${stderr}`));

@@ -121,7 +121,7 @@ describe('operations of `npm start` on its own Temporal dev server', () => {
 
     const [killed] = devServerChildren(service.pid!);
     expect(killed).toBeDefined();
-    process.kill(killed!, 'SIGKILL');
+    process.kill(killed, 'SIGKILL');
     // Tickets keep coming while the server is down and while it comes back.
     for (let i = 0; i < 20; i++) {
       await createTicket();

@@ -62,34 +62,36 @@ async function startService(mode: Service['mode'], opts: { temporalAddress: stri
   const command = await builtServiceCommand(mode);
   const child = spawn(process.execPath, command.args, { cwd: root, env: { ...env, ...command.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   await new Promise<void>((resolve, reject) => {
     // A start that gives up says which readiness check held the banner back (the service logs
     // nothing before it at LOG_LEVEL=warn), and kills what it started: left running, it would
     // spend the CPU of the rest of the run retrying a Temporal server that the file stops.
-    const timer = setTimeout(async () => {
-      const checks = opts.port ? await fetch(`http://127.0.0.1:${opts.port}/readyz`).then((r) => r.text(), (e: Error) => e.message) : 'no port';
-      child.kill('SIGKILL');
-      reject(new Error(`${mode}: no banner in 90 s (/readyz: ${checks})\n${out}`));
+    const timer = setTimeout(() => {
+      const checks = opts.port ? fetch(`http://127.0.0.1:${opts.port}/readyz`).then((r) => r.text()).catch((e: Error) => e.message) : Promise.resolve('no port');
+      void checks.then((answer) => {
+        child.kill('SIGKILL');
+        reject(new Error(`${mode}: no banner in 90 s (/readyz: ${answer})\n${out}`));
+      });
     }, 90_000);
     const onData = () => {
       if (out.includes('Database:')) {
         clearTimeout(timer);
-        child.stdout!.off('data', onData);
+        child.stdout.off('data', onData);
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}\n${out}`)));
     if (opts.answering) {
       const poll = async () => {
         const ok = await fetch(`http://127.0.0.1:${opts.port}/healthz`).then((r) => r.ok, () => false);
         if (ok) {
           clearTimeout(timer);
-          child.stdout!.off('data', onData);
+          child.stdout.off('data', onData);
           resolve();
-        } else if (child.exitCode === null) setTimeout(poll, 200);
+        } else if (child.exitCode === null) setTimeout(() => void poll(), 200);
       };
       void poll();
     }
@@ -139,7 +141,7 @@ const deliveriesTo = (hook: string) => receiver.received(hook);
 
 /** Verifies a delivery exactly as received with both libraries; returns the parsed envelope. */
 function verified(req: ReceivedRequest, secret: string) {
-  const headers = { 'webhook-id': req.headers['webhook-id']!, 'webhook-timestamp': req.headers['webhook-timestamp']!, 'webhook-signature': req.headers['webhook-signature']! };
+  const headers = { 'webhook-id': req.headers['webhook-id'], 'webhook-timestamp': req.headers['webhook-timestamp'], 'webhook-signature': req.headers['webhook-signature'] };
   const a = new StandardWebhook(secret).verify(req.body, headers);
   const b = new SvixWebhook(secret).verify(req.body, headers);
   expect(b).toEqual(a);
@@ -199,7 +201,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const ticket = await createTicket('Checkout fails');
 
     await expect.poll(() => deliveriesTo('/hooks/main').length, waiting('ticket.created')).toBeGreaterThan(0);
-    const created = deliveriesTo('/hooks/main')[0]!;
+    const created = deliveriesTo('/hooks/main')[0];
     const envelope = verified(created, sub.secret);
     expect(created.headers['content-type']).toBe('application/json');
     expect(created.headers['user-agent']).toBe('Service-Webhooks/1.0');
@@ -219,7 +221,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const patched = await api('PATCH', `/tickets/${ticket.id}`, { origin, key: apiKey, body: { state: 'In progress' } });
     expect(patched.status).toBe(200);
     await expect.poll(() => deliveriesTo('/hooks/main').length, waiting('ticket.state_changed')).toBeGreaterThan(1);
-    const changed = deliveriesTo('/hooks/main')[1]!;
+    const changed = deliveriesTo('/hooks/main')[1];
     const change = verified(changed, sub.secret);
     expect(change).toMatchObject({
       type: 'ticket.state_changed',
@@ -246,11 +248,11 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     expect(rotated.status).toBe(200);
     await createTicket('After rotation');
     await expect.poll(() => deliveriesTo('/hooks/rotated').length, waiting('a delivery')).toBeGreaterThan(0);
-    const req = deliveriesTo('/hooks/rotated')[0]!;
+    const req = deliveriesTo('/hooks/rotated')[0];
 
-    const signatures = req.headers['webhook-signature']!.split(' ');
+    const signatures = req.headers['webhook-signature'].split(' ');
     expect(signatures).toHaveLength(2);
-    const id = req.headers['webhook-id']!;
+    const id = req.headers['webhook-id'];
     const timestamp = new Date(Number(req.headers['webhook-timestamp']) * 1000);
     expect(signatures[0]).toBe(new StandardWebhook(rotated.body.secret).sign(id, timestamp, req.body));
     expect(signatures[1]).toBe(new StandardWebhook(sub.secret).sign(id, timestamp, req.body));
@@ -267,7 +269,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const test = await api('POST', `/webhooks/${sub.id}/test`, { origin, key: apiKey });
     expect(test.status).toBe(202);
     await expect.poll(() => deliveriesTo('/hooks/test').length, waiting('webhook.test')).toBeGreaterThan(0);
-    const req = deliveriesTo('/hooks/test')[0]!;
+    const req = deliveriesTo('/hooks/test')[0];
     const envelope = verified(req, sub.secret);
     expect(envelope).toMatchObject({ id: test.body.eventId, type: 'webhook.test', data: { subscriptionId: sub.id } });
 
@@ -276,16 +278,16 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
       expect(r.body.data[0]?.status, 'the test attempt').toBe('succeeded');
       return r.body.data;
     }, waiting('the test attempt'))) as { deliveryId: string; trigger: string }[];
-    expect(entry!.trigger).toBe('test');
+    expect(entry.trigger).toBe('test');
 
-    const resent = await api('POST', `/webhooks/${sub.id}/deliveries/${entry!.deliveryId}/resend`, { origin, key: apiKey });
+    const resent = await api('POST', `/webhooks/${sub.id}/deliveries/${entry.deliveryId}/resend`, { origin, key: apiKey });
     expect(resent.status).toBe(200);
-    expect(resent.body).toMatchObject({ deliveryId: entry!.deliveryId, trigger: 'manual', status: 'succeeded', httpStatus: 200, attempt: 2 });
+    expect(resent.body).toMatchObject({ deliveryId: entry.deliveryId, trigger: 'manual', status: 'succeeded', httpStatus: 200, attempt: 2 });
     const again = deliveriesTo('/hooks/test');
     expect(again).toHaveLength(2);
-    expect(again[1]!.headers['webhook-id']).toBe(req.headers['webhook-id']);
-    expect(again[1]!.body).toBe(req.body);
-    verified(again[1]!, sub.secret);
+    expect(again[1].headers['webhook-id']).toBe(req.headers['webhook-id']);
+    expect(again[1].body).toBe(req.body);
+    verified(again[1], sub.secret);
     expect(deliveriesTo('/hooks/bystander')).toHaveLength(0);
   });
 
@@ -297,7 +299,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     const sub = await subscribe('/hooks/flaky', ['ticket.created'], { retrySchedule: { delaysSeconds: [10, 10, 10, 10, 10, 10] } });
     await createTicket('Retry me');
     await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the first attempt')).toBeGreaterThan(0);
-    const first = deliveriesTo('/hooks/flaky')[0]!;
+    const first = deliveriesTo('/hooks/flaky')[0];
 
     // The kill lands in a retry wait, known from state rather than timing: the newest failed attempt
     // is in the log with its next attempt still ahead (by a margin far beyond a kill's milliseconds),
@@ -325,7 +327,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     else deployment.worker = await startService('worker', { temporalAddress: dev.address });
 
     await expect.poll(() => deliveriesTo('/hooks/flaky').length, waiting('the retry', 120_000)).toBeGreaterThan(wait.received);
-    const retried = deliveriesTo('/hooks/flaky')[wait.received]!;
+    const retried = deliveriesTo('/hooks/flaky')[wait.received];
     expect(retried.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(retried.body).toBe(first.body);
     verified(retried, sub.secret);
@@ -354,12 +356,12 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
     deployment = await deploy();
 
     for (const [i, h] of hooks.entries()) {
-      const ticketIds = () => new Set(deliveriesTo(h).map((r) => verified(r, subs[i]!.secret).data.id as number));
+      const ticketIds = () => new Set(deliveriesTo(h).map((r) => verified(r, subs[i].secret).data.id as number));
       await expect.poll(() => ticketIds().size, waiting(`every event at ${h}`, 180_000)).toBe(tickets.length);
       expect([...ticketIds()].sort()).toEqual([...tickets].sort());
       // A duplicate (an attempt cut short by the kill) is the same delivery: same webhook-id, same body.
       const byId = new Map<string, Set<string>>();
-      for (const r of deliveriesTo(h)) byId.set(r.headers['webhook-id']!, (byId.get(r.headers['webhook-id']!) ?? new Set()).add(r.body));
+      for (const r of deliveriesTo(h)) byId.set(r.headers['webhook-id'], (byId.get(r.headers['webhook-id']) ?? new Set()).add(r.body));
       expect(byId.size).toBe(tickets.length);
       for (const bodies of byId.values()) expect(bodies.size).toBe(1);
     }
@@ -380,7 +382,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
       jobs.push(res.body.id);
     }
     const job = async (id: string) => (await api('GET', `/jobs/${id}`, { origin, key: apiKey })).body;
-    await expect.poll(async () => (await job(jobs[0]!)).processed, waiting('the first chunk')).toBeGreaterThan(0);
+    await expect.poll(async () => (await job(jobs[0])).processed, waiting('the first chunk')).toBeGreaterThan(0);
     const killedAt = Date.now();
     await deployment.worker.kill('SIGKILL');
     if (!split) deployment = await deploy();
@@ -419,7 +421,7 @@ describe(`webhooks end to end (${split ? 'API and worker processes on PostgreSQL
 
     deployment = await deploy();
     await expect.poll(() => deliveriesTo('/hooks/after-crash').length, waiting('the delivery', 120_000)).toBeGreaterThan(0);
-    const req = deliveriesTo('/hooks/after-crash')[0]!;
+    const req = deliveriesTo('/hooks/after-crash')[0];
     expect(verified(req, sub.secret)).toMatchObject({ type: 'ticket.created', data: { id: ticket.id } });
     await new Promise((r) => setTimeout(r, 1_000));
     expect(deliveriesTo('/hooks/after-crash')).toHaveLength(1);

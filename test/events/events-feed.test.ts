@@ -45,7 +45,7 @@ describe('GET /events', () => {
     expect(res.body.data.map((e: any) => e.id)).toEqual(stored.map((e) => e.id).reverse());
     // Byte for byte: the JSON of each entry is the delivery body of that event.
     const entries = JSON.parse(res.text).data as unknown[];
-    for (const [i, entry] of entries.entries()) expect(JSON.stringify(entry)).toBe(deliveryBody(stored[stored.length - 1 - i]!.payload));
+    for (const [i, entry] of entries.entries()) expect(JSON.stringify(entry)).toBe(deliveryBody(stored[stored.length - 1 - i].payload));
     // The versions in `data` grow with each change.
     expect(res.body.data.map((e: any) => e.data.version)).toEqual([3, 2, 2, 1]);
   });
@@ -60,9 +60,9 @@ describe('GET /events', () => {
     }, 10_000);
     const byTicket = await feed(key.value, `ticketId=${ticket.id}`);
     expect(byTicket.body.data.map((e: any) => e.id)).toEqual(stored.map((e) => e.id).reverse());
-    const createdAt = stored[0]!.occurredAt;
+    const createdAt = stored[0].occurredAt;
     const untilFirst = await feed(key.value, `until=${new Date(createdAt.getTime() + 1).toISOString()}&ticketId=${ticket.id}`);
-    expect(untilFirst.body.data.map((e: any) => e.id)).toEqual([stored[0]!.id]);
+    expect(untilFirst.body.data.map((e: any) => e.id)).toEqual([stored[0].id]);
     const sinceOther = await feed(key.value, `since=${encodeURIComponent((await prisma.event.findFirstOrThrow({ where: { ticketId: other.id } })).occurredAt.toISOString())}`);
     expect(sinceOther.body.data.map((e: any) => e.data.id)).toContain(other.id);
     expect(sinceOther.body.data.every((e: any) => e.occurredAt >= sinceOther.body.data.at(-1).occurredAt)).toBe(true);
@@ -83,7 +83,7 @@ describe('GET /events', () => {
   });
 
   it('catches up after an event: oldest first, and a nextCursor even when nothing is new', async () => {
-    const res = await feed(key.value, `after=${stored[0]!.id}&ticketId=${ticket.id}`);
+    const res = await feed(key.value, `after=${stored[0].id}&ticketId=${ticket.id}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.map((e: any) => e.id)).toEqual(stored.slice(1).map((e) => e.id));
     expect(res.body.nextCursor).toEqual(expect.any(String));

@@ -10,7 +10,7 @@ import ajvFormats from 'ajv-formats';
 import { dereference } from '@readme/openapi-parser';
 
 const file = path.resolve(import.meta.dirname, '../../openapi.json');
-const doc = (await dereference(JSON.parse(fs.readFileSync(file, 'utf8')))) as any;
+const doc: any = await dereference(JSON.parse(fs.readFileSync(file, 'utf8')));
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 ajvFormats.default(ajv);
 const compiled = new Map<object, ReturnType<typeof ajv.compile>>();

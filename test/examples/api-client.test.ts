@@ -41,7 +41,7 @@ describe('examples/api-client', () => {
     const generated = COMMENT_HEADER + astToString(await openapiTS(served, { silent: true }));
     expect(generated === fs.readFileSync(path.join(root, 'examples/api-client/openapi-types.ts'), 'utf8'), 'run npm run generate').toBe(true);
 
-    const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
+    const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file));
     const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
     const files = ts.sys.readDirectory(path.join(root, 'examples'), ['.ts']);
     expect(files.map((f) => path.relative(root, f))).toContain('examples/webhook-receiver/server.ts');
@@ -120,7 +120,7 @@ describe('examples/api-client', () => {
     const WAIT = { timeout: 30_000 };
     const newest = async () => (await client.GET('/events', { params: { query: { limit: 1 } } })).data!.data[0];
     await expect.poll(newest, WAIT).toMatchObject({ type: 'ticket.created', data: { id: ticket.id, version: 1 } });
-    const created = (await newest())!;
+    const created = (await newest());
     await editTicket(client, ticket.id, (t) => ({ subject: `${t.subject}, again` }));
     let first!: Awaited<ReturnType<typeof eventsSince>>;
     await expect.poll(async () => (first = await eventsSince(client, { after: created.id })).events.map((e) => [e.type, e.data.version]), WAIT).toEqual([['ticket.updated', 2]]);

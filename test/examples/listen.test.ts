@@ -81,7 +81,7 @@ describe('examples/listen', () => {
     expect(created.status).toBe(201);
 
     const first = await until(() => received.find((r) => JSON.parse(r.body).data?.id === created.body.id), 'the ticket.created POST');
-    const event = new Webhook(secret!).verify(first.body, first.headers as Record<string, string>) as { id: string; type: string; data: { version: number } };
+    const event = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as { id: string; type: string; data: { version: number } };
     expect(event).toMatchObject({ type: 'ticket.created', data: { ...created.body } });
     expect(first.headers['webhook-id']).toBe(event.id);
     expect(first.headers['user-agent']).toBe('Service-Webhooks/1.0');
@@ -102,7 +102,7 @@ describe('examples/listen', () => {
     const [, sameSecret] = await again.waitFor(/Signing secret \(verify with it in your receiver\): (whsec_\S+)/);
     expect(sameSecret).toBe(secret);
     const next = await until(() => received[count], 'the ticket.updated POST');
-    const updated = new Webhook(secret!).verify(next.body, next.headers as Record<string, string>) as { type: string; data: { version: number } };
+    const updated = new Webhook(secret).verify(next.body, next.headers as Record<string, string>) as { type: string; data: { version: number } };
     expect(updated).toMatchObject({ type: 'ticket.updated', data: { subject: 'Changed while away', version: 2 } });
     await again.waitFor(/ticket\.updated \S+ -> 204/);
     await again.stop();

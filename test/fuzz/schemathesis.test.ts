@@ -71,11 +71,11 @@ async function startService(): Promise<Service> {
       clearTimeout(timer);
     });
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start banner in 120 s:\n${out}`)), 120_000);
-      child.stdout!.on('data', () => {
+      child.stdout.on('data', () => {
         if (out.includes('Database:')) {
           clearTimeout(timer);
           resolve();

@@ -10,7 +10,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
-  parse,
+  Kind,
   typeFromAST,
   type DocumentNode,
   type GraphQLInputType,
@@ -183,7 +183,7 @@ describe('what the settings UI and the REST routes send', () => {
     const envelop = yoga.getEnveloped({ principal: null, credentials: 'none', requestId: 'limits', params: { query } } as never);
     const document: DocumentNode = envelop.parse(query);
     expect(envelop.validate(envelop.schema, document)).toEqual([]);
-    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
+    const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
     const cost = costOf({ schema, document, variableValues: largestVariables(operation) });
     // Above 0: the variables fitted, so the cost was measured rather than left to execution.
     expect(cost).toBeGreaterThan(0);

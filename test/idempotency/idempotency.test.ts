@@ -201,13 +201,13 @@ describe('runIdempotent', () => {
   it('ignores an expired record: the key runs afresh and gets a new 24 hours', async () => {
     const key = `k-${randomSuffix()}`;
     const old = await idempotencyRepository.claim({ apiKeyId, key, requestHash: 'old', expiresAt: new Date(Date.now() - 1000) });
-    await idempotencyRepository.complete(old!.id, 201, { old: true }, new Date());
+    await idempotencyRepository.complete(old.id, 201, { old: true }, new Date());
 
     const { runs, execute } = counter();
     expect(await runIdempotent(callWith(key), execute)).toEqual({ status: 201, body: { run: 1 }, headers: {} });
     expect(runs.count).toBe(1);
     const record = await idempotencyRepository.find(apiKeyId, key);
-    expect(record!.id).not.toBe(old!.id);
+    expect(record!.id).not.toBe(old.id);
     expect(record!.expiresAt.getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -215,7 +215,7 @@ describe('runIdempotent', () => {
     const key = `k-${randomSuffix()}`;
     const c = callWith(key);
     const stale = await idempotencyRepository.claim({ apiKeyId, key, requestHash: c.requestHash, expiresAt: new Date(Date.now() + RETENTION_MS) });
-    await prisma.idempotencyRecord.update({ where: { id: stale!.id }, data: { createdAt: new Date(Date.now() - ABANDONED_AFTER_MS - 1000) } });
+    await prisma.idempotencyRecord.update({ where: { id: stale.id }, data: { createdAt: new Date(Date.now() - ABANDONED_AFTER_MS - 1000) } });
 
     const { runs, execute } = counter();
     expect(await runIdempotent(c, execute)).toEqual({ status: 201, body: { run: 1 }, headers: {} });

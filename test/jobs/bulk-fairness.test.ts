@@ -63,6 +63,6 @@ describe('bulk job fairness', () => {
     expect(next.body).toMatchObject({ status: 'completed', succeeded: 2 });
     // Oldest first: the second started after the first finished.
     const [a, b] = await Promise.all([held, second.body.id].map((id) => prisma.ticketBulkJob.findUniqueOrThrow({ where: { id } })));
-    expect(b!.startedAt!.getTime()).toBeGreaterThanOrEqual(a!.finishedAt!.getTime());
+    expect(b.startedAt!.getTime()).toBeGreaterThanOrEqual(a.finishedAt!.getTime());
   }, 180_000);
 });

@@ -111,7 +111,8 @@ describe('bulk job restart', () => {
   it('pauses after each chunk that leaves items to do, for as long as the chunk took, and not after the last', async () => {
     const jobId = await unannouncedJob(Array.from({ length: CHUNK_ITEMS + 2 }, (_, i) => `Paced ${i} ${newId('s')}`));
     const pauses: number[] = [];
-    const { runBulkChunk } = createTicketBulkActivities({ pauseMs: (busyMs) => (pauses.push(busyMs), 0) });
+    const activities = createTicketBulkActivities({ pauseMs: (busyMs) => (pauses.push(busyMs), 0) });
+    const runBulkChunk = (job: { jobId: string }) => activities.runBulkChunk(job);
     const env = new MockActivityEnvironment();
     expect(await env.run(runBulkChunk, { jobId })).toEqual({ remaining: 2 });
     expect(pauses).toHaveLength(1);
@@ -132,7 +133,7 @@ describe('bulk job restart', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     // One turn: the first chunk holds it (inside its first item) until the test lets it go.
-    const { runBulkChunk } = createTicketBulkActivities({
+    const activities = createTicketBulkActivities({
       chunksInFlight: 1,
       pauseMs: () => 2_500,
       afterItem: async (jobId) => {
@@ -141,6 +142,7 @@ describe('bulk job restart', () => {
         await released;
       },
     });
+    const runBulkChunk = (job: { jobId: string }) => activities.runBulkChunk(job);
     const first = new MockActivityEnvironment();
     const second = new MockActivityEnvironment();
     const beats: unknown[] = [];

@@ -25,10 +25,10 @@ const rules: Rule[] = (load(readFileSync(`${dir}/alerts.yml`, 'utf8')) as { grou
 
 /** Metric names in a PromQL expression: identifiers before `{`, `[` or the end, minus functions and keywords. */
 function metricNames(expr: string): string[] {
-  const words = [...expr.replace(/"[^"]*"/g, '""').matchAll(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g)].map((m) => m[1]!);
+  const words = [...expr.replace(/"[^"]*"/g, '""').matchAll(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g)].map((m) => m[1]);
   const keywords = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'offset', 'bool', 'group_left', 'group_right']);
-  const labels = new Set([...expr.matchAll(/\b([a-z_]+)\s*(?:=~|!~|!=|=)\s*"/g)].map((m) => m[1]!));
-  const grouped = new Set([...expr.matchAll(/\b(?:by|without|on|ignoring)\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim())));
+  const labels = new Set([...expr.matchAll(/\b([a-z_]+)\s*(?:=~|!~|!=|=)\s*"/g)].map((m) => m[1]));
+  const grouped = new Set([...expr.matchAll(/\b(?:by|without|on|ignoring)\s*\(([^)]*)\)/g)].flatMap((m) => m[1].split(',').map((s) => s.trim())));
   return [...new Set(words.filter((w) => !keywords.has(w) && !labels.has(w) && !grouped.has(w) && !/^\d/.test(w)))];
 }
 
@@ -57,7 +57,7 @@ describe('Prometheus alerting rules (deploy/prometheus)', () => {
 
   it('ask only for metrics the service serves, each of which the dashboard shows', async () => {
     const text = await (await metricsRoutes().fetch(new Request('http://localhost/metrics'))).text();
-    const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+    const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
     const used = new Set(rules.flatMap((r) => metricNames(r.expr)));
     // `up` is Prometheus' own, per scrape target.
     used.delete('up');

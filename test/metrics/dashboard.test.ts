@@ -8,14 +8,14 @@ import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 /** The metrics served, by name: type. */
 const served = async () => {
   const text = await (await metricsRoutes().fetch(new Request('http://localhost/metrics'))).text();
-  return new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => [name!, type!]));
+  return new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => [name, type]));
 };
 
 describe('the Grafana dashboard and the README', () => {
   it('every metric a panel queries is served', async () => {
     const dashboard = JSON.parse(readFileSync(fromRoot('docs/grafana-dashboard.json'), 'utf8'));
     const exprs: string[] = dashboard.panels.flatMap((p: { targets?: { expr: string }[] }) => (p.targets ?? []).map((t) => t.expr));
-    const queried = new Set(exprs.flatMap((e) => [...e.matchAll(/\b([a-z_]+)\{/g)].map((m) => m[1]!)));
+    const queried = new Set(exprs.flatMap((e) => [...e.matchAll(/\b([a-z_]+)\{/g)].map((m) => m[1])));
     expect(queried.size).toBeGreaterThan(10);
     const names = new Set([...(await served())].flatMap(([name, type]) => (type === 'histogram' ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name])));
     expect([...queried].filter((name) => !names.has(name))).toEqual([]);

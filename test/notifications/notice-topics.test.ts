@@ -25,7 +25,7 @@ describe('notice topics, unread count and mark-all-read', () => {
     const key = await ws.key({ scopes: ['tickets:read'] });
     const userId = key.record.serviceUserId;
     const notice = async (title: string, kind: string, data: Record<string, string | number> = {}) =>
-      (await notificationService.notify(ws.workspace.id, [userId], { kind, title, body: title, data }))[0]!;
+      (await notificationService.notify(ws.workspace.id, [userId], { kind, title, body: title, data }))[0];
     const sub = await createSubscription(ws, { url: 'https://hooks.example.com/topics' });
     await notice('Ticket 1', 'ticket.created', { boardId: supportBoard(ws).board.id, ticketId: 1 });
     await notice('Paused', 'webhook.paused', { subscriptionId: sub.id });
@@ -62,7 +62,7 @@ describe('notice topics, unread count and mark-all-read', () => {
     const colleague = await ws.key({ scopes: ['tickets:read'] });
     const stranger = await other.key({ scopes: ['tickets:read'] });
     const notify = async (ws: { workspace: { id: number } }, userId: number, kind: string, data: Record<string, string | number>) =>
-      (await notificationService.notify(ws.workspace.id, [userId], { kind, title: kind, body: kind, data }))[0]!;
+      (await notificationService.notify(ws.workspace.id, [userId], { kind, title: kind, body: kind, data }))[0];
     const mine = await notify(ws, key.record.serviceUserId, 'ticket.created', { boardId: supportBoard(ws).board.id, ticketId: 1 });
     const hidden = await notify(ws, key.record.serviceUserId, 'ticket.created', { boardId: billingBoard(ws).board.id, ticketId: 2 });
     const colleagues = await notify(ws, colleague.record.serviceUserId, 'ticket.created', { boardId: supportBoard(ws).board.id, ticketId: 3 });

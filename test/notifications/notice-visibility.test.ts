@@ -23,7 +23,7 @@ describe('notices and board visibility at read time', () => {
     const key = await ws.key({ role: ws.roles.agent.id, scopes: ['tickets:read'] });
     const userId = key.record.serviceUserId;
     const notice = async (title: string, kind: string, data: Record<string, string | number>) =>
-      (await notificationService.notify(ws.workspace.id, [userId], { kind, title, body: title, data }))[0]!;
+      (await notificationService.notify(ws.workspace.id, [userId], { kind, title, body: title, data }))[0];
     const billing = await notice('Billing ticket', 'ticket.created', { boardId: billingBoard(ws).board.id, ticketId: 1 });
     await notice('Support ticket', 'ticket.created', { boardId: supportBoard(ws).board.id, ticketId: 2 });
     // A subscription on the board the role sees (one of another board's is hidden: notice-and-stats-visibility.test.ts).

@@ -70,7 +70,7 @@ function list<K, T>(key: PageKey<K>, all: T[], keyOf: (r: T) => K, newestFirst: 
 }
 
 type Page<T> = Awaited<ReturnType<typeof pageByKey<T, unknown>>>;
-const nodes = <T>(c: Page<T>) => c.edges.map((e) => e!.node);
+const nodes = <T>(c: Page<T>) => c.edges.map((e) => e.node);
 
 /** Every row, page by page, following endCursor (forward) or startCursor (backward). */
 async function walk<T, K>(l: KeyedList<T, K>, size: number, backward = false): Promise<T[]> {

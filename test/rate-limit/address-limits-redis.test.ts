@@ -19,7 +19,7 @@ describe('per-address limits shared through Redis', () => {
   beforeAll(async () => {
     server = await startRedisServer();
     connections = [connectRedis(server.url), connectRedis(server.url)];
-    await Promise.all(connections.map((c) => (c.status === 'ready' ? undefined : new Promise((resolve) => c.once('ready', resolve)))));
+    await Promise.all(connections.map((c) => (c.status === 'ready' ? Promise.resolve() : new Promise((resolve) => c.once('ready', resolve)))));
   });
   afterAll(async () => {
     await Promise.all(connections.map((c) => c.quit()));

@@ -25,7 +25,7 @@ describe('per-person request limit of sessions', () => {
     const answers = [];
     for (let i = 0; i < LIMIT; i++) answers.push(await api('POST', '/graphql', { app, headers: i % 2 ? second : first, body: query }));
     for (const a of answers) expect(a.body.errors).toBeUndefined();
-    expect(answers[0]!.headers.get('ratelimit-policy')).toBe(`"default";q=${LIMIT};w=60`);
+    expect(answers[0].headers.get('ratelimit-policy')).toBe(`"default";q=${LIMIT};w=60`);
 
     const over = await api('POST', '/graphql', { app, headers: second, body: query });
     expect(over.status).toBe(429);

@@ -79,7 +79,7 @@ describe('retention', () => {
     const kept = [failedOnBoundary, succeededRecent, cancelledRecent, held, pending];
     expect(ids(await prisma.delivery.findMany({ where: { subscriptionId: sub.id } }))).toEqual(ids(kept));
     expect(ids(await prisma.deliveryAttempt.findMany({ where: { subscriptionId: sub.id } }))).toEqual(
-      [failedOnBoundary.attempts[1]!, succeededRecent.attempts[1]!].sort(),
+      [failedOnBoundary.attempts[1], succeededRecent.attempts[1]].sort(),
     );
     expect((await prisma.event.findMany({ where: { workspaceId: ws.workspace.id } })).map((e) => e.id).sort()).toEqual(
       [...kept.map((d) => d.eventId), relayedRecent, unrelayed, leased].sort(),
@@ -87,7 +87,7 @@ describe('retention', () => {
 
     // The log shows exactly the attempts left and the deliveries waiting without one.
     const log = await deliveryLogRepository.deliveryLog(sub.id, {}, 100);
-    expect(log.map((r) => r.id).sort()).toEqual([failedOnBoundary.attempts[1]!, succeededRecent.attempts[1]!, cancelledRecent.id, held.id, pending.id].sort());
+    expect(log.map((r) => r.id).sort()).toEqual([failedOnBoundary.attempts[1], succeededRecent.attempts[1], cancelledRecent.id, held.id, pending.id].sort());
   });
 
   it('looks past events kept for their deliveries, batch after batch', async () => {

@@ -25,7 +25,7 @@ export function runBuildDir(runDir = process.env.TEST_RUN_DIR): string | undefin
 let built: Promise<string> | undefined;
 
 /** The folder holding this run's main.js and its workflow bundle; built by the first caller. */
-export function builtService(): Promise<string> {
+function builtService(): Promise<string> {
   built ??= build();
   return built;
 }

@@ -44,13 +44,13 @@ export interface DeliveryStackOptions<Server> {
 
 interface DeliveryStack {
   taskQueue: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 type Stop = () => Promise<unknown>;
 
 /** Runs `start`, which pushes how to stop what it started; when it fails, stops that and rethrows. */
-async function build<T>(start: (stops: Stop[]) => Promise<T>): Promise<T & { stop(): Promise<void> }> {
+async function build<T>(start: (stops: Stop[]) => Promise<T>): Promise<T & { stop: () => Promise<void> }> {
   const stops: Stop[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);

@@ -100,7 +100,7 @@ async function setupRun(): Promise<() => Promise<void>> {
     process.env.TEST_POSTGRES_URL = throwaway.url;
     return async () => {
       removeRunDir();
-      await throwaway.stop();
+      throwaway.stop();
     };
   }
   const prefix = `test_${crypto.randomBytes(3).toString('hex')}_`;

@@ -7,7 +7,7 @@ export async function someoneWaitsForALock(): Promise<'waiting'> {
   for (;;) {
     const [row] = await prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
-    if (row!.n > 0) return 'waiting';
+    if (row.n > 0) return 'waiting';
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -12,7 +12,7 @@ const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() 
 
 export async function workflowBundleOf(workflowsPath: string): Promise<WorkflowBundleOption> {
   const runDir = process.env.TEST_RUN_DIR;
-  const bundle = () => bundleWorkflowCode({ workflowsPath, logger: quiet as never });
+  const bundle = () => bundleWorkflowCode({ workflowsPath, logger: quiet });
   if (!runDir) return bundle();
   const file = path.join(runDir, `workflows-${crypto.createHash('sha256').update(workflowsPath).digest('hex').slice(0, 16)}.js`);
   if (fs.existsSync(file)) return { codePath: file };

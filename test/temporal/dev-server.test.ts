@@ -136,7 +136,7 @@ describe('startDevServer', () => {
     const exited = new Promise((resolve) => parent.once('exit', resolve));
     try {
       await new Promise<void>((resolve, reject) => {
-        parent.stdout!.on('data', (chunk: Buffer) => {
+        parent.stdout.on('data', (chunk: Buffer) => {
           if (chunk.toString().includes('ready')) resolve();
         });
         parent.once('exit', (code) => reject(new Error(`parent exited early with ${code}`)));

@@ -25,7 +25,7 @@ async function facts(p: Page): Promise<Record<string, string>> {
   const list = p.locator('.stats-facts');
   const terms = await list.locator('dt').allTextContents();
   const values = await list.locator('dd').allTextContents();
-  return Object.fromEntries(terms.map((t, i) => [t, values[i]!]));
+  return Object.fromEntries(terms.map((t, i) => [t, values[i]]));
 }
 
 describe('delivery statistics in Chromium', { timeout: 90_000 }, () => {
@@ -78,7 +78,7 @@ describe('delivery statistics in Chromium', { timeout: 90_000 }, () => {
     const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
       const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       const seen = new Set<string>();
-      for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
       return seen.size;
     });
     expect(painted).toBeGreaterThan(2);

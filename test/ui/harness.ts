@@ -26,7 +26,7 @@ const uiPort = await freePort();
 loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PUBLIC_BASE_URL: `http://127.0.0.1:${uiPort}/public/v1` });
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-export const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
+const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -85,7 +85,7 @@ export async function startUiStack(): Promise<UiStack> {
         await prisma.user.create({
           data: {
             workspaceId: workspace.workspace.id,
-            userName: email.split('@')[0]!,
+            userName: email.split('@')[0],
             fullName: role === 'admin' ? 'Second Admin' : 'Agent Smith',
             email,
             roleId: role === 'admin' ? workspace.roles.admin.id : workspace.roles.agent.id,

@@ -37,9 +37,9 @@ const fitsWidth = (p: Page) => p.evaluate(() => document.documentElement.scrollW
 
 function verifyWith(secret: string, request: { headers: Record<string, string>; body: string }) {
   return new StandardWebhook(secret.slice('whsec_'.length)).verify(request.body, {
-    'webhook-id': request.headers['webhook-id']!,
-    'webhook-timestamp': request.headers['webhook-timestamp']!,
-    'webhook-signature': request.headers['webhook-signature']!,
+    'webhook-id': request.headers['webhook-id'],
+    'webhook-timestamp': request.headers['webhook-timestamp'],
+    'webhook-signature': request.headers['webhook-signature'],
   });
 }
 
@@ -231,8 +231,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await screenshot(page, 'webhook-deliveries');
 
     const [request] = await waitForRequests(1);
-    expect(JSON.parse(request!.body).data.id).toBe(ticket.body.id);
-    verifyWith(firstSecret, request!);
+    expect(JSON.parse(request.body).data.id).toBe(ticket.body.id);
+    verifyWith(firstSecret, request);
   });
 
   it('resends a delivery from the side panel: a manual attempt with the same webhook-id, grouped under its delivery', async () => {
@@ -240,8 +240,8 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await panel.getByRole('button', { name: /^Resend ticket\.created event/ }).click();
     await panel.locator('.attempt', { hasText: 'Manual resend' }).getByText('Succeeded').waitFor(WAIT);
     const requests = await waitForRequests(2);
-    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    expect(requests[1]!.body).toBe(requests[0]!.body);
+    expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
+    expect(requests[1].body).toBe(requests[0].body);
     await screenshot(page, 'webhook-delivery-panel');
     await panel.getByRole('button', { name: 'Close' }).click();
     await panel.waitFor({ state: 'detached' });
@@ -275,9 +275,9 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await onceLogged({ eventType: 'webhook.test', status: 'succeeded', since });
     await page.locator('tr.delivery-row', { hasText: 'webhook.test' }).getByText('Succeeded').waitFor(WAIT);
-    const test = (await waitForRequests(3))[2]!;
+    const test = (await waitForRequests(3))[2];
     expect(JSON.parse(test.body).type).toBe('webhook.test');
-    expect(test.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(test.headers['webhook-signature'].split(' ')).toHaveLength(2);
     verifyWith(rotatedSecret, test);
     verifyWith(firstSecret, test);
 
@@ -344,7 +344,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await onceLogged({ eventType: 'webhook.test', status: 'failed', since });
     await page.locator('tr.delivery-row[data-status="failed"]', { hasText: 'webhook.test' }).first().waitFor(WAIT);
-    const failed = (await waitForRequests(before + 1))[before]!;
+    const failed = (await waitForRequests(before + 1))[before];
 
     stack.receiver.respond(hookPath, { status: 200, body: 'recovered' });
     await page.getByRole('button', { name: 'Recover failed deliveries' }).click();
@@ -377,7 +377,7 @@ describe('settings UI in Chromium', { timeout: 90_000 }, () => {
     await waitForRequests(before + 2);
     const resent = stack.receiver.received(hookPath).slice(before + 1).filter((r) => r.headers['webhook-id'] === failed.headers['webhook-id']);
     expect(resent).toHaveLength(1);
-    expect(resent[0]!.body).toBe(failed.body);
+    expect(resent[0].body).toBe(failed.body);
   });
 
   it('works with the keyboard: dialogs take focus, Escape closes them and focus returns', async () => {

@@ -33,7 +33,7 @@ export async function signIn(email: string, password = PASSWORD, workspace?: str
     body: { query: 'mutation($e: String!, $p: String!, $w: String) { signIn(email: $e, password: $p, workspace: $w) { csrfToken } }', variables: { e: email, p: password, w: workspace } },
   });
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
-  return { cookie: res.headers.getSetCookie()[0]!.split(';')[0]!, csrfToken: res.body.data.signIn.csrfToken };
+  return { cookie: res.headers.getSetCookie()[0].split(';')[0], csrfToken: res.body.data.signIn.csrfToken };
 }
 
 export const INVITE = `mutation($input: InviteUserInput!) { inviteUser(input: $input) { link emailed invitation { id email roleId expiresAt } } }`;

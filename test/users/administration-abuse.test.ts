@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 describe('ids of another workspace', () => {
   it('are not found, or not a board / not a role, and change nothing', async () => {
-    const theirBoard = other.boards[0]!.id;
+    const theirBoard = other.boards[0].id;
     expect((await api('PATCH', `/boards/${theirBoard}`, { key, body: { name: 'Mine now' } })).status).toBe(404);
     expect((await api('POST', `/boards/${theirBoard}/archive`, { key })).status).toBe(404);
     expect((await api('PATCH', `/users/${other.admin.id}`, { key, body: { roleId: ws.roles.viewer.id } })).status).toBe(404);
@@ -40,14 +40,14 @@ describe('ids of another workspace', () => {
   });
 
   it('a role may not see a board of another workspace', async () => {
-    const res = await gql(CREATE_ROLE, { input: { name: 'Spy', boardIds: [ws.boards[0]!.id, other.boards[0]!.id] } }, { session: admin });
+    const res = await gql(CREATE_ROLE, { input: { name: 'Spy', boardIds: [ws.boards[0].id, other.boards[0].id] } }, { session: admin });
     expect(codeOf(res)).toBe('validation_failed');
-    expect(res.errors![0]!.extensions.errors).toEqual([{ path: '/boardIds/1', message: `is not a board (${other.boards[0]!.id})` }]);
+    expect(res.errors![0].extensions.errors).toEqual([{ path: '/boardIds/1', message: `is not a board (${other.boards[0].id})` }]);
     // Nor one that does not exist at all, nor through an update.
     const ghost = newId('brd');
-    const made = await gql(CREATE_ROLE, { input: { name: 'Fine', boardIds: [ws.boards[0]!.id] } }, { session: admin });
+    const made = await gql(CREATE_ROLE, { input: { name: 'Fine', boardIds: [ws.boards[0].id] } }, { session: admin });
     const update = await gql(`mutation($id: Int!, $b: [String!]) { updateRole(id: $id, input: { boardIds: $b }) { id } }`, { id: made.data.createRole.id, b: [ghost] }, { session: admin });
-    expect(update.errors![0]!.extensions.errors).toEqual([{ path: '/boardIds/0', message: `is not a board (${ghost})` }]);
+    expect(update.errors![0].extensions.errors).toEqual([{ path: '/boardIds/0', message: `is not a board (${ghost})` }]);
     expect(await prisma.roleBoard.count({ where: { role: { name: 'Spy' } } })).toBe(0);
   });
 });
@@ -58,7 +58,7 @@ describe('lists over their bounds', () => {
   it('10,000 boards for a role: 422 naming the bound, before any board is read', async () => {
     const res = await gql(CREATE_ROLE, { input: { name: 'Everything', boardIds: many } }, { session: admin });
     expect(codeOf(res)).toBe('validation_failed');
-    expect(res.errors![0]!.extensions.errors).toEqual([{ path: '/boardIds', message: 'Too big: expected array to have <=100 items' }]);
+    expect(res.errors![0].extensions.errors).toEqual([{ path: '/boardIds', message: 'Too big: expected array to have <=100 items' }]);
   });
 
   it('the bounds are in the OpenAPI document, and REST refuses past them', async () => {

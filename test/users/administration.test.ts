@@ -39,7 +39,7 @@ let boardA: { id: string; fields: { id: string; name: string }[] };
 let boardB: string;
 let role: { id: number };
 
-const ticketInA = () => ({ boardId: boardA.id, subject: 'Outage', requesterEmail: 'c@example.com', fields: [{ fieldId: boardA.fields[0]!.id, value: 'major' }] });
+const ticketInA = () => ({ boardId: boardA.id, subject: 'Outage', requesterEmail: 'c@example.com', fields: [{ fieldId: boardA.fields[0].id, value: 'major' }] });
 
 async function keyWithRole(roleId: number, scopes: string[] = [...API_SCOPES]) {
   return (await gqlData(CREATE_KEY, { input: { name: `k-${roleId}-${Math.random()}`, roleId, scopes } }, { session: admin })).createApiKey.value as string;
@@ -78,7 +78,7 @@ describe('boards', () => {
     expect(ticket.body).toMatchObject({ state: { name: 'Fixing' }, priority: 'p2' });
     const [entry] = await auditOf('board.created', boardA.id);
     expect(entry).toMatchObject({ actorType: 'api_key' });
-    expect((entry!.changes as { field: string }[]).map((c) => c.field)).toEqual(['name', 'description', 'priorities', 'fields', 'states']);
+    expect((entry.changes as { field: string }[]).map((c) => c.field)).toEqual(['name', 'description', 'priorities', 'fields', 'states']);
   });
 
   it('renames, archives (no new tickets, the old ones stay) and unarchives, recording each', async () => {
@@ -150,7 +150,7 @@ describe('a role that sees only board A', () => {
     expect(role).toMatchObject({ name: 'Escalation engineer', isAdmin: false, allBoards: false, permissions: ['tickets.write', 'webhooks.manage'], boardIds: [boardA.id], builtIn: false });
     const [entry] = await auditOf('role.created', role.id);
     expect(entry).toMatchObject({ actorType: 'person', actorId: String(ws.admin.id) });
-    expect(entry!.changes).toContainEqual({ field: 'boardIds', before: null, after: [boardA.id] });
+    expect(entry.changes).toContainEqual({ field: 'boardIds', before: null, after: [boardA.id] });
   });
 
   it('gives its key the tickets of board A only; board B’s answer 404', async () => {
@@ -179,11 +179,11 @@ describe('a role that sees only board A', () => {
     const [subA, subB] = [await subscribe([boardA.id]), await subscribe([boardB])];
     const [eventA] = await eventsOf(ticketA.id);
     const [eventB] = await eventsOf(ticketB.id);
-    await writeDelivery(eventA!.id, subA);
-    await writeDelivery(eventB!.id, subB);
+    await writeDelivery(eventA.id, subA);
+    await writeDelivery(eventB.id, subB);
     const log = await api('GET', `/webhooks/${subA}/deliveries`, { key });
     expect(log.status, log.text).toBe(200);
-    expect(log.body.data.map((d: { eventId: string }) => d.eventId)).toEqual([eventA!.id]);
+    expect(log.body.data.map((d: { eventId: string }) => d.eventId)).toEqual([eventA.id]);
     expect((await api('GET', `/webhooks/${subB}/deliveries`, { key })).status).toBe(404);
     expect((await api('GET', `/webhooks/${subB}`, { key })).status).toBe(404);
     // Nor may it subscribe to board B.

@@ -12,7 +12,7 @@ let boardId: string;
 beforeAll(async () => {
   const ws = await createTestWorkspace('GraphQL inputs');
   key = (await ws.key({ name: 'GraphQL' })).value;
-  boardId = ws.boards[0]!.id;
+  boardId = ws.boards[0].id;
 });
 
 async function gql(query: string, variables: Record<string, unknown> = {}, withKey = true) {

@@ -71,7 +71,7 @@ function validParams(route: RouteDef): Record<string, string> {
 }
 
 const pathOf = (route: RouteDef, params: Record<string, string>, query: Record<string, string> = {}) => {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!));
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));
   const search = new URLSearchParams(query).toString();
   return search ? `${path}?${search}` : path;
 };

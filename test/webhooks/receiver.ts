@@ -87,6 +87,7 @@ export async function startReceiver(tls: TestCa, options: { neverClose?: boolean
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failing responder is an unhandled rejection, which fails the vitest run
     req.on('end', async () => {
       const received: ReceivedRequest = {
         path: req.url ?? '/',

@@ -3,7 +3,7 @@
 import { createContext, useContext } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { gql, gqlGet, setCsrfToken } from './api/client.ts';
-import { ROLES, SIGN_IN, SIGN_OUT, VIEWER, type Role, type Viewer } from './api/operations.ts';
+import { ROLES, SIGN_IN, SIGN_OUT, VIEWER, type Viewer } from './api/operations.ts';
 
 export function useViewerQuery() {
   return useQuery({

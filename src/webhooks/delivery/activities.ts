@@ -192,7 +192,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       lastScheduled: false,
       nextAttemptAt: null,
       // The log ties the attempt to the workflow that asked first (a re-send's, a recovery's).
-      workflowId: claimed.manual![0]!,
+      workflowId: claimed.manual![0],
       workflowRunId: null,
       waited: claimed.waited,
       fence,
@@ -405,13 +405,13 @@ const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpSta
  * or `stopped()`: from then on none is started. Returns what was sent, in order, and what was never started.
  */
 export async function sendInTurn(items: ClaimedDelivery[], width: number, sendOne: (d: ClaimedDelivery) => Promise<Sent>, stopped: () => boolean = () => false): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
-  const sent: (Sent | undefined)[] = new Array(items.length);
+  const sent = new Array<Sent | undefined>(items.length);
   let next = 0;
   let halted = false;
   const lane = async () => {
     while (!halted && !stopped() && next < items.length) {
       const i = next++;
-      const s = await sendOne(items[i]!);
+      const s = await sendOne(items[i]);
       sent[i] = s;
       if (!is2xx(s)) halted = true;
     }

@@ -4,9 +4,9 @@
 // built-ins: workflow code imports this.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 
-export const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
+const EventIdKey = defineSearchAttributeKey('EventId', SearchAttributeType.KEYWORD);
 export const SubscriptionIdKey = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
-export const EventTypeKey = defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD);
+const EventTypeKey = defineSearchAttributeKey('EventType', SearchAttributeType.KEYWORD);
 export const WorkspaceIdKey = defineSearchAttributeKey('WorkspaceId', SearchAttributeType.KEYWORD);
 
 /** A subscription's delivery run. */

@@ -25,7 +25,7 @@ import type { ClaimedDelivery, ClaimResult } from './queue.repository.ts';
 import type { RunWait, WaitReason } from './wait.ts';
 import { afterBatch, effectiveInFlight, followSettings, initialRunState, rateAllowance, spendRate, type RunEnd, type RunInput, type SubscriptionSettings } from './run-state.ts';
 import { runSearchAttributes, type DeliveryRef } from './search-attributes.ts';
-import { stateQuery, wakeSignal, type AttemptResult, type RunView } from './signals.ts';
+import { stateQuery, wakeSignal, type AttemptResult } from './signals.ts';
 import { answerRequesters, manualAttempts } from './manual.ts';
 
 export { stateQuery, wakeSignal };

@@ -138,7 +138,7 @@ export function createOutboxRelay(options: RelayOptions) {
     }
     if (failed.size) {
       await relayRepository.releaseLease([...failed]);
-      const reason = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
+      const reason: unknown = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
       throw Object.assign(new Error(`could not wake the delivery runs of ${failed.size} events`), { cause: reason });
     }
   }

@@ -92,6 +92,6 @@ export const deliveryLogService = {
     const attempt = result && 'attemptId' in result && result.attemptId ? await deliveryLogRepository.attempt(result.attemptId) : null;
     if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
     // The column holds only what a batch recorded: a WaitReason (recordAttempt's and recordSuccesses' type).
-    return { ...attempt, trigger: attempt.trigger as string, status: attempt.status as string, waitedReason: attempt.waitedReason as WaitReason | null, sortAt: attempt.attemptedAt };
+    return { ...attempt, trigger: attempt.trigger, status: attempt.status, waitedReason: attempt.waitedReason as WaitReason | null, sortAt: attempt.attemptedAt };
   },
 };

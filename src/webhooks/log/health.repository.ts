@@ -6,7 +6,7 @@ import { prisma } from '../../db/db.ts';
 import { Prisma } from '../../generated/prisma/client.ts';
 import { eventVisible } from '../../events/event.visibility.ts';
 
-export const HEALTH_WINDOW_MS = 24 * 60 * 60 * 1000;
+const HEALTH_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface HealthAttempt {
   status: string;

@@ -19,7 +19,7 @@ const HealthAttemptRef = builder.objectRef<HealthAttempt>('WebhookHealthAttempt'
   }),
 });
 
-export const WebhookHealthRef = builder.objectRef<SubscriptionHealth>('WebhookHealth').implement({
+const WebhookHealthRef = builder.objectRef<SubscriptionHealth>('WebhookHealth').implement({
   description: 'The subscription’s recent attempts at a glance (those at events the caller sees)',
   fields: (t) => ({
     attempts24h: t.exposeInt('attempts', { description: 'Attempts in the last 24 hours (rolling)' }),
@@ -36,7 +36,7 @@ const EMPTY: SubscriptionHealth = { attempts: 0, succeeded: 0, lastAttempt: null
 const load = batchPerRequest<GraphQLContext, string, SubscriptionHealth>((ids, ctx) => healthOf(ids, visibleBoards(ctx.principal!)));
 
 /** The health of subscription `id` for this request's caller, batched with the others the answer asks for. */
-export const healthFor = async (ctx: GraphQLContext, id: string): Promise<SubscriptionHealth> => (await load(ctx, id)) ?? EMPTY;
+const healthFor = async (ctx: GraphQLContext, id: string): Promise<SubscriptionHealth> => (await load(ctx, id)) ?? EMPTY;
 
 // `health` of every subscription answer: the log reads the subscriptions' attempts, and the
 // subscriptions' own types know nothing of the log.

@@ -26,6 +26,6 @@ export const webhookMetricsRepository = {
         (SELECT count(*)::int FROM (
            SELECT 1 FROM "WebhookSubscription" s JOIN "Delivery" d ON d."subscriptionId" = s."id" AND d."status" = 'held' LIMIT ${COUNT_CAP}
          ) h) AS "heldDeliveries"`;
-    return row!;
+    return row;
   },
 };

@@ -17,7 +17,7 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   const m = IMF_FIXDATE.exec(v);
   if (!m) return null;
   const [, , day, month, year, hh, mm, ss] = m;
-  const at = Date.UTC(Number(year), MONTHS.indexOf(month!), Number(day), Number(hh), Number(mm), Number(ss));
+  const at = Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hh), Number(mm), Number(ss));
   const date = new Date(at);
   // Date.UTC rolls 31 Feb over into March: such a date is not a date.
   if (date.getUTCDate() !== Number(day) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 60) return null;

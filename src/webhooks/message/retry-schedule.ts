@@ -12,7 +12,7 @@ export const DEFAULT_DELAYS_SECONDS: readonly number[] = RETRY_DELAYS_MS.map((ms
 /** The most delays (retries) a schedule may have: the default's. */
 export const MAX_RETRY_DELAYS = MAX_ATTEMPTS - 1;
 /** The longest single delay: the default's longest. */
-export const MAX_RETRY_DELAY_SECONDS = Math.max(...DEFAULT_DELAYS_SECONDS);
+const MAX_RETRY_DELAY_SECONDS = Math.max(...DEFAULT_DELAYS_SECONDS);
 /** The most a schedule's delays may add up to: the default's span. */
 export const MAX_RETRY_SPAN_SECONDS = DEFAULT_DELAYS_SECONDS.reduce((a, b) => a + b, 0);
 
@@ -53,7 +53,7 @@ export const retryScheduleInput = z
   .describe(RETRY_SCHEDULE_NOTE);
 
 /** The delays stored on a subscription's row (its `retrySchedule` column), or null for the default; anything unreadable is the default. */
-export function storedDelays(stored: unknown): number[] | null {
+function storedDelays(stored: unknown): number[] | null {
   const value = typeof stored === 'string' ? safeJson(stored) : stored;
   const delays = (value as { delaysSeconds?: unknown } | null)?.delaysSeconds;
   if (!Array.isArray(delays) || delays.length > MAX_RETRY_DELAYS || !delays.every((d) => Number.isInteger(d) && d > 0)) return null;

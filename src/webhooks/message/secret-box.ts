@@ -141,7 +141,7 @@ export class KeyRing {
   }
 
   current(): SecretKey {
-    return this.all()[0]!;
+    return this.all()[0];
   }
 
   byId(id: string): SecretKey {

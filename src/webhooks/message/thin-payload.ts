@@ -6,7 +6,6 @@ import { config } from '../../config.ts';
 import { thinEnvelope } from '../../events/event.thin.ts';
 
 export const PAYLOAD_MODES = ['full', 'thin'] as const;
-export type PayloadMode = (typeof PAYLOAD_MODES)[number];
 
 export const PAYLOAD_NOTE =
   '`full` (default): each event carries the ticket after the change. `thin`: ticket events carry only `{object: "ticket", id, version, changedFields, url}` ' +

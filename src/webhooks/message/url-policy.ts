@@ -92,6 +92,7 @@ export const URL_RULE_NOTE =
  * out): `https://`, a non-empty authority, then no control characters or spaces anywhere. The
  * WHATWG parser would quietly drop TAB, CR and LF and accept `https:host` or `https:///host`.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 export const WEBHOOK_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]:\/\/[^/?#\\\u0000-\u0020\u007F]+(?:[/?#][^\u0000-\u0020\u007F]*)?$/;
 
 const refuse = (message: string) => ({ ok: false, message }) as const;
@@ -113,6 +114,7 @@ const RULE = 'breaks the URL rule: ';
  */
 export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): UrlTarget {
   if (raw.length > MAX_URL_LENGTH) return refuse(`must be at most ${MAX_URL_LENGTH} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (/[\u0000-\u0020\u007F]/.test(raw)) return refuse('must not contain spaces or control characters (tab, line feed and carriage return included)');
   let url: URL;
   try {

@@ -40,7 +40,7 @@ async function* allRows(): AsyncGenerator<StoredSecrets> {
     });
     yield* rows;
     if (rows.length < PAGE) return;
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1].id;
   }
 }
 

@@ -123,7 +123,7 @@ export const webhookRepository = {
     return prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ secret: string }[]>`SELECT "secret" FROM "WebhookSubscription" WHERE "id" = ${id} FOR UPDATE`;
       // The current secret becomes the previous one (sealed again for that column); it replaces (clears) the one before it.
-      const previous = openSecret(row!.secret, { subscriptionId: id, column: 'secret' });
+      const previous = openSecret(row.secret, { subscriptionId: id, column: 'secret' });
       const updated = await tx.webhookSubscription.update({
         where: { id },
         data: { secret: sealSecret(secret, { subscriptionId: id, column: 'secret' }), previousSecret: sealSecret(previous, { subscriptionId: id, column: 'previousSecret' }), secretRotatedAt: at },

@@ -1,7 +1,6 @@
 // GraphQL types, queries and mutations of webhook subscriptions. The log adds what it reads of
 // them (`health`: ../log/health.types.ts) and the delivery log's (../log/delivery-log.types.ts).
 import { builder } from '../../graphql/builder.ts';
-import { AppError } from '../../errors/errors.ts';
 import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
 import { FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';

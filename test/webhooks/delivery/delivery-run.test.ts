@@ -131,7 +131,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const sub = await createSubscription(ws, { url, maxInFlight: 1 });
     const refs = await deliveries(ws, sub.id, 1 + PIPELINE_DEPTH + 3);
     // The second event of the deep batch fails once; everything else answers 200 at once.
-    const failing = refs[2]!.eventId;
+    const failing = refs[2].eventId;
     let failed = false;
     let open = 0;
     let most = 0;
@@ -158,13 +158,13 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const batches = (history.events ?? [])
       .map((e) => e.activityTaskScheduledEventAttributes)
       .filter((a) => a?.activityType?.name === 'sendBatch')
-      .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as { deliveries: { eventId: string }[]; width: number });
+      .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0].data!).toString()) as { deliveries: { eventId: string }[]; width: number });
     expect(batches.slice(0, 2).map((b) => [b.deliveries.length, b.width])).toEqual([
       [1, 1],
       [PIPELINE_DEPTH, 1],
     ]);
     // The unsent ones went out in the next batch, after the failure (which waits for its retry).
-    expect(batches[2]!.deliveries.map((d) => d.eventId)).toEqual([refs[3]!.eventId]);
+    expect(batches[2].deliveries.map((d) => d.eventId)).toEqual([refs[3].eventId]);
   });
 
   it("holds a workspace to its cap across its subscriptions, and wakes a waiting run when room opens", async () => {
@@ -236,7 +236,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const { path, url } = hook('new-bound');
     let calls = 0;
     let g = gate();
-    receiver.respond(path, (req) => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
+    receiver.respond(path, () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : g.respond()));
     const sub = await createSubscription(ws, { url, maxInFlight: 4 });
     await wake(await deliveries(ws, sub.id, 1));
     // The 429 halved the bound: the next ones go two at once.

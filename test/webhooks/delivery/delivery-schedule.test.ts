@@ -16,7 +16,7 @@ describe('retry delays', () => {
         expect(d).toBeLessThanOrEqual(Math.ceil(nominal * (1 + RETRY_JITTER)));
       }
       // The band is used, not a point: the lowest and highest draws are ~20% apart.
-      expect(draws.at(-1)! - draws[0]!).toBeGreaterThan(nominal * 0.19);
+      expect(draws.at(-1)! - draws[0]).toBeGreaterThan(nominal * 0.19);
       expect(draws[2]).toBe(nominal);
     }
     expect(jitteredDelay(MAX_ATTEMPTS, 0.5)).toBeUndefined();

@@ -46,7 +46,7 @@ describe('webhook delivery workflow (time-skipping)', () => {
           transport: {
             async sendMail(message) {
               const info = await json.sendMail(message);
-              mails.push(JSON.parse(info.message as string));
+              mails.push(JSON.parse(info.message));
               return info;
             },
           },

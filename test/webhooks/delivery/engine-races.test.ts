@@ -42,7 +42,7 @@ describe('delivery engine races on PostgreSQL', () => {
     const ws = await createTestWorkspace();
     const sub = await createSubscription(ws, { url: 'https://127.0.0.1:9/hook', condition: 'paused' });
     const refs = [await createDelivery(ws, sub.id), await createDelivery(ws, sub.id)];
-    await prisma.delivery.update({ where: { id: refs[0]!.deliveryId }, data: { status: 'held' } });
+    await prisma.delivery.update({ where: { id: refs[0].deliveryId }, data: { status: 'held' } });
 
     // The claim reads `paused`; the resume runs before the claim holds the queue.
     const resume = atPointRun('claim:read', sub.id, () => conditionRepository.resume(sub.id));
@@ -66,7 +66,7 @@ describe('delivery engine races on PostgreSQL', () => {
     const earlierWritten = new Promise<void>((resolve) => (written = resolve));
     const earlier = prisma.$transaction(
       async (tx) => {
-        await writeEvent(tx, { type: 'ticket.created', workspace: ws.workspace, actor: { id: ws.admin.id, name: ws.admin.fullName }, boardId: ws.boards[0]!.id, data: { id: 0, subject: 'earlier', version: 1 } });
+        await writeEvent(tx, { type: 'ticket.created', workspace: ws.workspace, actor: { id: ws.admin.id, name: ws.admin.fullName }, boardId: ws.boards[0].id, data: { id: 0, subject: 'earlier', version: 1 } });
         written();
         await committing;
       },

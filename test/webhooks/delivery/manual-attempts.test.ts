@@ -99,7 +99,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     const resent = [await failed(ws, sub.id, new Date(since.getTime() - MINUTE)), await failed(ws, sub.id, new Date(since.getTime() - MINUTE))];
     const recovered = [await failed(ws, sub.id, since), await failed(ws, sub.id, since), await failed(ws, sub.id, since)];
 
-    await wake(scheduled[0]!);
+    await wake(scheduled[0]);
     await vi.waitFor(() => expect(g.held()).toBe(2), WAIT);
     const resends = resent.map((ref) => resend(ref));
     const recovery = await startRecovery(stack.env.client, stack.taskQueue, { subscriptionId: sub.id, workspaceId: ws.workspace.id, since: since.toISOString(), until: new Date().toISOString() }, uniqueId('req'));
@@ -116,8 +116,8 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     for (const [i, { result, workflowId }] of (await Promise.all(resends)).entries()) {
       // The delivery's count continues; the attempt is the re-send's in the log.
       expect(result).toMatchObject({ outcome: 'succeeded', attempt: 2, httpStatus: 200 });
-      expect(await manualAttemptsOf(resent[i]!.deliveryId)).toMatchObject([{ attempt: 2, status: 'succeeded', workflowId }]);
-      expect(await deliveryRow(resent[i]!.deliveryId)).toMatchObject({ status: 'succeeded', manualRequests: [], manualRequestedAt: null, claim: null });
+      expect(await manualAttemptsOf(resent[i].deliveryId)).toMatchObject([{ attempt: 2, status: 'succeeded', workflowId }]);
+      expect(await deliveryRow(resent[i].deliveryId)).toMatchObject({ status: 'succeeded', manualRequests: [], manualRequestedAt: null, claim: null });
     }
     for (const ref of recovered) expect(await manualAttemptsOf(ref.deliveryId)).toMatchObject([{ status: 'succeeded', workflowId: recovery.workflowId }]);
     expect(await runResult(stack.env.client, sub.id)).toMatchObject({ ended: 'idle' });
@@ -138,7 +138,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     for (let i = 0; i < WORKSPACE_CAP; i++) refsA.push(await createDelivery(ws, a.id));
     const refB = await failed(ws, b.id, new Date(Date.now() - MINUTE));
 
-    await wake(refsA[0]!);
+    await wake(refsA[0]);
     await vi.waitFor(() => expect(g.held()).toBe(WORKSPACE_CAP), WAIT);
     const resent = resend(refB);
     // Asked for, and b's run waits for room in the workspace's cap (or, sent outside it, the request arrived).
@@ -153,7 +153,7 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
   });
 
   it(`re-sends of one delivery that wait together get one attempt; beyond ${MANUAL_REQUESTS_PER_DELIVERY} they are refused (busy)`, async () => {
-    const { path, g, sub, first, ref } = await oneInFlight('join');
+    const { path, g, first, ref } = await oneInFlight('join');
 
     const requestIds = Array.from({ length: MANUAL_REQUESTS_PER_DELIVERY + 1 }, () => uniqueId('req'));
     const resends = requestIds.map((id) => resend(ref, id));
@@ -168,11 +168,29 @@ describe('manual attempts within the bound and the cap (time-skipping)', { timeo
     const answers = (await Promise.all(resends)).filter((r) => r.workflowId !== refused.workflowId);
     const [attempt, ...more] = await manualAttemptsOf(ref.deliveryId);
     expect(more).toEqual([]);
-    expect(answers.map((a) => a.result)).toEqual(answers.map(() => ({ outcome: 'succeeded', attemptId: attempt!.id, attempt: 2, httpStatus: 200 })));
+    expect(answers.map((a) => a.result)).toEqual(answers.map(() => ({ outcome: 'succeeded', attemptId: attempt.id, attempt: 2, httpStatus: 200 })));
     // The log ties it to the re-send that asked first; the others got it too.
-    expect(answers.map((a) => a.workflowId)).toContain(attempt!.workflowId);
+    expect(answers.map((a) => a.workflowId)).toContain(attempt.workflowId);
     expect(eventIdsAt(path)).toEqual([first.eventId, ref.eventId]);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ manualRequests: [], manualRequestedAt: null });
+  });
+
+  it('a re-send of a cancelled delivery still claimed by a run that ended (a batch it never started) goes out, and the claim is freed', async () => {
+    // A run that ends on a disable (a 410 of its previous batch) or a delete leaves the claim of a
+    // batch it had claimed but not started on the rows that stop cancelled (the simulation allows
+    // it as inert): the run a re-send wakes frees every earlier run's claim at its first claim.
+    const ws = await createTestWorkspace();
+    const { path, url } = hook('inert-claim');
+    stack.receiver.respond(path, async () => ({ status: 200 }));
+    const sub = await createSubscription(ws, { url, maxInFlight: 1 });
+    const ref = await createDelivery(ws, sub.id);
+    await prisma.delivery.update({ where: { id: ref.deliveryId }, data: { status: 'cancelled', claim: 'an-ended-run:2:1' } });
+
+    const { result } = await resend(ref);
+    expect(result).toMatchObject({ outcome: 'succeeded', httpStatus: 200 });
+    expect(eventIdsAt(path)).toEqual([ref.eventId]);
+    expect(await deliveryRow(ref.deliveryId)).toMatchObject({ claim: null, manualRequests: [] });
+    await runResult(plain(), sub.id);
   });
 
   it('a re-send whose delivery is deleted while it waits ends `cancelled` once it looks again (MANUAL_RECHECK_MS)', async () => {

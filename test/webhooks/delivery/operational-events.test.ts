@@ -47,7 +47,7 @@ describe('operational events (time-skipping)', () => {
   function receivedOne(sub: { path: string; secret: string }, type: string) {
     const requests = stack.receiver.received(sub.path).filter((r) => JSON.parse(r.body).type === type);
     expect(requests, `${type} at ${sub.path}`).toHaveLength(1);
-    const request = requests[0]!;
+    const request = requests[0];
     expectDocumentedDelivery(request);
     return new StandardWebhook(sub.secret).verify(request.body, request.headers) as { id: string; actor: unknown; changes: unknown; data: Record<string, unknown> };
   }
@@ -66,10 +66,10 @@ describe('operational events (time-skipping)', () => {
     expect(more).toHaveLength(0);
     expect(paused).toMatchObject({ aboutSubscriptionId: failing.id, actorId: null, ticketId: null, boardId: null });
 
-    await relayAndDeliver([paused!.id]);
-    expect(await recipients(paused!.id)).toEqual([watcher.id]);
+    await relayAndDeliver([paused.id]);
+    expect(await recipients(paused.id)).toEqual([watcher.id]);
     const body = receivedOne(watcher, 'webhook.paused');
-    expect(body).toMatchObject({ id: paused!.id, actor: null, changes: null });
+    expect(body).toMatchObject({ id: paused.id, actor: null, changes: null });
     expect(body.data).toEqual({
       subscriptionId: failing.id,
       url: new URL(failing.url).origin,
@@ -85,8 +85,8 @@ describe('operational events (time-skipping)', () => {
     // Resumed by a person: the actor is that person.
     expect(await conditionRepository.resume(failing.id, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
     const [resumed] = await operationalEvents(ws, 'webhook.resumed');
-    await relayAndDeliver([resumed!.id]);
-    expect(await recipients(resumed!.id)).toEqual([watcher.id]);
+    await relayAndDeliver([resumed.id]);
+    expect(await recipients(resumed.id)).toEqual([watcher.id]);
     expect(receivedOne(watcher, 'webhook.resumed')).toMatchObject({
       actor: { id: ws.admin.id, name: ws.admin.fullName },
       data: { subscriptionId: failing.id, condition: 'receiving', reason: 'manual', consecutiveFailures: 0 },
@@ -107,15 +107,15 @@ describe('operational events (time-skipping)', () => {
     await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     expect((await deliveryResult(stack.env.client, ref)).status).toBe('cancelled');
     const [disabled] = await operationalEvents(ws, 'webhook.disabled');
-    await relayAndDeliver([disabled!.id]);
-    expect(await recipients(disabled!.id)).toEqual([watcher.id]);
+    await relayAndDeliver([disabled.id]);
+    expect(await recipients(disabled.id)).toEqual([watcher.id]);
     expect(receivedOne(watcher, 'webhook.disabled')).toMatchObject({ actor: null, data: { subscriptionId: gone.id, condition: 'disabled', reason: 'gone' } });
 
     const enabled = await api('POST', `/webhooks/${gone.id}/enable`, { key });
     expect(enabled.status, enabled.text).toBe(200);
     const [event] = await operationalEvents(ws, 'webhook.enabled');
-    await relayAndDeliver([event!.id]);
-    expect(await recipients(event!.id)).toEqual([watcher.id]);
+    await relayAndDeliver([event.id]);
+    expect(await recipients(event.id)).toEqual([watcher.id]);
     const body = receivedOne(watcher, 'webhook.enabled');
     // The key's service account re-enabled it.
     expect(body.actor).toMatchObject({ name: expect.stringContaining('Ops bot') });
@@ -134,10 +134,10 @@ describe('operational events (time-skipping)', () => {
     expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 7 });
     const [failed, ...more] = await operationalEvents(ws, 'webhook.delivery_failed');
     expect(more).toHaveLength(0);
-    expect(failed!.aboutSubscriptionId).toBe(a.id);
+    expect(failed.aboutSubscriptionId).toBe(a.id);
 
-    await relayAndDeliver([failed!.id]);
-    expect(await recipients(failed!.id)).toEqual([b.id, watcher.id].sort());
+    await relayAndDeliver([failed.id]);
+    expect(await recipients(failed.id)).toEqual([b.id, watcher.id].sort());
     const body = receivedOne(watcher, 'webhook.delivery_failed');
     expect(body).toMatchObject({ actor: null, changes: null });
     expect(body.data).toMatchObject({
@@ -155,7 +155,7 @@ describe('operational events (time-skipping)', () => {
     receivedNone(a, 'webhook.delivery_failed');
 
     // b failed all seven attempts of the report too; that is not reported: still one such event.
-    const toB = await prisma.delivery.findFirstOrThrow({ where: { eventId: failed!.id, subscriptionId: b.id } });
+    const toB = await prisma.delivery.findFirstOrThrow({ where: { eventId: failed.id, subscriptionId: b.id } });
     expect(toB).toMatchObject({ status: 'failed', attemptCount: 7 });
     await relayAndDeliver([]);
     expect(await operationalEvents(ws, 'webhook.delivery_failed')).toHaveLength(1);
@@ -166,11 +166,11 @@ describe('operational events (time-skipping)', () => {
     const ws = await createTestWorkspace();
     const [support, billing] = ws.boards;
     const everyBoard = await endpoint(ws, 204, ['webhook.paused']);
-    const onSupport = await endpoint(ws, 204, ['webhook.paused'], { boardIds: [support!.id] });
-    const onBoth = await endpoint(ws, 204, ['webhook.paused'], { boardIds: [support!.id, billing!.id] });
+    const onSupport = await endpoint(ws, 204, ['webhook.paused'], { boardIds: [support.id] });
+    const onBoth = await endpoint(ws, 204, ['webhook.paused'], { boardIds: [support.id, billing.id] });
     const aboutAll = await endpoint(ws, 500, ['ticket.created']);
-    const aboutSupport = await endpoint(ws, 500, ['ticket.created'], { boardIds: [support!.id] });
-    const aboutBilling = await endpoint(ws, 500, ['ticket.created'], { boardIds: [billing!.id] });
+    const aboutSupport = await endpoint(ws, 500, ['ticket.created'], { boardIds: [support.id] });
+    const aboutBilling = await endpoint(ws, 500, ['ticket.created'], { boardIds: [billing.id] });
     const write = (id: string) => prisma.$transaction((tx) => writeConditionEvent(tx, 'webhook.paused', id, 'failures', null, new Date()));
     const events = { all: await write(aboutAll.id), support: await write(aboutSupport.id), billing: await write(aboutBilling.id) };
 

@@ -82,7 +82,7 @@ describe('paused notices', () => {
     const own = await createTestWorkspace('Paused notices by board');
     const [boardA, boardB] = own.boards.map((b) => b.id);
     // An administrator (settings) whose role sees board A only.
-    await workspaceRepository.restrictRole(own.roles.agent.id, [boardA!]);
+    await workspaceRepository.restrictRole(own.roles.agent.id, [boardA]);
     const limited = await prisma.user.create({
       data: { workspaceId: own.workspace.id, userName: `lim-${own.workspace.id}`, fullName: 'Limited Admin', email: `limited-${own.workspace.id}@example.test`, roleId: own.roles.agent.id, isAdmin: true },
     });
@@ -94,10 +94,10 @@ describe('paused notices', () => {
       expect(notice.recipients).toHaveLength(written.length);
       return written.map((n) => n.userId).sort((a, b) => a - b);
     };
-    expect(await recipientsOf([boardB!], 'https://hooks.example.com/board-b')).toEqual([own.admin.id]);
-    expect(await recipientsOf([boardA!, boardB!], 'https://hooks.example.com/boards-a-b')).toEqual([own.admin.id]);
+    expect(await recipientsOf([boardB], 'https://hooks.example.com/board-b')).toEqual([own.admin.id]);
+    expect(await recipientsOf([boardA, boardB], 'https://hooks.example.com/boards-a-b')).toEqual([own.admin.id]);
     expect(await recipientsOf([], 'https://hooks.example.com/every-board')).toEqual([own.admin.id]);
-    expect(await recipientsOf([boardA!], 'https://hooks.example.com/board-a')).toEqual([own.admin.id, limited.id].sort((a, b) => a - b));
+    expect(await recipientsOf([boardA], 'https://hooks.example.com/board-a')).toEqual([own.admin.id, limited.id].sort((a, b) => a - b));
   });
 
   it('a 410 that disables the subscription notifies its administrators once, in the app and by e-mail, and cancels what waits', async () => {
@@ -117,13 +117,13 @@ describe('paused notices', () => {
     expect((await deliveryRow(waiting.deliveryId)).status).toBe('cancelled');
     const written = await prisma.notification.findMany({ where: { kind: 'webhook.disabled', data: { path: ['subscriptionId'], equals: sub.id } } });
     expect(written.map((n) => n.title)).toEqual(['Webhook disabled', 'Webhook disabled']);
-    expect(written[0]!.body).toContain('410 Gone');
-    expect(written[0]!.link).toBe(`/settings/webhooks/${sub.id}`);
+    expect(written[0].body).toContain('410 Gone');
+    expect(written[0].link).toBe(`/settings/webhooks/${sub.id}`);
 
     const sent: { subject?: string; text?: unknown }[] = [];
     await emailConditionNotice({ from: 'x@example.test', transport: { sendMail: async (m) => void sent.push(m) } }, first.disabled!);
     expect(sent.map((m) => m.subject)).toEqual([`Webhook disabled: ${sub.url}`, `Webhook disabled: ${sub.url}`]);
-    expect(String(sent[0]!.text)).toContain('enabled again');
+    expect(String(sent[0].text)).toContain('enabled again');
 
     // Already disabled: a later 410 (a batch's other answer) tells nobody again.
     expect((await gone()).disabled).toBeNull();

@@ -38,9 +38,9 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
       [1, 'failed', 503],
       [2, 'failed', 503],
     ]);
-    inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 120_000);
-    expect(ms(attempts[1]!.attemptedAt)).toBeGreaterThanOrEqual(ms(attempts[0]!.nextAttemptAt));
-    expect(attempts[1]!.nextAttemptAt).toBeNull();
+    inBand(ms(attempts[0].nextAttemptAt) - ms(attempts[0].attemptedAt), 120_000);
+    expect(ms(attempts[1].attemptedAt)).toBeGreaterThanOrEqual(ms(attempts[0].nextAttemptAt));
+    expect(attempts[1].nextAttemptAt).toBeNull();
     expect(stack.receiver.received(path)).toHaveLength(2);
     expect(await deliveryRow(ref.deliveryId)).toMatchObject({ status: 'failed', attemptCount: 2, nextAttemptAt: null });
 
@@ -68,9 +68,9 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'succeeded', attempt: 3 });
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts.map((a) => a.status)).toEqual(['failed', 'failed', 'succeeded']);
-    inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 90_000);
-    inBand(ms(attempts[1]!.nextAttemptAt) - ms(attempts[1]!.attemptedAt), 400_000);
-    for (const i of [1, 2]) expect(ms(attempts[i]!.attemptedAt)).toBeGreaterThanOrEqual(ms(attempts[i - 1]!.nextAttemptAt));
+    inBand(ms(attempts[0].nextAttemptAt) - ms(attempts[0].attemptedAt), 90_000);
+    inBand(ms(attempts[1].nextAttemptAt) - ms(attempts[1].attemptedAt), 400_000);
+    for (const i of [1, 2]) expect(ms(attempts[i].attemptedAt)).toBeGreaterThanOrEqual(ms(attempts[i - 1].nextAttemptAt));
   });
 
   it('a change applies from the delivery’s next failure on: shortened to one attempt while it waits, it fails at the next one', async () => {
@@ -88,8 +88,8 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'failed', attempt: 2 });
     const attempts = await attemptsOf(ref.deliveryId);
     expect(attempts).toHaveLength(2);
-    inBand(ms(attempts[0]!.nextAttemptAt) - ms(attempts[0]!.attemptedAt), 300_000);
-    expect(attempts[1]!.nextAttemptAt).toBeNull();
+    inBand(ms(attempts[0].nextAttemptAt) - ms(attempts[0].attemptedAt), 300_000);
+    expect(attempts[1].nextAttemptAt).toBeNull();
   });
 
   it('a Retry-After is capped at what remains of the shortened schedule', async () => {
@@ -104,6 +104,6 @@ describe('delivery run with a shortened retry schedule (time-skipping)', () => {
     expect(await deliveryResult(stack.env.client, ref)).toEqual({ status: 'succeeded', attempt: 2 });
     const [first] = await attemptsOf(ref.deliveryId);
     // A day asked for, 180 s (the schedule's whole span) given.
-    expect(ms(first!.nextAttemptAt) - ms(first!.attemptedAt)).toBe(180_000);
+    expect(ms(first.nextAttemptAt) - ms(first.attemptedAt)).toBe(180_000);
   });
 });

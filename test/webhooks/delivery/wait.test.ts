@@ -16,7 +16,7 @@ describe('wait reasons', () => {
   });
 
   it('are all named in the REST description of the delivery log', () => {
-    const description: string = (buildOpenApiDocument().paths as Record<string, { get: { description: string } }>)['/webhooks/{id}/deliveries']!.get.description;
+    const description: string = (buildOpenApiDocument().paths as Record<string, { get: { description: string } }>)['/webhooks/{id}/deliveries'].get.description;
     for (const reason of WAIT_REASONS) expect(description).toContain(`\`${reason}\``);
   });
 });

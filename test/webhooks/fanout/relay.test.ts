@@ -50,7 +50,7 @@ describe('outbox relay', () => {
   it('sends each event to the subscriptions whose event and board filters match, once each', async () => {
     const [support, billing] = ws.boards;
     const all = await createSubscription(ws, { url: 'https://a.example.com/', events: ['ticket.created'] });
-    const onSupport = await createSubscription(ws, { url: 'https://b.example.com/', events: ['ticket.created'], boardIds: [support!.id] });
+    const onSupport = await createSubscription(ws, { url: 'https://b.example.com/', events: ['ticket.created'], boardIds: [support.id] });
     const otherEvent = await createSubscription(ws, { url: 'https://c.example.com/', events: ['ticket.state_changed'] });
     const disabled = await createSubscription(ws, { url: 'https://d.example.com/', events: ['ticket.created'], condition: 'disabled' });
     const paused = await createSubscription(ws, { url: 'https://e.example.com/', events: ['ticket.created'], condition: 'paused' });
@@ -59,9 +59,9 @@ describe('outbox relay', () => {
     const foreign = await createSubscription(elsewhere, { url: 'https://g.example.com/', events: ['ticket.created'] });
 
     const onBilling = await createEvent(ws, 'ticket.created');
-    await prisma.event.update({ where: { id: onBilling.id }, data: { boardId: billing!.id } });
+    await prisma.event.update({ where: { id: onBilling.id }, data: { boardId: billing.id } });
     const onSupportEvent = await createEvent(ws, 'ticket.created');
-    await prisma.event.update({ where: { id: onSupportEvent.id }, data: { boardId: support!.id } });
+    await prisma.event.update({ where: { id: onSupportEvent.id }, data: { boardId: support.id } });
 
     const relayedBefore = (await outboxRelayedEvents.get()).values[0]?.value ?? 0;
     const countOf = async (h: typeof outboxRelayPickupDelay | typeof outboxRelayStepDuration, labels: Record<string, string> = {}) =>
@@ -75,7 +75,7 @@ describe('outbox relay', () => {
     // Timed for operators: each event's pickup delay, and each step of the batch that took them.
     expect((await countOf(outboxRelayPickupDelay)) - pickedBefore).toBeGreaterThanOrEqual(2);
     const stepsAfter = await Promise.all(['claim', 'write', 'signal', 'mark'].map((step) => countOf(outboxRelayStepDuration, { step })));
-    stepsAfter.forEach((n, i) => expect(n - stepsBefore[i]!).toBeGreaterThanOrEqual(1));
+    stepsAfter.forEach((n, i) => expect(n - stepsBefore[i]).toBeGreaterThanOrEqual(1));
     const expectTargets = async (eventId: string, ids: string[]) =>
       expect((await deliveriesOf(eventId)).map((d) => d.subscriptionId).sort()).toEqual([...ids].sort());
     await expectTargets(onBilling.id, [all.id, paused.id]);
@@ -104,7 +104,7 @@ describe('outbox relay', () => {
   });
 
   it('sends webhook.test to its one subscription whatever the filters, and marks unmatched events done', async () => {
-    const target = await createSubscription(ws, { url: 'https://t.example.com/', events: ['ticket.comment_added'], boardIds: [ws.boards[0]!.id] });
+    const target = await createSubscription(ws, { url: 'https://t.example.com/', events: ['ticket.comment_added'], boardIds: [ws.boards[0].id] });
     const test = await createEvent(ws, 'webhook.test', { subscriptionId: target.id });
     await prisma.event.update({ where: { id: test.id }, data: { targetSubscriptionId: target.id } });
     const unmatched = await createEvent(ws, 'ticket.updated');

@@ -141,10 +141,10 @@ describe('webhook delivery statistics', () => {
   it('a role that sees some boards only sees statistics of subscriptions limited to them', async () => {
     const [visible, hidden] = ws.boards;
     await prisma.role.update({ where: { id: ws.roles.agent.id }, data: { permissions: { push: 'webhooks.manage' } } });
-    await workspaceRepository.restrictRole(ws.roles.agent.id, [visible!.id]);
+    await workspaceRepository.restrictRole(ws.roles.agent.id, [visible.id]);
     const limited = (await ws.key({ scopes: ['webhooks:manage'], role: ws.roles.agent.id })).value;
-    const mine = await createSubscription(ws, { url: HOOK, boardIds: [visible!.id] });
-    const theirs = await createSubscription(ws, { url: HOOK, boardIds: [hidden!.id] });
+    const mine = await createSubscription(ws, { url: HOOK, boardIds: [visible.id] });
+    const theirs = await createSubscription(ws, { url: HOOK, boardIds: [hidden.id] });
     expect((await api('GET', `/webhooks/${mine.id}/stats`, { key: limited })).status).toBe(200);
     expect((await api('GET', `/webhooks/${theirs.id}/stats`, { key: limited })).status).toBe(404);
     expect((await api('GET', `/webhooks/${subscription}/stats`, { key: limited })).status).toBe(404);

@@ -30,7 +30,7 @@ describe('recovery workflow (time-skipping)', () => {
     return (history.events ?? []).flatMap((e) => {
       const a = e.activityTaskScheduledEventAttributes;
       if (a?.activityType?.name !== type) return [];
-      return [JSON.parse(Buffer.from(a.input!.payloads![0]!.data!).toString())];
+      return [JSON.parse(Buffer.from(a.input!.payloads![0].data!).toString())];
     });
   }
 

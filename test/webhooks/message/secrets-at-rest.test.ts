@@ -11,7 +11,6 @@ import { prisma } from '../../../src/db/db.ts';
 import { purge } from '../../../src/retention/retention.service.ts';
 import { deliveryRepository } from '../../../src/webhooks/delivery/delivery.repository.ts';
 import { keyFile, openSecret, sealedWith, secretKeys } from '../../../src/webhooks/message/secret-box.ts';
-import { secretRepository } from '../../../src/webhooks/subscriptions/secret.repository.ts';
 import { activeSecrets, generateWebhookSecret, signatureHeaders } from '../../../src/webhooks/message/signing.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
 import { createDelivery, createSubscription, openSecrets } from '../fixtures.ts';

@@ -121,7 +121,7 @@ describe('thin bodies', () => {
       comment: undefined,
       data: { object: 'ticket', id: 12, version: 4, changedFields: ['comments'], url: 'https://api.example.com/public/v1/tickets/12', commentId: 99 },
       payload: 'thin',
-    } as unknown);
+    });
     expect('comment' in thin).toBe(false);
     expect(JSON.stringify(thin)).not.toMatch(/Secret/);
     const updated = thinEnvelope({ ...envelope, type: 'ticket.updated', comment: undefined, changes: [{ field: 'subject', oldValue: 'a', newValue: 'Secret' }, { field: 'fields.f1', oldValue: 1, newValue: 2 }] }, 'https://x/public/v1') as Record<string, any>;
@@ -165,7 +165,7 @@ describe('a thin delivery, end to end (time-skipping)', { timeout: 120_000 }, ()
     const seen = new Set<string>();
     let switched = false;
     receiver.respond(path, async (req) => {
-      const id = req.headers['webhook-id']!;
+      const id = req.headers['webhook-id'];
       if (seen.has(id)) return { status: 204 };
       seen.add(id);
       if (!switched) {
@@ -194,13 +194,13 @@ describe('a thin delivery, end to end (time-skipping)', { timeout: 120_000 }, ()
     for (const req of requests) {
       hook.verify(req.body, req.headers); // throws unless the Standard Webhooks signature holds
       expectDocumentedDelivery(req);
-      bodies.set(req.headers['webhook-id']!, [...(bodies.get(req.headers['webhook-id']!) ?? []), req.body]);
+      bodies.set(req.headers['webhook-id'], [...(bodies.get(req.headers['webhook-id']) ?? []), req.body]);
       expect(req.body).not.toMatch(/Invoice|ACME|4242/);
     }
     // A retry sends the same bytes under the same webhook-id, though the subscription is full by now.
     for (const [, sent] of bodies) expect(new Set(sent).size).toBe(1);
 
-    const [created, updated] = deliveries.map((d) => JSON.parse(bodies.get(d.eventId)![0]!));
+    const [created, updated] = deliveries.map((d) => JSON.parse(bodies.get(d.eventId)![0]));
     expect(created).toMatchObject({ type: 'ticket.created', payload: 'thin', changes: null, data: { object: 'ticket', id: ticket.id, version: 1, changedFields: [] } });
     expect(updated).toMatchObject({ type: 'ticket.updated', changes: null, data: { object: 'ticket', id: ticket.id, version: 2, changedFields: ['subject'] } });
     expect(updated.data.url).toBe(`${config.http.publicBaseUrl}/tickets/${ticket.id}`);
@@ -230,7 +230,7 @@ describe('a thin delivery, end to end (time-skipping)', { timeout: 120_000 }, ()
     const latest = await prisma.delivery.findMany({ where: { subscriptionId: sub.id }, orderBy: { seq: 'asc' } });
     expect(latest.map((d) => d.payloadMode)).toEqual(['thin', 'thin', 'full']);
     // What the log shows as sent is the thin body too.
-    const logged = await prisma.deliveryAttempt.findFirstOrThrow({ where: { deliveryId: deliveries[1]!.id, status: 'succeeded' } });
-    expect(logged.payload).toBe(deliveryBody(deliveredPayload((await prisma.event.findUniqueOrThrow({ where: { id: deliveries[1]!.eventId } })).payload, 'thin')));
+    const logged = await prisma.deliveryAttempt.findFirstOrThrow({ where: { deliveryId: deliveries[1].id, status: 'succeeded' } });
+    expect(logged.payload).toBe(deliveryBody(deliveredPayload((await prisma.event.findUniqueOrThrow({ where: { id: deliveries[1].eventId } })).payload, 'thin')));
   });
 });

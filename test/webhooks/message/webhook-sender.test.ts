@@ -68,7 +68,7 @@ describe('webhook sender', () => {
       'exists.example.com': async () => ['10.0.0.5'],
       'missing.example.com': () => Promise.reject(Object.assign(new Error('queryA ENOTFOUND missing.example.com'), { code: 'ENOTFOUND' })),
     };
-    const sender = createWebhookSender({ allowPrivateTargets: false, hosts: { resolve: (hostname) => answers[hostname]!() } });
+    const sender = createWebhookSender({ allowPrivateTargets: false, hosts: { resolve: (hostname) => answers[hostname]() } });
     try {
       const blocked = await sender.send('https://exists.example.com/hook', {}, '{}', { workspaceId: 1 });
       const missing = await sender.send('https://missing.example.com/hook', {}, '{}', { workspaceId: 1 });

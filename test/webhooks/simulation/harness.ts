@@ -38,7 +38,7 @@ const PARK_BUDGET_MS = 250;
 /** A killed batch's zombie may wait this long (real ms) for its retry to take the batch over. */
 const ZOMBIE_BUDGET_MS = 3_000;
 /** The simulation's relays lease events this long (real ms): a dead process's events are taken again soon. */
-export const RELAY_LEASE_MS = 400;
+const RELAY_LEASE_MS = 400;
 /** A skip of the clock that has not ended after this long (real ms) while quiescing did not skip. */
 const SKIP_BUDGET_MS = 5_000;
 /** The same for a jump of the schedule, while answers, parks and zombies may still hold the clock (seconds at most). */
@@ -174,12 +174,12 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   }
   const subs: SubscriptionRun[] = [];
   for (const p of plan.world.subscriptions) {
-    const { ws } = workspaces[p.workspace]!;
+    const { ws } = workspaces[p.workspace];
     const path = `/sim-${seed}-${p.label}-${randomSuffix()}`;
     const row = await createSubscription(ws, {
       url: `${receiver.origin}${path}`,
       events: p.events,
-      boardIds: p.board === null ? [] : [ws.boards[p.board]!.id],
+      boardIds: p.board === null ? [] : [ws.boards[p.board].id],
       maxInFlight: p.maxInFlight,
       ordering: p.ordering,
       ...(p.retryDelays ? { retrySchedule: { delaysSeconds: p.retryDelays } } : {}),
@@ -220,7 +220,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
           while (!stop) {
             const [row] = await prisma.$queryRaw<{ n: number }[]>`
               SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock'`;
-            if (row!.n > 0) return w.done();
+            if (row.n > 0) return w.done();
             await sleep(15);
           }
         })().catch(() => w.done());
@@ -367,7 +367,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   }
   for (let i = 0; i < RELAY_PROCESSES; i++) startProcess(i);
   const onLane = (proc: RelayProcess, lane: number, what: string, op: () => Promise<void>) => {
-    const l = proc.lanes[lane]!;
+    const l = proc.lanes[lane];
     const generation = proc.generation;
     l.chain = l.chain.then(async () => {
       if (!proc.alive || proc.generation !== generation) return;
@@ -378,10 +378,10 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
 
   // The API, as an integrator calls it.
   const tickets: Ticket[] = [];
-  const call = async (workspace: number, method: string, path: string, body?: unknown) => api(method, path, { key: workspaces[workspace]!.key, body });
+  const call = async (workspace: number, method: string, path: string, body?: unknown) => api(method, path, { key: workspaces[workspace].key, body });
   const gql = (workspace: number, query: string, id: string) => call(workspace, 'POST', '/graphql', { query, variables: { id } });
   const ticketBody = (w: number, board: number, subject: string) => {
-    const b = workspaces[w]!.ws.boards[board]!;
+    const b = workspaces[w].ws.boards[board];
     const required = b.fields.find((f) => f.required)!;
     return { boardId: b.id, subject, description: 'simulated', requesterEmail: 'sim@example.com', fields: [{ fieldId: required.id, value: required.type === 'select' ? 'Web' : 'INV-1' }] };
   };
@@ -397,19 +397,19 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
       case 'update': {
         const t = tickets[step.ticket];
         if (!t) return note('  (no such ticket)');
-        const states = workspaces[t.workspace]!.ws.boards[t.board]!.states;
-        const change = step.change === 'state' ? { state: states[(t.state + 1) % states.length]!.id } : { subject: `sim ${seed} t${step.ticket} u${++t.updates}` };
+        const states = workspaces[t.workspace].ws.boards[t.board].states;
+        const change = step.change === 'state' ? { state: states[(t.state + 1) % states.length].id } : { subject: `sim ${seed} t${step.ticket} u${++t.updates}` };
         const res = await call(t.workspace, 'PATCH', `/tickets/${t.id}`, change);
         if (res.status === 200 && step.change === 'state') t.state = (t.state + 1) % states.length;
         return note(`  → ${res.status}`);
       }
       case 'test-event': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         return note(`  → ${(await call(sub.plan.workspace, 'POST', `/webhooks/${sub.id}/test`)).status}`);
       }
       case 'late-commit': {
-        const { ws } = workspaces[step.workspace]!;
-        const board = ws.boards[step.board]!;
+        const { ws } = workspaces[step.workspace];
+        const board = ws.boards[step.board];
         const committed = prisma.$transaction(
           async (tx) => {
             await writeEvent(tx, { type: 'ticket.created', workspace: ws.workspace, actor: { id: ws.admin.id, name: ws.admin.fullName }, boardId: board.id, data: { id: 0, subject: `sim ${seed} late ${stepsDone}`, version: 1 } });
@@ -421,38 +421,38 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
         return;
       }
       case 'relay-take': {
-        const proc = processes[step.process]!;
+        const proc = processes[step.process];
         if (!proc.alive) return note('  (process is dead)');
         return onLane(proc, step.lane, `relay ${step.process}/${step.lane} take`, async () => {
           const { taken, finish } = await proc.relay.takeBatch();
-          if (taken) proc.lanes[step.lane]!.written.push(finish);
+          if (taken) proc.lanes[step.lane].written.push(finish);
         });
       }
       case 'relay-finish': {
-        const proc = processes[step.process]!;
+        const proc = processes[step.process];
         if (!proc.alive) return note('  (process is dead)');
         return onLane(proc, step.lane, `relay ${step.process}/${step.lane} finish`, async () => {
-          const finish = proc.lanes[step.lane]!.written.shift();
+          const finish = proc.lanes[step.lane].written.shift();
           await finish?.();
         });
       }
       case 'relay-kill': {
-        const proc = processes[step.process]!;
+        const proc = processes[step.process];
         proc.alive = false;
         proc.generation += 1;
         return;
       }
       case 'relay-restart':
-        if (processes[step.process]!.alive) return note('  (alive)');
+        if (processes[step.process].alive) return note('  (alive)');
         startProcess(step.process);
         return;
       case 'signal-fault':
         if (step.process === RELAY_PROCESSES) apiFault.current = { when: step.when, remaining: step.calls };
-        else processes[step.process]!.fault = { when: step.when, remaining: step.calls };
+        else processes[step.process].fault = { when: step.when, remaining: step.calls };
         return;
       case 'pause':
       case 'disable': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         const mutation = step.kind === 'pause' ? 'pauseWebhookSubscription' : 'disableWebhookSubscription';
         const from = Date.now();
         const res = await gql(sub.plan.workspace, `mutation($id: String!) { ${mutation}(id: $id) { id condition } }`, sub.id);
@@ -460,7 +460,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
         return note(`  → ${res.body?.errors ? res.body.errors[0].extensions?.code : 'done'}`);
       }
       case 'delete': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         const from = Date.now();
         const res = await call(sub.plan.workspace, 'DELETE', `/webhooks/${sub.id}`);
         if (res.status === 204) sub.stopped.push({ from, to: Infinity });
@@ -468,7 +468,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
       }
       case 'resume':
       case 'enable': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         const deferred = apiFault.current?.remaining;
         const res = await call(sub.plan.workspace, 'POST', `/webhooks/${sub.id}/${step.kind}`);
         if (res.status === 200 && step.kind === 'enable') for (const s of sub.stopped) if (s.to === Infinity) s.to = Date.now();
@@ -476,11 +476,11 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
         return note(`  → ${res.status}`);
       }
       case 'max-in-flight': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         return note(`  → ${(await call(sub.plan.workspace, 'PATCH', `/webhooks/${sub.id}`, { maxInFlight: step.value })).status}`);
       }
       case 'retry-schedule': {
-        const sub = subs[step.sub]!;
+        const sub = subs[step.sub];
         const res = await call(sub.plan.workspace, 'PATCH', `/webhooks/${sub.id}`, { retrySchedule: step.delays === null ? null : { delaysSeconds: step.delays } });
         if (res.status === 200) sub.schedules.push(step.delays);
         return note(`  → ${res.status}`);
@@ -530,14 +530,14 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   for (const [, list] of zombieWaits) for (const release of list) release();
   await clock;
   for (let i = 0; i < RELAY_PROCESSES; i++) {
-    const proc = processes[i]!;
+    const proc = processes[i];
     proc.fault = null;
     if (!proc.alive) startProcess(i);
     else for (const [lane, l] of proc.lanes.entries()) for (const finish of l.written.splice(0)) onLane(proc, lane, `relay ${i}/${lane} finish`, finish);
   }
   apiFault.current = null;
   const swept = new Set<string>();
-  const quiesced = await quiesce(processes[0]!.relay);
+  const quiesced = await quiesce(processes[0].relay);
   const trace: SeedTrace = {
     seed,
     plan,
@@ -627,8 +627,8 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     const last = events.at(-1)?.eventType;
     const seen = stalled.get(id);
     const still = last === proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED && seen?.events === events.length;
-    stalled.set(id, { events: events.length, rounds: still ? seen!.rounds + 1 : 0 });
-    if (!still || seen!.rounds + 1 < 3) return;
+    stalled.set(id, { events: events.length, rounds: still ? seen.rounds + 1 : 0 });
+    if (!still || seen.rounds + 1 < 3) return;
     stalled.delete(id);
     await restartEnvironment(`${labelOf(id)}'s run was stranded by the time-skipping server (sdk-java#3088)`);
   }
@@ -678,7 +678,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     if (description instanceof Error) return description.message;
     const state = description.status.name === 'RUNNING' ? await handle.query(stateQuery).catch((err: Error) => err.message) : null;
     const history = await handle.fetchHistory().catch(() => null);
-    const last = (history?.events ?? []).slice(-12).map((e) => `${proto.api.enums.v1.EventType[e.eventType ?? 0]}@${e.eventTime?.seconds}`);
+    const last = (history?.events ?? []).slice(-12).map((e) => `${proto.api.enums.v1.EventType[e.eventType ?? 0]}@${String(e.eventTime?.seconds)}`);
     if (process.env.SIM_DEBUG) (await import('node:fs')).writeFileSync(`/tmp/sim-history-${seed}-${labelOf(id)}.json`, JSON.stringify(history?.events ?? [], null, 1));
     return `${description.status.name}${state ? ` ${JSON.stringify(state)}` : ''}, history ends ${last.join(' ')}`;
   }
@@ -694,7 +694,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
 }
 
 /** Deliveries held on a subscription that receives (a resume undone, say): one statement, so one snapshot. */
-export function heldOnReceiving(subscriptionIds: string[]): Promise<{ subscriptionId: string; n: number }[]> {
+function heldOnReceiving(subscriptionIds: string[]): Promise<{ subscriptionId: string; n: number }[]> {
   return prisma.$queryRaw<{ subscriptionId: string; n: number }[]>`
     SELECT d."subscriptionId", count(*)::int AS "n" FROM "Delivery" d JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
      WHERE d."subscriptionId" = ANY(${subscriptionIds}::text[]) AND d."status" = 'held' AND s."condition" = 'receiving' AND s."deletedAt" IS NULL

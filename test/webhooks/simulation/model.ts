@@ -106,7 +106,7 @@ export function planSeed(random: SeededRandom, options: { steps: number; databas
   while (steps.length < options.steps) {
     const due = later.findIndex((l) => l.at <= steps.length);
     if (due >= 0) {
-      steps.push(later.splice(due, 1)[0]!.step);
+      steps.push(later.splice(due, 1)[0].step);
       continue;
     }
     const kind = s.weighted({
@@ -178,7 +178,7 @@ export function planSeed(random: SeededRandom, options: { steps: number; databas
 /** One line of the step log. */
 export function describeStep(step: Step, subs: SubscriptionPlan[]): string {
   const { kind, ...rest } = step;
-  const about = 'sub' in step ? ` ${subs[step.sub]!.label}` : '';
+  const about = 'sub' in step ? ` ${subs[step.sub].label}` : '';
   const args = Object.entries(rest)
     .filter(([k]) => k !== 'sub')
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)

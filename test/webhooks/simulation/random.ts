@@ -22,7 +22,7 @@ function choicesFrom(next: () => number): Choices {
     next,
     int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
     chance: (p) => next() < p,
-    pick: (items) => items[Math.floor(next() * items.length)]!,
+    pick: (items) => items[Math.floor(next() * items.length)],
     weighted(weights) {
       const entries = Object.entries(weights) as [keyof typeof weights & string, number][];
       let r = next() * entries.reduce((sum, [, w]) => sum + w, 0);

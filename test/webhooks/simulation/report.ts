@@ -2,7 +2,7 @@
 // seed names itself, the command that replays it, each broken invariant and its step log.
 import type { SeedResult } from './harness.ts';
 
-export const replayCommand = (seed: number, database: SeedResult['database']) =>
+const replayCommand = (seed: number, database: SeedResult['database']) =>
   `${database === 'postgres' ? 'DATABASE_URL=… ' : ''}SIM_SEED=${seed} npx vitest run test/webhooks/simulation   (or: npm run simulate -- --seed ${seed}${database === 'postgres' ? ' --postgres' : ''})`;
 
 export function formatFailure(r: SeedResult): string {

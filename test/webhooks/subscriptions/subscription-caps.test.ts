@@ -40,8 +40,8 @@ describe('live subscriptions per workspace', () => {
     expect(racing.filter((r) => !r.body.errors)).toHaveLength(1);
     const refused = racing.filter((r) => r.body.errors);
     expect(refused).toHaveLength(3);
-    expect(refused[0]!.body.errors[0].extensions.code).toBe('subscription_limit_reached');
-    expect(refused[0]!.body.errors[0].message).toContain(`workspace already has ${max}`);
+    expect(refused[0].body.errors[0].extensions.code).toBe('subscription_limit_reached');
+    expect(refused[0].body.errors[0].message).toContain(`workspace already has ${max}`);
     expect(await prisma.webhookSubscription.count({ where: { workspaceId: ws.workspace.id, deletedAt: null } })).toBe(max);
 
     // A key under its own limit is refused the same way, through REST.
@@ -86,7 +86,7 @@ describe('held deliveries per paused subscription', () => {
     expect(results.filter((r) => r.status === 202)).toHaveLength(2);
     const refused = results.filter((r) => r.status === 422);
     expect(refused).toHaveLength(2);
-    expect(refused[0]!.body.code).toBe('held_delivery_limit_reached');
+    expect(refused[0].body.code).toBe('held_delivery_limit_reached');
     expect(await prisma.event.count({ where: { targetSubscriptionId: sub.id } })).toBe(2);
 
     // GraphQL refuses the same way.

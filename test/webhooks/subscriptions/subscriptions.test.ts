@@ -23,12 +23,12 @@ describe('webhook subscriptions', () => {
   });
 
   it('creates a subscription and shows its secret once', async () => {
-    const created = await api('POST', '/webhooks', { key, body: body({ boards: [ws.boards[0]!.id], description: 'CRM sync' }) });
+    const created = await api('POST', '/webhooks', { key, body: body({ boards: [ws.boards[0].id], description: 'CRM sync' }) });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       url: URL_OK,
       events: ['ticket.created'],
-      boards: [ws.boards[0]!.id],
+      boards: [ws.boards[0].id],
       description: 'CRM sync',
       condition: 'receiving',
     });
@@ -77,7 +77,7 @@ describe('webhook subscriptions', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     const refused = results.filter((r) => r.status === 422);
     expect(refused).toHaveLength(3);
-    expect(refused[0]!.body.code).toBe('subscription_limit_reached');
+    expect(refused[0].body.code).toBe('subscription_limit_reached');
 
     // Deleting one makes room again.
     const id = results.find((r) => r.status === 201)!.body.id;
@@ -249,13 +249,13 @@ describe('webhook subscriptions', () => {
     const w = await createTestWorkspace();
     const [visible, hidden] = w.boards;
     await prisma.role.update({ where: { id: w.roles.agent.id }, data: { permissions: { push: 'webhooks.manage' } } });
-    await workspaceRepository.restrictRole(w.roles.agent.id, [visible!.id]);
+    await workspaceRepository.restrictRole(w.roles.agent.id, [visible.id]);
     const admin = (await w.key({ scopes: ['webhooks:manage'] })).value;
     const limited = (await w.key({ scopes: ['webhooks:manage'], role: w.roles.agent.id })).value;
 
     const all = await api('POST', '/webhooks', { key: admin, body: body() });
-    const other = await api('POST', '/webhooks', { key: admin, body: body({ boards: [hidden!.id] }) });
-    const mine = await api('POST', '/webhooks', { key: limited, body: body({ boards: [visible!.id] }) });
+    const other = await api('POST', '/webhooks', { key: admin, body: body({ boards: [hidden.id] }) });
+    const mine = await api('POST', '/webhooks', { key: limited, body: body({ boards: [visible.id] }) });
     expect(mine.status).toBe(201);
 
     const listed = await api('GET', '/webhooks', { key: limited });
@@ -266,7 +266,7 @@ describe('webhook subscriptions', () => {
     const everyBoard = await api('POST', '/webhooks', { key: limited, body: body() });
     expect(everyBoard.status).toBe(422);
     expect(everyBoard.body.errors[0].path).toBe('/boards');
-    expect((await api('POST', '/webhooks', { key: limited, body: body({ boards: [hidden!.id] }) })).body.errors[0].path).toBe('/boards/0');
+    expect((await api('POST', '/webhooks', { key: limited, body: body({ boards: [hidden.id] }) })).body.errors[0].path).toBe('/boards/0');
   });
 
   it('lists the delivery log newest first with filters and cursor paging', async () => {
@@ -275,7 +275,7 @@ describe('webhook subscriptions', () => {
     for (let i = 0; i < 5; i++) refs.push(await createDelivery(ws, s.id, i % 2 ? 'ticket.state_changed' : 'ticket.created'));
     // Two of them have an attempt; one is held.
     const now = Date.now();
-    for (const [i, ref] of [refs[0]!, refs[1]!].entries()) {
+    for (const [i, ref] of [refs[0], refs[1]].entries()) {
       await prisma.deliveryAttempt.create({
         data: {
           id: `att_01JTESTATTEMPT0000000000${i}${i}`,
@@ -297,7 +297,7 @@ describe('webhook subscriptions', () => {
       });
       await prisma.delivery.update({ where: { id: ref.deliveryId }, data: { attemptCount: 1, status: i === 0 ? 'succeeded' : 'pending' } });
     }
-    await prisma.delivery.update({ where: { id: refs[2]!.deliveryId }, data: { status: 'held' } });
+    await prisma.delivery.update({ where: { id: refs[2].deliveryId }, data: { status: 'held' } });
 
     const log = await api('GET', `/webhooks/${s.id}/deliveries`, { key });
     expect(log.status).toBe(200);
@@ -306,19 +306,19 @@ describe('webhook subscriptions', () => {
     const times = log.body.data.map((e: { attemptedAt: string | null }) => e.attemptedAt);
     expect(times.filter(Boolean)).toHaveLength(2);
     const succeeded = log.body.data.find((e: { status: string }) => e.status === 'succeeded');
-    expect(succeeded).toMatchObject({ deliveryId: refs[0]!.deliveryId, eventId: refs[0]!.eventId, attempt: 1, trigger: 'scheduled', httpStatus: 200, durationMs: 12, payload: { id: refs[0]!.eventId } });
-    expect(succeeded.workflowId).toBe(`delivery:${refs[0]!.eventId}:${s.id}`);
+    expect(succeeded).toMatchObject({ deliveryId: refs[0].deliveryId, eventId: refs[0].eventId, attempt: 1, trigger: 'scheduled', httpStatus: 200, durationMs: 12, payload: { id: refs[0].eventId } });
+    expect(succeeded.workflowId).toBe(`delivery:${refs[0].eventId}:${s.id}`);
 
     const held = await api('GET', `/webhooks/${s.id}/deliveries?status=held`, { key });
-    expect(held.body.data.map((e: { deliveryId: string }) => e.deliveryId)).toEqual([refs[2]!.deliveryId]);
-    expect(held.body.data[0].payload).toMatchObject({ id: refs[2]!.eventId, type: 'ticket.created' });
+    expect(held.body.data.map((e: { deliveryId: string }) => e.deliveryId)).toEqual([refs[2].deliveryId]);
+    expect(held.body.data[0].payload).toMatchObject({ id: refs[2].eventId, type: 'ticket.created' });
     const changed = await api('GET', `/webhooks/${s.id}/deliveries?eventType=ticket.state_changed`, { key });
     expect(changed.body.data.every((e: { eventType: string }) => e.eventType === 'ticket.state_changed')).toBe(true);
     expect(changed.body.data).toHaveLength(2);
-    const one = await api('GET', `/webhooks/${s.id}/deliveries?eventId=${refs[4]!.eventId}`, { key });
-    expect(one.body.data.map((e: { eventId: string }) => e.eventId)).toEqual([refs[4]!.eventId]);
+    const one = await api('GET', `/webhooks/${s.id}/deliveries?eventId=${refs[4].eventId}`, { key });
+    expect(one.body.data.map((e: { eventId: string }) => e.eventId)).toEqual([refs[4].eventId]);
     const old = await api('GET', `/webhooks/${s.id}/deliveries?until=${new Date(now - 90_000).toISOString()}`, { key });
-    expect(old.body.data.map((e: { deliveryId: string }) => e.deliveryId)).toEqual([refs[1]!.deliveryId]);
+    expect(old.body.data.map((e: { deliveryId: string }) => e.deliveryId)).toEqual([refs[1].deliveryId]);
 
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -62,7 +62,7 @@ function toApiError(error: GraphQLErrorShape | undefined, status: number): ApiEr
 }
 
 /** Messages are shown as sentences: capital first letter, closing full stop. */
-export function sentence(text: string): string {
+function sentence(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return trimmed;
   const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
@@ -78,7 +78,7 @@ async function send<T>(request: Request): Promise<T> {
   }
   let body: { data?: T | null; errors?: GraphQLErrorShape[] } | undefined;
   try {
-    body = await response.json();
+    body = (await response.json()) as typeof body;
   } catch {
     body = undefined;
   }

@@ -8,6 +8,7 @@ import { ACCEPT_INVITATION, INVITATION_PREVIEW } from '../api/operations.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { useSignIn } from '../session.tsx';
+import { formText } from '../form.ts';
 
 export function AcceptInvitationPage() {
   const [token] = useState(() => window.location.hash.slice(1));
@@ -30,11 +31,11 @@ export function AcceptInvitationPage() {
             onSubmit={async (e) => {
               e.preventDefault();
               const data = new FormData(e.currentTarget);
-              const password = String(data.get('password'));
+              const password = formText(data, 'password');
               setPending(true);
               setError(null);
               try {
-                const { acceptInvitation } = await gql(ACCEPT_INVITATION, { token, fullName: String(data.get('fullName')).trim(), password });
+                const { acceptInvitation } = await gql(ACCEPT_INVITATION, { token, fullName: formText(data, 'fullName').trim(), password });
                 window.history.replaceState(null, '', '/settings/');
                 await signIn(acceptInvitation.email, password, acceptInvitation.workspace.domain);
               } catch (err) {

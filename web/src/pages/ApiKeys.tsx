@@ -23,13 +23,14 @@ import {
   TextField,
 } from 'react-aria-components';
 import { fieldErrorsByName, gql } from '../api/client.ts';
-import { API_KEYS, API_SCOPES, CREATE_API_KEY, REVOKE_API_KEY, ROLES, type ApiKey, type Role } from '../api/operations.ts';
+import { API_KEYS, API_SCOPES, CREATE_API_KEY, REVOKE_API_KEY, ROLES, type ApiKey } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDate, formatDateTime } from '../format.ts';
+import { formText } from '../form.ts';
 
 const PAGE_SIZE = 25;
 
@@ -215,8 +216,8 @@ function NewKeyForm({ close, onSecretShown }: { close: () => void; onSecretShown
         onSubmit={async (e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          const name = String(data.get('name')).trim();
-          const expires = String(data.get('expiresAt') ?? '');
+          const name = formText(data, 'name').trim();
+          const expires = formText(data, 'expiresAt');
           const found: Record<string, string> = {};
           if (roleId === null) found.role = 'Choose a role.';
           if (scopes.length === 0) found.scopes = 'Choose at least one scope.';

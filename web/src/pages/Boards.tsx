@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { formatDate } from '../format.ts';
+import { formText } from '../form.ts';
 
 const PAGE_SIZE = 100;
 const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select', 'multiselect'];
@@ -150,9 +151,9 @@ function RenameBoard({ board }: { board: AdminBoard }) {
                     e.preventDefault();
                     const data = new FormData(e.currentTarget);
                     try {
-                      await gql(UPDATE_BOARD, { id: board.id, input: { name: String(data.get('name')).trim(), description: String(data.get('description')).trim() || null } });
+                      await gql(UPDATE_BOARD, { id: board.id, input: { name: formText(data, 'name').trim(), description: formText(data, 'description').trim() || null } });
                       await queryClient.invalidateQueries({ queryKey: ['adminBoards'] });
-                      announce(`The board is now called ${String(data.get('name')).trim()}.`);
+                      announce(`The board is now called ${formText(data, 'name').trim()}.`);
                       close();
                     } catch (err) {
                       setError(err);
@@ -195,7 +196,7 @@ function parseStates(text: string): CreateBoardInput['states'] {
     const initial = line.endsWith('*');
     const m = /^(.*?)\s*\((\w+)\)\s*\*?$/.exec(line);
     const name = (m ? m[1] : line.replace(/\*$/, '')).trim();
-    const category = (m && CATEGORIES.includes(m[2]!) ? m[2] : 'open') as StateCategory;
+    const category = (m && CATEGORIES.includes(m[2]) ? m[2] : 'open') as StateCategory;
     return { name, category, initial };
   });
 }
@@ -205,7 +206,7 @@ function parseFields(text: string): NonNullable<CreateBoardInput['fields']> {
   return lines(text).map((line) => {
     const [name, rest = 'text'] = line.split(':', 2).map((p) => p.trim()) as [string, string?];
     const parts = rest.split(',').map((p) => p.trim());
-    const type = (FIELD_TYPES.includes(parts[0]!) ? parts[0] : parts[0] || 'text') as FieldType;
+    const type = (FIELD_TYPES.includes(parts[0]) ? parts[0] : parts[0] || 'text') as FieldType;
     const options = parts.find((p) => p.startsWith('options'))?.slice('options'.length).split('|').map((o) => o.trim()).filter(Boolean);
     return { name, type, required: parts.includes('required'), ...(options && { options }) };
   });
@@ -236,11 +237,11 @@ function NewBoardDialog() {
                     try {
                       const { createBoard } = await gql(CREATE_BOARD, {
                         input: {
-                          name: String(data.get('name')).trim(),
-                          description: String(data.get('description')).trim() || null,
-                          priorities: String(data.get('priorities')).split(',').map((p) => p.trim()).filter(Boolean),
-                          states: parseStates(String(data.get('states'))),
-                          fields: parseFields(String(data.get('fields'))),
+                          name: formText(data, 'name').trim(),
+                          description: formText(data, 'description').trim() || null,
+                          priorities: formText(data, 'priorities').split(',').map((p) => p.trim()).filter(Boolean),
+                          states: parseStates(formText(data, 'states')),
+                          fields: parseFields(formText(data, 'fields')),
                         },
                       });
                       await queryClient.invalidateQueries({ queryKey: ['adminBoards'] });

@@ -21,6 +21,7 @@ import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { explainDeliveryError } from '../delivery-errors.ts';
 import { formatDateTime } from '../format.ts';
 import { DeliveryStatsView } from './DeliveryStats.tsx';
+import { formText } from '../form.ts';
 
 const PAGE_SIZE = 20;
 const POLL_MS = 3_000;
@@ -113,7 +114,7 @@ export function DeliveriesPanel({ subscription }: { subscription: WebhookSubscri
           validationBehavior="aria"
           onSubmit={(e) => {
             e.preventDefault();
-            const value = String(new FormData(e.currentTarget).get('eventId') ?? '').trim();
+            const value = formText(new FormData(e.currentTarget), 'eventId').trim();
             if (value && !EVENT_ID.test(value)) {
               setSearchError('An event id starts with evt_, for example evt_01M8GX6RH4RW0DNPXH7QJ48QZ0.');
               return;

@@ -11,7 +11,6 @@ import {
   NOTIFICATIONS,
   UNREAD_COUNT_CAP,
   UNREAD_NOTIFICATION_COUNT,
-  type Notification,
 } from '../api/operations.ts';
 import { useAnnounce } from '../components/Announcer.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';

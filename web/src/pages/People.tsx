@@ -15,6 +15,7 @@ import { SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDate, formatDateTime } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { useRoles } from './Roles.tsx';
+import { formText } from '../form.ts';
 
 const PAGE_SIZE = 50;
 
@@ -270,7 +271,7 @@ function InviteDialog() {
                     validationBehavior="aria"
                     onSubmit={async (e) => {
                       e.preventDefault();
-                      const email = String(new FormData(e.currentTarget).get('email')).trim();
+                      const email = formText(new FormData(e.currentTarget), 'email').trim();
                       const chosen = roleId || choices[0]?.id;
                       if (!chosen) return;
                       setPending(true);

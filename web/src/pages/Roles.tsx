@@ -11,6 +11,7 @@ import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { useAllBoards } from './Boards.tsx';
+import { formText } from '../form.ts';
 
 export const useRoles = () => useQuery({ queryKey: ['adminRoles'], queryFn: async () => (await gql(ADMIN_ROLES)).roles });
 
@@ -99,7 +100,7 @@ function RoleDialog({ role, boards }: { role?: AdminRole; boards: AdminBoard[] }
                   validationBehavior="aria"
                   onSubmit={async (e) => {
                     e.preventDefault();
-                    const name = String(new FormData(e.currentTarget).get('name')).trim();
+                    const name = formText(new FormData(e.currentTarget), 'name').trim();
                     const input = { name, isAdmin, permissions, allBoards: scope === 'all', boardIds: scope === 'all' ? [] : boardIds };
                     setPending(true);
                     setError(null);

@@ -3,6 +3,7 @@ import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-co
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { useSignIn } from '../session.tsx';
+import { formText } from '../form.ts';
 
 export function SignInPage() {
   const signIn = useSignIn();
@@ -19,7 +20,7 @@ export function SignInPage() {
             setPending(true);
             setError(null);
             try {
-              await signIn(String(data.get('email')), String(data.get('password')));
+              await signIn(formText(data, 'email'), formText(data, 'password'));
             } catch (err) {
               setError(err);
               setPending(false);

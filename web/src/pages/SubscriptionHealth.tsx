@@ -11,11 +11,11 @@ import { retryScheduleText } from './retry-schedule-field.ts';
  * failures are an endpoint's ordinary hiccup (a deploy, a timeout) that the retries absorb; three
  * in a row, with no success between, means failures keep coming, long before the 20 that pause it.
  */
-export const FAILING_AFTER = 3;
+const FAILING_AFTER = 3;
 
 export type Health = 'receiving' | 'failing' | 'paused' | 'disabled';
 
-export function healthOf(s: Pick<WebhookSubscription, 'condition' | 'consecutiveFailures'>): Health {
+function healthOf(s: Pick<WebhookSubscription, 'condition' | 'consecutiveFailures'>): Health {
   return s.condition === 'receiving' && s.consecutiveFailures >= FAILING_AFTER ? 'failing' : s.condition;
 }
 
@@ -63,7 +63,7 @@ const WAITING_FOR: Record<WebhookBacklogWait, string> = {
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 
 /** How long ago, in the largest whole unit (seconds, minutes, hours, days). */
-export function age(since: string, now = Date.now()): string {
+function age(since: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(since).getTime()) / 1000));
   if (seconds < 60) return `${seconds} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;

@@ -23,6 +23,7 @@ import { ChoiceSelect } from '../components/ChoiceSelect.tsx';
 import { PAYLOAD_CHOICES, PayloadNote, type PayloadChoice } from './PayloadChoice.tsx';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { parseRetryDelays, retryDelaysText } from './retry-schedule-field.ts';
+import { formText } from '../form.ts';
 
 /** Every board the viewer sees (a workspace has few; pages of 100). */
 export function useBoards() {
@@ -128,11 +129,11 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
         onSubmit={async (e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          const rate = String(data.get('ratePerSecond') ?? '').trim();
-          const retries = parseRetryDelays(String(data.get('retrySchedule') ?? ''));
+          const rate = formText(data, 'ratePerSecond').trim();
+          const retries = parseRetryDelays(formText(data, 'retrySchedule'));
           const input = {
-            url: String(data.get('url')).trim(),
-            description: String(data.get('description') ?? ''),
+            url: formText(data, 'url').trim(),
+            description: formText(data, 'description'),
             events,
             boards: boardIds,
             // The filter goes with ticket.updated: without it, none.

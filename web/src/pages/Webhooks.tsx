@@ -2,7 +2,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button, Link } from 'react-aria-components';
 import { gql } from '../api/client.ts';
-import { WEBHOOK_SUBSCRIPTIONS, type WebhookSubscription } from '../api/operations.ts';
+import { WEBHOOK_SUBSCRIPTIONS } from '../api/operations.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HealthBadge, HealthFacts } from './SubscriptionHealth.tsx';

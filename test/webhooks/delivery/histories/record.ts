@@ -47,10 +47,10 @@ it('records a run asleep before its seventh attempt (+24 h)', { timeout: 120_000
   stack.receiver.respond(p, { status: 500 });
   const sub = await createSubscription(ws, { url });
   const [ref] = await deliveries(ws, sub.id, 1);
-  await wakeRunOf(stack.env.client, stack.taskQueue, ref!);
+  await wakeRunOf(stack.env.client, stack.taskQueue, ref);
   // Six attempts take about 10.6 h of the schedule; the seventh is a day later.
   await stack.env.sleep('12h');
-  await vi.waitFor(async () => expect((await deliveryRow(ref!.deliveryId)).scheduledAttempts).toBe(6), 20_000);
+  await vi.waitFor(async () => expect((await deliveryRow(ref.deliveryId)).scheduledAttempts).toBe(6), 20_000);
   await save(stack.env.client, 'asleep-24h-retry', sub.id);
   await runResult(stack.env.client, sub.id);
 });
@@ -62,7 +62,7 @@ it('records a run that continued as new', { timeout: 120_000 }, async () => {
   // Strictly ordered: one delivery a batch, so BATCHES_PER_RUN + 2 deliveries continue it as new once.
   const sub = await createSubscription(ws, { url, ordering: 'strict' });
   const refs = await deliveries(ws, sub.id, BATCHES_PER_RUN + 2);
-  await wakeRunOf(stack.env.client, stack.taskQueue, refs[0]!);
+  await wakeRunOf(stack.env.client, stack.taskQueue, refs[0]);
   await runResult(stack.env.client, sub.id);
   const last = await stack.env.client.workflow.getHandle(deliveryRunWorkflowId(sub.id)).describe();
   await save(stack.env.client, 'continued-as-new', sub.id, last.raw.workflowExecutionInfo?.firstRunId ?? undefined);
@@ -82,12 +82,12 @@ it('records a run that ended paused, with a delivery held', { timeout: 120_000 }
     return { status: 200 };
   });
   const [first] = await deliveries(ws, sub.id, 1);
-  await wakeRunOf(stack.env.client, stack.taskQueue, first!);
-  await vi.waitFor(async () => expect((await deliveryRow(first!.deliveryId)).status).toBe('succeeded'), 20_000);
+  await wakeRunOf(stack.env.client, stack.taskQueue, first);
+  await vi.waitFor(async () => expect((await deliveryRow(first.deliveryId)).status).toBe('succeeded'), 20_000);
   const [second] = await deliveries(ws, sub.id, 1);
-  await wakeRunOf(stack.env.client, stack.taskQueue, second!);
+  await wakeRunOf(stack.env.client, stack.taskQueue, second);
   expect(await runResult(stack.env.client, sub.id)).toMatchObject({ ended: 'paused' });
-  expect((await deliveryRow(second!.deliveryId)).status).toBe('held');
+  expect((await deliveryRow(second.deliveryId)).status).toBe('held');
   await save(stack.env.client, 'ended-paused', sub.id);
 });
 
@@ -97,8 +97,8 @@ it('records a strictly ordered run whose first event failed twice', { timeout: 1
   const sub = await createSubscription(ws, { url, ordering: 'strict', maxInFlight: 5 });
   const refs = await deliveries(ws, sub.id, 3);
   let failures = 0;
-  stack.receiver.respond(p, (req) => (req.headers['webhook-id'] === refs[0]!.eventId && failures++ < 2 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 200 }));
-  await wakeRunOf(stack.env.client, stack.taskQueue, refs[0]!);
+  stack.receiver.respond(p, (req) => (req.headers['webhook-id'] === refs[0].eventId && failures++ < 2 ? { status: 503, headers: { 'retry-after': '30' } } : { status: 200 }));
+  await wakeRunOf(stack.env.client, stack.taskQueue, refs[0]);
   expect(await runResult(stack.env.client, sub.id)).toMatchObject({ ended: 'idle' });
   await save(stack.env.client, 'strict-with-retries', sub.id);
 });
