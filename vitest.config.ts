@@ -26,7 +26,7 @@ const isolated = [
   'test/rate-limit/rate-limit.test.ts', // loadConfig
   'test/tracing/traces-off.test.ts', // loadConfig
   'test/tracing/traces.test.ts', // loadConfig, a global tracer provider
-  'test/webhooks/dns-isolation.test.ts', // loadConfig (WEBHOOK_DNS_SERVERS)
+  'test/webhooks/message/dns-isolation.test.ts', // loadConfig (WEBHOOK_DNS_SERVERS)
   'test/e2e/*.test.ts', // the service's own processes
   'test/ui/*.test.ts', // loadConfig (test/ui/harness.ts), Chromium
   'test/fuzz/schemathesis.test.ts', // the built service as a process
@@ -45,8 +45,8 @@ const isolated = [
   'test/db/migrations.test.ts',
   'test/db/notify-listener-reconnect.test.ts',
   'test/events/events-feed-horizon.test.ts',
-  'test/webhooks/engine-races.test.ts',
-  'test/webhooks/secret-key-races.test.ts',
+  'test/webhooks/delivery/engine-races.test.ts',
+  'test/webhooks/subscriptions/secret-key-races.test.ts',
 ];
 
 export default defineConfig({

@@ -23,7 +23,7 @@ import { runBench, writeResults } from './lifecycle.ts';
 import { addBaselineWorktree, bundleAppIn, currentCommit, type BaselineWorktree } from './baseline-worktree.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

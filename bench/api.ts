@@ -25,7 +25,7 @@ import { bundle, distDir } from '../scripts/build.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, fmt, load, mark, start, stopChild, uptime, type BenchCase } from './api-load.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'api-latest.md');

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startDevServer, SQLITE_PRAGMAS, type DevServer } from '../src/temporal/dev-server.ts';
-import { createWorker } from '../workflows/worker.ts';
+import { createWorker } from '../src/temporal/worker.ts';
 import { freePort } from '../scripts/free-port.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { cpuMsOfPid, machineCpu, median, shuffle, uptime } from './webhook-measure.ts';

@@ -94,7 +94,7 @@ async function setUp() {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
   });
-  await workerSays(child, { cmd: 'deliver', eager: true }, 300_000);
+  await workerSays(child, { cmd: 'deliver' }, 300_000);
   // The set-up's events (each workspace's template ticket) go out before any phase.
   for (const { data, paths } of [...workspaces.values(), idle]) {
     const ids = await data.eventIdsAfter(0n);

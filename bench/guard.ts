@@ -35,7 +35,7 @@ import { addBaselineWorktree, bundleAppIn, currentCommit, type BaselineWorktree 
 import { productionNode } from './production.ts';
 import { children, cpuMsOf, load, start, stopChild, uptime, type BenchCase } from './api-load.ts';
 import { median, shuffle } from './webhook-measure.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 import type { GuardLatency, GuardThroughput, GuardWebhookCommand } from './guard-webhook-side.ts';
 import { appendHistory, verdictOf, type Figure } from './guard-figures.ts';
 

@@ -32,7 +32,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../scripts/throw
 import { freePort } from '../scripts/free-port.ts';
 import { heapLimits, productionNode, type Role } from './production.ts';
 import { startBenchReceivers, type BenchReceiver } from './webhook-receivers.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = path.join(here, 'results', 'memory-latest.md');

@@ -181,7 +181,7 @@ async function main(): Promise<SideResult> {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
   });
-  await command(child, { cmd: 'deliver', eager: true }, 300_000);
+  await command(child, { cmd: 'deliver' }, 300_000);
   // The template tickets' events (written at set-up) go out first.
   const fastSetup = [...throughputData.map((t) => ({ data: t.data, paths: t.paths })), ...(burstData ? [{ data: burstData.bulk, paths: ['/bulk/1', '/bulk/2'] }, { data: burstData.steady, paths: ['/steady'] }] : []), ...(noisyData ? [{ data: noisyData.quiet, paths: ['/quiet'] }] : []), ...(wideData ? [{ data: wideData.quiet, paths: ['/wide-quiet'] }] : [])];
   for (const { data, paths } of fastSetup) {

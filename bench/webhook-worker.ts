@@ -13,8 +13,8 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { config } from '../src/config.ts';
 import { db } from '../src/db/db.ts';
 import { startWorker } from '../src/worker.ts';
-import { EVENT_OUTBOX_CHANNEL, startOutboxRelay, type OutboxRelay } from '../src/webhooks/relay/outbox-relay.ts';
-import { createWorker } from '../workflows/worker.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay, type OutboxRelay } from '../src/webhooks/fanout/outbox-relay.ts';
+import { createWorker } from '../src/temporal/worker.ts';
 import type { emptyWorkflow } from '../workflows/bench/workflows.ts';
 
 const benchWorkflowsPath = fileURLToPath(new URL('../workflows/bench/workflows.ts', import.meta.url));
@@ -23,7 +23,7 @@ const namespace = config.temporal.namespace;
 
 export type WorkerCommand =
   | { cmd: 'ceiling'; count: number; starters: number; eager: boolean; taskQueue: string }
-  | { cmd: 'deliver'; eager: boolean }
+  | { cmd: 'deliver' }
   | { cmd: 'stop' };
 
 export interface CeilingReport {

@@ -1,7 +1,7 @@
 // `npm run bench:webhooks`: webhook delivery throughput and latency on this machine.
 //
 //   npm run bench:webhooks [-- --events 10000 --subscriptions 2 --ceiling 2000 --starters 32
-//                             --latency-seconds 30 --plain-start --cpu-prof DIR --target dev|cluster]
+//                             --latency-seconds 30 --cpu-prof DIR --target dev|cluster]
 //
 // --target cluster runs on the native production topology (npm run cluster, bench/webhook-cluster.ts):
 // its PostgreSQL and Temporal server instead of a dev server, and a second fan-out with two
@@ -37,7 +37,7 @@ import { createTestCa } from '../test/webhooks/receiver.ts';
 import type { DevServer } from '../src/temporal/dev-server.ts';
 import { databaseUrl as clusterDatabaseUrl, nativeEndpoints, versions } from '../scripts/cluster/topology.ts';
 import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
-import { newSecretKeys } from '../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
 import { stageCells, stageNames, stagesWith, type StageRow } from './embedded-stages.ts';
@@ -54,7 +54,6 @@ const { values: opts } = parseArgs({
     ceiling: { type: 'string', default: '2000' },
     starters: { type: 'string', default: '32' },
     'latency-seconds': { type: 'string', default: '30' },
-    'plain-start': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     target: { type: 'string', default: 'dev' },
   },
@@ -64,8 +63,6 @@ const SUBSCRIPTIONS = Number(opts.subscriptions);
 const CEILING_WORKFLOWS = Number(opts.ceiling);
 const STARTERS = Number(opts.starters);
 const LATENCY_SECONDS = Number(opts['latency-seconds']);
-/** The relay starts delivery workflows eagerly (on the worker's connection) unless --plain-start. */
-const EAGER = !opts['plain-start'];
 /** Tunable, but these are the runs bench/results/ reports. */
 const isFullRun = EVENTS === 10_000;
 if (opts.target !== 'dev' && opts.target !== 'cluster') throw new Error('--target is dev or cluster');
@@ -254,7 +251,7 @@ async function main() {
   const ceilingRate = Math.max(ceilingPlain.completed / ceilingPlain.seconds, ceilingEager.completed / ceilingEager.seconds);
   log(`Ceiling: ${fmt(ceilingPlain.completed / ceilingPlain.seconds)} workflows/s, eager ${fmt(ceilingEager.completed / ceilingEager.seconds)} workflows/s (${ceilingEager.eagerlyStarted} eagerly started)`);
 
-  await command(child, { cmd: 'deliver', eager: EAGER }, 120_000);
+  await command(child, { cmd: 'deliver' }, 120_000);
   const seq0 = await data.lastSeq();
   // The template ticket's own event (written at setup) goes out first; wait for it so the phase starts clean.
   const setupEvents = await data.eventIdsAfter(0n);
@@ -302,7 +299,7 @@ async function main() {
   if (ON_CLUSTER) {
     log(`Fan-out with two worker processes: ${fmt(EVENTS)} events more…`);
     secondWorker = await forkWorker();
-    await command(secondWorker, { cmd: 'deliver', eager: EAGER }, 120_000);
+    await command(secondWorker, { cmd: 'deliver' }, 120_000);
     const cpu2 = [procStats(child.pid!).cpuMs, procStats(secondWorker.pid!).cpuMs];
     const ids2 = await data.writeEvents(EVENTS, 50, 4);
     if (!(await waitForArrivals(ids2, Math.max(300_000, (expectedDeliveries / Math.max(1, ceilingRate)) * 5_000)))) log('Fan-out with two: not every delivery arrived in time');
@@ -378,7 +375,7 @@ async function main() {
   lines.push(`# Webhook delivery benchmark (${date})`, '');
   lines.push(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${fmt(os.totalmem() / 2 ** 30, 1)} GiB RAM; Node ${process.version}; PostgreSQL ${pgVersion} (${databaseNote}); ${ON_CLUSTER ? `Temporal server ${versions.temporalServer} of the native production topology (\`npm run cluster\`: persistence and visibility on that PostgreSQL)` : 'Temporal dev server (Temporal CLI, SQLite file with WAL and synchronous=OFF, as `npm start`)'}.`,
-    `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/relay/outbox-relay.ts)${EAGER ? ', the relay starting workflows eagerly on the worker\'s connection' : ''}; receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
+    `One worker process runs the service's worker (src/worker.ts) and the outbox relay (defaults of src/webhooks/fanout/outbox-relay.ts); receivers and event writers run in the benchmark process. Everything shares the same ${os.availableParallelism()} cores.`,
     `Load before: \`${loadBefore}\``,
     `Load after: \`${loadAfter}\``,
     '',

@@ -10,9 +10,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { fromRoot } from '../src/paths.ts';
+import { fromRoot, repoRoot } from '../src/paths.ts';
 import { scalarAssets, scalarVersion } from '../src/api/api-reference.ts';
-import { WORKFLOW_BUNDLE_FILE, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
+import { WORKFLOW_BUNDLE_FILE, workflowInterceptorModules, workflowsPath } from '../src/temporal/workflow-bundle.ts';
 
 export const distDir = fromRoot('dist');
 
@@ -32,17 +32,27 @@ export async function bundle(entryPoints: Record<string, string>, outdir: string
 }
 
 /**
- * What the workflow bundle is made of: every file under workflows/ (the entry imports only
- * those and @temporalio/workflow) and the lockfile (the SDK's version). webpack takes ~2 s
- * where a hash takes a few ms, so the bundle is remade only when this changes.
+ * What the workflow bundle is made of: the files the entry points of workflows/ import, followed
+ * through the sources (esbuild's metafile lists them; packages are left out, type-only imports
+ * add no code), and the lockfile (the SDK's version). webpack takes ~2 s where this takes a few
+ * tens of ms, so the bundle is remade only when this changes.
  */
-function workflowInputsHash(): string {
+async function workflowInputsHash(): Promise<string> {
+  const { metafile } = await build({
+    entryPoints: [workflowsPath, ...workflowInterceptorModules],
+    bundle: true,
+    write: false,
+    metafile: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    outdir: 'unused',
+    absWorkingDir: repoRoot,
+    logLevel: 'silent',
+  });
   const hash = crypto.createHash('sha256');
-  const files = fs.readdirSync(fromRoot('workflows'), { recursive: true, encoding: 'utf8' }).sort();
-  for (const file of [...files.map((f) => path.join('workflows', f)), 'package-lock.json']) {
-    const full = fromRoot(file);
-    if (!fs.statSync(full).isFile()) continue;
-    hash.update(file).update('\0').update(fs.readFileSync(full)).update('\0');
+  for (const file of [...Object.keys(metafile.inputs).sort(), 'package-lock.json']) {
+    hash.update(file).update('\0').update(fs.readFileSync(fromRoot(file))).update('\0');
   }
   return hash.digest('hex');
 }
@@ -51,7 +61,7 @@ function workflowInputsHash(): string {
 export async function buildWorkflowBundle(outdir = distDir): Promise<'built' | 'unchanged'> {
   const codePath = path.join(outdir, WORKFLOW_BUNDLE_FILE);
   const hashPath = `${codePath}.sha256`;
-  const inputs = workflowInputsHash();
+  const inputs = await workflowInputsHash();
   if (fs.existsSync(codePath) && fs.existsSync(hashPath) && fs.readFileSync(hashPath, 'utf8') === inputs) return 'unchanged';
   // Imported here: the SDK's bundler pulls in webpack and swc, which a cached build never needs.
   const { bundleWorkflowCode } = await import('@temporalio/worker');

@@ -56,7 +56,7 @@ const schema = z.object({
   MAX_API_KEYS_PER_WORKSPACE: z.coerce.number().int().positive().max(10_000).default(50),
   SESSION_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
-  // The DNS servers that resolve webhook hosts (workflows/delivery/host-resolver.ts): `ip`, `ip:port` or
+  // The DNS servers that resolve webhook hosts (src/webhooks/message/host-resolver.ts): `ip`, `ip:port` or
   // `[ipv6]:port`, comma-separated; unset or empty: the system's (/etc/resolv.conf).
   WEBHOOK_DNS_SERVERS: commaList((list) => new dns.Resolver().setServers(list), 'a comma-separated list of IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)'),
   // Keys that encrypt webhook signing secrets at rest (docs/operators/admin-cli.md, "Webhook secrets"); unset: a key
@@ -73,7 +73,7 @@ const schema = z.object({
   // The most attempts in flight any one subscription may ask for (docs/integrators/webhooks.md, "Bounds").
   WEBHOOK_MAX_IN_FLIGHT_LIMIT: z.coerce.number().int().min(1).max(1000).default(50),
   WEBHOOK_WORKSPACE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
-  // A worker process's connections to receivers at most, busy and idle (workflows/delivery/delivery-agent.ts): half of
+  // A worker process's connections to receivers at most, busy and idle (src/webhooks/message/delivery-agent.ts): half of
   // the common soft limit of 1024 descriptors, the rest left to the API's clients, the database and Temporal.
   WEBHOOK_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(512),
   // The slowest rate a subscription may ask for (docs/integrators/webhooks.md, "Bounds"): at 0.1/s a paused

@@ -13,13 +13,13 @@ import { healthRoutes, readiness as checkReadiness, type ReadinessChecks } from 
 import { serveHttp } from './http/serve.ts';
 import { workspaceService } from './workspaces/workspace.service.ts';
 import { secretRepository } from './webhooks/subscriptions/secret.repository.ts';
-import { productionKeysMissing } from '../workflows/delivery/secret-box.ts';
+import { productionKeysMissing } from './webhooks/message/secret-box.ts';
 import { ensureTemporalCli } from './temporal/binaries.ts';
 import { startSupervisedDevServer } from './temporal/dev-server-supervised.ts';
 import { superviseWorker } from './worker.ts';
 import { closeTemporal, temporalAnswers, useTemporal } from './temporal/client.ts';
-import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/relay/outbox-relay.ts';
-import { ensureRetentionSchedule } from '../workflows/retention/schedule.ts';
+import { EVENT_OUTBOX_CHANNEL, startOutboxRelay } from './webhooks/fanout/outbox-relay.ts';
+import { ensureRetentionSchedule } from './retention/retention.schedule.ts';
 import { jobService } from './jobs/job.service.ts';
 import { openAdminChannel } from './admin/admin-channel.ts';
 import { metricsOnPublicPort, metricsRoutes } from './http/metrics-endpoint.ts';
@@ -52,9 +52,6 @@ async function main() {
   if (applied.length) logger.info({ applied }, 'migrations applied');
   // No start with stored secrets this process cannot open (a lost key file is never made anew over them).
   await secretRepository.assertKeysPresent();
-  // Webhook secrets stored in plain text by an earlier release are sealed before anything reads them.
-  const sealed = await secretRepository.sealPlainText();
-  if (sealed) logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
 
   if (mode !== 'worker' && config.seedDemo) {
     const demo = await workspaceService.seedDemoIfEmpty(config.http.publicBaseUrl);
@@ -95,9 +92,8 @@ async function main() {
   });
   if (worker) stops.unshift(() => worker.stop());
   // Every part relays the outbox (they share the work through leases), so events go out
-  // whichever parts run; it waits out a Temporal or database outage on its own. Beside a worker
-  // it starts workflows eagerly, on the worker's connection. It wakes when events commit
-  // (LISTEN/NOTIFY), with a slow poll behind that.
+  // whichever parts run; it waits out a Temporal or database outage on its own. It wakes when
+  // events commit (LISTEN/NOTIFY), with a slow poll behind that.
   const relay = startOutboxRelay({
     client,
     taskQueue,

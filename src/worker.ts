@@ -4,20 +4,20 @@ import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { config } from './config.ts';
 import { supervise } from './supervise.ts';
-import { createWorker } from '../workflows/worker.ts';
-import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from '../workflows/bundle.ts';
-import { createDeliveryActivities, type DeliveryActivityDeps } from '../workflows/delivery/activities.ts';
-import { BATCH_HEARTBEAT_MS } from '../workflows/delivery/constants.ts';
-import { createRecoverActivities } from '../workflows/recover/activities.ts';
-import { createRetentionActivities } from '../workflows/retention/activities.ts';
-import { createTicketBulkActivities } from '../workflows/ticket-bulk/activities.ts';
+import { createWorker } from './temporal/worker.ts';
+import { prebuiltWorkflowBundle, workflowInterceptorModules, workflowsPath } from './temporal/workflow-bundle.ts';
+import { createDeliveryActivities, type DeliveryActivityDeps } from './webhooks/delivery/activities.ts';
+import { BATCH_HEARTBEAT_MS } from './webhooks/delivery/constants.ts';
+import { createRecoverActivities } from './webhooks/log/recover.activities.ts';
+import { createRetentionActivities } from './retention/retention.activities.ts';
+import { createTicketBulkActivities } from './jobs/ticket-bulk.activities.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from './tracing/temporal.ts';
 import { Starting } from './http/health.ts';
 
 /**
- * How this worker's slots are shared (the delivery engine: workflows/delivery/README.md):
+ * How this worker's slots are shared (the delivery engine: src/webhooks/README.md):
  * - Activity slots: a delivery run sends its batches through one `sendBatch` activity at a time,
- *   which holds one slot while its requests (at most the subscription's bound, 10 by default,
+ *   which holds one slot while its requests (at most the subscription's effectiveInFlight, 10 by default,
  *   WEBHOOK_MAX_IN_FLIGHT_LIMIT at most) wait on the network; a workspace holds at most its cap
  *   (WEBHOOK_WORKSPACE_MAX_IN_FLIGHT) of attempts. 400 leave room for many busy subscriptions.
  * - Workflow-task slots: tasks are short (a claim is a local activity: one transaction); 100 keep
@@ -60,7 +60,7 @@ export async function startWorker(address: string, deliveryDeps?: DeliveryActivi
     runtimeInstalled = true;
   }
   const connection = await NativeConnection.connect({ address });
-  // A batch that ends wakes the runs of its workspace that wait for room in the cap (workflows/delivery/wake.ts).
+  // A batch that ends wakes the runs of its workspace that wait for room in the cap (src/webhooks/delivery/wake.ts).
   const client = new Client({ connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() });
   const worker = await createWorker({
     connection,
@@ -86,21 +86,16 @@ function shutdown(worker: Worker) {
 /**
  * Runs the worker and keeps it running: when Temporal is unreachable (at start or later) it tries
  * again every few seconds instead of taking the service down; the work waits in Temporal and the
- * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up);
- * `eagerClient()` is a client on the running worker's connection, for eager workflow starts.
+ * outbox meanwhile. `onConnected` runs after each (re)connection (idempotent set-up).
  */
-export function superviseWorker(
-  address: string,
-  onConnected: () => Promise<void>,
-): { stop(): Promise<void>; eagerClient(): Client | undefined; polling(): Promise<void> } {
-  let current: (Awaited<ReturnType<typeof startWorker>> & { client: Client }) | undefined;
+export function superviseWorker(address: string, onConnected: () => Promise<void>): { stop(): Promise<void>; polling(): Promise<void> } {
+  let current: Awaited<ReturnType<typeof startWorker>> | undefined;
   /** Until the first start has run (or failed), readiness says `starting` rather than `failing`. */
   let firstStartEnded = false;
   const supervisor = supervise({
     async run({ signal, healthy }) {
       try {
-        const started = await startWorker(address);
-        current = { ...started, client: new Client({ connection: started.connection, namespace: config.temporal.namespace, interceptors: temporalClientInterceptors() }) };
+        current = await startWorker(address);
         if (signal.aborted) shutdown(current.worker);
         else await onConnected();
         healthy();
@@ -122,7 +117,6 @@ export function superviseWorker(
       if (current) shutdown(current.worker);
       await supervisor.stop();
     },
-    eagerClient: () => (current?.worker.getState() === 'RUNNING' ? current.client : undefined),
     /**
      * Readiness: the worker runs and its connection reaches the server (a worker stays RUNNING
      * while its polls fail, so its state alone would not tell).

@@ -1,11 +1,11 @@
 // The timed operations of the scale benchmark. Each case is one request (or one call of the
 // code path) that run.ts times many times; adding a case is adding an entry here, e.g. a new
 // endpoint's page: `{ id, name, run: (ctx) => ctx.get(`/webhooks/${ctx.subscription()}/stats`) }`.
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
+import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
 import { SUBSCRIPTIONS_PER_WORKSPACE, UNRELAYED, type ScaleFixture } from './generate.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The relay's claim size (src/webhooks/relay/outbox-relay.ts) and a lease long enough for a call. */
+/** The relay's claim size (src/webhooks/fanout/outbox-relay.ts) and a lease long enough for a call. */
 const CLAIM = 200;
 const LEASE_MS = 30_000;
 
@@ -91,9 +91,9 @@ export const CASES: ScaleCase[] = [
     id: 'claim',
     name: `outbox claim (up to ${CLAIM}: the ${UNRELAYED} unrelayed events)`,
     run: async () => {
-      const claimed = await webhookRepository.claimEvents(CLAIM, LEASE_MS);
+      const claimed = await relayRepository.claimEvents(CLAIM, LEASE_MS);
       if (claimed.length !== UNRELAYED) throw new Error(`the claim took ${claimed.length} events`);
-      return () => webhookRepository.releaseLease(claimed.map((e) => e.id));
+      return () => relayRepository.releaseLease(claimed.map((e) => e.id));
     },
   },
 ];

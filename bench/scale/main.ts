@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
 import type { PurgeFigures, Reply, Request, RoundFigures } from './run.ts';
-import { newSecretKeys } from '../../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../../src/webhooks/message/secret-box.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(here, '..', 'results');

@@ -391,7 +391,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an HTTPS endpoint to events
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -423,7 +423,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook subscription
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable. A new `maxInFlight` starts afresh (a bound lowered by 429/503 answers is reset); `ratePerSecond: null` removes the rate. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Send only the members to change (at least one); the URL rule applies as on creation. The condition changes only through resume and enable. A new `maxInFlight` starts afresh (a bound lowered by 429/503 answers is reset); `ratePerSecond: null` removes the rate. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -517,7 +517,7 @@ export interface paths {
         };
         /**
          * The delivery log of a subscription, newest first
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. `waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had `maxInFlight` attempts in flight) or `rate`.
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). Every attempt (kept 30 days), and each delivery waiting without an attempt to show: `pending` before its first attempt, `held` while the subscription is paused, `cancelled`. Filters: `status`, `eventType`, `eventId`, `since` (inclusive), `until` (exclusive) on `attemptedAt` (for a waiting delivery, when it entered that state). Paged: `{data, nextCursor}`. `waited` tells when an attempt went out later than its schedule: `{reason, ms}` with reason `retry_after` (the receiver asked), `in_flight_bound` (the subscription had its bound in force, `effectiveInFlight`, of attempts open), `rate` (its `ratePerSecond`), `workspace_cap` (the workspace had the operator’s maximum of attempts in flight across its subscriptions).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -4945,7 +4945,7 @@ export interface operations {
                             condition: "disabled" | "paused" | "receiving";
                             /** @description Failed attempts in a row; 20 pause the subscription */
                             consecutiveFailures: number;
-                            /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                            /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                             maxInFlight: number;
                             /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                             ratePerSecond: number | null;
@@ -4959,7 +4959,7 @@ export interface operations {
                              * @enum {string}
                              */
                             payload: "full" | "thin";
-                            /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                            /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                             effectiveInFlight: number;
                             /**
                              * Format: date-time
@@ -4970,7 +4970,7 @@ export interface operations {
                             backlog: {
                                 /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                                 pending: number;
-                                /** @description Attempts in flight now */
+                                /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                                 inFlight: number;
                                 /**
                                  * Format: date-time
@@ -5089,7 +5089,7 @@ export interface operations {
                     fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
-                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    /** @description Attempts open at once to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
                     maxInFlight?: number;
                     /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. At least the operator’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): 422 below it. */
                     ratePerSecond?: number | null;
@@ -5136,7 +5136,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -5150,7 +5150,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -5161,7 +5161,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time
@@ -5328,7 +5328,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -5342,7 +5342,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -5353,7 +5353,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time
@@ -5583,7 +5583,7 @@ export interface operations {
                     fields?: string[];
                     /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
                     description?: string;
-                    /** @description Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
+                    /** @description Attempts open at once to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes. */
                     maxInFlight?: number;
                     /** @description Attempts started per second at most, evenly spaced (GCRA); null or absent: no rate bound, only maxInFlight. For receivers that meter requests rather than connections. At least the operator’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): 422 below it. */
                     ratePerSecond?: number | null;
@@ -5630,7 +5630,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -5644,7 +5644,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -5655,7 +5655,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time
@@ -5832,7 +5832,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -5846,7 +5846,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -5857,7 +5857,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time
@@ -6105,7 +6105,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -6119,7 +6119,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -6130,7 +6130,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time
@@ -6271,7 +6271,7 @@ export interface operations {
                         condition: "disabled" | "paused" | "receiving";
                         /** @description Failed attempts in a row; 20 pause the subscription */
                         consecutiveFailures: number;
-                        /** @description Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+                        /** @description Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
                         maxInFlight: number;
                         /** @description Attempts started per second at most, evenly spaced; null: no rate bound */
                         ratePerSecond: number | null;
@@ -6285,7 +6285,7 @@ export interface operations {
                          * @enum {string}
                          */
                         payload: "full" | "thin";
-                        /** @description The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back */
+                        /** @description The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict */
                         effectiveInFlight: number;
                         /**
                          * Format: date-time
@@ -6296,7 +6296,7 @@ export interface operations {
                         backlog: {
                             /** @description Deliveries waiting for an attempt (first attempts and retries), or held while paused */
                             pending: number;
-                            /** @description Attempts in flight now */
+                            /** @description Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once) */
                             inFlight: number;
                             /**
                              * Format: date-time

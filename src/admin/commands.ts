@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { apiKeyService } from '../api-keys/api-key.service.ts';
 import { workspaceRepository } from '../workspaces/workspace.repository.ts';
 import { workspaceService } from '../workspaces/workspace.service.ts';
-import { secretKeys } from '../../workflows/delivery/secret-box.ts';
+import { secretKeys } from '../webhooks/message/secret-box.ts';
 import { secretRepository } from '../webhooks/subscriptions/secret.repository.ts';
 import { AppError } from '../errors/errors.ts';
 import { API_SCOPES } from '../access/principal.ts';

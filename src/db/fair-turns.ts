@@ -16,7 +16,7 @@ const lanes = new AsyncLocalStorage<{ lane: string }>();
 /** The lane of everything that runs outside a request: the relay, the worker's activities, start-up. */
 export const SERVICE_LANE = 'service';
 
-/** The lane of every bulk job's chunks (workflows/ticket-bulk/activities.ts). */
+/** The lane of every bulk job's chunks (src/jobs/ticket-bulk.activities.ts). */
 export const BULK_JOBS_LANE = 'bulk-jobs';
 
 /** A workspace's lane: its requests once authenticated, and its subscriptions' delivery steps. */

@@ -8,7 +8,7 @@ import { AppError } from '../errors/errors.ts';
 import { problemResponse } from '../errors/problem.ts';
 import { config, type Config } from '../config.ts';
 import { registry } from '../metrics/metrics.ts';
-import { registerWebhookGauges } from '../webhooks/delivery-log/webhook-gauges.ts';
+import { registerWebhookGauges } from '../webhooks/log/webhook-gauges.ts';
 import { registerReadinessGauge } from './readiness-gauge.ts';
 
 registerWebhookGauges(registry);

@@ -1,4 +1,4 @@
-// The running side of bulk ticket jobs (the activities of workflows/ticket-bulk/ call it): which
+// The running side of bulk ticket jobs (the activities of src/jobs/ticket-bulk.activities.ts call it): which
 // job is next, and a chunk of its items, each through the tickets service in one short
 // transaction together with its result. Accepting and reading jobs is job.service.ts.
 import { AppError } from '../errors/errors.ts';
@@ -23,7 +23,7 @@ export const jobRunner = {
    * now (a revoked or expired key fails the rest of the job). Each item's ticket change and its
    * result commit together; an item that already has its result is skipped. Returns how many
    * items remain and how long the chunk took (`busyMs`: the chunk's activity pauses in proportion
-   * to it, workflows/ticket-bulk/activities.ts); at none remaining, the job is completed.
+   * to it, src/jobs/ticket-bulk.activities.ts); at none remaining, the job is completed.
    */
   async runChunk(jobId: string, onItem: (index: number) => void | Promise<void> = () => {}): Promise<{ remaining: number; busyMs: number }> {
     const started = Date.now();

@@ -1,4 +1,4 @@
-// Telling a workspace's bulk workflow (workflows/ticket-bulk/) that a job waits, from the API (a
+// Telling a workspace's bulk workflow (src/jobs/ticket-bulk.workflows.ts) that a job waits, from the API (a
 // Temporal Client, no worker). By name, so that this domain does not import the workflow code
 // (which imports the domain's runner for its activities).
 import type { Client } from '@temporalio/client';

@@ -23,6 +23,6 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The workspace's one bulk workflow, a business key: it runs the workspace's jobs one after another, oldest first. */
 export const ticketBulkWorkflowId = (workspaceId: number) => `ticket-bulk:${workspaceId}`;
-/** Its type and the signal that tells it a job waits (workflows/ticket-bulk/workflows.ts defines both). */
+/** Its type and the signal that tells it a job waits (src/jobs/ticket-bulk.workflows.ts defines both). */
 export const TICKET_BULK_WORKFLOW = 'ticketBulkWorkflow';
 export const BULK_JOB_QUEUED_SIGNAL = 'bulkJobQueued';

@@ -1,4 +1,4 @@
-// What one sent webhook attempt adds to the metrics (workflows/delivery/activities.ts calls it
+// What one sent webhook attempt adds to the metrics (src/webhooks/delivery/activities.ts calls it
 // once the attempt is recorded; an activity retry that finds it recorded does not count again).
 import type { AttemptTrigger } from '../generated/prisma/client.ts';
 import { webhookAttemptDuration, webhookAttempts, webhookDeliveriesSettled, webhookRetriesScheduled, webhookSubscriptionChanges } from './metrics.ts';

@@ -1,5 +1,5 @@
 // The service's one way to send e-mail: the SMTP transport of SMTP_URL and SMTP_FROM (nodemailer),
-// or none when e-mail is off. Used by the webhook notices (workflows/delivery/condition-notice-mail.ts)
+// or none when e-mail is off. Used by the webhook notices (src/webhooks/delivery/condition-notice-mail.ts)
 // and the invitations of people (src/users/invitation.service.ts).
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { config } from '../config.ts';

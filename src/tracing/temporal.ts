@@ -1,6 +1,6 @@
 // Temporal's OpenTelemetry interceptors, when traces are on. The client's start a span per call
 // (StartWorkflow:<type>, …) and put the trace context into the workflow's headers; the workflow's
-// (workflows/tracing/interceptors.ts, in the bundle) continue it; the activities' run each
+// (src/tracing/workflow-interceptors.ts, in the bundle) continue it; the activities' run each
 // attempt in a span (RunActivity:<type>) under it.
 import type { ClientInterceptors } from '@temporalio/client';
 import type { InjectedSinks, WorkerOptions } from '@temporalio/worker';

@@ -23,10 +23,10 @@ import { requestHash } from '../../src/idempotency/idempotency.service.ts';
 import { idempotencyRepository } from '../../src/idempotency/idempotency.repository.ts';
 import { prisma } from '../../src/db/db.ts';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { createRecoverActivities } from '../../workflows/recover/activities.ts';
-import { createTicketBulkActivities } from '../../workflows/ticket-bulk/activities.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
+import { createDeliveryActivities } from '../../src/webhooks/delivery/activities.ts';
+import { createRecoverActivities } from '../../src/webhooks/log/recover.activities.ts';
+import { createTicketBulkActivities } from '../../src/jobs/ticket-bulk.activities.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { workflowBundleOf } from '../support/workflow-bundles.ts';
 import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
@@ -123,7 +123,7 @@ const lastPage = (res: Res) => {
 /**
  * Documented statuses that need a state these fixtures cannot reach quickly, with the test that
  * produces each: a resend answers 202 only when its attempt has no result after 15 s
- * (test/webhooks/resend-wait.test.ts, against a Temporal server with no worker).
+ * (test/webhooks/log/resend-wait.test.ts, against a Temporal server with no worker).
  */
 const PRODUCED_ELSEWHERE: Record<string, string[]> = { resendWebhookDelivery: ['202'] };
 

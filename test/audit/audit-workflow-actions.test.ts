@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../src/db/db.ts';
 import { apiKeyService } from '../../src/api-keys/api-key.service.ts';
-import { webhookService } from '../../src/webhooks/subscriptions/webhook.service.ts';
+import { deliveryLogService } from '../../src/webhooks/log/delivery-log.service.ts';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
@@ -34,7 +34,7 @@ describe('audit log: actions that start a workflow', () => {
     const delivery = await createDelivery(ws, sub.id);
     const principal = await apiKeyService.authenticate(key.value);
     // No wait for the attempt (no worker runs it): the answer is the pending delivery.
-    const resent = await webhookService.resend(principal, sub.id, delivery.deliveryId, uniqueId('req'), 0);
+    const resent = await deliveryLogService.resend(principal, sub.id, delivery.deliveryId, uniqueId('req'), 0);
     expect(resent.status).toBe('pending');
 
     const rows = await prisma.auditEntry.findMany({ where: { workspaceId: ws.workspace.id, targetType: 'webhook_subscription' }, orderBy: { id: 'asc' } });

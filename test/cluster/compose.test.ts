@@ -13,7 +13,7 @@ import {
 import { nativeTemporalServerEnv } from '../../scripts/cluster/temporal.ts';
 import { devServerDynamicConfig } from '../../src/temporal/dev-server.ts';
 import { dockerCompose } from './docker-compose.ts';
-import { newSecretKeys } from '../../workflows/delivery/secret-box.ts';
+import { newSecretKeys } from '../../src/webhooks/message/secret-box.ts';
 import { startCommand, type StartCommand } from './start-command.ts';
 
 interface ComposeService {

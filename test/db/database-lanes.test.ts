@@ -4,11 +4,11 @@
 // Lanes are named on PostgreSQL too (nothing reads them there), so this runs on both.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { currentDatabaseLane, SERVICE_LANE } from '../../src/db/fair-turns.ts';
+import { currentDatabaseLane } from '../../src/db/fair-turns.ts';
 import { boardRepository } from '../../src/boards/board.repository.ts';
-import { createDeliveryActivities } from '../../workflows/delivery/activities.ts';
-import { initialRunState } from '../../workflows/delivery/run-state.ts';
-import { queueRepository } from '../../workflows/delivery/queue.repository.ts';
+import { createDeliveryActivities } from '../../src/webhooks/delivery/activities.ts';
+import { initialRunState } from '../../src/webhooks/delivery/run-state.ts';
+import { queueRepository } from '../../src/webhooks/delivery/queue.repository.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -37,11 +37,9 @@ describe('database lanes', () => {
     const env = () => new MockActivityEnvironment({ workflowExecution: { workflowId: 'deliveries:wh_x', runId: 'run-1' } });
     const state = initialRunState();
     await expect(
-      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, inFlight: 0, now: Date.now(), waitedFor: null }),
+      env().run(activities.claimDue, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, runId: 'run-1', token: 't', state, open: 0, now: Date.now(), waitedFor: null }),
     ).rejects.toThrow('seen');
-    await expect(env().run(activities.sendBatch, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, token: 't', deliveries: [] })).rejects.toThrow('seen');
-    // A batch of a run begun before runs named their workspace: the service's lane, as before.
-    await expect(env().run(activities.sendBatch, { subscriptionId: 'wh_x', token: 't', deliveries: [] })).rejects.toThrow('seen');
-    expect(lanes).toEqual([`workspace:${ws.workspace.id}`, `workspace:${ws.workspace.id}`, SERVICE_LANE]);
+    await expect(env().run(activities.sendBatch, { subscriptionId: 'wh_x', workspaceId: ws.workspace.id, token: 't', deliveries: [], width: 1 })).rejects.toThrow('seen');
+    expect(lanes).toEqual([`workspace:${ws.workspace.id}`, `workspace:${ws.workspace.id}`]);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { db, prisma } from '../../src/db/db.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
-import { EVENT_OUTBOX_CHANNEL } from '../../src/webhooks/relay/outbox-relay.ts';
+import { EVENT_OUTBOX_CHANNEL } from '../../src/webhooks/fanout/outbox-relay.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
 type Workspace = Awaited<ReturnType<typeof createTestWorkspace>>;

@@ -1,13 +1,15 @@
 // The import rule of docs/contributing/layout.md ("Imports go downwards"), checked: no two folders
-// of src/ and workflows/ import each other, directly or round a longer loop (a "folder tangle").
+// of src/ and workflows/ import each other, directly or round a longer loop (a "folder tangle");
+// inside the webhooks wing, no room imports one that comes before it on an event's walk, and no
+// file under src/ imports workflows/ (the bundle's entry points, which only re-export).
 // dependency-cruiser reads the imports (type-only and dynamic ones included, resolved as Node and
 // TypeScript do); the folders are then the nodes of a graph whose strongly connected components
 // must each be one folder. A folder is a top-level one of src/ or workflows/ with everything
 // below it (src/webhooks/subscriptions/ is part of src/webhooks); a file directly in src/ or
 // workflows/ (config.ts, main.ts, bundle.ts…) is a node of its own: the entry points import
 // downwards and the root kit files import nothing.
-import { cruise } from 'dependency-cruiser';
-import { describe, expect, it } from 'vitest';
+import { cruise, type IModule } from 'dependency-cruiser';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../src/paths.ts';
 
 const ROOTS = new Set(['src', 'workflows']);
@@ -51,12 +53,37 @@ export function tangles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/**
+ * The webhooks wing's rooms in the order an event walks through them: an import goes only to a
+ * room further along (src/webhooks/README.md). `log` reads every stage's rows and comes first:
+ * no stage imports it.
+ */
+export const WEBHOOK_ROOMS = ['log', 'subscriptions', 'fanout', 'delivery', 'message'] as const;
+
+/** The room of a file of the webhooks wing (undefined outside it). */
+export const roomOf = (file: string): string | undefined => /^src\/webhooks\/([^/]+)\//.exec(file)?.[1];
+
+/** Imports between rooms that go back along the walk (or to a room the order does not name). */
+export function backImports(imports: [string, string][]): string[] {
+  return imports.flatMap(([from, to]) => {
+    const [a, b] = [roomOf(from), roomOf(to)];
+    if (a === undefined || b === undefined || a === b) return [];
+    const [i, j] = [WEBHOOK_ROOMS.indexOf(a as never), WEBHOOK_ROOMS.indexOf(b as never)];
+    return i >= 0 && j >= 0 && i < j ? [] : [`${from} imports ${to}`];
+  });
+}
+
 describe('the folder graph', () => {
-  it('has no tangle: each folder of src/ and workflows/ imports only folders that do not import it back', async () => {
+  let modules: IModule[] = [];
+  beforeAll(async () => {
     const previous = process.cwd();
     process.chdir(repoRoot);
     const result = await cruise(['src', 'workflows'], { tsPreCompilationDeps: true, doNotFollow: { path: 'node_modules' }, exclude: { path: '^src/generated/' } }).finally(() => process.chdir(previous));
-    const modules = typeof result.output === 'string' ? [] : result.output.modules;
+    modules = typeof result.output === 'string' ? [] : result.output.modules;
+  }, 60_000);
+  const imports = (): [string, string][] => modules.flatMap((m) => m.dependencies.map((d): [string, string] => [m.source, d.resolved]));
+
+  it('has no tangle: each folder of src/ and workflows/ imports only folders that do not import it back', () => {
     expect(modules.length, 'dependency-cruiser read the sources').toBeGreaterThan(100);
 
     const edges = new Map<string, Set<string>>();
@@ -79,6 +106,13 @@ describe('the folder graph', () => {
     expect(report.join('\n'), 'folders that import each other (docs/contributing/layout.md)').toBe('');
   });
 
+  it('webhooks: each room imports only rooms further along an event\'s walk, and nothing under src/ imports workflows/', () => {
+    const wing = imports().filter(([from]) => roomOf(from) !== undefined);
+    expect(new Set(wing.map(([from]) => roomOf(from))), 'the rooms read').toEqual(new Set(WEBHOOK_ROOMS));
+    expect(backImports(imports())).toEqual([]);
+    expect(imports().filter(([from, to]) => from.startsWith('src/') && to.startsWith('workflows/'))).toEqual([]);
+  });
+
   it('finds a tangle when two folders import each other, and none in a chain', () => {
     const graph = (pairs: [string, string][]) => {
       const g = new Map<string, Set<string>>();
@@ -88,7 +122,19 @@ describe('the folder graph', () => {
     expect(tangles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']]))).toEqual([['a', 'b', 'c']]);
     expect(tangles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']]))).toEqual([]);
     expect(nodeOf('src/config.ts')).toBe('src/config.ts');
-    expect(nodeOf('src/webhooks/relay/outbox-relay.ts')).toBe('src/webhooks');
-    expect(nodeOf('workflows/delivery/signing.ts')).toBe('workflows/delivery');
+    expect(nodeOf('src/webhooks/fanout/outbox-relay.ts')).toBe('src/webhooks');
+    expect(nodeOf('workflows/index.ts')).toBe('workflows/index.ts');
+    expect(backImports([
+      ['src/webhooks/subscriptions/a.ts', 'src/webhooks/message/b.ts'],
+      ['src/webhooks/log/a.ts', 'src/webhooks/subscriptions/b.ts'],
+      ['src/webhooks/fanout/a.ts', 'src/webhooks/fanout/b.ts'],
+      ['src/webhooks/message/a.ts', 'src/webhooks/delivery/b.ts'],
+      ['src/webhooks/delivery/a.ts', 'src/webhooks/log/b.ts'],
+      ['src/webhooks/nowhere/a.ts', 'src/webhooks/log/b.ts'],
+    ])).toEqual([
+      'src/webhooks/message/a.ts imports src/webhooks/delivery/b.ts',
+      'src/webhooks/delivery/a.ts imports src/webhooks/log/b.ts',
+      'src/webhooks/nowhere/a.ts imports src/webhooks/log/b.ts',
+    ]);
   });
 });

@@ -11,11 +11,13 @@ import { createTicket, supportBoard } from '../tickets/helpers.ts';
 import { prisma } from '../../src/db/db.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { EVENT_TYPES } from '../../src/events/event.envelope.ts';
-import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
-import { deliveredPayload } from '../../workflows/delivery/thin-payload.ts';
+import { deliveryBody } from '../../src/webhooks/message/webhook-sender.ts';
+import { deliveredPayload } from '../../src/webhooks/message/thin-payload.ts';
 import { isTicketEvent } from '../../src/events/event.thin.ts';
-import { signatureHeaders } from '../../workflows/delivery/signing.ts';
-import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
+import { signatureHeaders } from '../../src/webhooks/message/signing.ts';
+import { deliveryRepository } from '../../src/webhooks/delivery/delivery.repository.ts';
+import { conditionRepository } from '../../src/webhooks/subscriptions/condition.repository.ts';
+import { writeDelivery } from '../webhooks/fixtures.ts';
 
 const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknown as Parameters<typeof dereference>[0])) as any;
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -55,7 +57,7 @@ async function produceEveryEventType() {
  */
 async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTestWorkspace>>, key: string, subscriptionId: string) {
   const ticketEvent = await prisma.event.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, type: 'ticket.created' } });
-  const delivery = await deliveryRepository.create(ticketEvent.id, subscriptionId);
+  const delivery = await writeDelivery(ticketEvent.id, subscriptionId);
   await prisma.webhookSubscription.update({ where: { id: subscriptionId }, data: { consecutiveFailures: 19 } });
   const attempt = (n: number, outcome: 'failed' | 'gone', httpStatus: number) =>
     deliveryRepository.recordAttempt({
@@ -64,7 +66,7 @@ async function produceOperationalEvents(ws: Awaited<ReturnType<typeof createTest
       workflowId: 'deliveries:x', waited: null, fence: null,
     });
   expect((await attempt(7, 'failed', 503))?.paused).not.toBeNull();
-  expect(await deliveryRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
+  expect(await conditionRepository.resume(subscriptionId, { id: ws.admin.id, name: ws.admin.fullName })).toBe(true);
   expect((await attempt(6, 'gone', 410))?.disabled).toMatchObject({ kind: 'webhook.disabled' });
   const enabled = await api('POST', `/webhooks/${subscriptionId}/enable`, { key });
   expect(enabled.status, enabled.text).toBe(200);
@@ -105,7 +107,7 @@ describe('the webhooks of the OpenAPI document', () => {
     for (const row of rows) {
       const validate = bodyValidator(row.type);
       expectValid(validate, row.payload, `${row.type} outbox row`);
-      // What workflows/delivery/activities.ts sends for this row.
+      // What src/webhooks/delivery/activities.ts sends for this row.
       const body = deliveryBody(row.payload);
       expectValid(validate, JSON.parse(body), `${row.type} delivery body`);
       // To a subscription with payload thin (the same body where the type has no thin form).

@@ -7,7 +7,7 @@ import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { feed, follow } from './feed.ts';
 import { createTicket, gql, supportBoard, type Ws } from '../tickets/helpers.ts';
 import { prisma } from '../../src/db/db.ts';
-import { deliveryBody } from '../../workflows/delivery/webhook-sender.ts';
+import { deliveryBody } from '../../src/webhooks/message/webhook-sender.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
 import { workspaceRepository } from '../../src/workspaces/workspace.repository.ts';
 import { newId } from '../../src/ids.ts';

@@ -10,7 +10,7 @@ import { newId } from '../../src/ids.ts';
 import { jobRepository } from '../../src/jobs/job.repository.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 import { BULK_PAUSE_MAX_MS, BULK_PAUSE_RATIO, CHUNK_ITEMS } from '../../src/jobs/job.limits.ts';
-import { createTicketBulkActivities, pauseAfter } from '../../workflows/ticket-bulk/activities.ts';
+import { createTicketBulkActivities, pauseAfter } from '../../src/jobs/ticket-bulk.activities.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { ticketBody, type Ws } from '../tickets/helpers.ts';
 import { finishedJob, startBulkStack, type BulkStack } from './bulk.fixtures.ts';

@@ -2,14 +2,14 @@
 // on loopback) move the delivery metrics: attempts by outcome and trigger, the attempt duration
 // histogram, retries scheduled, settled deliveries and subscriptions paused or disabled.
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_ATTEMPTS } from '../../workflows/delivery/schedule.ts';
-import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
-import { PAUSE_AFTER_FAILURES } from '../../workflows/delivery/delivery.repository.ts';
+import { MAX_ATTEMPTS } from '../../src/webhooks/message/schedule.ts';
+import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
+import { PAUSE_AFTER_FAILURES } from '../../src/webhooks/delivery/delivery.repository.ts';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { useTimeSkippingDeliveryStack } from '../support/delivery-stack.ts';
 import { uniqueId } from '../support/temporal.ts';
-import { createDelivery, createSubscription, deliveryResult, startDelivery } from '../webhooks/fixtures.ts';
+import { createDelivery, createSubscription, deliveryResult, wakeRunOf } from '../webhooks/fixtures.ts';
 import { sample, samples } from './scrape.ts';
 
 const routes = metricsRoutes();
@@ -27,7 +27,7 @@ describe('delivery metrics', () => {
     return await createDelivery(ws, sub.id);
   }
   async function deliver(ref: DeliveryRef) {
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     return await deliveryResult(stack.env.client, ref);
   }
   const moved = (before: Map<string, number>, after: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
@@ -71,7 +71,7 @@ describe('delivery metrics', () => {
     const ref = await deliveryTo(503, { consecutiveFailures: PAUSE_AFTER_FAILURES - 1 });
     const before = await scrape();
     // Its later attempts are held until a resume: the workflow does not end, so watch the metric.
-    await startDelivery(stack.env.client, stack.taskQueue, ref);
+    await wakeRunOf(stack.env.client, stack.taskQueue, ref);
     const after = await vi.waitFor(async () => {
       const m = await scrape();
       expect(moved(before, m, 'webhook_subscription_condition_changes_total', { condition: 'paused' }), 'the pause').toBe(1);

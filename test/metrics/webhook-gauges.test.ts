@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { metricsRoutes } from '../../src/http/metrics-endpoint.ts';
 import { prisma } from '../../src/db/db.ts';
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
+import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createDelivery, createEvent, createSubscription } from '../webhooks/fixtures.ts';
 import { sample, samples } from './scrape.ts';
@@ -27,7 +27,7 @@ describe('outbox and held-delivery gauges', () => {
     expect(sample(waiting, 'outbox_oldest_unrelayed_event_age_seconds')).toBeGreaterThanOrEqual(90);
     expect(sample(waiting, 'outbox_oldest_unrelayed_event_age_seconds')).toBeLessThan(3600);
 
-    await webhookRepository.markRelayed([older.id, newer.id], new Date());
+    await relayRepository.markRelayed([older.id, newer.id], new Date());
     const relayed = await scrape();
     expect(sample(relayed, 'outbox_unrelayed_events')).toBe(0);
     expect(sample(relayed, 'outbox_oldest_unrelayed_event_age_seconds')).toBe(0);

@@ -1,14 +1,14 @@
 // Retention on a real Temporal dev server: the Schedule exists once however often the service
-// starts (and replaces the attempts-only Schedule of earlier versions), and its workflow purges
+// starts, and its workflow purges
 // exactly the attempts older than 30 days. What each table keeps: retention.test.ts.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from '@temporalio/worker';
 import { prisma } from '../../src/db/db.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createRetentionActivities } from '../../workflows/retention/activities.ts';
-import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../workflows/retention/schedule.ts';
-import { retentionWorkflow } from '../../workflows/retention/workflows.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
+import { createRetentionActivities } from '../../src/retention/retention.activities.ts';
+import { ensureRetentionSchedule, RETENTION_SCHEDULE_ID } from '../../src/retention/retention.schedule.ts';
+import { retentionWorkflow } from '../../src/retention/retention.workflows.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 import { createDelivery, createSubscription } from '../webhooks/fixtures.ts';
@@ -27,7 +27,7 @@ describe('delivery log retention', () => {
       connection: dev.nativeConnection,
       namespace: dev.namespace,
       taskQueue,
-      workflowsPath: fileURLToPath(new URL('../../workflows/retention/workflows.ts', import.meta.url)),
+      workflowsPath: fileURLToPath(new URL('../../src/retention/retention.workflows.ts', import.meta.url)),
       activities: createRetentionActivities(),
     });
     running = worker.run();
@@ -39,19 +39,12 @@ describe('delivery log retention', () => {
     await dev?.server.stop();
   }, 60_000);
 
-  it('is a Temporal Schedule, created once, every hour, in place of the earlier one', async () => {
-    const legacy = 'retention:delivery-attempts';
-    await dev.client.schedule.create({
-      scheduleId: legacy,
-      spec: { intervals: [{ every: '1 hour' }] },
-      action: { type: 'startWorkflow', workflowType: 'purgeDeliveryAttemptsWorkflow', workflowId: 'retention:delivery-attempts:run', taskQueue, args: [] },
-    });
+  it('is a Temporal Schedule, created once, every hour', async () => {
     await ensureRetentionSchedule(dev.client, taskQueue);
     await ensureRetentionSchedule(dev.client, taskQueue);
     const schedules = [];
     for await (const s of dev.client.schedule.list()) schedules.push(s.scheduleId);
     expect(schedules.filter((id) => id === RETENTION_SCHEDULE_ID)).toHaveLength(1);
-    await expect(dev.client.schedule.getHandle(legacy).describe()).rejects.toThrow();
     const description = await dev.client.schedule.getHandle(RETENTION_SCHEDULE_ID).describe();
     expect(description.spec.intervals?.[0]?.every).toBe(60 * 60 * 1000);
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow', taskQueue });

@@ -8,7 +8,7 @@ import { newId } from '../../src/ids.ts';
 import type { DeliveryStatus } from '../../src/generated/prisma/client.ts';
 import { purge, type RetentionPolicy } from '../../src/retention/retention.service.ts';
 import { RETENTION_TARGETS } from '../../src/retention/retention.targets.ts';
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
+import { deliveryLogRepository } from '../../src/webhooks/log/delivery-log.repository.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 import { createSubscription } from '../webhooks/fixtures.ts';
 
@@ -86,7 +86,7 @@ describe('retention', () => {
     );
 
     // The log shows exactly the attempts left and the deliveries waiting without one.
-    const log = await webhookRepository.deliveryLog(sub.id, {}, 100);
+    const log = await deliveryLogRepository.deliveryLog(sub.id, {}, 100);
     expect(log.map((r) => r.id).sort()).toEqual([failedOnBoundary.attempts[1], succeededRecent.attempts[1], cancelledRecent.id, held.id, pending.id].sort());
   });
 

@@ -11,12 +11,12 @@ import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { NativeConnection } from '@temporalio/worker';
 import { closeTemporal, useTemporal } from '../../src/temporal/client.ts';
-import { startOutboxRelay } from '../../src/webhooks/relay/outbox-relay.ts';
+import { startOutboxRelay } from '../../src/webhooks/fanout/outbox-relay.ts';
 import { startWorker } from '../../src/worker.ts';
-import { createWorker } from '../../workflows/worker.ts';
-import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../workflows/delivery/activities.ts';
-import { createRecoverActivities } from '../../workflows/recover/activities.ts';
-import { BATCH_HEARTBEAT_MS } from '../../workflows/delivery/constants.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
+import { createDeliveryActivities, type DeliveryActivities, type DeliveryActivityDeps } from '../../src/webhooks/delivery/activities.ts';
+import { createRecoverActivities } from '../../src/webhooks/log/recover.activities.ts';
+import { BATCH_HEARTBEAT_MS } from '../../src/webhooks/delivery/constants.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestCa, startReceiver, type Receiver, type TestCa } from '../webhooks/receiver.ts';
 import { ensureMigrated } from './fixtures.ts';
@@ -70,7 +70,7 @@ async function runWorker<Server>(
   activities: DeliveryActivityDeps,
   { recover, activitySlots, wrap }: DeliveryStackOptions<Server>,
 ) {
-  const workflowsPath = fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../workflows/delivery/workflows.ts', import.meta.url));
+  const workflowsPath = fileURLToPath(new URL(recover ? '../../workflows/index.ts' : '../../src/webhooks/delivery/workflows.ts', import.meta.url));
   const worker = await createWorker({
     connection: temporal.connection,
     namespace: temporal.namespace,
@@ -92,7 +92,7 @@ async function runWorker<Server>(
 
 /**
  * On the time-skipping server (timers fire as soon as nothing else is pending); the activities
- * log with its clock. Tests start the deliveries themselves (fixtures' `startDelivery`).
+ * log with its clock. Tests start the deliveries themselves (fixtures' `wakeRunOf`).
  */
 export function startTimeSkippingDeliveryStack(
   options: DeliveryStackOptions<TestWorkflowEnvironment>,

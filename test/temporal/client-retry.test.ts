@@ -1,8 +1,7 @@
 // The service's Temporal client retries a wake-up that met a run in the moment it closes after
 // tens of milliseconds, not the SDK's 1.4–2 s for a server out of resources (src/temporal/client.ts).
 import { describe, expect, it } from 'vitest';
-import { firstRetryMs } from '../../src/temporal/client.ts';
-import { CLOSING_RETRY_MS } from '../../workflows/delivery/constants.ts';
+import { CLOSING_RETRY_MS, firstRetryMs } from '../../src/temporal/client.ts';
 
 const RESOURCE_EXHAUSTED = 8;
 const UNAVAILABLE = 14;

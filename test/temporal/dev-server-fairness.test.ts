@@ -9,7 +9,7 @@
 // measured six times out of six beside two busy processes. First come, first served would put it
 // last (60).
 import { describe, expect, it } from 'vitest';
-import { createWorker } from '../../workflows/worker.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
 import { helloWorkflow } from './hello/workflows.ts';
 import { helloWorkflowsPath, startTestDevServer, uniqueId, useTemporal } from '../support/temporal.ts';
 

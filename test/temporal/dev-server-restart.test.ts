@@ -10,7 +10,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { startSupervisedDevServer } from '../../src/temporal/dev-server-supervised.ts';
 import { createHelloActivities } from './hello/activities.ts';
 import { helloWorkflow } from './hello/workflows.ts';
-import { createWorker } from '../../workflows/worker.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
 import { helloWorkflowsPath, uniqueId } from '../support/temporal.ts';
 import { freePort } from '../support/http.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { createHelloActivities } from './hello/activities.ts';
 import { helloWorkflow } from './hello/workflows.ts';
-import { createWorker } from '../../workflows/worker.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
 import { helloWorkflowsPath, startTestDevServer, uniqueId, useTemporal } from '../support/temporal.ts';
 
 describe('hello workflow on the dev server', () => {

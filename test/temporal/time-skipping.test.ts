@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHelloActivities } from './hello/activities.ts';
 import { sleepThenGreetWorkflow } from './hello/workflows.ts';
-import { createWorker } from '../../workflows/worker.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
 import { createTimeSkippingEnv, helloWorkflowsPath, uniqueId, useTemporal } from '../support/temporal.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

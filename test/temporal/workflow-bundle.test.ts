@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkflowBundle } from '../../scripts/build.ts';
-import { prebuiltWorkflowBundle } from '../../workflows/bundle.ts';
-import { deliveryRunWorkflow } from '../../workflows/delivery/workflows.ts';
-import type { ClaimResult } from '../../workflows/delivery/queue.repository.ts';
-import { createWorker } from '../../workflows/worker.ts';
+import { prebuiltWorkflowBundle } from '../../src/temporal/workflow-bundle.ts';
+import { deliveryRunWorkflow } from '../../src/webhooks/delivery/workflows.ts';
+import type { ClaimResult } from '../../src/webhooks/delivery/queue.repository.ts';
+import { createWorker } from '../../src/temporal/worker.ts';
 import { startTestDevServer, uniqueId, type TestDevServer } from '../support/temporal.ts';
 
 describe('prebuilt workflow bundle', () => {
@@ -33,7 +33,7 @@ describe('prebuilt workflow bundle', () => {
     const bundle = prebuiltWorkflowBundle(outdir);
     expect(bundle).toEqual({ codePath: path.join(outdir, 'workflows-bundle.js') });
     // With the workflow interceptors of traces, which a worker cannot add to a prebuilt bundle.
-    expect(readFileSync(path.join(outdir, 'workflows-bundle.js'), 'utf8')).toContain('./workflows/tracing/interceptors.ts');
+    expect(readFileSync(path.join(outdir, 'workflows-bundle.js'), 'utf8')).toContain('./src/tracing/workflow-interceptors.ts');
 
     const taskQueue = uniqueId('bundle');
     const worker = await createWorker({

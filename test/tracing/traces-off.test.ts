@@ -6,7 +6,7 @@ import { loadConfig, parseConfig } from '../../src/config.ts';
 import { startTracing } from '../../src/tracing/tracing.ts';
 import { temporalClientInterceptors, temporalWorkerOptions } from '../../src/tracing/temporal.ts';
 import { prisma } from '../../src/db/db.ts';
-import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
+import { deliveryRunWorkflowId } from '../../src/webhooks/delivery/ids.ts';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { startServiceDeliveryStack } from '../support/delivery-stack.ts';
 import { ticketBody } from '../tickets/helpers.ts';

@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestWorkspace } from '../support/fixtures.ts';
 import { prisma } from '../../src/db/db.ts';
 import { API_SCOPES } from '../../src/access/principal.ts';
-import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
 import { billingBoard, createTicket, eventsOf, ticketBody, type Ws } from '../tickets/helpers.ts';
 import { codeOf, gql, gqlData, invitedPerson, signIn, type Session } from './admin-kit.ts';
+import { writeDelivery } from '../webhooks/fixtures.ts';
 
 const CREATE_ROLE = `mutation($input: CreateRoleInput!) { createRole(input: $input) { id name isAdmin allBoards permissions boardIds builtIn } }`;
 const UPDATE_ROLE = `mutation($id: Int!, $input: UpdateRoleInput!) { updateRole(id: $id, input: $input) { id allBoards boardIds } }`;
@@ -179,8 +179,8 @@ describe('a role that sees only board A', () => {
     const [subA, subB] = [await subscribe([boardA.id]), await subscribe([boardB])];
     const [eventA] = await eventsOf(ticketA.id);
     const [eventB] = await eventsOf(ticketB.id);
-    await deliveryRepository.create(eventA.id, subA);
-    await deliveryRepository.create(eventB.id, subB);
+    await writeDelivery(eventA.id, subA);
+    await writeDelivery(eventB.id, subB);
     const log = await api('GET', `/webhooks/${subA}/deliveries`, { key });
     expect(log.status, log.text).toBe(200);
     expect(log.body.data.map((d: { eventId: string }) => d.eventId)).toEqual([eventA.id]);

@@ -4,16 +4,15 @@ import { prisma } from '../../src/db/db.ts';
 import { newId } from '../../src/ids.ts';
 import type { EventType, JsonValue } from '../../src/events/event.envelope.ts';
 import { writeEvent } from '../../src/events/event.outbox.ts';
-import { generateWebhookSecret } from '../../workflows/delivery/signing.ts';
-import { openSecret, sealSecret } from '../../workflows/delivery/secret-box.ts';
-import { ROTATION_OVERLAP_MS } from '../../workflows/delivery/signing.ts';
-import { deliveryRepository } from '../../workflows/delivery/delivery.repository.ts';
-import { webhookRepository } from '../../src/webhooks/subscriptions/webhook.repository.ts';
-import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import { generateWebhookSecret } from '../../src/webhooks/message/signing.ts';
+import { openSecret, sealSecret } from '../../src/webhooks/message/secret-box.ts';
+import { ROTATION_OVERLAP_MS } from '../../src/webhooks/message/signing.ts';
+import { relayRepository } from '../../src/webhooks/fanout/relay.repository.ts';
+import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
 import type { Client } from '@temporalio/client';
-import { startDeliveryRun } from '../../workflows/delivery/client.ts';
-import { deliveryRunWorkflowId } from '../../workflows/delivery/ids.ts';
-import type { deliveryRunWorkflow } from '../../workflows/delivery/workflows.ts';
+import { wakeRun } from '../../src/webhooks/delivery/wake.ts';
+import { deliveryRunWorkflowId } from '../../src/webhooks/delivery/ids.ts';
+import type { deliveryRunWorkflow } from '../../src/webhooks/delivery/workflows.ts';
 import type { Prisma } from '../../src/generated/prisma/client.ts';
 import { createTestWorkspace } from '../support/fixtures.ts';
 
@@ -53,11 +52,25 @@ export function createEvent(ws: Workspace, type: EventType = 'ticket.created', d
   return writeEvent(prisma, { workspace: ws.workspace, type, actor: { id: ws.admin.id, name: ws.admin.fullName }, data });
 }
 
-/** The delivery of a new event to the subscription, as the relay would make it. */
+/**
+ * The delivery of an event to a subscription, written the relay's one way (relayRepository.createDeliveries:
+ * the event's order, the run's workflow id, the subscription's payload form; nothing for a paused
+ * subscription at its held-delivery cap), and its row.
+ */
+export async function writeDelivery(eventId: string, subscriptionId: string) {
+  const [{ seq }, { payload }] = await Promise.all([
+    prisma.event.findUniqueOrThrow({ where: { id: eventId }, select: { seq: true } }),
+    prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId }, select: { payload: true } }),
+  ]);
+  await relayRepository.createDeliveries([{ eventId, subscriptionId, seq, workflowId: deliveryRunWorkflowId(subscriptionId), payloadMode: payload }]);
+  return prisma.delivery.findUniqueOrThrow({ where: { eventId_subscriptionId: { eventId, subscriptionId } } });
+}
+
+/** The delivery of a new event to the subscription, as the relay makes it (its deliveries then marked written). */
 export async function createDelivery(ws: Workspace, subscriptionId: string, type?: EventType): Promise<DeliveryRef> {
   const event = await createEvent(ws, type);
-  const delivery = await deliveryRepository.create(event.id, subscriptionId);
-  await webhookRepository.markDeliveriesWritten([event.id]);
+  const delivery = await writeDelivery(event.id, subscriptionId);
+  await relayRepository.markDeliveriesWritten([event.id]);
   return { deliveryId: delivery.id, eventId: event.id, subscriptionId, eventType: event.type, workspaceId: ws.workspace.id };
 }
 
@@ -106,8 +119,8 @@ export const addUser = (ws: Workspace, input: { isAdmin: boolean; deactivated?: 
   });
 
 /** Wakes the delivery's subscription's run (starting it when idle), as the relay does after writing the delivery. */
-export function startDelivery(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
-  return startDeliveryRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
+export function wakeRunOf(client: Client, taskQueue: string, ref: DeliveryRef): Promise<string> {
+  return wakeRun(client, taskQueue, { subscriptionId: ref.subscriptionId, workspaceId: ref.workspaceId });
 }
 
 /** Waits for the subscription's run to end (through any continue-as-new), then reads the run's summary. */

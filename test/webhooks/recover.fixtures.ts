@@ -2,7 +2,7 @@
 // times, as its workflow would have logged them.
 import { prisma } from '../../src/db/db.ts';
 import type { DeliveryStatus } from '../../src/generated/prisma/client.ts';
-import type { DeliveryRef } from '../../workflows/delivery/search-attributes.ts';
+import type { DeliveryRef } from '../../src/webhooks/delivery/search-attributes.ts';
 import type { createTestWorkspace } from '../support/fixtures.ts';
 import { seedAttempts } from './fixtures.ts';
 

@@ -1,10 +1,10 @@
-// A person's changes of a subscription's condition from the settings (GraphQL): pause
-// (receiving → paused) and disable (receiving or paused → disabled). Each is written with its
-// operational event, reason `manual`, in one transaction, as the service's own pause and 410 are
-// (delivery.repository.ts); resume and enable live beside those.
+// A person's changes of a subscription's condition: pause (receiving → paused), disable (receiving
+// or paused → disabled), resume (paused → receiving) and enable (disabled → receiving). Each is
+// written with its operational event, reason `manual`, in one transaction, as the service's own
+// pause and 410 are (../delivery/delivery.repository.ts recordAttempt).
 import { prisma } from '../../db/db.ts';
 import type { EventActor } from '../../events/event.envelope.ts';
-import { writeConditionEvent } from '../../../workflows/delivery/operational-events.ts';
+import { writeConditionEvent } from '../delivery/operational-events.ts';
 import type { AuditWrite } from '../../audit/audit.writer.ts';
 
 export const conditionRepository = {
@@ -41,6 +41,36 @@ export const conditionRepository = {
         await writeConditionEvent(tx, 'webhook.disabled', subscriptionId, 'manual', actor, at);
         await audit?.(tx, undefined);
       }
+      return count === 1;
+    });
+  },
+
+  /** paused → receiving, with a fresh failure count, and its webhook.resumed event. False when the subscription was not paused. */
+  resume(subscriptionId: string, actor: EventActor | null = null, audit?: AuditWrite): Promise<boolean> {
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookSubscription.updateMany({
+        where: { id: subscriptionId, condition: 'paused', deletedAt: null },
+        data: { condition: 'receiving', consecutiveFailures: 0, pausedAt: null, conditionReason: null },
+      });
+      if (count === 1) {
+        await writeConditionEvent(tx, 'webhook.resumed', subscriptionId, 'manual', actor, new Date());
+        // The held deliveries are the run's queue again, due now, in event order (their attempts left as they were).
+        await tx.delivery.updateMany({ where: { subscriptionId, status: 'held' }, data: { status: 'pending', nextAttemptAt: null } });
+        await audit?.(tx, undefined);
+      }
+      return count === 1;
+    });
+  },
+
+  /** disabled → receiving with a fresh failure count, and its webhook.enabled event; false when it was not disabled. */
+  enable(id: string, actor: EventActor | null = null, audit?: AuditWrite): Promise<boolean> {
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookSubscription.updateMany({
+        where: { id, condition: 'disabled', deletedAt: null },
+        data: { condition: 'receiving', consecutiveFailures: 0, disabledAt: null, conditionReason: null },
+      });
+      if (count === 1) await writeConditionEvent(tx, 'webhook.enabled', id, 'manual', actor, new Date());
+      if (count === 1) await audit?.(tx, undefined);
       return count === 1;
     });
   },

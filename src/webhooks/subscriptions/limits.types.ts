@@ -2,7 +2,7 @@
 // states the same rule the server enforces (webhook.service.ts checkBounds) instead of a copy.
 import { builder } from '../../graphql/builder.ts';
 import { config } from '../../config.ts';
-import { DEFAULT_DELAYS_SECONDS, MAX_RETRY_SPAN_SECONDS } from '../../../workflows/delivery/retry-schedule.ts';
+import { DEFAULT_DELAYS_SECONDS, MAX_RETRY_SPAN_SECONDS } from '../message/retry-schedule.ts';
 
 interface WebhookLimits {
   minRatePerSecond: number;

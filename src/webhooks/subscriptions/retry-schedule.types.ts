@@ -1,6 +1,6 @@
 // GraphQL: a subscription's retry schedule (retry-schedule.ts), shown on the subscription and given on creation and change.
 import { builder } from '../../graphql/builder.ts';
-import { MAX_RETRY_DELAYS, RETRY_SCHEDULE_NOTE, type RetryScheduleView } from '../../../workflows/delivery/retry-schedule.ts';
+import { MAX_RETRY_DELAYS, RETRY_SCHEDULE_NOTE, type RetryScheduleView } from '../message/retry-schedule.ts';
 
 export const RetryScheduleRef = builder.objectRef<RetryScheduleView>('WebhookRetrySchedule').implement({
   description: 'The retry schedule in force: the default seven attempts, or the subscription’s shorter one',

@@ -5,7 +5,7 @@
 // log which key it needs, and the caller gets 503 to retry, never a 500.
 import { AppError } from '../../errors/errors.ts';
 import { logger } from '../../logger.ts';
-import { SecretKeyMissingError, secretKeys } from '../../../workflows/delivery/secret-box.ts';
+import { SecretKeyMissingError, secretKeys } from '../message/secret-box.ts';
 import { retiredKeyOf } from './secret.repository.ts';
 
 export async function withSecretKeys<T>(what: string, subscriptionId: string | null, write: () => Promise<T>): Promise<T> {

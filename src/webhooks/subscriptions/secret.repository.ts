@@ -1,6 +1,6 @@
-// Signing secrets as stored (workflows/delivery/secret-box.ts): sealing the plain-text rows of earlier
-// releases at start-up, re-sealing every row under the current key (`npm run cli -- secrets
-// reencrypt`), and clearing previous secrets once their 24 hours of overlap are over.
+// Signing secrets as stored (src/webhooks/message/secret-box.ts): the keys a start needs, re-sealing
+// every row under the current key (`npm run cli -- secrets reencrypt`), and clearing previous
+// secrets once their 24 hours of overlap are over.
 //
 // A re-encryption first retires the other keys (RetiredSecretKey): from its commit on, a trigger
 // refuses any value sealed under one of them (a process still sealing under an older key, or one
@@ -9,9 +9,9 @@
 // exclusive one). So nothing is left under a key once the re-encryption has read every row, and
 // dropping the key then loses nothing.
 import { prisma } from '../../db/db.ts';
-import { isLegacySealed, isSealed, openLegacySecret, openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from '../../../workflows/delivery/secret-box.ts';
-import { interleave } from '../../../workflows/delivery/interleave.ts';
-import { ROTATION_OVERLAP_MS } from '../../../workflows/delivery/signing.ts';
+import { openSecret, sealedWith, sealSecret, secretKeys, type KeyRing, type SecretPlace } from '../message/secret-box.ts';
+import { interleave } from '../delivery/interleave.ts';
+import { ROTATION_OVERLAP_MS } from '../message/signing.ts';
 
 /** The advisory lock of the seals (shared, in the trigger) and of a retirement (exclusive); the migration names the same number. */
 const SEAL_FENCE = 4702158301;
@@ -44,14 +44,11 @@ async function* allRows(): AsyncGenerator<StoredSecrets> {
   }
 }
 
-/** The plain text of a stored value: plain already (an earlier release), the earlier sealed format, or sealed for its place. */
-const plainOf = (v: string, place: SecretPlace) => (!isSealed(v) ? v : isLegacySealed(v) ? openLegacySecret(v) : openSecret(v, place));
-
 /** Re-seals the row's values that `stale` says so; only if unchanged meanwhile (a rotation wins). True when written. */
 async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): Promise<boolean> {
   const again = (v: string, column: SecretPlace['column']) => {
     const place = { subscriptionId: row.id, column };
-    return stale(v) ? sealSecret(plainOf(v, place), place) : v;
+    return stale(v) ? sealSecret(openSecret(v, place), place) : v;
   };
   const secret = again(row.secret, 'secret');
   const previousSecret = row.previousSecret === null ? null : again(row.previousSecret, 'previousSecret');
@@ -73,7 +70,7 @@ export const secretRepository = {
     const rows = await prisma.$queryRaw<{ keyId: string }[]>`
       SELECT DISTINCT split_part(v, '.', 2) AS "keyId"
         FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret"]) AS v
-       WHERE v ~ '^enc[12]\.'`;
+       WHERE v ~ '^enc2\.'`;
     const held = ring.existing();
     const have = new Set((held ?? []).map((k) => k.id));
     const missing = rows.map((r) => r.keyId).filter((id) => !have.has(id));
@@ -107,16 +104,6 @@ export const secretRepository = {
       if (keyIds.length) await tx.$executeRaw`INSERT INTO "RetiredSecretKey" ("keyId") SELECT unnest(${keyIds}::text[]) ON CONFLICT DO NOTHING`;
       await tx.retiredSecretKey.deleteMany({ where: { keyId: current } });
     });
-  },
-
-  /**
-   * Start-up: seals what an earlier release stored in plain text, or sealed without binding it to
-   * its place (enc1). The number of rows sealed.
-   */
-  async sealPlainText(): Promise<number> {
-    let sealed = 0;
-    for await (const row of allRows()) if (await reseal(row, (v) => !isSealed(v) || isLegacySealed(v))) sealed++;
-    return sealed;
   },
 
   /**

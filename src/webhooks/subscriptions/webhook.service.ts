@@ -1,42 +1,34 @@
 // Webhook subscriptions (docs/integrators/webhooks.md, "Subscriptions" and "Retries, pause and disable"): the rules of
-// saving one, its conditions (receiving, paused, disabled), the secret, the Test action, the
-// delivery log and re-sending.
+// saving one, its conditions (receiving, paused, disabled), the secret and the Test action. The
+// delivery log and re-sending are the log's (../log/delivery-log.service.ts).
 import { z } from 'zod';
 import { AppError, fromZodIssues, type FieldError } from '../../errors/errors.ts';
 import type { Principal } from '../../access/principal.ts';
-import type { DeliveryStatus } from '../../generated/prisma/client.ts';
 import { EVENT_TYPES } from '../../events/event.envelope.ts';
 import { config } from '../../config.ts';
 import { logger } from '../../logger.ts';
 import { temporal } from '../../temporal/client.ts';
-import { resendDelivery, startDeliveryRun } from '../../../workflows/delivery/client.ts';
-import { resendWorkflowId } from '../../../workflows/delivery/ids.ts';
-import { DELIVERY_TIMEOUT_MS, MANUAL_REQUESTS_PER_DELIVERY } from '../../../workflows/delivery/constants.ts';
+import { wakeRun } from '../delivery/wake.ts';
 import { text } from '../../validation/text.ts';
-import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from '../../../workflows/delivery/url-policy.ts';
-import { generateWebhookSecret } from '../../../workflows/delivery/signing.ts';
-import { webhookRepository, type DeliveryLogRow, type Subscription } from './webhook.repository.ts';
+import { URL_RULE_NOTE, WEBHOOK_URL_PATTERN, normaliseWebhookUrl, validateWebhookUrl } from '../message/url-policy.ts';
+import { generateWebhookSecret } from '../message/signing.ts';
+import { webhookRepository, type Subscription } from './webhook.repository.ts';
 import { pageByKey, pageInMemory, type ConnectionArgs } from '../../paging/page-by-key.ts';
-import { stringId, timeAndId } from '../../paging/page-keys.ts';
-import { deliveryRepository } from '../../../workflows/delivery/delivery.repository.ts';
+import { stringId } from '../../paging/page-keys.ts';
 import { conditionRepository } from './condition.repository.ts';
-import { retryScheduleInput, retryScheduleView } from '../../../workflows/delivery/retry-schedule.ts';
-import { PAYLOAD_MODES, PAYLOAD_NOTE } from '../../../workflows/delivery/thin-payload.ts';
-import { conditionAudit, recordSubscriptionAction, subscriptionAudit } from './webhook-audit.ts';
+import { retryScheduleInput } from '../message/retry-schedule.ts';
+import { PAYLOAD_MODES, PAYLOAD_NOTE } from '../message/thin-payload.ts';
+import { conditionAudit, subscriptionAudit } from './webhook-audit.ts';
+import { fieldFilterName } from '../fanout/event-match.ts';
 import { withSecretKeys } from './secret-writes.ts';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
-export const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending', 'held', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 const MAX_BOARDS = 100;
 /** The ticket.updated field filter: at most this many names. */
 export const MAX_FIELDS = 50;
 /** The fields of a ticket that `ticket.updated` reports by name; custom fields go by their id. */
 const TICKET_UPDATED_FIELDS = ['subject', 'description', 'priority'] as const;
-/** How `changes` names a custom field: `fields.<id>`. A filter names it by its id (either form is accepted). */
-const CUSTOM_FIELD_PREFIX = 'fields.';
-/** A field as a field filter names it: a custom field by its id. */
-export const fieldFilterName = (field: string) => (field.startsWith(CUSTOM_FIELD_PREFIX) ? field.slice(CUSTOM_FIELD_PREFIX.length) : field);
 export const FIELDS_NOTE =
   `Only for \`ticket.updated\`: receive only the updates whose \`changes\` name one of these fields (${TICKET_UPDATED_FIELDS.map((f) => `\`${f}\``).join(', ')}, ` +
   `or the id of a custom field of the workspace's boards, which \`changes\` names \`fields.<id>\`: either form, saved as the id); empty or absent: every update. At most ${MAX_FIELDS}. Other event types are not affected, and ` +
@@ -72,7 +64,7 @@ const subscriptionFields = {
     .max(MAX_IN_FLIGHT_CEILING)
     .optional()
     .describe(
-      'Attempts in flight to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
+      'Attempts open at once to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
         'Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. ' +
         'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes.',
     ),
@@ -109,9 +101,6 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   if (!r.success) throw new AppError('validation_failed', 'The subscription did not pass validation', { errors: fromZodIssues(r.error.issues) });
   return r.data;
 }
-
-/** How long a re-send request waits for its attempt's result before answering that it is still running. */
-const RESEND_WAIT_MS = 15_000;
 
 const notFound = (id: string) => new AppError('not_found', `No webhook subscription ${id}`);
 
@@ -187,16 +176,6 @@ const unique = <T>(list: T[]) => [...new Set(list)];
 const filterFields = (fields: string[] | undefined) => fields && unique(fields.map(fieldFilterName));
 const actorOf = (p: Principal) => ({ id: p.user.id, name: p.user.fullName });
 
-interface DeliveryLogQuery {
-  status?: DeliveryStatus | null;
-  eventType?: string | null;
-  eventId?: string | null;
-  since?: Date | null;
-  until?: Date | null;
-}
-
-/** The delivery log's order: newest first by `sortAt`, then by id (an attempt's or a waiting delivery's). */
-const logKeys = timeAndId(/^(?:att|dlv)_[0-9A-Z]{26}$/);
 const SUBSCRIPTION_ID = /^wh_[0-9A-Z]{26}$/;
 const subscriptionIds = stringId(SUBSCRIPTION_ID);
 
@@ -269,7 +248,7 @@ export const webhookService = {
     await checkTarget(p, data.url, boards, data, filter);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
-      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, inFlightBound: null } : {}),
+      ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, effectiveInFlight: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       ...(data.payload !== undefined ? { payload: data.payload } : {}),
@@ -318,10 +297,10 @@ export const webhookService = {
   /** paused → receiving; the held deliveries then go out in event order. */
   async resume(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await deliveryRepository.resume(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.resumed', s, 'receiving')))) {
+    if (!(await conditionRepository.resume(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.resumed', s, 'receiving')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not paused`);
     }
-    await startRun(s.id, s.workspaceId);
+    await wakeAfterResume(s.id, s.workspaceId);
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
 
@@ -348,78 +327,18 @@ export const webhookService = {
   /** disabled → receiving. Events that occurred while disabled are not delivered later. */
   async enable(p: Principal, id: string) {
     const s = await find(p, id);
-    if (!(await webhookRepository.enable(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.enabled', s, 'receiving')))) {
+    if (!(await conditionRepository.enable(s.id, actorOf(p), conditionAudit(p, 'webhook_subscription.enabled', s, 'receiving')))) {
       throw new AppError('invalid_state_transition', `The subscription is ${s.condition}, not disabled`);
     }
     return (await webhookRepository.find(p.workspace.id, id))!;
   },
-
-  /** The delivery log as a relay connection, forward only (the arguments are checked before the subscription is looked up). */
-  deliveries(p: Principal, id: string, q: DeliveryLogQuery, args: ConnectionArgs) {
-    if (args.last != null || args.before != null) throw new AppError('validation_failed', 'The delivery log pages forward only: use first and after');
-    return pageByKey(args, {
-      key: logKeys,
-      keyOf: (row: DeliveryLogRow) => ({ at: row.sortAt, id: row.id }),
-      newestFirst: true,
-      load: async (page) => {
-        const s = await find(p, id);
-        const { maxAttempts } = retryScheduleView(s.retrySchedule);
-        return (await webhookRepository.deliveryLog(s.id, { ...q, after: page.where.id?.lt ?? null, boardIds: visibleBoards(p) }, page.take)).map((r) => ({ ...r, maxAttempts }));
-      },
-    });
-  },
-
-  /**
-   * One manual attempt with the same payload and webhook-id, logged with trigger `manual`. Answers
-   * the attempt when it has a result within `waitMs`; else the delivery as `pending` with the
-   * re-send's workflow id (the attempt goes on and shows in the log; REST answers 202).
-   */
-  async resend(p: Principal, id: string, deliveryId: string, requestId: string, waitMs = RESEND_WAIT_MS): Promise<DeliveryLogRow> {
-    const s = await find(p, id);
-    const delivery = await webhookRepository.findDelivery(s.id, deliveryId, visibleBoards(p));
-    if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} of webhook subscription ${id}`);
-    if (s.condition !== 'receiving') {
-      throw new AppError('invalid_state_transition', `The subscription is ${s.condition}: ${s.condition === 'paused' ? 'resume' : 'enable'} it before re-sending`);
-    }
-    await recordSubscriptionAction(p, 'webhook_subscription.delivery_resend_requested', s.id, { deliveryId: delivery.id });
-    const { client, taskQueue } = temporal();
-    const ref = { deliveryId: delivery.id, eventId: delivery.eventId, subscriptionId: s.id, eventType: delivery.event.type, workspaceId: delivery.event.workspaceId };
-    // Past the wait the answer is given: the wait for the attempt's result stops with it.
-    const stopWaiting = new AbortController();
-    const resent = resendDelivery(client, taskQueue, ref, requestId, stopWaiting.signal).catch((err: unknown) => {
-      logger.warn({ err, deliveryId: delivery.id }, 're-send could not run');
-      throw new AppError('service_unavailable', 'The re-send could not run now; try again shortly');
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([resent, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)))]).finally(() => clearTimeout(timer));
-    if (waited === null) {
-      stopWaiting.abort();
-      resent.catch(() => undefined);
-      const now = new Date();
-      return {
-        id: delivery.id, deliveryId: delivery.id, eventId: delivery.eventId, eventType: delivery.event.type, attempt: 0, trigger: 'manual', status: 'pending',
-        httpStatus: null, durationMs: null, responseExcerpt: null, error: null, payload: JSON.stringify(delivery.event.payload),
-        attemptedAt: null, nextAttemptAt: now, workflowId: resendWorkflowId(delivery.id, requestId), workflowRunId: null, sortAt: now, waitedReason: null, waitedMs: null,
-        payloadMode: delivery.payloadMode,
-      };
-    }
-    const { result } = waited;
-    if (result?.outcome === 'busy') {
-      throw new AppError('rate_limited', `${MANUAL_REQUESTS_PER_DELIVERY} re-sends of this delivery wait for its next attempt already; ask again when it is done`, {
-        headers: { 'Retry-After': String(DELIVERY_TIMEOUT_MS / 1000) },
-      });
-    }
-    const attempt = result && 'attemptId' in result && result.attemptId ? await webhookRepository.attempt(result.attemptId) : null;
-    if (!attempt) throw new AppError('invalid_state_transition', `The delivery was not re-sent: the subscription is ${result?.outcome === 'held' ? 'paused' : 'not receiving'}`);
-    return { ...attempt, trigger: attempt.trigger, status: attempt.status, sortAt: attempt.attemptedAt };
-  },
 };
 
-/** Starts the subscription's delivery run (its held deliveries are its queue again); if Temporal is away, the relay's sweep of overdue deliveries starts it later. */
-async function startRun(subscriptionId: string, workspaceId: number) {
+/** Wakes the subscription's delivery run (its held deliveries are its queue again); if Temporal is away, the relay's sweep of overdue deliveries wakes it later. */
+async function wakeAfterResume(subscriptionId: string, workspaceId: number) {
   try {
     const { client, taskQueue } = temporal();
-    await startDeliveryRun(client, taskQueue, { subscriptionId, workspaceId });
+    await wakeRun(client, taskQueue, { subscriptionId, workspaceId });
   } catch (err) {
     logger.warn({ err, subscriptionId }, 'delivery run after resume deferred to the relay');
   }

@@ -1,18 +1,19 @@
-// GraphQL types, queries and mutations of webhook subscriptions and their delivery log.
+// GraphQL types, queries and mutations of webhook subscriptions. The log adds what it reads of
+// them (`health`: ../log/health.types.ts) and the delivery log's (../log/delivery-log.types.ts).
 import { builder } from '../../graphql/builder.ts';
 import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
-import { DELIVERY_STATUSES, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
-import type { DeliveryLogRow } from './webhook.repository.ts';
-import { backlogOf, type WebhookBacklog } from './backlog.ts';
-import { healthFor, WebhookHealthRef } from './health.types.ts';
+import { FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
+import { backlogOf, type WebhookBacklog } from '../delivery/backlog.ts';
+import type { BacklogWait } from '../delivery/wait.ts';
+import { effectiveInFlight, subscriptionSettings } from '../delivery/run-state.ts';
 import { RetryScheduleInput, RetryScheduleRef } from './retry-schedule.types.ts';
-import { retryScheduleView } from '../../../workflows/delivery/retry-schedule.ts';
-import { deliveredPayload, PAYLOAD_NOTE } from '../../../workflows/delivery/thin-payload.ts';
+import { retryScheduleView } from '../message/retry-schedule.ts';
+import { PAYLOAD_NOTE } from '../message/thin-payload.ts';
 
 const MANAGE = { scope: 'webhooks:manage' } as const;
 const MAX_IN_FLIGHT_NOTE =
-  'Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
+  'Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures';
 const RATE_NOTE = 'Attempts started per second at most, evenly spaced; null: no rate bound';
 const RATE_FLOOR_NOTE = 'at least the service’s minimum (WEBHOOK_MIN_RATE_PER_SECOND, 0.1 by default): validation_failed below it';
 const EVENTS_NOTE = SUBSCRIBABLE_EVENTS.map((e) => `\`${e}\``).join(', ');
@@ -50,27 +51,25 @@ const PayloadEnum = builder.enumType('WebhookPayload', {
   } as const,
 });
 
-const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: DELIVERY_STATUSES });
-
-type SubscriptionWithSecret = SubscriptionRow & { signingSecret: string };
+export type SubscriptionWithSecret = SubscriptionRow & { signingSecret: string };
 
 const BacklogWaitEnum = builder.enumType('WebhookBacklogWait', {
   values: {
     nothing: { description: 'Nothing waits, or what waits is being sent' },
     next_attempt: { description: 'Only retries wait, each for its next scheduled attempt' },
-    in_flight_bound: { description: 'The subscription has its bound of attempts in flight' },
+    in_flight_bound: { description: 'The subscription has its bound in force (effectiveInFlight) of attempts open' },
     retry_after: { description: 'The receiver’s Retry-After (retryAfterUntil)' },
     workspace_cap: { description: 'The workspace has the service’s maximum of attempts in flight across its subscriptions' },
     rate: { description: 'The subscription’s rate (ratePerSecond)' },
     paused: { description: 'The subscription is paused: its deliveries are held until it is resumed' },
-  } as const,
+  } as const satisfies Record<BacklogWait, { description: string }>,
 });
 
 const Backlog = builder.objectRef<WebhookBacklog>('WebhookBacklog').implement({
   description: 'The subscription’s deliveries waiting to be sent, oldest event first',
   fields: (t) => ({
     pending: t.exposeInt('pending', { description: 'Deliveries waiting for an attempt (first attempts and retries), or held while paused' }),
-    inFlight: t.exposeInt('inFlight', { description: 'Attempts in flight now' }),
+    inFlight: t.exposeInt('inFlight', { description: 'Deliveries in flight now: taken by the run’s batches and not yet recorded (a batch has at most effectiveInFlight of them open at once)' }),
     oldestWaitingSince: t.expose('oldestWaitingSince', { type: 'DateTime', nullable: true, description: 'When the oldest waiting delivery fell due (null: none waits)' }),
     waitingFor: t.field({ type: BacklogWaitEnum, resolve: (b) => b.waitingFor }),
   }),
@@ -101,8 +100,8 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
     ordering: t.field({ type: OrderingEnum, description: ORDERING_NOTE, resolve: (s) => s.ordering as 'concurrent' | 'strict' }),
     payload: t.field({ type: PayloadEnum, description: PAYLOAD_NOTE, resolve: (s) => (s.payload === 'thin' ? 'thin' : 'full') }),
     effectiveInFlight: t.int({
-      description: 'The in-flight bound in force: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back',
-      resolve: (s) => Math.min(s.maxInFlight, s.inFlightBound ?? s.maxInFlight, config.webhooks.maxInFlightLimit),
+      description: 'The bound in force on attempts open at once: maxInFlight (within the service’s maximum), or lower after 429/503 answers until 2xx answers raise it back; 1 when `ordering` is strict',
+      resolve: (s) => effectiveInFlight(subscriptionSettings(s, config.webhooks.maxInFlightLimit), s.effectiveInFlight),
     }),
     retryAfterUntil: t.expose('retryAfterUntil', {
       type: 'DateTime',
@@ -114,18 +113,13 @@ function subscriptionFields(t: SubscriptionFieldBuilder) {
       description: 'What waits to be sent now, and for what (the delivery run’s queue)',
       resolve: (s) => backlogOf(s),
     }),
-    health: t.field({
-      type: WebhookHealthRef,
-      description: 'Its recent attempts at a glance: the last 24 hours’ success, the newest attempt and failure. Loaded for every subscription of the answer in one statement',
-      resolve: (s, _args, ctx) => healthFor(ctx, s.id),
-    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     retrySchedule: t.field({ type: RetryScheduleRef, description: 'The retry schedule in force', resolve: (s) => retryScheduleView(s.retrySchedule) }),
   };
 }
 
-const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscription').implement({
+export const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscription').implement({
   description: 'Where and what the workspace sends as signed webhook deliveries',
   fields: (t) => ({
     ...subscriptionFields(t),
@@ -137,66 +131,11 @@ const WebhookSubscription = builder.objectRef<SubscriptionRow>('WebhookSubscript
   }),
 });
 
-const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>('WebhookSubscriptionWithSecret').implement({
+export const WebhookSubscriptionWithSecret = builder.objectRef<SubscriptionWithSecret>('WebhookSubscriptionWithSecret').implement({
   description: 'A subscription with its signing secret: only in the answers that issue the secret (creation and rotation)',
   fields: (t) => ({
     ...subscriptionFields(t as unknown as SubscriptionFieldBuilder),
     secret: t.string({ description: '`whsec_` and the base64 of 32 random bytes; shown in this answer only', resolve: (s) => s.signingSecret }),
-  }),
-});
-
-const WaitReasonEnum = builder.enumType('WebhookWaitReason', {
-  values: {
-    retry_after: { description: 'The receiver asked for it with Retry-After (429 or 503)' },
-    in_flight_bound: { description: 'The subscription had its maximum of attempts in flight' },
-    rate: { description: 'The subscription’s rate (ratePerSecond)' },
-    workspace_cap: { description: 'The workspace had the service’s maximum of attempts in flight across its subscriptions' },
-  } as const,
-});
-
-const Waited = builder.objectRef<{ reason: 'retry_after' | 'in_flight_bound' | 'rate' | 'workspace_cap'; ms: number }>('WebhookDeliveryWait').implement({
-  description: 'What an attempt waited for before it went out, beyond its schedule',
-  fields: (t) => ({
-    reason: t.field({ type: WaitReasonEnum, description: 'The main reason (the longest wait)', resolve: (w) => w.reason }),
-    ms: t.exposeInt('ms', { description: 'Milliseconds waited in all' }),
-  }),
-});
-
-const DeliveryLogEntry = builder.objectRef<DeliveryLogRow>('WebhookDeliveryAttempt').implement({
-  description:
-    'One entry of the delivery log: an attempt, or a delivery waiting for its next attempt (`pending` before the first, `held` while paused) or `cancelled`',
-  fields: (t) => ({
-    id: t.exposeString('id', { description: '`att_…` for an attempt; the delivery id (`dlv_…`) for a delivery with no attempt in this state' }),
-    deliveryId: t.exposeString('deliveryId', { description: 'The delivery (one event to one subscription); re-send takes it' }),
-    eventId: t.exposeString('eventId', { description: 'Also the `webhook-id` header' }),
-    eventType: t.exposeString('eventType'),
-    attempt: t.exposeInt('attempt', { description: '1..7 for scheduled attempts; manual re-sends continue the count' }),
-    trigger: t.string({ description: '`scheduled`, `manual` (re-send) or `test`', resolve: (r) => r.trigger }),
-    status: t.field({ type: DeliveryStatusEnum, resolve: (r) => r.status as (typeof DELIVERY_STATUSES)[number] }),
-    httpStatus: t.exposeInt('httpStatus', { nullable: true, description: 'The receiver’s status; null when no answer came' }),
-    durationMs: t.exposeInt('durationMs', { nullable: true }),
-    responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'The first 1 KiB of the answer' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why there was no answer (time-out, refused connection, refused address)' }),
-    payload: t.field({
-      type: 'JSON',
-      description: 'The event envelope sent (the signed body); for a delivery not yet attempted, the one it will send (thin for a thin subscription)',
-      resolve: (r) => deliveredPayload(JSON.parse(r.payload), r.payloadMode ?? 'full'),
-    }),
-    attemptedAt: t.expose('attemptedAt', { type: 'DateTime', nullable: true }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    workflowId: t.exposeString('workflowId', { description: 'The Temporal workflow that made the attempt, for operators (Temporal Web): `deliveries:<subscriptionId>` (the subscription’s delivery run) for scheduled attempts' }),
-    workflowRunId: t.exposeString('workflowRunId', { nullable: true, description: 'The run of that workflow that made the attempt (Temporal Web opens the workflow’s run by this id); null for a delivery not attempted yet' }),
-    waited: t.field({
-      type: Waited,
-      nullable: true,
-      description: 'Set when the attempt went out later than its schedule said: it waited for a Retry-After or for the subscription’s bounds',
-      resolve: (r) => (r.waitedReason ? { reason: r.waitedReason as 'retry_after', ms: r.waitedMs ?? 0 } : null),
-    }),
-    maxAttempts: t.int({
-      nullable: true,
-      description: 'The scheduled attempts of the subscription’s retry schedule in force (`attempt` of `maxAttempts`); null for a manual re-send’s answer',
-      resolve: (r) => r.maxAttempts ?? null,
-    }),
   }),
 });
 
@@ -276,26 +215,6 @@ builder.queryFields((t) => ({
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, ctx) => webhookService.get(ctx.principal!, id),
   }),
-
-  webhookDeliveries: t.connection(
-    {
-      type: DeliveryLogEntry,
-      description: 'The delivery log of a subscription, newest first (attempts are kept 30 days). Forward paging only (`first`, `after`).',
-      authScopes: MANAGE,
-      args: {
-        subscriptionId: t.arg.string({ required: true }),
-        status: t.arg({ type: DeliveryStatusEnum }),
-        eventType: t.arg.string(),
-        eventId: t.arg.string(),
-        since: t.arg({ type: 'DateTime', description: 'At or after this time' }),
-        until: t.arg({ type: 'DateTime', description: 'Before this time' }),
-      },
-      resolve: (_root, { subscriptionId, first, after, last, before, ...filter }, ctx) =>
-        webhookService.deliveries(ctx.principal!, subscriptionId, filter, { first, after, last, before }),
-    },
-    { name: 'WebhookDeliveryAttemptConnection' },
-    { name: 'WebhookDeliveryAttemptEdge' },
-  ),
 }));
 
 builder.mutationFields((t) => ({
@@ -371,13 +290,5 @@ builder.mutationFields((t) => ({
     description: 'disabled → receiving; events that occurred while disabled are not delivered',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, ctx) => webhookService.enable(ctx.principal!, id),
-  }),
-
-  resendWebhookDelivery: t.field({
-    type: DeliveryLogEntry,
-    authScopes: MANAGE,
-    description: 'Sends the delivery again now, same payload and `webhook-id`, as a new attempt with trigger `manual`; answers that attempt',
-    args: { subscriptionId: t.arg.string({ required: true }), deliveryId: t.arg.string({ required: true, description: 'A delivery id, or the id of one of its attempts' }) },
-    resolve: (_root, { subscriptionId, deliveryId }, ctx) => webhookService.resend(ctx.principal!, subscriptionId, deliveryId, ctx.requestId),
   }),
 }));

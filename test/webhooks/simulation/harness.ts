@@ -2,7 +2,7 @@
 // seed's workspaces and subscriptions, its schedule of steps (model.ts) through the API, two relay
 // processes of two lanes each driven step by step (createOutboxRelay's takeBatch and finish), the
 // receiver's answers, kills and clock jumps; meanwhile the worker runs the real delivery runs, and
-// the interleaving points (workflows/delivery/interleave.ts) may park an actor until the driver has
+// the interleaving points (src/webhooks/delivery/interleave.ts) may park an actor until the driver has
 // taken more steps, so that another actor's step comes first. Then the system is let quiesce and
 // the invariants are checked (invariants.ts).
 //
@@ -16,12 +16,13 @@ import protos from '@temporalio/proto';
 import { prisma } from '../../../src/db/db.ts';
 import { writeEvent } from '../../../src/events/event.outbox.ts';
 import { temporal } from '../../../src/temporal/client.ts';
-import { createOutboxRelay } from '../../../src/webhooks/relay/outbox-relay.ts';
-import { OVERDUE_AFTER_MS } from '../../../workflows/delivery/constants.ts';
-import { startDeliveryRun } from '../../../workflows/delivery/client.ts';
-import { deliveryRunWorkflowId } from '../../../workflows/delivery/ids.ts';
-import { stateQuery } from '../../../workflows/delivery/signals.ts';
-import type { InterleavePoint } from '../../../workflows/delivery/interleave.ts';
+import { createOutboxRelay } from '../../../src/webhooks/fanout/outbox-relay.ts';
+import { OVERDUE_AFTER_MS } from '../../../src/webhooks/fanout/constants.ts';
+import { wakeRun } from '../../../src/webhooks/delivery/wake.ts';
+import { deliveryRunWorkflowId } from '../../../src/webhooks/delivery/ids.ts';
+import { stateQuery } from '../../../src/webhooks/delivery/signals.ts';
+import { effectiveInFlight } from '../../../src/webhooks/delivery/run-state.ts';
+import type { InterleavePoint } from '../../../src/webhooks/delivery/interleave.ts';
 import { api, createTestWorkspace, randomSuffix } from '../../support/fixtures.ts';
 import { createSubscription } from '../fixtures.ts';
 import type { Answer, ReceivedRequest } from '../receiver.ts';
@@ -274,7 +275,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
   }
 
   // Kills: a claim's result lost after it committed; a batch's at one of its points.
-  const claimBounds = new Map<string, number>();
+  const claimAllowed = new Map<string, number>();
   const batches: BatchRecord[] = [];
   const batchNumber = new Map<string, number>();
   const claimsOf = new Map<string, number>();
@@ -282,7 +283,8 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     claimed(input, result) {
       const sub = subById.get(input.subscriptionId);
       if (!sub) return false;
-      claimBounds.set(input.token, result.settings.strict ? 1 : Math.min(result.settings.maxInFlight, MAX_IN_FLIGHT_LIMIT));
+      // The most its batches may have open: the bound in force before any AIMD lowering (the claim's settings are within the limit).
+      claimAllowed.set(input.token, effectiveInFlight(result.settings, null));
       const n = claimsOf.get(sub.id) ?? 0;
       claimsOf.set(sub.id, n + 1);
       if (quiescing || !random.at('kill-claim', sub.plan.label, n).chance(0.02)) return false;
@@ -293,7 +295,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     batchStarted(record) {
       const sub = subById.get(record.subscriptionId);
       if (!sub) return;
-      record.bound = claimBounds.get(record.token) ?? (sub.plan.ordering === 'strict' ? 1 : MAX_IN_FLIGHT_LIMIT);
+      record.allowed = claimAllowed.get(record.token) ?? (sub.plan.ordering === 'strict' ? 1 : MAX_IN_FLIGHT_LIMIT);
       // An attempt still running when Temporal starts the next one was given up: a zombie too.
       for (const b of batches) if (b.token === record.token && b.attempt < record.attempt && b.end === undefined) b.zombie = true;
       const n = batchNumber.get(record.token) ?? batchNumber.size;
@@ -646,7 +648,7 @@ export async function runSeed(stack: SimulationStack, seed: number, options: { s
     stalled.clear();
     await stack.restart();
     const pending = await prisma.delivery.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: subIds }, status: 'pending' } });
-    for (const { subscriptionId } of pending) await startDeliveryRun(stack.env.client, taskQueue, { subscriptionId, workspaceId: subById.get(subscriptionId)!.workspaceId });
+    for (const { subscriptionId } of pending) await wakeRun(stack.env.client, taskQueue, { subscriptionId, workspaceId: subById.get(subscriptionId)!.workspaceId });
   }
 
   /**

@@ -1,4 +1,4 @@
-// The delivery engine's rules (workflows/delivery/README.md, "Invariants"), checked after a seed
+// The delivery engine's rules (src/webhooks/README.md, "Invariants"), checked after a seed
 // has quiesced, against what the receiver got (every request, when it arrived and when its
 // exchange ended), what the worker ran (each batch attempt, zombies included), the database and
 // the API. Which subscriptions an event goes to is decided here from the documented rules, not
@@ -17,7 +17,7 @@ const INVARIANTS = {
   quiesces: 'the system quiesces: nothing pending, claimed or unrelayed, no run left, no run needed the sweep',
   reaches: 'every accepted event reaches each matching subscription, or is held, cancelled or disabled by a rule the API shows',
   order: "a strict subscription's receiver sees every event in event order",
-  bound: 'no receiver holds more than its bound at once (zombie windows measured apart)',
+  inFlight: 'no receiver holds more than its bound at once (zombie windows measured apart)',
   cap: 'no workspace holds more than its cap at once (zombie windows measured apart)',
   held: 'no row is held on a receiving subscription',
   backlog: 'the backlog GET /webhooks/{id} reports equals the rows',
@@ -177,12 +177,12 @@ export async function checkInvariants(trace: SeedTrace, note: (line: string) => 
         trace.stats.zombieExcess = Math.max(trace.stats.zombieExcess, open - allowed);
         continue;
       }
-      if (!reported) fail(invariant, `${what} held ${open} at once, allowed ${allowed} (batches running: ${running.map((b) => `${label(b.subscriptionId)} ${b.token.split(':').at(-1)}#${b.attempt} width ${b.width} bound ${b.bound}${b.zombie ? ' zombie' : ''}`).join(', ') || 'none'})`);
+      if (!reported) fail(invariant, `${what} held ${open} at once, allowed ${allowed} (batches running: ${running.map((b) => `${label(b.subscriptionId)} ${b.token.split(':').at(-1)}#${b.attempt} width ${b.width} allowed ${b.allowed}${b.zombie ? ' zombie' : ''}`).join(', ') || 'none'})`);
       reported = true;
     }
   };
   for (const sub of trace.subs) {
-    measure(INVARIANTS.bound, `${sub.plan.label}'s receiver`, arrivals(new Set([sub.path])), new Set([sub.id]), (running) => Math.max(0, ...running.map((b) => b.bound)));
+    measure(INVARIANTS.inFlight, `${sub.plan.label}'s receiver`, arrivals(new Set([sub.path])), new Set([sub.id]), (running) => Math.max(0, ...running.map((b) => b.allowed)));
   }
   for (const workspaceId of trace.workspaceIds) {
     const subs = trace.subs.filter((s) => s.workspaceId === workspaceId);

@@ -2,14 +2,14 @@
 // one worker running the real delivery workflow and activities (through a thin wrapper that lets
 // the seed record claims and batches and lose a batch's result: activities.ts is unchanged), the
 // HTTPS receiver on loopback, the service's Temporal client (the API's resume starts runs with
-// it) and the scheduler of interleaving points (workflows/delivery/interleave.ts). Each seed
+// it) and the scheduler of interleaving points (src/webhooks/delivery/interleave.ts). Each seed
 // then makes its own workspaces (harness.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { activityInfo } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { useTemporal, closeTemporal } from '../../../src/temporal/client.ts';
-import type { DeliveryActivities } from '../../../workflows/delivery/activities.ts';
-import { setInterleaveHook, type InterleavePoint } from '../../../workflows/delivery/interleave.ts';
+import type { DeliveryActivities } from '../../../src/webhooks/delivery/activities.ts';
+import { setInterleaveHook, type InterleavePoint } from '../../../src/webhooks/delivery/interleave.ts';
 import { startTimeSkippingDeliveryStack } from '../../support/delivery-stack.ts';
 import { createTestCa, startReceiver, type Receiver } from '../receiver.ts';
 import type { DatabaseKind } from './model.ts';
@@ -25,9 +25,9 @@ export interface BatchRecord {
   subscriptionId: string;
   token: string;
   attempt: number;
-  /** Attempts it may have open at once, and the bound its claim was made under. */
+  /** Attempts it may have open at once, and the most its claim allowed (effectiveInFlight, not lowered). */
   width: number;
-  bound: number;
+  allowed: number;
   deliveries: number;
   /** performance.now() when the attempt started, and when its real code ended (a zombie's runs on past its attempt). */
   start: number;
@@ -88,7 +88,7 @@ export async function startSimulationStack(): Promise<SimulationStack> {
         token: input.token,
         attempt: activityInfo().attempt,
         width: input.width ?? input.deliveries.length,
-        bound: 0,
+        allowed: 0,
         deliveries: input.deliveries.length,
         start: performance.now(),
         zombie: false,

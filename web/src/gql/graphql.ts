@@ -70,7 +70,7 @@ export type CreateWebhookSubscriptionInput = {
   events: Array<string>;
   /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
   fields?: Array<string> | null | undefined;
-  /** Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+  /** Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
@@ -156,7 +156,7 @@ export type UpdateWebhookSubscriptionInput = {
   events?: Array<string> | null | undefined;
   /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
   fields?: Array<string> | null | undefined;
-  /** Attempts in flight at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
+  /** Attempts open at once at most (default 10, at most the service’s maximum, 50 by default); further deliveries wait, oldest event first, without counting as failures */
   maxInFlight?: number | null | undefined;
   /** `concurrent` (default): up to the bound in force at once, oldest event first. `strict`: one at a time in event order; the next event waits until the previous one succeeded or used its last attempt (so a failing endpoint holds back the rest for up to the schedule’s ~35 hours). */
   ordering?: WebhookOrdering | null | undefined;
@@ -171,7 +171,7 @@ export type UpdateWebhookSubscriptionInput = {
 };
 
 export type WebhookBacklogWait =
-  /** The subscription has its bound of attempts in flight */
+  /** The subscription has its bound in force (effectiveInFlight) of attempts open */
   | 'in_flight_bound'
   /** Only retries wait, each for its next scheduled attempt */
   | 'next_attempt'

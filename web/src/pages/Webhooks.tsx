@@ -20,8 +20,8 @@ export function WebhooksPage() {
     // Conditions change on their own (a pause after failures): keep the list current. What the poll
     // costs when nothing changes: ONE GraphQL request per 10 s for the whole page, never one per row.
     // On the server that is the workspace's subscriptions (one read, secrets opened), every row's
-    // health in one statement (`health`, batched: src/webhooks/subscriptions/health.repository.ts) and one small
-    // indexed count per row for its backlog (src/webhooks/subscriptions/backlog.ts): for 25 rows, 27 statements and
+    // health in one statement (`health`, batched: src/webhooks/log/health.repository.ts) and one small
+    // indexed count per row for its backlog (src/webhooks/delivery/backlog.ts): for 25 rows, 27 statements and
     // no cache. (Before `health`, each row polled three queries of its own: 75 requests per 10 s.)
     refetchInterval: 10_000,
   });

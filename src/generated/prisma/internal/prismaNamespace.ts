@@ -2572,7 +2572,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   conditionReason: 'conditionReason',
   maxInFlight: 'maxInFlight',
   ratePerSecond: 'ratePerSecond',
-  inFlightBound: 'inFlightBound',
+  effectiveInFlight: 'effectiveInFlight',
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',

@@ -336,7 +336,7 @@ export const WebhookSubscriptionScalarFieldEnum = {
   conditionReason: 'conditionReason',
   maxInFlight: 'maxInFlight',
   ratePerSecond: 'ratePerSecond',
-  inFlightBound: 'inFlightBound',
+  effectiveInFlight: 'effectiveInFlight',
   retryAfterUntil: 'retryAfterUntil',
   ordering: 'ordering',
   capWaitingSince: 'capWaitingSince',

@@ -1260,7 +1260,7 @@ export type $DeliveryPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     /**
      * Workflows (a re-send, a recovery) waiting for a manual attempt of this delivery, oldest first: the
      * subscription's delivery run sends one attempt for them all, within its bound and the workspace's cap,
-     * and tells each what came of it (workflows/delivery/manual.ts).
+     * and tells each what came of it (src/webhooks/delivery/manual.ts).
      */
     manualRequests: string[]
     /**

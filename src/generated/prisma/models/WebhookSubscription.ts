@@ -33,7 +33,7 @@ export type WebhookSubscriptionAvgAggregateOutputType = {
   consecutiveFailures: number | null
   maxInFlight: number | null
   ratePerSecond: number | null
-  inFlightBound: number | null
+  effectiveInFlight: number | null
 }
 
 export type WebhookSubscriptionSumAggregateOutputType = {
@@ -43,7 +43,7 @@ export type WebhookSubscriptionSumAggregateOutputType = {
   consecutiveFailures: number | null
   maxInFlight: number | null
   ratePerSecond: number | null
-  inFlightBound: number | null
+  effectiveInFlight: number | null
 }
 
 export type WebhookSubscriptionMinAggregateOutputType = {
@@ -63,7 +63,7 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   conditionReason: string | null
   maxInFlight: number | null
   ratePerSecond: number | null
-  inFlightBound: number | null
+  effectiveInFlight: number | null
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
@@ -92,7 +92,7 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   conditionReason: string | null
   maxInFlight: number | null
   ratePerSecond: number | null
-  inFlightBound: number | null
+  effectiveInFlight: number | null
   retryAfterUntil: Date | null
   ordering: string | null
   capWaitingSince: Date | null
@@ -124,7 +124,7 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   conditionReason: number
   maxInFlight: number
   ratePerSecond: number
-  inFlightBound: number
+  effectiveInFlight: number
   retryAfterUntil: number
   ordering: number
   capWaitingSince: number
@@ -146,7 +146,7 @@ export type WebhookSubscriptionAvgAggregateInputType = {
   consecutiveFailures?: true
   maxInFlight?: true
   ratePerSecond?: true
-  inFlightBound?: true
+  effectiveInFlight?: true
 }
 
 export type WebhookSubscriptionSumAggregateInputType = {
@@ -156,7 +156,7 @@ export type WebhookSubscriptionSumAggregateInputType = {
   consecutiveFailures?: true
   maxInFlight?: true
   ratePerSecond?: true
-  inFlightBound?: true
+  effectiveInFlight?: true
 }
 
 export type WebhookSubscriptionMinAggregateInputType = {
@@ -176,7 +176,7 @@ export type WebhookSubscriptionMinAggregateInputType = {
   conditionReason?: true
   maxInFlight?: true
   ratePerSecond?: true
-  inFlightBound?: true
+  effectiveInFlight?: true
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
@@ -205,7 +205,7 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   conditionReason?: true
   maxInFlight?: true
   ratePerSecond?: true
-  inFlightBound?: true
+  effectiveInFlight?: true
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
@@ -237,7 +237,7 @@ export type WebhookSubscriptionCountAggregateInputType = {
   conditionReason?: true
   maxInFlight?: true
   ratePerSecond?: true
-  inFlightBound?: true
+  effectiveInFlight?: true
   retryAfterUntil?: true
   ordering?: true
   capWaitingSince?: true
@@ -357,7 +357,7 @@ export type WebhookSubscriptionGroupByOutputType = {
   conditionReason: string | null
   maxInFlight: number
   ratePerSecond: number | null
-  inFlightBound: number | null
+  effectiveInFlight: number | null
   retryAfterUntil: Date | null
   ordering: string
   capWaitingSince: Date | null
@@ -413,7 +413,7 @@ export type WebhookSubscriptionWhereInput = {
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
-  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  effectiveInFlight?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -451,7 +451,7 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   conditionReason?: Prisma.SortOrderInput | Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrderInput | Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -492,7 +492,7 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
-  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  effectiveInFlight?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -530,7 +530,7 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   conditionReason?: Prisma.SortOrderInput | Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrderInput | Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrderInput | Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -571,7 +571,7 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   conditionReason?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
   maxInFlight?: Prisma.IntWithAggregatesFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
-  inFlightBound?: Prisma.IntNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
+  effectiveInFlight?: Prisma.IntNullableWithAggregatesFilter<"WebhookSubscription"> | number | null
   retryAfterUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -601,7 +601,7 @@ export type WebhookSubscriptionCreateInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -639,7 +639,7 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -671,7 +671,7 @@ export type WebhookSubscriptionUpdateInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -709,7 +709,7 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -744,7 +744,7 @@ export type WebhookSubscriptionCreateManyInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -774,7 +774,7 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -807,7 +807,7 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -850,7 +850,7 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   conditionReason?: Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
@@ -870,7 +870,7 @@ export type WebhookSubscriptionAvgOrderByAggregateInput = {
   consecutiveFailures?: Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionMaxOrderByAggregateInput = {
@@ -890,7 +890,7 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   conditionReason?: Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
@@ -919,7 +919,7 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   conditionReason?: Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrder
   retryAfterUntil?: Prisma.SortOrder
   ordering?: Prisma.SortOrder
   capWaitingSince?: Prisma.SortOrder
@@ -938,7 +938,7 @@ export type WebhookSubscriptionSumOrderByAggregateInput = {
   consecutiveFailures?: Prisma.SortOrder
   maxInFlight?: Prisma.SortOrder
   ratePerSecond?: Prisma.SortOrder
-  inFlightBound?: Prisma.SortOrder
+  effectiveInFlight?: Prisma.SortOrder
 }
 
 export type WebhookSubscriptionScalarRelationFilter = {
@@ -1156,7 +1156,7 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1192,7 +1192,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1256,7 +1256,7 @@ export type WebhookSubscriptionScalarWhereInput = {
   conditionReason?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   maxInFlight?: Prisma.IntFilter<"WebhookSubscription"> | number
   ratePerSecond?: Prisma.FloatNullableFilter<"WebhookSubscription"> | number | null
-  inFlightBound?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
+  effectiveInFlight?: Prisma.IntNullableFilter<"WebhookSubscription"> | number | null
   retryAfterUntil?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
   ordering?: Prisma.StringFilter<"WebhookSubscription"> | string
   capWaitingSince?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1286,7 +1286,7 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1322,7 +1322,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1380,7 +1380,7 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1416,7 +1416,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1474,7 +1474,7 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1511,7 +1511,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1558,7 +1558,7 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1595,7 +1595,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1626,7 +1626,7 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1663,7 +1663,7 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1710,7 +1710,7 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1747,7 +1747,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1780,7 +1780,7 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1810,7 +1810,7 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1846,7 +1846,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1880,7 +1880,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1912,7 +1912,7 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -1942,7 +1942,7 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1978,7 +1978,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2012,7 +2012,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2044,7 +2044,7 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   conditionReason?: string | null
   maxInFlight?: number
   ratePerSecond?: number | null
-  inFlightBound?: number | null
+  effectiveInFlight?: number | null
   retryAfterUntil?: Date | string | null
   ordering?: string
   capWaitingSince?: Date | string | null
@@ -2074,7 +2074,7 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2110,7 +2110,7 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2144,7 +2144,7 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   conditionReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   maxInFlight?: Prisma.IntFieldUpdateOperationsInput | number
   ratePerSecond?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
-  inFlightBound?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  effectiveInFlight?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   retryAfterUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   ordering?: Prisma.StringFieldUpdateOperationsInput | string
   capWaitingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2217,7 +2217,7 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   conditionReason?: boolean
   maxInFlight?: boolean
   ratePerSecond?: boolean
-  inFlightBound?: boolean
+  effectiveInFlight?: boolean
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
@@ -2256,7 +2256,7 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   conditionReason?: boolean
   maxInFlight?: boolean
   ratePerSecond?: boolean
-  inFlightBound?: boolean
+  effectiveInFlight?: boolean
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
@@ -2292,7 +2292,7 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   conditionReason?: boolean
   maxInFlight?: boolean
   ratePerSecond?: boolean
-  inFlightBound?: boolean
+  effectiveInFlight?: boolean
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
@@ -2328,7 +2328,7 @@ export type WebhookSubscriptionSelectScalar = {
   conditionReason?: boolean
   maxInFlight?: boolean
   ratePerSecond?: boolean
-  inFlightBound?: boolean
+  effectiveInFlight?: boolean
   retryAfterUntil?: boolean
   ordering?: boolean
   capWaitingSince?: boolean
@@ -2341,7 +2341,7 @@ export type WebhookSubscriptionSelectScalar = {
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "inFlightBound" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "runningRecovery" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "effectiveInFlight" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "runningRecovery" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2395,7 +2395,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     condition: $Enums.SubscriptionCondition
     consecutiveFailures: number
     /**
-     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (workflows/delivery/secret-box.ts).
+     * The current signing secret (whsec_…), encrypted for this row and column: enc2.<key id>.<id>.secret.<iv>.<ciphertext> (src/webhooks/message/secret-box.ts).
      */
     secret: string
     /**
@@ -2410,7 +2410,7 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      */
     conditionReason: string | null
     /**
-     * Attempts in flight at most (within WEBHOOK_MAX_IN_FLIGHT_LIMIT); more wait for a slot.
+     * Attempts open at once at most (within WEBHOOK_MAX_IN_FLIGHT_LIMIT); more wait their turn in the queue.
      */
     maxInFlight: number
     /**
@@ -2418,9 +2418,10 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      */
     ratePerSecond: number | null
     /**
-     * The bound in force as the delivery run last reported it (AIMD on 429/503); null: maxInFlight.
+     * The bound in force as the delivery run's AIMD last left it (429/503 halve it); null: not lowered. The API's
+     * effectiveInFlight is src/webhooks/delivery/run-state.ts effectiveInFlight() of it and the settings (1 when strict).
      */
-    inFlightBound: number | null
+    effectiveInFlight: number | null
     /**
      * A Retry-After of a 429/503 as the delivery run last reported it: no attempt starts before it.
      */
@@ -2435,20 +2436,20 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
     capWaitingSince: Date | null
     /**
      * Its delivery run has a batch in flight and claims again when it ends: the relay need not wake it for new
-     * deliveries (written by the run's claims, under the row's lock; workflows/delivery/queue.repository.ts).
+     * deliveries (written by the run's claims, under the row's lock; src/webhooks/delivery/queue.repository.ts).
      */
     runAwake: boolean
     /**
-     * The workflow id of its recovery while one runs (at most one at a time; src/webhooks/recovery/recover.service.ts).
+     * The workflow id of its recovery while one runs (at most one at a time; src/webhooks/log/recover.service.ts).
      * A recovery that ended without clearing it (terminated) holds it no more: the next one finds it not running.
      */
     runningRecovery: string | null
     /**
-     * Its retry schedule, {"delaysSeconds": [...]} (workflows/delivery/retry-schedule.ts); null: the default seven attempts.
+     * Its retry schedule, {"delaysSeconds": [...]} (src/webhooks/message/retry-schedule.ts); null: the default seven attempts.
      */
     retrySchedule: runtime.JsonValue | null
     /**
-     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (workflows/delivery/thin-payload.ts).
+     * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/message/thin-payload.ts).
      */
     payload: string
     createdAt: Date
@@ -2901,7 +2902,7 @@ export interface WebhookSubscriptionFieldRefs {
   readonly conditionReason: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly maxInFlight: Prisma.FieldRef<"WebhookSubscription", 'Int'>
   readonly ratePerSecond: Prisma.FieldRef<"WebhookSubscription", 'Float'>
-  readonly inFlightBound: Prisma.FieldRef<"WebhookSubscription", 'Int'>
+  readonly effectiveInFlight: Prisma.FieldRef<"WebhookSubscription", 'Int'>
   readonly retryAfterUntil: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly ordering: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly capWaitingSince: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
