@@ -1,7 +1,7 @@
 // The HTTP application: the REST facade under /public/v1, GraphQL at /graphql, health checks.
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono';
 import { createGraphQLServer, type GraphQLServer } from '../api/yoga.ts';
 import { AppError } from '../errors/errors.ts';
 import { authenticateRequest, type BeforeLookup, type RequestAuth } from '../api/authenticate.ts';
@@ -25,6 +25,7 @@ import { databaseAnswers, migrationsApplied } from '../db/db.ts';
 import { httpMetrics } from '../metrics/http-metrics.ts';
 import { metricsOnPublicPort, metricsRoutes } from './metrics-endpoint.ts';
 import { traceRequests } from '../tracing/http.ts';
+import { tracing } from '../tracing/tracing.ts';
 
 const API_PREFIX = '/public/v1';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,6 +35,9 @@ function requestIdOf(request: Request): string {
   const given = request.headers.get('x-request-id');
   return given && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
 }
+
+/** The paths Hono's `/public/v1/*` and `/graphql` match. */
+const isApiPath = (path: string) => path === '/graphql' || path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 const toHonoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
@@ -64,8 +68,6 @@ export function createApp({
   metrics = metricsOnPublicPort(),
 }: AppOptions = {}) {
   const app = new Hono();
-  // First, so that it times everything and sees which route answered.
-  app.use('*', httpMetrics());
   const compiled = routes.map(compileRoute);
   const methodsByPath = new Map<string, string[]>();
   // Resolved once per request (proxy-addr and ipaddr.js parse on every call).
@@ -76,16 +78,18 @@ export function createApp({
     if (address === undefined) addresses.set(c.req.raw, (address = resolveClientAddress(c)));
     return address;
   };
-  // First, so that the request's span covers its limits too (not health checks or the settings UI).
-  app.use(`${API_PREFIX}/*`, traceRequests);
-  app.use('/graphql', traceRequests);
-  // Each caller's statements take their turns in a lane of their own (src/db/fair-turns.ts, at
-  // PGlite's connection and PostgreSQL's pool): its client address's until `admit` knows its
-  // workspace, from then on the workspace's. A credential never names a lane: a stranger sending a
-  // thousand made-up keys is one lane, its address's, not a thousand that outweigh every workspace.
-  const databaseLane: MiddlewareHandler = (c, next) => withDatabaseLane(addressLane(clientAddressOf(c)), next);
-  app.use(`${API_PREFIX}/*`, databaseLane);
-  app.use('/graphql', databaseLane);
+  // One middleware, first, for what every request gets: it is timed and counted (metrics, seeing
+  // which route answered); an API request (not health checks or the settings UI) also gets its
+  // trace span, covering its limits too, and its database lane. Each caller's statements take
+  // their turns in a lane of their own (src/db/fair-turns.ts, at PGlite's connection and
+  // PostgreSQL's pool): its client address's until `admit` knows its workspace, from then on the
+  // workspace's. A credential never names a lane: a stranger sending a thousand made-up keys is
+  // one lane, its address's, not a thousand that outweigh every workspace. One middleware rather
+  // than three: each level of Hono's middleware chain costs every request a dispatch and its
+  // promises.
+  const measured = httpMetrics();
+  const apiRequest = (c: Context, next: Next) => withDatabaseLane(addressLane(clientAddressOf(c)), () => (tracing() ? traceRequests(c, next) : next())) as Promise<void>;
+  app.use('*', (c, next) => measured(c, isApiPath(c.req.path) ? () => apiRequest(c, next) : next));
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or
