@@ -10,7 +10,7 @@ import { schema } from './schema.ts';
 import { AppError, fromZodIssues } from '../errors/errors.ts';
 import type { RequestAuth } from './authenticate.ts';
 import { readJsonBody } from '../validation/request-body.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { releaseRequestCaches, requestCaches, type GraphQLContext } from '../graphql/context.ts';
 import type { RouteDef, RouteInput } from '../rest/route.ts';
 import type { PageHold } from '../paging/page-budget.ts';
 import { toPage } from '../paging/paging.ts';
@@ -135,8 +135,14 @@ async function executeRoute(route: CompiledRoute, req: RestRequest, input: Route
     idempotencyClaim,
     pageHold: req.pageHold,
     chargeRequests: req.chargeRequests,
+    ...requestCaches(),
   };
-  const result = await route.operation.query(undefined, contextValue, def.variables?.(input) ?? {});
+  let result;
+  try {
+    result = await route.operation.query(undefined, contextValue, def.variables?.(input) ?? {});
+  } finally {
+    releaseRequestCaches(contextValue);
+  }
   if (result.errors?.length) throw errorFromResult(result.errors);
   const data = (result.data as Record<string, unknown>)[route.rootField];
   if (def.paged) {
