@@ -27,6 +27,8 @@ export interface GraphQLContext {
   chargeRequests?: (extra: number) => Promise<void>;
   /** The page memory this request holds (paging/page-budget.ts), for the lists it pages. */
   pageHold?: PageHold;
+  /** The key of its Pothos caches (requestCaches, below). */
+  [contextCacheSymbol]?: object;
 }
 
 /**
@@ -42,6 +44,9 @@ export interface GraphQLContext {
  * is deleted there at once.
  */
 export const requestCaches = (): { [contextCacheSymbol]: object } => initContextCache();
+
+/** The property `requestCaches` sets, for a context written out as one literal (the REST handler's). */
+export const REQUEST_CACHES: typeof contextCacheSymbol = contextCacheSymbol;
 
 /** After the context's operation has ended: drops its Pothos caches (a later use would key them by the context again). */
 export function releaseRequestCaches(context: object): void {
