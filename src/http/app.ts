@@ -1,7 +1,7 @@
 // The HTTP application: the REST facade under /public/v1, GraphQL at /graphql, health checks.
 // It never listens; src/main.ts serves it, tests call app.fetch().
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { createGraphQLServer, type GraphQLServer } from '../api/yoga.ts';
 import { AppError } from '../errors/errors.ts';
 import { authenticateRequest, type BeforeLookup, type RequestAuth } from '../api/authenticate.ts';
@@ -89,8 +89,9 @@ export function createApp({
   // than three: each level of Hono's middleware chain costs every request a dispatch and its
   // promises.
   const measured = httpMetrics();
-  const apiRequest = (c: Context, next: Next) => withDatabaseLane(addressLane(clientAddressOf(c)), () => (tracing() ? traceRequests(c, next) : next())) as Promise<void>;
-  app.use('*', (c, next) => measured(c, isApiPath(c.req.path) ? () => apiRequest(c, next) : next));
+  const apiRequest: MiddlewareHandler = (c, next) => withDatabaseLane(addressLane(clientAddressOf(c)), () => (tracing() ? traceRequests(c, next) : next()));
+  const requestScope: MiddlewareHandler = (c, next) => measured(c, isApiPath(c.req.path) ? () => apiRequest(c, next) as Promise<void> : next);
+  app.use('*', requestScope);
 
   /**
    * Authenticates, then counts the request: against its key, or, when it has no valid key or
