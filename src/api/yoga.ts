@@ -6,7 +6,7 @@ import { config } from '../config.ts';
 import { AppError } from '../errors/errors.ts';
 import { logger } from '../logger.ts';
 import { asCallerError } from '../paging/cursor.ts';
-import type { GraphQLContext } from '../graphql/context.ts';
+import { releaseRequestCaches, type GraphQLContext } from '../graphql/context.ts';
 import { graphqlLimits } from '../graphql/limits.ts';
 import { graphqlMetrics, knownOperationNames } from '../metrics/graphql-metrics.ts';
 import { routes } from './routes.ts';
@@ -75,6 +75,11 @@ const useRequestBody: Plugin<Record<never, never>, GraphQLContext> = {
   },
 };
 
+/** Pothos' per-request caches go once the operation has run (graphql/context.ts): Yoga executes with its own copy of the context the endpoint gave it. */
+const useReleasedCaches: Plugin<Record<never, never>, GraphQLContext> = {
+  onExecute: ({ args }) => ({ onExecuteDone: () => releaseRequestCaches(args.contextValue) }),
+};
+
 /** `production`: no GraphiQL; introspection and guesses at names in errors only for signed-in callers (limits.ts). */
 export function createGraphQLServer({ production = config.isProduction }: { production?: boolean } = {}) {
   return createYoga<GraphQLContext>({
@@ -82,7 +87,7 @@ export function createGraphQLServer({ production = config.isProduction }: { prod
     graphqlEndpoint: '/graphql',
     graphiql: !production,
     landingPage: false,
-    plugins: [useRequestBody, graphqlMetrics(knownOperationNames(routes.map((r) => r.operation))), ...graphqlLimits({ production }), traceGraphQLOperation],
+    plugins: [useRequestBody, graphqlMetrics(knownOperationNames(routes.map((r) => r.operation))), ...graphqlLimits({ production }), traceGraphQLOperation, useReleasedCaches],
     parserAndValidationCache: { documentCache: lruCache(DOCUMENT_CACHE_ENTRIES), errorCache: lruCache(DOCUMENT_CACHE_ENTRIES) },
     // Other sites may call with an API key (preflights pass, see authenticateGraphQLRequest), but
     // never with the session cookie: no Access-Control-Allow-Credentials, so a browser does not

@@ -6,6 +6,7 @@ import { AppError } from '../errors/errors.ts';
 import { authenticateGraphQLRequest, type BeforeLookup, type RequestAuth } from '../api/authenticate.ts';
 import type { GraphQLServer } from '../api/yoga.ts';
 import { pageMemory } from '../paging/page-budget.ts';
+import { releaseRequestCaches, requestCaches } from '../graphql/context.ts';
 import { invalidTokenHeaders, problemResponse } from '../errors/problem.ts';
 import { assertJsonDepth, readJsonBody } from '../validation/request-body.ts';
 
@@ -29,7 +30,16 @@ export function createGraphQLEndpoint({ yoga }: { yoga: GraphQLServer }) {
       const responseHeaders: Record<string, string> = {};
       const chargeRequests = (extra: number) => charge(admitted.auth.principal, extra);
       const context = { ...admitted.auth, requestId, responseCookies, responseHeaders, clientAddress, requestBody, chargeRequests };
-      const response = await pageMemory.run(async (pageHold) => yoga.fetch(request, { ...context, pageHold }));
+      // Pothos' caches are keyed by an object this context holds (graphql/context.ts); Yoga executes
+      // with a copy, which yoga.ts releases after execution, and this one goes when the answer is made.
+      const response = await pageMemory.run(async (pageHold) => {
+        const yogaContext = { ...context, pageHold, ...requestCaches() };
+        try {
+          return await yoga.fetch(request, yogaContext);
+        } finally {
+          releaseRequestCaches(yogaContext);
+        }
+      });
       for (const cookie of responseCookies) response.headers.append('Set-Cookie', cookie);
       // A refusal's own limit headers (a mutation field over the allowance) are newer than the admission's.
       for (const [name, value] of Object.entries({ ...limitHeaders, ...responseHeaders })) response.headers.set(name, value);
