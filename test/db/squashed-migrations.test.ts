@@ -51,6 +51,11 @@ async function columnOrder(run: SqlRunner, schema: string): Promise<Record<strin
   return Object.fromEntries(rows.map((r) => [r.table_name, r.columns]));
 }
 
+/** What `schema` has that `want` has not, and the other way round (readable when they differ). */
+function difference(schema: string[], want: string[]) {
+  return { extra: schema.filter((i) => !want.includes(i)), missing: want.filter((i) => !schema.includes(i)) };
+}
+
 async function recorded(run: SqlRunner): Promise<string[]> {
   const rows = await run.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL');
   return rows.map((r) => r.migration_name).sort();
@@ -79,6 +84,7 @@ async function checkSquash(run: SqlRunner) {
   // (a) A fresh database.
   await inSchema(run, async (s) => {
     expect(await applyMigrations(run)).toEqual(current.map((m) => m.name));
+    expect(difference(await describeSchema(run, s), before.schema)).toEqual({ extra: [], missing: [] });
     expect(await describeSchema(run, s)).toEqual(before.schema);
     // The order of the columns is the old one, except for a column that a migration between the
     // squashed ones added to a table they changed: it comes after the squash's columns now.
@@ -100,7 +106,9 @@ async function checkSquash(run: SqlRunner) {
       const plan = migrationPlan(current, new Set(prefix.map((m) => m.name)));
       const applied = await applyMigrations(run);
       expect(applied, `after ${prefix.at(-1)?.name}`).toEqual([...plan.run, ...plan.record].map((m) => m.name));
-      expect(await describeSchema(run, s), `after ${prefix.at(-1)?.name}`).toEqual(before.schema);
+      const schema = await describeSchema(run, s);
+      expect(difference(schema, before.schema), `after ${prefix.at(-1)?.name}`).toEqual({ extra: [], missing: [] });
+      expect(schema).toEqual(before.schema);
       const touched = prefix.some((m) => oldNames.includes(m.name));
       const expected = [...current.map((m) => m.name), ...(touched ? oldNames : [])];
       expect(await recorded(run), `after ${prefix.at(-1)?.name}`).toEqual(expected.sort());
