@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { applyMigrations, listMigrations, type SqlRunner } from '../../src/db/migrations.ts';
+import { pgliteRunner, pgRunner } from '../support/sql-runners.ts';
 
 const expectedTables = ['Workspace', 'User', 'Role', 'ApiKey', 'Board', 'Ticket', 'Event', 'Delivery', 'DeliveryAttempt', 'WebhookSubscription', 'IdempotencyRecord'];
 
@@ -42,10 +43,7 @@ describe('migrations', () => {
   it('apply on an empty embedded PGlite database, and a second time do nothing', async () => {
     const lite = new PGlite();
     try {
-      await checkMigrates({
-        exec: async (sql) => void (await lite.exec(sql)),
-        query: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
-      });
+      await checkMigrates(pgliteRunner(lite));
     } finally {
       await lite.close();
     }
@@ -53,10 +51,7 @@ describe('migrations', () => {
 
   it('roll back a failing migration as a whole', async () => {
     const lite = new PGlite();
-    const runner: SqlRunner = {
-      exec: async (sql) => void (await lite.exec(sql)),
-      query: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
-    };
+    const runner: SqlRunner = pgliteRunner(lite);
     const bad = { name: '99990101000000_bad', dir: 'x', sql: 'CREATE TABLE half_done (id int); SELECT * FROM no_such_table;', checksum: 'x' };
     await expect(applyMigrations(runner, [bad])).rejects.toThrow(/99990101000000_bad failed/);
     const rows = await runner.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`);
@@ -74,10 +69,7 @@ describe('migrations', () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
-      await checkMigrates({
-        exec: async (sql) => void (await client.query(sql)),
-        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
-      });
+      await checkMigrates(pgRunner(client));
     } finally {
       await client.end();
       await admin.query(`DROP DATABASE ${name}`);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { applyMigrations, listMigrations, migrationPlan, type SqlRunner } from '../../src/db/migrations.ts';
+import { pgliteRunner, pgRunner } from '../support/sql-runners.ts';
 
 const current = listMigrations();
 const squashed = current.filter((m) => m.replaces?.length);
@@ -149,10 +150,7 @@ describe('squashed migrations', () => {
   it('make the old schema on a fresh and on a part-migrated embedded PGlite', async () => {
     const lite = new PGlite();
     try {
-      await checkSquash({
-        exec: async (sql) => void (await lite.exec(sql)),
-        query: async (sql, params) => (await lite.query(sql, params as unknown[])).rows as never[],
-      });
+      await checkSquash(pgliteRunner(lite));
     } finally {
       await lite.close();
     }
@@ -162,10 +160,7 @@ describe('squashed migrations', () => {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
-      await checkSquash({
-        exec: async (sql) => void (await client.query(sql)),
-        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
-      });
+      await checkSquash(pgRunner(client));
     } finally {
       await client.query(`DO $$ DECLARE s text; BEGIN FOR s IN SELECT nspname FROM pg_namespace WHERE nspname LIKE 'squash\\_%' LOOP EXECUTE format('DROP SCHEMA %I CASCADE', s); END LOOP; END $$`);
       await client.end();
