@@ -5080,7 +5080,7 @@ export interface operations {
                      * Format: uri
                      * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
-                    url: string & (unknown & unknown);
+                    url?: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
@@ -5108,6 +5108,99 @@ export interface operations {
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
+                    /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+                    destination?: {
+                        /** @constant */
+                        type: "sqs";
+                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
+                        queueUrl: string;
+                        /** @description The queue’s region; absent: read from the queue URL */
+                        region?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "eventbridge";
+                        /** @description The event bus, by name or ARN */
+                        eventBusName: string & (unknown & unknown);
+                        /** @description The bus’s region */
+                        region: string;
+                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
+                        endpoint?: string;
+                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
+                        sourcePrefix?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "kafka";
+                        /** @description Bootstrap brokers, host:port */
+                        brokers: string[];
+                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+                        topic: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        /**
+                         * @description SASL mechanism; needs `credentials`
+                         * @enum {string}
+                         */
+                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "rabbitmq";
+                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
+                        url: string;
+                        /** @description The exchange to publish to (it must exist) */
+                        exchange: string;
+                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
+                        routingKeyPrefix?: string;
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "nats";
+                        /** @description NATS servers, host:port */
+                        servers: string[];
+                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
+                        subject: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        } | {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            token: string;
+                        };
+                    };
                 };
             };
         };
@@ -5602,6 +5695,99 @@ export interface operations {
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
+                    /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+                    destination?: {
+                        /** @constant */
+                        type: "sqs";
+                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
+                        queueUrl: string;
+                        /** @description The queue’s region; absent: read from the queue URL */
+                        region?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "eventbridge";
+                        /** @description The event bus, by name or ARN */
+                        eventBusName: string & (unknown & unknown);
+                        /** @description The bus’s region */
+                        region: string;
+                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
+                        endpoint?: string;
+                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
+                        sourcePrefix?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "kafka";
+                        /** @description Bootstrap brokers, host:port */
+                        brokers: string[];
+                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+                        topic: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        /**
+                         * @description SASL mechanism; needs `credentials`
+                         * @enum {string}
+                         */
+                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "rabbitmq";
+                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
+                        url: string;
+                        /** @description The exchange to publish to (it must exist) */
+                        exchange: string;
+                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
+                        routingKeyPrefix?: string;
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "nats";
+                        /** @description NATS servers, host:port */
+                        servers: string[];
+                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
+                        subject: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        } | {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            token: string;
+                        };
+                    };
                 };
             };
         };
@@ -8546,7 +8732,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8634,7 +8820,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8725,7 +8911,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8816,7 +9002,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };

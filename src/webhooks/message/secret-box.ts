@@ -20,7 +20,7 @@ const PREFIX = 'enc2';
 /** Where a sealed value belongs: one subscription's `secret` or `previousSecret`. */
 export interface SecretPlace {
   subscriptionId: string;
-  column: 'secret' | 'previousSecret';
+  column: 'secret' | 'previousSecret' | 'destinationCredentials';
 }
 
 /**

@@ -26,11 +26,12 @@ const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
   } as const,
 });
 
-const CONDITION_REASONS = ['failures', 'gone', 'manual'] as const;
+const CONDITION_REASONS = ['failures', 'gone', 'rejected', 'manual'] as const;
 const ConditionReasonEnum = builder.enumType('SubscriptionConditionReason', {
   values: {
     failures: { description: 'Paused by the service after 20 failed attempts in a row' },
     gone: { description: 'Disabled by the service: the endpoint answered 410 Gone' },
+    rejected: { description: 'Disabled by the service: a broker destination refused deliveries for good (no such queue or topic, access denied, bad credentials)' },
     manual: { description: 'Paused or disabled by a person' },
   } as const,
 });

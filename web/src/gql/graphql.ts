@@ -130,7 +130,9 @@ export type SubscriptionConditionReason =
   /** Disabled by the service: the endpoint answered 410 Gone */
   | 'gone'
   /** Paused or disabled by a person */
-  | 'manual';
+  | 'manual'
+  /** Disabled by the service: a broker destination refused deliveries for good (no such queue or topic, access denied, bad credentials) */
+  | 'rejected';
 
 export type UpdateBoardInput = {
   description?: string | null | undefined;
