@@ -11,7 +11,7 @@ export interface OutgoingMessage {
   deliveryId: string;
   eventId: string;
   eventType: string;
-  /** What keeps a ticket's events in order: the ticket's id (Kafka's key, SQS FIFO's group); the event's id otherwise. */
+  /** What keeps a ticket's events in order: `ticket-<id>` for ticket events (Kafka's key, SQS FIFO's group); the event's id otherwise. */
   orderKey: string;
   body: string;
   headers: Record<string, string>;
@@ -37,6 +37,8 @@ export interface BrokerOutcome {
 
 export interface SendContext {
   subscriptionId: string;
+  /** A call's time limit (DELIVERY_TIMEOUT_MS unless the worker says otherwise). */
+  timeoutMs: number;
   workspaceId: number;
   /** Lifts the address rule and the TLS requirement (development and tests). */
   allowPrivateTargets: boolean;
@@ -61,8 +63,8 @@ export const allOf = (messages: OutgoingMessage[], outcome: BrokerOutcome): Brok
 /** Milliseconds since `started` (performance.now()). */
 export const since = (started: number) => Math.round(performance.now() - started);
 
-/** The key that keeps a ticket's events together: the ticket's id for ticket events, else the event's id. */
+/** The key that keeps a ticket's events together: `ticket-<id>` for ticket events, else the event's id. */
 export function orderKeyOf(event: { id: string; type: string; payload: unknown }): string {
   const data = (event.payload as { data?: { id?: unknown } } | null)?.data;
-  return event.type.startsWith('ticket.') && typeof data?.id === 'string' ? data.id : event.id;
+  return event.type.startsWith('ticket.') && (typeof data?.id === 'number' || typeof data?.id === 'string') ? `ticket-${data.id}` : event.id;
 }
