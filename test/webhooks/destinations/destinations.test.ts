@@ -18,7 +18,7 @@ import { eventbridgePlace, kafkaPlace, natsPlace, rabbitmqPlace, sqsPlace, type 
 loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_MIN_DELAY_SECONDS: '1' });
 
 type Ws = Awaited<ReturnType<typeof createTestWorkspace>>;
-type Outage = { begin(): Promise<void>; end(): Promise<void>; close(): Promise<void> };
+type Outage = { begin(): Promise<void> | void; end(): Promise<void> | void; close(): Promise<void> };
 
 /** Each type: its broker (this file's own), a fresh place on it, and how it goes away and comes back. */
 const CASES: { type: string; ordered: boolean; start(): Promise<{ place: () => Promise<Place>; outage: Outage }> }[] = [

@@ -6,7 +6,7 @@
 import { murmur2, Producer, stringSerializers, type MessageToProduce } from '@platformatic/kafka';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { BROKER_IDLE_MS, DELIVERY_TIMEOUT_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
+import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
 import { allOf, since, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
@@ -45,7 +45,7 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
       let timer: NodeJS.Timeout | undefined;
       // The client retries a little itself (a leader moved); the whole send still ends within the time limit.
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no acknowledgement within ${DELIVERY_TIMEOUT_MS} ms`)), DELIVERY_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`no acknowledgement within ${context.timeoutMs} ms`)), context.timeoutMs);
       });
       try {
         const sent = clients.use(key, async () => producerOf(destination, context), async (producer) => {
@@ -92,8 +92,8 @@ function producerOf({ settings, credentials }: Kafka, context: SendContext): Kaf
     bootstrapBrokers: settings.brokers,
     serializers: stringSerializers,
     idempotent: true,
-    connectTimeout: DELIVERY_TIMEOUT_MS / 2,
-    timeout: DELIVERY_TIMEOUT_MS / 2,
+    connectTimeout: context.timeoutMs / 2,
+    timeout: context.timeoutMs / 2,
     retries: 2,
     retryDelay: 250,
     ...(settings.tls ? { tls: { lookup }, tlsServerName: true } : {}),

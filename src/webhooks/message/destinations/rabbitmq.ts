@@ -6,7 +6,7 @@
 import { connect, type ChannelModel, type ConfirmChannel, type Message } from 'amqplib';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { BROKER_IDLE_MS, DELIVERY_TIMEOUT_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
+import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
 import { allOf, since, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
@@ -40,7 +40,7 @@ export function createRabbitMqSender(): BrokerSender<'rabbitmq'> {
       let link: Link | undefined;
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no confirm within ${DELIVERY_TIMEOUT_MS} ms`)), DELIVERY_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(`no confirm within ${context.timeoutMs} ms`)), context.timeoutMs);
       });
       try {
         return await Promise.race([
@@ -98,7 +98,7 @@ async function open({ settings, credentials }: Rabbit, context: SendContext, onC
       password: credentials?.password ?? '',
       heartbeat: 15,
     },
-    { lookup, timeout: DELIVERY_TIMEOUT_MS },
+    { lookup, timeout: context.timeoutMs },
   );
   const link: Link = { model };
   model.on('error', (err: Error) => (link.closedBy = closeOf(err)));
