@@ -4,10 +4,10 @@
 // collects the messages in the order the broker gives them.
 import { CreateQueueCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
-import { Consumer, stringDeserializers } from '@platformatic/kafka';
+import { Admin, Consumer, stringDeserializers } from '@platformatic/kafka';
 import amqp from 'amqplib';
 import { connect as connectNats, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { uniqueId } from '../../support/temporal.ts';
 import type { BrokerAddresses } from '../../support/brokers.ts';
 
@@ -84,75 +84,100 @@ export async function eventbridgePlace(a: Aws): Promise<Place> {
 
 export async function kafkaPlace(a: BrokerAddresses['kafka']): Promise<Place> {
   const topic = uniqueId('topic').replace(/[^A-Za-z0-9._-]/g, '-');
-  const consumer = new Consumer({ groupId: uniqueId('readers'), clientId: 'test-reader', bootstrapBrokers: a.brokers, deserializers: stringDeserializers });
-  const got: Received[] = [];
-  let stream: Awaited<ReturnType<typeof consumer.consume>> | undefined;
+  const admin = new Admin({ clientId: 'test-reader', bootstrapBrokers: a.brokers });
+  await admin.createTopics({ topics: [topic], partitions: 3, replicas: 1 });
+  await admin.close();
+  let got: Received[] = [];
+  let reading: { consumer: Consumer<string, string, string, string>; stream: Awaited<ReturnType<Consumer<string, string, string, string>['consume']>> } | undefined;
+  let broken = false;
+  const stop = async () => {
+    await Promise.resolve(reading?.stream.close()).catch(() => undefined);
+    await Promise.resolve(reading?.consumer.close(true)).catch(() => undefined);
+    reading = undefined;
+  };
   return {
     destination: { type: 'kafka', brokers: a.brokers, topic },
     async read() {
-      // The topic exists once the first record was produced (auto-created): subscribe then.
-      if (!stream) {
-        stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+      // A consumer that lost its broker (an outage) is replaced by a new one that reads again from the start.
+      if (broken) {
+        await stop();
+        broken = false;
+        got = [];
+      }
+      if (!reading) {
+        const consumer = new Consumer({ groupId: uniqueId('readers'), clientId: 'test-reader', bootstrapBrokers: a.brokers, deserializers: stringDeserializers });
+        const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
         stream.on('data', (m) => got.push({ body: String(m.value), headers: Object.fromEntries([...m.headers].map(([k, v]) => [String(k), String(v)])), key: String(m.key) }));
+        stream.on('error', () => (broken = true));
+        consumer.on('error', () => (broken = true));
+        reading = { consumer, stream };
       }
       return got;
     },
-    close: async () => {
-      await stream?.close();
-      await consumer.close(true);
-    },
+    close: stop,
   };
 }
 
+/** A queue bound to the exchange; each read connects anew (a broker restarted meanwhile is no matter) and takes what waits. */
 export async function rabbitmqPlace(a: BrokerAddresses['rabbitmq']): Promise<Place> {
   const u = new URL(a.url);
-  const connection = await amqp.connect(a.url);
-  const channel = await connection.createChannel();
   const exchange = uniqueId('exchange');
-  await channel.assertExchange(exchange, 'topic', { durable: true });
-  const { queue } = await channel.assertQueue(uniqueId('queue'), { durable: true });
-  await channel.bindQueue(queue, exchange, '#');
+  const queue = uniqueId('queue');
+  const withChannel = async <T>(fn: (channel: amqp.Channel) => Promise<T>) => {
+    const connection = await amqp.connect(a.url);
+    try {
+      return await fn(await connection.createChannel());
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  };
+  await withChannel(async (channel) => {
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    await channel.assertQueue(queue, { durable: true });
+    await channel.bindQueue(queue, exchange, '#');
+  });
   const got: Received[] = [];
   return {
     destination: { type: 'rabbitmq', url: `amqp://${u.host}/`, exchange, routingKeyPrefix: 'tickets.', credentials: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } },
-    async read() {
-      for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true })) {
-        const headers = Object.fromEntries(Object.entries(m.properties.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        got.push({ body: m.content.toString('utf8'), headers, key: m.fields.routingKey });
-      }
-      return got;
-    },
-    close: async () => {
-      await connection.close();
-    },
+    read: () =>
+      withChannel(async (channel) => {
+        for (let m = await channel.get(queue, { noAck: true }); m; m = await channel.get(queue, { noAck: true })) {
+          const headers = Object.fromEntries(Object.entries(m.properties.headers ?? {}).map(([k, v]) => [k, String(v)]));
+          got.push({ body: m.content.toString('utf8'), headers, key: m.fields.routingKey });
+        }
+        return got;
+      }),
+    close: async () => undefined,
   };
 }
 
+/** A stream capturing the subject; each read connects anew and takes the stream's messages by sequence. */
 export async function natsPlace(a: BrokerAddresses['nats']): Promise<Place> {
   const subject = uniqueId('events').replace(/[^A-Za-z0-9_-]/g, '_');
-  const nc: NatsConnection = await connectNats({ servers: a.servers });
-  const jsm = await jetstreamManager(nc);
-  await jsm.streams.add({ name: subject, subjects: [`${subject}.>`] });
-  const consumer = await jetstream(nc).consumers.get(subject);
+  const withManager = async <T>(fn: (jsm: Awaited<ReturnType<typeof jetstreamManager>>) => Promise<T>) => {
+    const nc: NatsConnection = await connectNats({ servers: a.servers });
+    try {
+      return await fn(await jetstreamManager(nc));
+    } finally {
+      await nc.close().catch(() => undefined);
+    }
+  };
+  await withManager((jsm) => jsm.streams.add({ name: subject, subjects: [`${subject}.>`] }));
   const got: Received[] = [];
   return {
     destination: { type: 'nats', servers: [a.servers], subject },
-    async read() {
-      const info = await jsm.streams.info(subject);
-      const want = info.state.messages - got.length;
-      if (want > 0) {
-        const batch = await consumer.fetch({ max_messages: want, expires: 2000 });
-        for await (const m of batch) {
+    read: () =>
+      withManager(async (jsm) => {
+        const last = (await jsm.streams.info(subject)).state.last_seq;
+        for (let seq = got.length + 1; seq <= last; seq++) {
+          const m = await jsm.streams.getMessage(subject, { seq });
+          if (!m) continue;
           const headers: Record<string, string> = {};
-          for (const [k, v] of m.headers ?? []) headers[k] = v[0];
+          for (const [k, v] of m.header ?? []) headers[k] = v[0];
           got.push({ body: m.string(), headers, key: m.subject });
-          if (got.length >= info.state.messages) break;
         }
-      }
-      return got;
-    },
-    close: async () => {
-      await nc.close();
-    },
+        return got;
+      }),
+    close: async () => undefined,
   };
 }

@@ -24,7 +24,8 @@ export function awsClientConfig(region: string, credentials: AwsCredentials | nu
     ...(credentials ? { credentials } : {}),
     // The delivery run retries; the SDK's own retries would hide throttling from it.
     maxAttempts: 1,
-    requestHandler: { httpsAgent: new https.Agent(agent), httpAgent: new http.Agent(agent), connectionTimeout: context.timeoutMs, requestTimeout: context.timeoutMs },
+    // The SDK only warns of a request past requestTimeout unless told to fail it.
+    requestHandler: { httpsAgent: new https.Agent(agent), httpAgent: new http.Agent(agent), connectionTimeout: context.timeoutMs, requestTimeout: context.timeoutMs, throwOnRequestTimeout: true },
   };
 }
 

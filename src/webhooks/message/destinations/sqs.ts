@@ -25,8 +25,9 @@ export function createSqsSender(): BrokerSender<'sqs'> {
       const fifo = new URL(settings.queueUrl).pathname.endsWith('.fifo');
       const key = clientKey(context.subscriptionId, settings, credentials);
       const region = sqsRegion(settings) ?? 'us-east-1';
+      // The queue URL's host is where the request goes (the SDK would use it anyway, with a warning each time).
       try {
-        const answer = await clients.use(key, async () => new SQSClient(awsClientConfig(region, credentials, context)), (client) =>
+        const answer = await clients.use(key, async () => new SQSClient(awsClientConfig(region, credentials, context, new URL(settings.queueUrl).origin)), (client) =>
           client.send(new SendMessageBatchCommand({ QueueUrl: settings.queueUrl, Entries: messages.map((m, i) => entry(m, i, fifo)) })),
         );
         const failed = new Map((answer.Failed ?? []).map((f) => [f.Id, f]));
