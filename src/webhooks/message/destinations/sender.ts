@@ -4,6 +4,7 @@
 // broker's acknowledgement; an error is one of the engine's outcomes (retryable, throttled,
 // permanent), worded for the delivery log. The delivery run decides everything else (bound, rate,
 // retries, pause), as for HTTPS: a sender is not a second engine.
+import { DELIVERY_TIMEOUT_MS } from '../constants.ts';
 import type { BrokerDestination, BrokerType } from './settings.ts';
 
 /** One delivery's message: the signed body and the Standard Webhooks headers, as an HTTPS attempt sends them. */
@@ -57,6 +58,22 @@ export interface BrokerSender<T extends BrokerType = BrokerType> {
 
 /** The same outcome for every message of a batch call that failed as a whole. */
 export const allOf = (messages: OutgoingMessage[], outcome: BrokerOutcome): BrokerOutcome[] => messages.map(() => ({ ...outcome }));
+
+/**
+ * `work`, or a rejection once the delivery time limit has passed: for clients that retry or wait
+ * on their own (a frozen broker answers nothing). The caller drops the client that hung.
+ */
+export async function withinDeliveryTime<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${DELIVERY_TIMEOUT_MS} ms`)), DELIVERY_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Milliseconds since `started` (performance.now()). */
 export const since = (started: number) => Math.round(performance.now() - started);
