@@ -390,8 +390,8 @@ export interface paths {
         get: operations["listWebhookSubscriptions"];
         put?: never;
         /**
-         * Subscribe an HTTPS endpoint to events
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
+         * Subscribe an HTTPS endpoint, or a queue or bus, to events
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. Send `url` for an HTTPS endpoint, or `destination` for Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ or NATS JetStream (credentials write-only; the same body and signed headers as message attributes). URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -4933,7 +4933,10 @@ export interface operations {
                         data: {
                             /** @description `wh_…` */
                             id: string;
+                            /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                             url: string;
+                            /** @description Where deliveries go, and how (credentials are never shown) */
+                            destination: unknown;
                             /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                             events: string[];
                             /** @description Board ids; empty means every board */
@@ -5217,7 +5220,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5409,7 +5415,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5804,7 +5813,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6006,7 +6018,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6279,7 +6294,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6445,7 +6463,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */

@@ -18,6 +18,7 @@ import type { ConditionNotice } from './condition-notice.ts';
 import { activeSecrets, signatureHeaders } from '../message/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../message/webhook-sender.ts';
 import { createBrokerSenders } from '../message/destinations/senders.ts';
+import { DELIVERY_TIMEOUT_MS } from '../message/constants.ts';
 import { orderKeyOf, type BrokerOutcome, type Verdict } from '../message/destinations/sender.ts';
 import { logger } from '../../logger.ts';
 import { deliveredPayload } from '../message/thin-payload.ts';
@@ -168,7 +169,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       const outcomes = await brokers.send(
         destination,
         prepared.map((p) => ({ deliveryId: p.delivery.id, eventId: p.delivery.event.id, eventType: p.delivery.event.type, orderKey: orderKeyOf(p.delivery.event), body: p.body, headers: p.headers })),
-        { subscriptionId: first.subscription.id, workspaceId: first.event.workspaceId, allowPrivateTargets },
+        { subscriptionId: first.subscription.id, workspaceId: first.event.workspaceId, allowPrivateTargets, timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS },
       );
       outcomes.slice(0, group.length).forEach((o, i) => sent.push({ delivery: prepared[i].delivery, claimed: prepared[i].claimed, attemptedAt: prepared[i].attemptedAt, body: prepared[i].body, result: answerOfBroker(o) }));
       next += Math.min(outcomes.length, group.length);

@@ -24,4 +24,4 @@ export function verifies(body: string, headers: Record<string, string>): boolean
 }
 
 /** A subscription's send context on loopback (the URL rule lifted, as in development). */
-export const loopback = (): SendContext => ({ subscriptionId: uniqueId('sub'), workspaceId: 1, allowPrivateTargets: true });
+export const loopback = (): SendContext => ({ subscriptionId: uniqueId('sub'), workspaceId: 1, allowPrivateTargets: true, timeoutMs: 10_000 });

@@ -5,7 +5,6 @@ import http from 'node:http';
 import https from 'node:https';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { DELIVERY_TIMEOUT_MS } from '../constants.ts';
 import type { BrokerOutcome } from './sender.ts';
 import type { SendContext } from './sender.ts';
 
@@ -25,7 +24,7 @@ export function awsClientConfig(region: string, credentials: AwsCredentials | nu
     ...(credentials ? { credentials } : {}),
     // The delivery run retries; the SDK's own retries would hide throttling from it.
     maxAttempts: 1,
-    requestHandler: { httpsAgent: new https.Agent(agent), httpAgent: new http.Agent(agent), connectionTimeout: DELIVERY_TIMEOUT_MS, requestTimeout: DELIVERY_TIMEOUT_MS },
+    requestHandler: { httpsAgent: new https.Agent(agent), httpAgent: new http.Agent(agent), connectionTimeout: context.timeoutMs, requestTimeout: context.timeoutMs },
   };
 }
 

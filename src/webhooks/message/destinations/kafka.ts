@@ -6,10 +6,10 @@
 import { murmur2, Producer, stringSerializers, type MessageToProduce } from '@platformatic/kafka';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { BROKER_IDLE_MS, DELIVERY_TIMEOUT_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
+import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, withinDeliveryTime, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'Kafka';
@@ -56,7 +56,7 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
           return { records, result: await producer.send({ messages: records }) };
         });
         // The client retries a little itself (a leader moved); the whole send still ends within the time limit.
-        const { records, result } = await withinDeliveryTime(sent);
+        const { records, result } = await withinTimeLimit(sent, context.timeoutMs);
         const durationMs = since(started);
         const base = new Map((result.offsets ?? []).map((o) => [o.partition, o.offset]));
         const seen = new Map<number, bigint>();
@@ -86,8 +86,8 @@ function producerOf({ settings, credentials }: Kafka, context: SendContext): Kaf
     bootstrapBrokers: settings.brokers,
     serializers: stringSerializers,
     idempotent: true,
-    connectTimeout: DELIVERY_TIMEOUT_MS / 2,
-    timeout: DELIVERY_TIMEOUT_MS / 2,
+    connectTimeout: context.timeoutMs / 2,
+    timeout: context.timeoutMs / 2,
     retries: 2,
     retryDelay: 250,
     ...(settings.tls ? { tls: { lookup }, tlsServerName: true } : {}),

@@ -12,10 +12,10 @@ import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
 import { jserrors } from '@nats-io/jetstream/internal';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { BROKER_IDLE_MS, DELIVERY_TIMEOUT_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
+import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, withinDeliveryTime, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'NATS';
@@ -32,16 +32,16 @@ export function createNatsSender(): BrokerSender<'nats'> {
       if (refused) return allOf(messages, { verdict: 'retry', error: `${SERVICE}: ${refused}`, durationMs: since(started) });
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
       try {
-        const acks = await withinDeliveryTime(clients.use(key, () => open(destination, context, (closed) => void clients.dropClient(key, closed)), async (nc) => {
-          const js = jetstream(nc, { timeout: DELIVERY_TIMEOUT_MS });
+        const acks = await withinTimeLimit(clients.use(key, () => open(destination, context, (closed) => void clients.dropClient(key, closed)), async (nc) => {
+          const js = jetstream(nc, { timeout: context.timeoutMs });
           return Promise.allSettled(
             messages.map((m) => {
               const h = headers();
               for (const [name, value] of Object.entries({ ...m.headers, 'content-type': 'application/json', 'webhook-event-type': m.eventType })) h.set(name, value);
-              return js.publish(`${settings.subject}.${m.eventType}`, m.body, { msgID: m.headers['webhook-id'], headers: h, timeout: DELIVERY_TIMEOUT_MS });
+              return js.publish(`${settings.subject}.${m.eventType}`, m.body, { msgID: m.headers['webhook-id'], headers: h, timeout: context.timeoutMs });
             }),
           );
-        }));
+        }), context.timeoutMs);
         const durationMs = since(started);
         if (acks.some((a) => a.status === 'rejected' && !(a.reason instanceof JetStreamApiError))) void clients.drop(key);
         return acks.map((a, i): BrokerOutcome => {
@@ -78,7 +78,7 @@ async function open({ settings, credentials }: Nats, context: SendContext, onClo
       // gossip could name any address): a lost connection is dropped and the next batch opens one.
       reconnect: false,
       ignoreClusterUpdates: true,
-      timeout: DELIVERY_TIMEOUT_MS,
+      timeout: context.timeoutMs,
       ...(settings.tls ? { tls: {} } : {}),
       ...(credentials && 'token' in credentials ? { token: credentials.token } : credentials ? { user: credentials.username, pass: credentials.password } : {}),
     }),
@@ -96,6 +96,6 @@ function outcomeOf(err: unknown, subject: string, durationMs: number): BrokerOut
   // No stream captures the subject (or JetStream is off for the account): nothing answered the
   // publish. A stream can be created later, and a stream electing a leader answers so too, so it waits.
   if (err instanceof jserrors.JetStreamNotEnabled) return { verdict: 'retry', error: `${SERVICE}: no JetStream stream captures ${subject} (no responders)`, durationMs };
-  if (err instanceof TimeoutError) return { verdict: 'retry', error: `${SERVICE}: no acknowledgement within ${DELIVERY_TIMEOUT_MS} ms`, durationMs };
+  if (err instanceof TimeoutError) return { verdict: 'retry', error: `${SERVICE}: no acknowledgement within the delivery time limit`, durationMs };
   return { verdict: 'retry', error: `${SERVICE}: ${String(e?.message ?? err).slice(0, 300)}`, durationMs };
 }

@@ -6,10 +6,10 @@
 import { connect, type ChannelModel, type ConfirmChannel, type Message } from 'amqplib';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
-import { BROKER_IDLE_MS, DELIVERY_TIMEOUT_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
+import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, withinDeliveryTime, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'RabbitMQ';
@@ -39,7 +39,7 @@ export function createRabbitMqSender(): BrokerSender<'rabbitmq'> {
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
       let link: Link | undefined;
       try {
-        return await withinDeliveryTime(
+        return await withinTimeLimit(
           clients.use(key, () => open(destination, context, (closed) => void clients.dropClient(key, closed)), async (l) => {
             link = l;
             if (l.blocked) return allOf(messages, { verdict: 'throttled', error: `${SERVICE} blocks publishers (${l.blocked})`, durationMs: since(started) });
@@ -66,6 +66,7 @@ export function createRabbitMqSender(): BrokerSender<'rabbitmq'> {
               channel.off('return', onReturn);
             }
           }),
+          context.timeoutMs,
         );
       } catch (err) {
         void clients.drop(key);
@@ -91,7 +92,7 @@ async function open({ settings, credentials }: Rabbit, context: SendContext, onC
       password: credentials?.password ?? '',
       heartbeat: 15,
     },
-    { lookup, timeout: DELIVERY_TIMEOUT_MS },
+    { lookup, timeout: context.timeoutMs },
   );
   const link: Link = { model };
   model.on('error', (err: Error) => (link.closedBy = closeOf(err)));

@@ -4,7 +4,6 @@
 // broker's acknowledgement; an error is one of the engine's outcomes (retryable, throttled,
 // permanent), worded for the delivery log. The delivery run decides everything else (bound, rate,
 // retries, pause), as for HTTPS: a sender is not a second engine.
-import { DELIVERY_TIMEOUT_MS } from '../constants.ts';
 import type { BrokerDestination, BrokerType } from './settings.ts';
 
 /** One delivery's message: the signed body and the Standard Webhooks headers, as an HTTPS attempt sends them. */
@@ -12,7 +11,7 @@ export interface OutgoingMessage {
   deliveryId: string;
   eventId: string;
   eventType: string;
-  /** What keeps a ticket's events in order: the ticket's id (Kafka's key, SQS FIFO's group); the event's id otherwise. */
+  /** What keeps a ticket's events in order: `ticket-<id>` for ticket events (Kafka's key, SQS FIFO's group); the event's id otherwise. */
   orderKey: string;
   body: string;
   headers: Record<string, string>;
@@ -38,6 +37,8 @@ export interface BrokerOutcome {
 
 export interface SendContext {
   subscriptionId: string;
+  /** A call's time limit (DELIVERY_TIMEOUT_MS unless the worker says otherwise). */
+  timeoutMs: number;
   workspaceId: number;
   /** Lifts the address rule and the TLS requirement (development and tests). */
   allowPrivateTargets: boolean;
@@ -63,10 +64,10 @@ export const allOf = (messages: OutgoingMessage[], outcome: BrokerOutcome): Brok
  * `work`, or a rejection once the delivery time limit has passed: for clients that retry or wait
  * on their own (a frozen broker answers nothing). The caller drops the client that hung.
  */
-export async function withinDeliveryTime<T>(work: Promise<T>): Promise<T> {
+export async function withinTimeLimit<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${DELIVERY_TIMEOUT_MS} ms`)), DELIVERY_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
     return await Promise.race([work, deadline]);
@@ -78,8 +79,8 @@ export async function withinDeliveryTime<T>(work: Promise<T>): Promise<T> {
 /** Milliseconds since `started` (performance.now()). */
 export const since = (started: number) => Math.round(performance.now() - started);
 
-/** The key that keeps a ticket's events together: the ticket's id for ticket events, else the event's id. */
+/** The key that keeps a ticket's events together: `ticket-<id>` for ticket events, else the event's id. */
 export function orderKeyOf(event: { id: string; type: string; payload: unknown }): string {
   const data = (event.payload as { data?: { id?: unknown } } | null)?.data;
-  return event.type.startsWith('ticket.') && typeof data?.id === 'string' ? data.id : event.id;
+  return event.type.startsWith('ticket.') && (typeof data?.id === 'number' || typeof data?.id === 'string') ? `ticket-${data.id}` : event.id;
 }
