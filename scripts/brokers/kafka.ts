@@ -55,8 +55,9 @@ export const kafka: BrokerKind<KafkaAddress> = {
       path.join(dir, 'log4j2.properties'),
       ['appender.out.type = Console', 'appender.out.name = out', 'appender.out.layout.type = PatternLayout', 'appender.out.layout.pattern = [%d] %p %m (%c)%n', 'rootLogger.level = WARN', 'rootLogger.appenderRef.out.ref = out', ''].join('\n'),
     );
-    // A cluster id is 16 random bytes in URL-safe base64; --standalone makes this node the quorum's one voter.
-    const format = java(dir, ['kafka.tools.StorageTool', 'format', '--cluster-id', crypto.randomBytes(16).toString('base64url'), '--config', path.join(dir, 'server.properties'), '--standalone']);
+    // A cluster id is 16 random bytes in URL-safe base64, given as --cluster-id=ID (one in 64 starts
+    // with '-', which the tool would read as an option); --standalone makes this node the quorum's one voter.
+    const format = java(dir, ['kafka.tools.StorageTool', 'format', `--cluster-id=${crypto.randomBytes(16).toString('base64url')}`, '--config', path.join(dir, 'server.properties'), '--standalone']);
     execFileSync(format.command, format.args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
   },
   launches: (dir) => [java(dir, ['kafka.Kafka', path.join(dir, 'server.properties')])],

@@ -1,8 +1,8 @@
 // The RabbitMQ sender against a real broker (test/support/brokers.ts): a batch becomes persistent
 // messages routed by event type, read back in order with their properties, headers and exact
 // bytes; an unroutable one comes back and waits (retry); a missing exchange and a wrong password
-// are permanent, and the channel the broker closed is replaced; a stopped
-// broker is a retry, and the same sender delivers again once it is back.
+// are permanent, and the channel the broker closed is replaced; a stopped or frozen broker is a
+// retry, and the same sender delivers again once it is back.
 import amqp, { type ConfirmChannel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRabbitMqSender } from '../../../src/webhooks/message/destinations/rabbitmq.ts';
@@ -95,7 +95,7 @@ describe('RabbitMQ sender', () => {
     expect(outcomes[0].error).not.toContain('wrong-Pa55word');
   });
 
-  it('answers retry while its broker is stopped, then delivers on a new connection once it is back', async () => {
+  it('answers retry while its broker is stopped or frozen, then delivers on a new connection once it is back', async () => {
     const own = await ownBroker('rabbitmq');
     try {
       const { url, credentials } = split(own.address.url);
@@ -106,15 +106,28 @@ describe('RabbitMQ sender', () => {
       await ownChannel.bindQueue('integrator', 'tickets', 'hooks.ticket.#');
       await ownAdmin.close();
       const context = loopback();
-      const send = (orderKeys: string[]) => sender.send(destination('tickets', credentials, url), outgoing(orderKeys.map((orderKey) => ({ orderKey }))), context);
+      const send = (orderKeys: string[], timeoutMs = context.timeoutMs) =>
+        sender.send(destination('tickets', credentials, url), outgoing(orderKeys.map((orderKey) => ({ orderKey }))), { ...context, timeoutMs });
       expect((await send(['tkt_a'])).map((o) => o.verdict)).toEqual(['delivered']);
       await own.stop();
       expect((await send(['tkt_a', 'tkt_a'])).map((o) => o.verdict)).toEqual(['retry', 'retry']);
       await own.start();
       expect((await send(['tkt_a'])).map((o) => o.verdict)).toEqual(['delivered']);
+      // Frozen: no confirm within the time limit. The connection it gave up on finishes closing
+      // once the broker answers again, and must not take the next batch's connection with it.
+      own.freeze();
+      try {
+        // A shorter time limit than a delivery's (the same connection: the limit is not part of its key).
+        expect(await send(['tkt_a'], 2_000)).toEqual([expect.objectContaining({ verdict: 'retry', error: expect.stringMatching(/no acknowledgement within 2000 ms/) })]);
+      } finally {
+        own.thaw();
+      }
+      expect((await send(['tkt_a'])).map((o) => o.verdict)).toEqual(['delivered']);
+      expect((await send(['tkt_a'])).map((o) => o.verdict)).toEqual(['delivered']);
       const after = await amqp.connect(own.address.url);
       try {
-        expect((await (await after.createChannel()).checkQueue('integrator')).messageCount).toBe(2);
+        // The frozen one's publish may have been stored: at least once, never lost.
+        expect((await (await after.createChannel()).checkQueue('integrator')).messageCount).toBeGreaterThanOrEqual(4);
       } finally {
         await after.close();
       }

@@ -65,6 +65,15 @@ export class ClientCache<T> {
     await entry.client.then((c) => this.options.close(c)).catch(() => undefined);
   }
 
+  /**
+   * Drops the key's client only while it is still `client`: a connection that closes after it was
+   * replaced (dropped, and a new one opened) must not take its successor with it.
+   */
+  async dropClient(key: string, client: T): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry && (await entry.client.catch(() => undefined)) === client && this.entries.get(key) === entry) await this.drop(key);
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((k) => this.drop(k)));
   }

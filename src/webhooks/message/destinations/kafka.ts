@@ -9,7 +9,7 @@ import { guardedLookup } from '../url-policy.ts';
 import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'Kafka';
@@ -42,11 +42,6 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
       const refused = await connectRefusal('kafka', settings, { allowPrivateTargets: context.allowPrivateTargets, workspaceId: context.workspaceId });
       if (refused) return allOf(messages, { verdict: 'retry', error: `${SERVICE}: ${refused}`, durationMs: since(started) });
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
-      let timer: NodeJS.Timeout | undefined;
-      // The client retries a little itself (a leader moved); the whole send still ends within the time limit.
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no acknowledgement within ${context.timeoutMs} ms`)), context.timeoutMs);
-      });
       try {
         const sent = clients.use(key, async () => producerOf(destination, context), async (producer) => {
           const topic = (await producer.metadata({ topics: [settings.topic] })).topics.get(settings.topic);
@@ -60,7 +55,8 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
           }));
           return { records, result: await producer.send({ messages: records }) };
         });
-        const { records, result } = await Promise.race([sent, deadline]);
+        // The client retries a little itself (a leader moved); the whole send still ends within the time limit.
+        const { records, result } = await withinTimeLimit(sent, context.timeoutMs);
         const durationMs = since(started);
         const base = new Map((result.offsets ?? []).map((o) => [o.partition, o.offset]));
         const seen = new Map<number, bigint>();
@@ -75,8 +71,6 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
         // A producer that failed may hold a dead connection or sequence numbers the broker no longer expects.
         void clients.drop(key);
         return allOf(messages, outcomeOf(err, since(started)));
-      } finally {
-        clearTimeout(timer);
       }
     },
     close: () => clients.closeAll(),

@@ -15,7 +15,7 @@ import { guardedLookup } from '../url-policy.ts';
 import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'NATS';
@@ -32,7 +32,7 @@ export function createNatsSender(): BrokerSender<'nats'> {
       if (refused) return allOf(messages, { verdict: 'retry', error: `${SERVICE}: ${refused}`, durationMs: since(started) });
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
       try {
-        const acks = await clients.use(key, () => open(destination, context, () => void clients.drop(key)), async (nc) => {
+        const acks = await withinTimeLimit(clients.use(key, () => open(destination, context, (closed) => void clients.dropClient(key, closed)), async (nc) => {
           const js = jetstream(nc, { timeout: context.timeoutMs });
           return Promise.allSettled(
             messages.map((m) => {
@@ -41,7 +41,7 @@ export function createNatsSender(): BrokerSender<'nats'> {
               return js.publish(`${settings.subject}.${m.eventType}`, m.body, { msgID: m.headers['webhook-id'], headers: h, timeout: context.timeoutMs });
             }),
           );
-        });
+        }), context.timeoutMs);
         const durationMs = since(started);
         if (acks.some((a) => a.status === 'rejected' && !(a.reason instanceof JetStreamApiError))) void clients.drop(key);
         return acks.map((a, i): BrokerOutcome => {
@@ -68,7 +68,7 @@ function resolveServer(hostname: string): Promise<string[]> {
   return new Promise((resolve, reject) => lookup(hostname, { all: true }, (err, found) => (err ? reject(err) : resolve((found as unknown as LookupAddress[]).map((a) => a.address)))));
 }
 
-async function open({ settings, credentials }: Nats, context: SendContext, onClosed: () => void): Promise<NatsConnection> {
+async function open({ settings, credentials }: Nats, context: SendContext, onClosed: (nc: NatsConnection) => void): Promise<NatsConnection> {
   setTransportFactory({ factory: () => new NodeTransport(), dnsResolveFn: resolveServer });
   const nc = await resolving.run(context, () =>
     NatsConnectionImpl.connect({
@@ -83,7 +83,7 @@ async function open({ settings, credentials }: Nats, context: SendContext, onClo
       ...(credentials && 'token' in credentials ? { token: credentials.token } : credentials ? { user: credentials.username, pass: credentials.password } : {}),
     }),
   );
-  void nc.closed().then(onClosed);
+  void nc.closed().then(() => onClosed(nc));
   return nc;
 }
 

@@ -9,7 +9,7 @@ import { guardedLookup } from '../url-policy.ts';
 import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
 import { connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
-import { allOf, since, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
+import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
 
 const SERVICE = 'RabbitMQ';
@@ -38,14 +38,9 @@ export function createRabbitMqSender(): BrokerSender<'rabbitmq'> {
       if (refused) return allOf(messages, { verdict: 'retry', error: `${SERVICE}: ${refused}`, durationMs: since(started) });
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
       let link: Link | undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no confirm within ${context.timeoutMs} ms`)), context.timeoutMs);
-      });
       try {
-        return await Promise.race([
-          deadline,
-          clients.use(key, () => open(destination, context, () => void clients.drop(key)), async (l) => {
+        return await withinTimeLimit(
+          clients.use(key, () => open(destination, context, (closed) => void clients.dropClient(key, closed)), async (l) => {
             link = l;
             if (l.blocked) return allOf(messages, { verdict: 'throttled', error: `${SERVICE} blocks publishers (${l.blocked})`, durationMs: since(started) });
             const channel = await (l.channel ??= openChannel(l));
@@ -71,21 +66,20 @@ export function createRabbitMqSender(): BrokerSender<'rabbitmq'> {
               channel.off('return', onReturn);
             }
           }),
-        ]);
+          context.timeoutMs,
+        );
       } catch (err) {
         void clients.drop(key);
         const blocked = link?.blocked;
         if (blocked) return allOf(messages, { verdict: 'throttled', error: `${SERVICE} blocks publishers (${blocked})`, durationMs: since(started) });
         return allOf(messages, outcomeOf(link?.closedBy ?? closeOf(err), since(started)));
-      } finally {
-        clearTimeout(timer);
       }
     },
     close: () => clients.closeAll(),
   };
 }
 
-async function open({ settings, credentials }: Rabbit, context: SendContext, onClose: () => void): Promise<Link> {
+async function open({ settings, credentials }: Rabbit, context: SendContext, onClose: (link: Link) => void): Promise<Link> {
   const url = new URL(settings.url);
   const lookup = guardedLookup({ allowPrivateTargets: context.allowPrivateTargets, resolve: (name) => webhookHosts.resolve(name, context.workspaceId) });
   const model = await connect(
@@ -102,7 +96,7 @@ async function open({ settings, credentials }: Rabbit, context: SendContext, onC
   );
   const link: Link = { model };
   model.on('error', (err: Error) => (link.closedBy = closeOf(err)));
-  model.on('close', onClose);
+  model.on('close', () => onClose(link));
   model.on('blocked', (reason: string) => (link.blocked = reason || 'resource alarm'));
   model.on('unblocked', () => (link.blocked = undefined));
   return link;

@@ -60,6 +60,22 @@ export interface BrokerSender<T extends BrokerType = BrokerType> {
 /** The same outcome for every message of a batch call that failed as a whole. */
 export const allOf = (messages: OutgoingMessage[], outcome: BrokerOutcome): BrokerOutcome[] => messages.map(() => ({ ...outcome }));
 
+/**
+ * `work`, or a rejection once the delivery time limit has passed: for clients that retry or wait
+ * on their own (a frozen broker answers nothing). The caller drops the client that hung.
+ */
+export async function withinTimeLimit<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no acknowledgement within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Milliseconds since `started` (performance.now()). */
 export const since = (started: number) => Math.round(performance.now() - started);
 
