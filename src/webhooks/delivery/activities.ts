@@ -197,7 +197,6 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   /** Records a failed (or 410) scheduled attempt with its next attempt; null when fenced. */
   async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
-    const status = result.httpStatus;
     const gone = goneBy(result);
     // The subscription's schedule as it is now: a change applies from a delivery's next failure on.
     const delays = retryDelaysMs(delivery.subscription.retrySchedule);

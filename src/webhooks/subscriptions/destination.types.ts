@@ -22,7 +22,7 @@ const DestinationTypeEnum = builder.enumType('WebhookDestinationType', {
   values: Object.fromEntries(DESTINATION_TYPES.map((t) => [t, {}])) as Record<DestinationType, object>,
 });
 
-const str = (d: View, k: string) => (typeof d[k] === 'string' ? (d[k] as string) : null);
+const str = (d: View, k: string) => { const v = d[k]; return typeof v === 'string' ? v : null; };
 const list = (d: View, k: string) => (Array.isArray(d[k]) ? (d[k] as string[]) : []);
 
 const Https = builder.objectRef<View>('HttpsDestination').implement({
@@ -157,7 +157,7 @@ function present(value: unknown): unknown {
 /** `{sqs: {...}}` → `{type: 'sqs', ...}` for the service. */
 export function fromGraphqlDestination(input: unknown): unknown {
   if (!input || typeof input !== 'object') return input;
-  const entries = Object.entries(input).filter(([, v]) => v !== null && v !== undefined);
+  const entries = Object.entries(input as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined);
   if (entries.length !== 1) return input;
   const [type, members] = entries[0];
   return { type, ...(present(members) as object) };

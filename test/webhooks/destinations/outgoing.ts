@@ -6,7 +6,7 @@ import { generateWebhookSecret, signatureHeaders } from '../../../src/webhooks/m
 import type { OutgoingMessage, SendContext } from '../../../src/webhooks/message/destinations/sender.ts';
 import { uniqueId } from '../../support/temporal.ts';
 
-export const secret = generateWebhookSecret();
+const secret = generateWebhookSecret();
 
 /** One message per entry, in order; bodies hold non-ASCII text, so byte-exactness shows. */
 export function outgoing(entries: { orderKey: string; eventType?: string }[]): OutgoingMessage[] {

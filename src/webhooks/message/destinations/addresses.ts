@@ -34,13 +34,13 @@ function fromHostPort(path: string, hp: string, encrypted: boolean): Endpoint {
 const AWS_PORTS = { 'https:': 443, 'http:': 80 };
 
 /** Every host and port the destination connects to. */
-export function endpointsOf(type: BrokerType, settings: StoredSettings | BrokerDestinationInput): Endpoint[] {
+function endpointsOf(type: BrokerType, settings: StoredSettings | BrokerDestinationInput): Endpoint[] {
   const s = settings as Record<string, unknown>;
   switch (type) {
     case 'sqs':
       return [fromUrl('/destination/queueUrl', String(s.queueUrl), AWS_PORTS, ['https:'])];
     case 'eventbridge':
-      return [fromUrl('/destination/endpoint', String(s.endpoint ?? `https://events.${String(s.region)}.amazonaws.com`), AWS_PORTS, ['https:'])];
+      return [fromUrl('/destination/endpoint', typeof s.endpoint === 'string' ? s.endpoint : `https://events.${String(s.region)}.amazonaws.com`, AWS_PORTS, ['https:'])];
     case 'kafka':
       return (s.brokers as string[]).map((b, i) => fromHostPort(`/destination/brokers/${i}`, b, s.tls === true));
     case 'rabbitmq':

@@ -32,7 +32,7 @@ export function createBrokerSenders(): BrokerSenders {
   return {
     of,
     async send(destination, messages, context) {
-      return (await of(destination.type)).send(destination as never, messages, context);
+      return (await of(destination.type)).send(destination, messages, context);
     },
     async close() {
       await Promise.all([...loaded.values()].map(async (s) => (await s).close().catch(() => undefined)));

@@ -43,7 +43,7 @@ const userPassword = z
 
 const TLS_NOTE = 'Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed.';
 
-export const sqsDestination = z
+const sqsDestination = z
   .strictObject({
     type: z.literal('sqs'),
     queueUrl: absoluteUrl(['https:', 'http:'], 'The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development.'),
@@ -52,7 +52,7 @@ export const sqsDestination = z
   })
   .describe('Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.');
 
-export const eventbridgeDestination = z
+const eventbridgeDestination = z
   .strictObject({
     type: z.literal('eventbridge'),
     eventBusName: text({ min: 1, max: 1600 }).regex(/^[A-Za-z0-9._\-/:]+$/, 'must be an event bus name or ARN').describe('The event bus, by name or ARN'),
@@ -64,7 +64,7 @@ export const eventbridgeDestination = z
   })
   .describe('Amazon EventBridge: one entry per delivery (PutEvents, up to 10); Source from the event type’s first word, DetailType the event type, Detail the signed delivery.');
 
-export const kafkaDestination = z
+const kafkaDestination = z
   .strictObject({
     type: z.literal('kafka'),
     brokers: hostList('Bootstrap brokers, host:port'),
@@ -75,7 +75,7 @@ export const kafkaDestination = z
   })
   .describe('Apache Kafka: an idempotent producer, one record per delivery (a produce request per batch), acks from all in-sync replicas; the Standard Webhooks headers as record headers.');
 
-export const rabbitmqDestination = z
+const rabbitmqDestination = z
   .strictObject({
     type: z.literal('rabbitmq'),
     url: absoluteUrl(['amqps:', 'amqp:'], 'The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development)'),
@@ -85,7 +85,7 @@ export const rabbitmqDestination = z
   })
   .describe('RabbitMQ (AMQP 0-9-1): persistent messages on a channel with publisher confirms, the Standard Webhooks headers as message headers; routing key from the event type.');
 
-export const natsDestination = z
+const natsDestination = z
   .strictObject({
     type: z.literal('nats'),
     servers: hostList('NATS servers, host:port'),
