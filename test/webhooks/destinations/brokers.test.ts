@@ -225,7 +225,7 @@ describe('NATS JetStream', () => {
       });
       // Frozen: the connection stays open, and the publish gets no acknowledgement.
       await session(async (js) => {
-        own.freeze();
+        await own.freeze();
         try {
           await expect(js.publish('outage.ticket', 'frozen', { timeout: 500 })).rejects.toThrow();
         } finally {
