@@ -204,29 +204,24 @@ async function until(ready: () => Promise<boolean>, exited: () => string | undef
   for (;;) {
     if (await ready()) return;
     const ended = exited();
-    if (ended) throw new BrokerStartError(`${label} did not start: ${ended}. The end of its log (${logFile(dir)}):\n${logTail(dir)}`, logTail(dir));
-    if (Date.now() > deadline) throw new BrokerStartError(`${label} did not answer within ${READY_WITHIN_MS / 1000} s. The end of its log (${logFile(dir)}):\n${logTail(dir)}`, logTail(dir));
+    if (ended) throw new BrokerExitedError(`${label} did not start: ${ended}. The end of its log (${logFile(dir)}):\n${logTail(dir)}`);
+    if (Date.now() > deadline) throw new Error(`${label} did not answer within ${READY_WITHIN_MS / 1000} s. The end of its log (${logFile(dir)}):\n${logTail(dir)}`);
     await sleep(RETRY_EVERY_MS);
   }
 }
 
-class BrokerStartError extends Error {
-  constructor(
-    message: string,
-    readonly log: string,
-  ) {
-    super(message);
-  }
-}
-
-const portTaken = (log: string) => /EADDRINUSE|address already in use|eaddrinuse|BindException/i.test(log);
+/** A process of the broker ended before it was ready (as opposed to one that never answered). */
+class BrokerExitedError extends Error {}
 
 /**
- * A new broker in the empty folder `dir` on free ports. A port that `freePort` handed out can be
- * taken by another process before the broker binds it: a start whose log says so is tried again
- * on fresh ports (and a fresh folder), up to three times. Writes `broker.json` when ready.
+ * A new broker in the folder `dir` on free ports. A port that `freePort` handed out can be
+ * taken by another process before the broker binds it, and each broker says so its own way (epmd
+ * even exits quietly, taking the taker for another epmd): a start whose process ended early is
+ * tried again on fresh ports and a fresh folder, up to three times (an early end costs little;
+ * one that never answered is not tried again). Writes `broker.json` when ready.
  */
 export async function startBroker<A>(kind: BrokerKind<A>, dir: string, label: string): Promise<BrokerRecord<A>> {
+  const theirs = new Set(fs.readdirSync(dir)); // the caller's files, kept across tries
   for (let attempt = 1; ; attempt++) {
     const ports = await Promise.all(Array.from({ length: kind.ports }, () => freePort()));
     try {
@@ -239,8 +234,8 @@ export async function startBroker<A>(kind: BrokerKind<A>, dir: string, label: st
       return record;
     } catch (err) {
       await stopBrokerProcesses(dir, { kill: true });
-      if (attempt >= 3 || !(err instanceof BrokerStartError) || !portTaken(err.log)) throw err;
-      for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+      if (attempt >= 3 || !(err instanceof BrokerExitedError)) throw err;
+      for (const entry of fs.readdirSync(dir)) if (!theirs.has(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
     }
   }
 }
