@@ -27,6 +27,7 @@ const isolated = [
   'test/tracing/traces-off.test.ts', // loadConfig
   'test/tracing/traces.test.ts', // loadConfig, a global tracer provider
   'test/webhooks/message/dns-isolation.test.ts', // loadConfig (WEBHOOK_DNS_SERVERS)
+  'test/webhooks/destinations/destinations.test.ts', // loadConfig (private targets, one-second retries), brokers of its own
   'test/e2e/*.test.ts', // the service's own processes
   'test/ui/*.test.ts', // loadConfig (test/ui/harness.ts), Chromium
   'test/fuzz/schemathesis.test.ts', // the built service as a process

@@ -390,8 +390,8 @@ export interface paths {
         get: operations["listWebhookSubscriptions"];
         put?: never;
         /**
-         * Subscribe an HTTPS endpoint to events
-         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
+         * Subscribe an HTTPS endpoint, or a queue or bus, to events
+         * @description Needs the scope `webhooks:manage` (and a role that may manage webhooks). The answer holds the signing `secret` (`whsec_…`), shown here and after a rotation only. Send `url` for an HTTPS endpoint, or `destination` for Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ or NATS JetStream (credentials write-only; the same body and signed headers as message attributes). URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. `boards` empty or absent means every board. The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the workspace’s other subscriptions: never of the receiving one itself; with `boards`, only of subscriptions limited to some of those boards. `webhook.delivery_failed` is not sent for deliveries of `webhook.*` events, so failing subscriptions cannot feed each other. `fields` narrows `ticket.updated` to the updates that changed one of the named fields. At most `limits.maxWebhookSubscriptions` (GET /me) per key: 422 `subscription_limit_reached`. A key whose role does not see every board sees, and may save, only subscriptions limited to boards it sees. Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`) and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. Retry delays carry ±10% jitter.
          */
         post: operations["createWebhookSubscription"];
         delete?: never;
@@ -4933,7 +4933,10 @@ export interface operations {
                         data: {
                             /** @description `wh_…` */
                             id: string;
+                            /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                             url: string;
+                            /** @description Where deliveries go, and how (credentials are never shown) */
+                            destination: unknown;
                             /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                             events: string[];
                             /** @description Board ids; empty means every board */
@@ -5080,7 +5083,7 @@ export interface operations {
                      * Format: uri
                      * @description URL rule: `https://` and a host, port 443 or 8443, no user name or password, no control characters or spaces, and only public unicast addresses: a host name must resolve when saved, and only to such addresses. Leading and trailing white space is removed first; stored normalised (WHATWG URL serialisation).
                      */
-                    url: string & (unknown & unknown);
+                    url?: string & (unknown & unknown);
                     /** @description Event types to receive */
                     events: ("ticket.created" | "ticket.updated" | "ticket.state_changed" | "ticket.comment_added" | "webhook.paused" | "webhook.disabled" | "webhook.resumed" | "webhook.enabled" | "webhook.delivery_failed")[];
                     /** @description Board ids; empty or absent means every board */
@@ -5108,6 +5111,99 @@ export interface operations {
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
+                    /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+                    destination?: {
+                        /** @constant */
+                        type: "sqs";
+                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
+                        queueUrl: string;
+                        /** @description The queue’s region; absent: read from the queue URL */
+                        region?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "eventbridge";
+                        /** @description The event bus, by name or ARN */
+                        eventBusName: string & (unknown & unknown);
+                        /** @description The bus’s region */
+                        region: string;
+                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
+                        endpoint?: string;
+                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
+                        sourcePrefix?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "kafka";
+                        /** @description Bootstrap brokers, host:port */
+                        brokers: string[];
+                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+                        topic: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        /**
+                         * @description SASL mechanism; needs `credentials`
+                         * @enum {string}
+                         */
+                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "rabbitmq";
+                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
+                        url: string;
+                        /** @description The exchange to publish to (it must exist) */
+                        exchange: string;
+                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
+                        routingKeyPrefix?: string;
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "nats";
+                        /** @description NATS servers, host:port */
+                        servers: string[];
+                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
+                        subject: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        } | {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            token: string;
+                        };
+                    };
                 };
             };
         };
@@ -5124,7 +5220,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5316,7 +5415,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5602,6 +5704,99 @@ export interface operations {
                      * @enum {string}
                      */
                     payload?: "full" | "thin";
+                    /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+                    destination?: {
+                        /** @constant */
+                        type: "sqs";
+                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
+                        queueUrl: string;
+                        /** @description The queue’s region; absent: read from the queue URL */
+                        region?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "eventbridge";
+                        /** @description The event bus, by name or ARN */
+                        eventBusName: string & (unknown & unknown);
+                        /** @description The bus’s region */
+                        region: string;
+                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
+                        endpoint?: string;
+                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
+                        sourcePrefix?: string;
+                        /** @description An IAM access key (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            accessKeyId: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            secretAccessKey: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            sessionToken?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "kafka";
+                        /** @description Bootstrap brokers, host:port */
+                        brokers: string[];
+                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+                        topic: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        /**
+                         * @description SASL mechanism; needs `credentials`
+                         * @enum {string}
+                         */
+                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "rabbitmq";
+                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
+                        url: string;
+                        /** @description The exchange to publish to (it must exist) */
+                        exchange: string;
+                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
+                        routingKeyPrefix?: string;
+                        /** @description User name and password (write-only: stored sealed, never returned) */
+                        credentials: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        };
+                    } | {
+                        /** @constant */
+                        type: "nats";
+                        /** @description NATS servers, host:port */
+                        servers: string[];
+                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
+                        subject: string;
+                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+                        tls?: boolean;
+                        credentials?: {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            username: string;
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            password: string;
+                        } | {
+                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+                            token: string;
+                        };
+                    };
                 };
             };
         };
@@ -5618,7 +5813,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5820,7 +6018,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6093,7 +6294,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6259,7 +6463,10 @@ export interface operations {
                     "application/json": {
                         /** @description `wh_…` */
                         id: string;
+                        /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
+                        /** @description Where deliveries go, and how (credentials are never shown) */
+                        destination: unknown;
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -8546,7 +8753,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8634,7 +8841,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8725,7 +8932,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };
@@ -8816,7 +9023,7 @@ export interface operations {
                          * @description `failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it
                          * @enum {string}
                          */
-                        reason: "failures" | "gone" | "manual";
+                        reason: "failures" | "gone" | "rejected" | "manual";
                         /** @description Failed attempts in a row at the time (0 after a resume or re-enable) */
                         consecutiveFailures: number;
                     };

@@ -2,7 +2,8 @@
 // The native production topology (npm run cluster) under load while its processes die:
 // 1. The cluster up, its api and worker processes with loopback webhook targets allowed and the
 //    test CA trusted (restarted if they run without); a fresh workspace, an API key, and two
-//    subscriptions (POST /webhooks) on local HTTPS receivers, and a third, strictly ordered.
+//    subscriptions (POST /webhooks) on local HTTPS receivers, a third, strictly ordered, and a fourth
+//    whose destination is a NATS JetStream stream (a broker of its own, scripts/chaos/broker.ts).
 // 2. `--events` tickets created through both api instances (scripts/chaos/load.ts) while each
 //    worker, each api instance, the Temporal server and Redis are SIGKILLed and PostgreSQL shut
 //    down immediately, each started again (scripts/chaos/monkey.ts).
@@ -25,6 +26,7 @@ import { KillWindows } from './kill-windows.ts';
 import { runLoad, subjectOf } from './load.ts';
 import { runMonkey } from './monkey.ts';
 import { chaosCa } from './tls.ts';
+import { startBrokerReceiver } from './broker.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -76,17 +78,21 @@ const MAX_IN_FLIGHT = Number(opts['max-in-flight']);
 const receivers: BenchReceiver[] = await startBenchReceivers(2, tls, Number(opts['answer-ms']), MAX_IN_FLIGHT);
 // A strictly ordered subscription among the others: one request at a time, every event in event order.
 const [strictReceiver] = await startBenchReceivers(1, tls, Number(opts['answer-ms']), 1);
-const subscriptions: { receiver: BenchReceiver; events: string[]; strict?: boolean }[] = [
+// A broker destination beside them: what reaches the stream counts as received.
+const brokerReceiver = await startBrokerReceiver();
+type Receiving = Pick<BenchReceiver, 'origin' | 'arrivals'> & { destination?: Record<string, unknown> };
+const subscriptions: { receiver: Receiving; events: string[]; strict?: boolean }[] = [
   { receiver: receivers[0], events: ['ticket.created', 'ticket.updated'] },
   { receiver: receivers[1], events: ['ticket.created'] },
   { receiver: strictReceiver, events: ['ticket.created', 'ticket.updated'], strict: true },
+  { receiver: brokerReceiver, events: ['ticket.created', 'ticket.updated'] },
 ];
 for (const [i, sub] of subscriptions.entries()) {
   const res = await fetch(`${origins[i % origins.length]}/public/v1/webhooks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      url: `${sub.receiver.origin}/chaos`,
+      ...(sub.receiver.destination ? { destination: sub.receiver.destination } : { url: `${sub.receiver.origin}/chaos` }),
       events: sub.events,
       description: `chaos receiver ${i + 1}${sub.strict ? ' (strict)' : ''}`,
       ...(sub.strict ? { ordering: 'strict' } : { maxInFlight: MAX_IN_FLIGHT }),
@@ -115,6 +121,7 @@ const expectedOf = () => subscriptions.reduce((n, s) => n + events.filter((e) =>
 const receivedOf = () => subscriptions.reduce((n, s) => n + events.filter((e) => s.events.includes(e.type) && s.receiver.arrivals.has(e.id)).length, 0);
 for (let lastLog = 0; ; ) {
   events = await workspaceEvents(ws.workspaceId);
+  await brokerReceiver.refresh();
   const [expected, received] = [expectedOf(), receivedOf()];
   if (received === expected) break;
   if (Date.now() > drainDeadline) break;
@@ -127,6 +134,7 @@ for (let lastLog = 0; ; ) {
 }
 // Late duplicates (a retry racing the answer it never saw) arrive within seconds.
 await sleep(5_000);
+await brokerReceiver.refresh();
 
 const expected = expectedOf();
 const received = receivedOf();
@@ -163,7 +171,7 @@ const created = events.filter((e) => e.type === 'ticket.created').length;
 if (created !== perKey.tickets) failures.push(`${perKey.tickets} tickets but ${created} ticket.created events`);
 if (report.tickets.size !== EVENTS) failures.push(`${EVENTS - report.tickets.size} tickets never got a 201`);
 
-await Promise.all([...receivers, strictReceiver].map((r) => r.close()));
+await Promise.all([...receivers, strictReceiver, brokerReceiver].map((r) => r.close()));
 await closeDatabase();
 if (!opts.keep) {
   // They allow loopback targets: not a production setting. `npm run cluster -- up` starts them as in production.
@@ -171,5 +179,6 @@ if (!opts.keep) {
   log('stopped the api and worker processes (they ran with chaos settings); `npm run cluster -- up` starts them again');
 }
 for (const f of failures.slice(0, 20)) console.log(`FAIL ${f}`);
-console.log(`chaos: ${events.length} events, ${expected} deliveries expected, ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT}); the strict receiver: ${firstArrivals.length} events, ${outOfOrder >= 0 ? `out of order at ${outOfOrder + 1}` : 'all in event order'}, at most ${strictReceiver.maxConcurrent()} at once`);
+const toBroker = brokerReceiver.arrivals.size;
+console.log(`chaos: ${events.length} events, ${expected} deliveries expected (${toBroker} events reached the NATS destination), ${received} received, ${lost} lost, ${duplicates} duplicates (all with the same webhook-id), at most ${mostAtOnce} at once per receiver (bound ${MAX_IN_FLIGHT}); the strict receiver: ${firstArrivals.length} events, ${outOfOrder >= 0 ? `out of order at ${outOfOrder + 1}` : 'all in event order'}, at most ${strictReceiver.maxConcurrent()} at once`);
 process.exit(failures.length ? 1 : 0);

@@ -94,7 +94,7 @@ const subscriptionSummary = {
 const conditionData = z.object({
   ...subscriptionSummary,
   reason: z
-    .enum(['failures', 'gone', 'manual'])
+    .enum(['failures', 'gone', 'rejected', 'manual'])
     .describe('`failures`: 20 failed attempts in a row; `gone`: the endpoint answered 410 Gone; `manual`: a person or key resumed or re-enabled it'),
   consecutiveFailures: z.int().min(0).describe('Failed attempts in a row at the time (0 after a resume or re-enable)'),
 });

@@ -17,6 +17,9 @@ import { configuredMailer, emailConditionNotice, type MailerSettings } from './c
 import type { ConditionNotice } from './condition-notice.ts';
 import { activeSecrets, signatureHeaders } from '../message/signing.ts';
 import { createWebhookSender, deliveryBody, type SenderOptions } from '../message/webhook-sender.ts';
+import { createBrokerSenders } from '../message/destinations/senders.ts';
+import { DELIVERY_TIMEOUT_MS } from '../message/constants.ts';
+import { orderKeyOf, type BrokerOutcome, type Verdict } from '../message/destinations/sender.ts';
 import { logger } from '../../logger.ts';
 import { deliveredPayload } from '../message/thin-payload.ts';
 import { newId } from '../../ids.ts';
@@ -110,27 +113,69 @@ export interface ManualRequestInput {
   requester: string;
 }
 
+/** An attempt's answer: an HTTPS response (its status), or a broker's outcome (its verdict, no status). */
+type AttemptAnswer = Awaited<ReturnType<ReturnType<typeof createWebhookSender>['send']>> & { verdict?: Verdict };
+
 interface Sent {
   delivery: AttemptContext;
   claimed: ClaimedDelivery;
   attemptedAt: Date;
   body: string;
-  result: Awaited<ReturnType<ReturnType<typeof createWebhookSender>['send']>>;
+  result: AttemptAnswer;
 }
+
+/** What an attempt's answer means to the engine, whatever the destination: a 2xx or an acknowledgement; a 429/503 or a broker's throttling; a 410 or a broker's refusal for good. */
+const delivered = (r: AttemptAnswer) => (r.verdict ? r.verdict === 'delivered' : r.httpStatus !== undefined && r.httpStatus >= 200 && r.httpStatus < 300);
+const overloadedBy = (r: AttemptAnswer) => r.httpStatus === 429 || r.httpStatus === 503 || r.verdict === 'throttled';
+const goneBy = (r: AttemptAnswer) => r.httpStatus === 410 || r.verdict === 'permanent';
+const answerOfBroker = (o: BrokerOutcome): AttemptAnswer => ({ verdict: o.verdict, durationMs: o.durationMs, ...(o.ack ? { responseExcerpt: o.ack } : {}), ...(o.error ? { error: o.error } : {}) });
 
 export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   const sender = createWebhookSender({ allowPrivateTargets: deps.allowPrivateTargets, ca: deps.tls?.ca, timeoutMs: deps.timeoutMs });
+  const brokers = createBrokerSenders();
+  const allowPrivateTargets = deps.allowPrivateTargets ?? config.webhooks.allowPrivateTargets;
   const clock = deps.clock ?? (() => new Date());
   const mailer = deps.mailer === undefined ? configuredMailer() : (deps.mailer ?? undefined);
   const workspaceCap = deps.workspaceCap ?? config.webhooks.workspaceMaxInFlight;
   const maxInFlightLimit = deps.maxInFlightLimit ?? config.webhooks.maxInFlightLimit;
   const taskQueue = deps.taskQueue ?? config.temporal.taskQueue;
 
-  async function send(delivery: AttemptContext, claimed: ClaimedDelivery): Promise<Sent> {
+  /** The signed message of one attempt (the same body and headers to any destination). */
+  async function prepare(delivery: AttemptContext) {
     const attemptedAt = await clock();
     const body = deliveryBody(deliveredPayload(delivery.event.payload, delivery.payloadMode));
     const headers = signatureHeaders({ id: delivery.event.id, body, timestamp: new Date(), secrets: activeSecrets(delivery.subscription, attemptedAt) });
+    return { attemptedAt, body, headers };
+  }
+
+  async function send(delivery: AttemptContext, claimed: ClaimedDelivery): Promise<Sent> {
+    const { attemptedAt, body, headers } = await prepare(delivery);
     return { delivery, claimed, attemptedAt, body, result: await sender.send(delivery.subscription.url, headers, body, { workspaceId: delivery.event.workspaceId }) };
+  }
+
+  /**
+   * A broker destination's batch: in event order, `width` at a time at most (a broker's batch call
+   * within its own maximum), each call after the last one's acknowledgements; none after a message
+   * that was not delivered. What was not sent goes back unsent, as with HTTPS.
+   */
+  async function sendToBroker(items: ClaimedDelivery[], width: number, contexts: Map<string, AttemptContext>, stopped: () => boolean): Promise<{ sent: Sent[]; unstarted: ClaimedDelivery[] }> {
+    const sent: Sent[] = [];
+    let next = 0;
+    while (next < items.length && !stopped()) {
+      const first = contexts.get(items[next].id)!;
+      const destination = first.subscription.destination!;
+      const group = items.slice(next, next + Math.max(1, Math.min(width, (await brokers.of(destination.type)).maxBatch)));
+      const prepared = await Promise.all(group.map(async (claimed) => ({ claimed, delivery: contexts.get(claimed.id)!, ...(await prepare(contexts.get(claimed.id)!)) })));
+      const outcomes = await brokers.send(
+        destination,
+        prepared.map((p) => ({ deliveryId: p.delivery.id, eventId: p.delivery.event.id, eventType: p.delivery.event.type, orderKey: orderKeyOf(p.delivery.event), body: p.body, headers: p.headers })),
+        { subscriptionId: first.subscription.id, workspaceId: first.event.workspaceId, allowPrivateTargets, timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS },
+      );
+      outcomes.slice(0, group.length).forEach((o, i) => sent.push({ delivery: prepared[i].delivery, claimed: prepared[i].claimed, attemptedAt: prepared[i].attemptedAt, body: prepared[i].body, result: answerOfBroker(o) }));
+      next += Math.min(outcomes.length, group.length);
+      if (outcomes.length < group.length || outcomes.some((o) => o.verdict !== 'delivered')) break;
+    }
+    return { sent, unstarted: items.slice(next) };
   }
 
   /** What every recorded attempt says of its delivery and the receiver's answer. */
@@ -153,11 +198,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   async function recordFailure(s: Sent, fence: string, workflowId: string, workflowRunId: string | null) {
     const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
-    const gone = status === 410;
+    const gone = goneBy(result);
     // The subscription's schedule as it is now: a change applies from a delivery's next failure on.
     const delays = retryDelaysMs(delivery.subscription.retrySchedule);
     const lastScheduled = claimed.attempt >= maxAttemptsOf(delays);
-    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
+    const retryAfterMs = overloadedBy(result) ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
     const jittered = jitteredDelay(claimed.attempt, Math.random(), delays);
     const delay = !gone && jittered !== undefined ? retryDelay(claimed.attempt, jittered, retryAfterMs, delays) : null;
     const saved = await deliveryRepository.recordAttempt({
@@ -172,7 +217,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       waited: claimed.waited,
       fence,
     });
-    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: status === 429 || status === 503, lastScheduled };
+    return saved && { saved, nextAttemptAt: delay ? attemptedAt.getTime() + delay.delayMs : null, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: overloadedBy(result), lastScheduled };
   }
 
   /**
@@ -183,7 +228,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
   async function recordManual(s: Sent, fence: string) {
     const { delivery, claimed, attemptedAt, result } = s;
     const status = result.httpStatus;
-    const outcome: 'succeeded' | 'failed' | 'gone' = status !== undefined && status >= 200 && status < 300 ? 'succeeded' : status === 410 ? 'gone' : 'failed';
+    const outcome: 'succeeded' | 'failed' | 'gone' = delivered(result) ? 'succeeded' : goneBy(result) ? 'gone' : 'failed';
     const saved = await deliveryRepository.recordAttempt({
       ...answerOf(s),
       attempt: null,
@@ -199,9 +244,9 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
       served: claimed.manual,
     });
     if (!saved) return null;
-    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
+    const retryAfterMs = overloadedBy(result) ? parseRetryAfter(result.retryAfter, attemptedAt) : null;
     const answer: AttemptResult = { outcome: outcome === 'gone' ? 'cancelled' : outcome, attemptId: saved.attemptId, attempt: saved.attempt, httpStatus: status ?? null };
-    return { saved, outcome, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: status === 429 || status === 503, answer: { deliveryId: delivery.id, requesters: claimed.manual!, result: answer } };
+    return { saved, outcome, retryAfterUntil: retryAfterUntilOf(s, retryAfterMs), overloaded: overloadedBy(result), answer: { deliveryId: delivery.id, requesters: claimed.manual!, result: answer } };
   }
 
   /** No attempt of the subscription before then; never longer than a delivery's whole schedule. */
@@ -282,7 +327,10 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const sendable = deliveries.filter((d) => contexts.get(d.id)?.subscription.condition === 'receiving' && !contexts.get(d.id)?.subscription.deletedAt);
         const unsent = [...taken.mine].filter((id) => !sendable.some((d) => d.id === id));
         if (unsent.length) await queueRepository.giveBack(unsent, taken.fence);
-        ({ sent, unstarted } = await sendInTurn(sendable, width, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
+        const toBroker = sendable.length > 0 && contexts.get(sendable[0].id)!.subscription.destination !== null;
+        ({ sent, unstarted } = toBroker
+          ? await sendToBroker(sendable, width, contexts, () => replaced.aborted)
+          : await sendInTurn(sendable, width, (d) => send(contexts.get(d.id)!, d), () => replaced.aborted));
       } finally {
         clearInterval(beat);
       }
@@ -300,7 +348,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         eventType: s.delivery.event.type,
         attempt: s.claimed.attempt,
         trigger: s.delivery.event.type === 'webhook.test' ? 'test' : 'scheduled',
-        httpStatus: s.result.httpStatus!,
+        httpStatus: s.result.httpStatus ?? null,
         durationMs: s.result.durationMs,
         responseExcerpt: s.result.responseExcerpt ?? null,
         payload: s.body,
@@ -319,11 +367,11 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         const failure = await recordFailure(s, fence, workflowId, workflowRunId);
         if (!failure) continue;
         result.attempted += 1;
-        observe(s, s.result.httpStatus === 410 ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
+        observe(s, goneBy(s.result) ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
         if (failure.overloaded) result.overloaded = true;
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
-        if (s.result.httpStatus === 410) result.stop = 'cancelled';
+        if (goneBy(s.result)) result.stop = 'cancelled';
         if (failure.saved.disabled) notices.push(failure.saved.disabled);
         if (failure.saved.paused) {
           result.stop ??= 'paused';
@@ -398,7 +446,7 @@ async function afterRecord(what: string, subscriptionId: string, step: () => Pro
   }
 }
 
-const is2xx = (s: Sent) => s.result.httpStatus !== undefined && s.result.httpStatus >= 200 && s.result.httpStatus < 300;
+const is2xx = (s: Sent) => delivered(s.result);
 
 /**
  * Sends `items` in order, `width` at a time (the next as one ends), until an answer is not a 2xx

@@ -2,6 +2,8 @@
 // attempts, and the subscription health that every attempt updates.
 import { prisma } from '../../db/db.ts';
 import { openSecret } from '../message/secret-box.ts';
+import { openDestination } from '../message/destinations/stored.ts';
+import type { BrokerDestination } from '../message/destinations/settings.ts';
 import { newId } from '../../ids.ts';
 import type { AttemptTrigger, DeliveryStatus, Prisma, SubscriptionCondition } from '../../generated/prisma/client.ts';
 import { reportsExhaustedDelivery, writeConditionEvent, writeDeliveryFailedEvent } from './operational-events.ts';
@@ -52,7 +54,7 @@ export interface SuccessItem {
   eventType: string;
   attempt: number;
   trigger: AttemptTrigger;
-  httpStatus: number;
+  httpStatus: number | null;
   durationMs: number;
   responseExcerpt: string | null;
   payload: string;
@@ -77,6 +79,11 @@ interface AttemptSubscription {
   retrySchedule: unknown;
 }
 
+/** Where an attempt goes when it is not an HTTPS POST: the broker destination, its credentials opened (null: https to `url`). */
+interface AttemptDestination {
+  destination: BrokerDestination | null;
+}
+
 /** What findForAttempt loads for one attempt. */
 export interface AttemptContext {
   id: string;
@@ -84,12 +91,12 @@ export interface AttemptContext {
   /** full or thin, as the relay wrote the delivery (thin-payload.ts). */
   payloadMode: string;
   event: { id: string; seq: bigint; type: string; payload: unknown; workspaceId: number };
-  subscription: AttemptSubscription & { id: string };
+  subscription: AttemptSubscription & AttemptDestination & { id: string };
 }
 
 /** The same, as its one statement answers it (flat). */
 type AttemptContextRow = Pick<AttemptContext, 'id' | 'status' | 'payloadMode'> &
-  AttemptSubscription & { eventId: string; eventSeq: bigint; eventType: string; payload: unknown; workspaceId: number; subscriptionId: string };
+  AttemptSubscription & { eventId: string; eventSeq: bigint; eventType: string; payload: unknown; workspaceId: number; subscriptionId: string; destinationType: string; destination: unknown; destinationCredentials: string | null };
 
 export const deliveryRepository = {
   /** Everything the attempts of a batch need, in ONE statement (it runs for every batch). */
@@ -98,7 +105,8 @@ export const deliveryRepository = {
     const rows = await prisma.$queryRaw<AttemptContextRow[]>`
       SELECT d."id", d."status"::text AS "status", d."payloadMode",
              e."id" AS "eventId", e."seq" AS "eventSeq", e."type" AS "eventType", e."payload", e."workspaceId",
-             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight", s."retrySchedule"
+             s."id" AS "subscriptionId", s."url", s."condition"::text AS "condition", s."deletedAt", s."secret", s."previousSecret", s."secretRotatedAt", s."maxInFlight", s."retrySchedule",
+             s."destinationType", s."destination", s."destinationCredentials"
       FROM "Delivery" d
       JOIN "Event" e ON e."id" = d."eventId"
       JOIN "WebhookSubscription" s ON s."id" = d."subscriptionId"
@@ -119,6 +127,7 @@ export const deliveryRepository = {
         secretRotatedAt: row.secretRotatedAt,
         maxInFlight: row.maxInFlight,
         retrySchedule: row.retrySchedule ?? null,
+        destination: openDestination({ id: row.subscriptionId, destinationType: row.destinationType, destination: row.destination, destinationCredentials: row.destinationCredentials }),
       },
     }));
   },
@@ -183,20 +192,22 @@ export const deliveryRepository = {
         // Healthy subscriptions (the usual case) are not written at all, so concurrent deliveries do not queue on the row.
         await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, consecutiveFailures: { gt: 0 } }, data: { consecutiveFailures: 0 } });
       } else if (input.outcome === 'gone') {
+        // An HTTPS endpoint's 410, or a broker's refusal for good (no such queue, access denied).
+        const reason = input.httpStatus === 410 ? 'gone' : 'rejected';
         // Only the attempt that moves it to `disabled` reports it (the metrics, the notice).
         const moved = (await tx.webhookSubscription.updateMany({
           where: { id: input.subscriptionId, condition: { not: 'disabled' } },
-          data: { condition: 'disabled', disabledAt: input.attemptedAt, conditionReason: 'gone', consecutiveFailures: { increment: 1 } },
+          data: { condition: 'disabled', disabledAt: input.attemptedAt, conditionReason: reason, consecutiveFailures: { increment: 1 } },
         })).count === 1;
         await tx.delivery.updateMany({
           where: { subscriptionId: input.subscriptionId, status: { in: cancellable } },
           data: { status: 'cancelled', nextAttemptAt: null },
         });
         if (moved) {
-          await writeConditionEvent(tx, 'webhook.disabled', input.subscriptionId, 'gone', null, input.attemptedAt);
+          await writeConditionEvent(tx, 'webhook.disabled', input.subscriptionId, reason, null, input.attemptedAt);
           disabled = await writeConditionNotice(tx, 'webhook.disabled', input.subscriptionId, input.attemptedAt, (url) => ({
-            body: `${url} answered 410 Gone, so the subscription is disabled and its waiting deliveries are cancelled. Nothing is sent until it is enabled; events meanwhile are not delivered.`,
-            data: { reason: 'gone' },
+            body: `${url} ${reason === 'gone' ? 'answered 410 Gone' : `refused the delivery for good (${input.error ?? 'a permanent error'})`}, so the subscription is disabled and its waiting deliveries are cancelled. Nothing is sent until it is enabled; events meanwhile are not delivered.`,
+            data: { reason },
           }));
         }
       } else {

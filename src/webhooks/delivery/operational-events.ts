@@ -11,7 +11,7 @@ import { writeEvent } from '../../events/event.outbox.ts';
 
 type Tx = Prisma.TransactionClient;
 type ConditionEventType = Exclude<OperationalEventType, 'webhook.delivery_failed'>;
-type ConditionReason = 'failures' | 'gone' | 'manual';
+type ConditionReason = 'failures' | 'gone' | 'rejected' | 'manual';
 
 /** The subscription as the event shows it, read in the writing transaction (after the change). */
 async function subject(tx: Tx, subscriptionId: string) {

@@ -16,11 +16,12 @@ import { forget, onFirstUse } from '../../lazy.ts';
 import { onResetForTests } from '../../reset-for-tests.ts';
 
 const PREFIX = 'enc2';
+const COLUMNS = new Set<string>(['secret', 'previousSecret', 'destinationCredentials']);
 
 /** Where a sealed value belongs: one subscription's `secret` or `previousSecret`. */
 export interface SecretPlace {
   subscriptionId: string;
-  column: 'secret' | 'previousSecret';
+  column: 'secret' | 'previousSecret' | 'destinationCredentials';
 }
 
 /**
@@ -196,7 +197,7 @@ function decrypt(keyId: string, iv: string, body: string, additionalData: Buffer
 /** The plain secret, opened only where it was sealed for (`place`: the row and column the caller read it from). */
 export function openSecret(stored: string, place: SecretPlace): string {
   const [prefix, id, subscriptionId, column, iv, body, extra] = stored.split('.');
-  if (prefix !== PREFIX || !id || !subscriptionId || (column !== 'secret' && column !== 'previousSecret') || !iv || !body || extra !== undefined) {
+  if (prefix !== PREFIX || !id || !subscriptionId || !COLUMNS.has(column) || !iv || !body || extra !== undefined) {
     throw new Error('a webhook secret in the database is not sealed');
   }
   if (place.subscriptionId !== subscriptionId || place.column !== column) {

@@ -14,7 +14,7 @@ import { ResolutionsBusyError, webhookHosts } from './host-resolver.ts';
 /** A host name's addresses; rejects when it does not resolve. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
-interface UrlPolicyOptions {
+export interface UrlPolicyOptions {
   /** Lifts the address rule (development and tests only). Defaults to WEBHOOK_ALLOW_PRIVATE_TARGETS. */
   allowPrivateTargets?: boolean;
   /** Name resolution; defaults to the webhook host resolver (host-resolver.ts) in `workspaceId`'s lane. */
@@ -162,22 +162,37 @@ export function checkWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Ur
 export async function validateWebhookUrl(raw: string, options: UrlPolicyOptions = {}): Promise<FieldError[]> {
   const target = checkWebhookUrl(raw, options);
   if (!target.ok) return [{ path: '/url', message: RULE + target.message }];
-  if (target.host.kind === 'ip' || allowsPrivateTargets(options)) return [];
+  const refused = await hostRefusal(target.host, options);
+  return refused ? [{ path: '/url', message: RULE + refused }] : [];
+}
 
+/**
+ * Why a destination's host may not be used (the same rule as a webhook URL's host, for broker
+ * addresses too: docs/integrators/destinations.md), or null. A name must resolve, and only to
+ * allowed addresses; the refusal is the same either way.
+ */
+export async function hostRefusal(host: { kind: 'ip'; address: string } | { kind: 'name'; name: string }, options: UrlPolicyOptions = {}): Promise<string | null> {
+  if (allowsPrivateTargets(options)) return null;
+  if (host.kind === 'ip') {
+    const restriction = addressRestriction(host.address);
+    return restriction ? `must not point to a ${restriction} address` : null;
+  }
+  if (host.name === 'localhost' || host.name.endsWith('.localhost')) return HOST_NAME_RULE;
   let addresses: string[];
   try {
-    addresses = await resolverOf(options)(target.host.name);
+    addresses = await resolverOf(options)(host.name);
   } catch (err) {
     if (err instanceof ResolutionsBusyError) {
       throw new AppError('rate_limited', `${err.message}: retry when they have finished`, { headers: { 'Retry-After': String(Math.ceil(DNS_TIMEOUT_MS / 1000)) } });
     }
     addresses = [];
   }
-  if (!addresses.length || addresses.some((address) => addressRestriction(address) !== null)) {
-    return [{ path: '/url', message: RULE + HOST_NAME_RULE }];
-  }
-  return [];
+  if (!addresses.length || addresses.some((address) => addressRestriction(address) !== null)) return HOST_NAME_RULE;
+  return null;
 }
+
+/** Whether the address rule is lifted (WEBHOOK_ALLOW_PRIVATE_TARGETS, development and tests). */
+export const privateTargetsAllowed = (options: UrlPolicyOptions = {}) => allowsPrivateTargets(options);
 
 /** The normalised URL (WHATWG serialisation, trailing dots of the host removed) when it passes the checks that need no DNS. */
 export function normaliseWebhookUrl(raw: string, options: UrlPolicyOptions = {}): { ok: true; url: string } | { ok: false; message: string } {

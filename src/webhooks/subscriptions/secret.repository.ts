@@ -1,4 +1,4 @@
-// Signing secrets as stored (src/webhooks/message/secret-box.ts): the keys a start needs, re-sealing
+// Signing secrets (and broker destinations' credentials) as stored (src/webhooks/message/secret-box.ts): the keys a start needs, re-sealing
 // every row under the current key (`npm run cli -- secrets reencrypt`), and clearing previous
 // secrets once their 24 hours of overlap are over.
 //
@@ -27,6 +27,7 @@ interface StoredSecrets {
   id: string;
   secret: string;
   previousSecret: string | null;
+  destinationCredentials: string | null;
 }
 
 /** Each row once, in id order, in pages. */
@@ -34,7 +35,7 @@ async function* allRows(): AsyncGenerator<StoredSecrets> {
   for (let after = ''; ; ) {
     const rows = await prisma.webhookSubscription.findMany({
       where: { id: { gt: after } },
-      select: { id: true, secret: true, previousSecret: true },
+      select: { id: true, secret: true, previousSecret: true, destinationCredentials: true },
       orderBy: { id: 'asc' },
       take: PAGE,
     });
@@ -52,10 +53,11 @@ async function reseal(row: StoredSecrets, stale: (stored: string) => boolean): P
   };
   const secret = again(row.secret, 'secret');
   const previousSecret = row.previousSecret === null ? null : again(row.previousSecret, 'previousSecret');
-  if (secret === row.secret && previousSecret === row.previousSecret) return false;
+  const destinationCredentials = row.destinationCredentials === null ? null : again(row.destinationCredentials, 'destinationCredentials');
+  if (secret === row.secret && previousSecret === row.previousSecret && destinationCredentials === row.destinationCredentials) return false;
   const { count } = await prisma.webhookSubscription.updateMany({
-    where: { id: row.id, secret: row.secret, previousSecret: row.previousSecret },
-    data: { secret, previousSecret },
+    where: { id: row.id, secret: row.secret, previousSecret: row.previousSecret, destinationCredentials: row.destinationCredentials },
+    data: { secret, previousSecret, destinationCredentials },
   });
   return count === 1;
 }
@@ -69,7 +71,7 @@ export const secretRepository = {
   async assertKeysPresent(ring: KeyRing = secretKeys): Promise<void> {
     const rows = await prisma.$queryRaw<{ keyId: string }[]>`
       SELECT DISTINCT split_part(v, '.', 2) AS "keyId"
-        FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret"]) AS v
+        FROM "WebhookSubscription", unnest(ARRAY["secret", "previousSecret", "destinationCredentials"]) AS v
        WHERE v ~ '^enc2\.'`;
     const held = ring.existing();
     const have = new Set((held ?? []).map((k) => k.id));
@@ -121,7 +123,7 @@ export const secretRepository = {
       if (await reseal(row, (v) => sealedWith(v) !== current)) reencrypted++;
     }
     // Read again: a row changed meanwhile by a rotation is sealed under a key not retired.
-    for await (const row of allRows()) for (const v of [row.secret, row.previousSecret]) if (v) used.add(sealedWith(v) ?? 'plain text');
+    for await (const row of allRows()) for (const v of [row.secret, row.previousSecret, row.destinationCredentials]) if (v) used.add(sealedWith(v) ?? 'plain text');
     await interleave('secrets:resealed', current);
     return { reencrypted, keyId: current, retired, stillUsed: [...used].filter((id) => id !== current) };
   },

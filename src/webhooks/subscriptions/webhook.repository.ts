@@ -5,6 +5,8 @@ import { newId } from '../../ids.ts';
 import { Prisma, type WebhookSubscription } from '../../generated/prisma/client.ts';
 import { writeEvent, type WriteEventInput } from '../../events/event.outbox.ts';
 import { openSecret, sealSecret } from '../message/secret-box.ts';
+import { sealCredentials } from '../message/destinations/stored.ts';
+import type { DestinationCredentials, DestinationType } from '../message/destinations/settings.ts';
 import { waitingWork } from '../fanout/relay.repository.ts';
 import type { AuditWrite } from '../../audit/audit.writer.ts';
 
@@ -22,6 +24,8 @@ interface SubscriptionData {
   /** null: back to the default schedule (retry-schedule.ts). */
   retrySchedule?: { delaysSeconds: number[] } | null;
   payload?: 'full' | 'thin';
+  /** Where deliveries go: https (settings null, `url` the endpoint) or a broker (`url` its address in URI form). */
+  destination?: { type: DestinationType; settings: Record<string, unknown> | null; credentials: DestinationCredentials | null };
 }
 
 /** What an update may also reset: a new maxInFlight starts the bound in force afresh (what AIMD made of the old one goes). */
@@ -32,8 +36,13 @@ type SubscriptionUpdate = Partial<SubscriptionData> & { effectiveInFlight?: null
  * (secret-box.ts). Only the answers that issue one carry it, and only deliveries open them: a
  * process that lacks a key (a rolling change of keys) still lists and reads every subscription.
  */
-export type Subscription = Omit<WebhookSubscription, 'secret' | 'previousSecret'>;
-const sealed = { secret: true, previousSecret: true } as const;
+export type Subscription = Omit<WebhookSubscription, 'secret' | 'previousSecret' | 'destinationCredentials'>;
+const sealed = { secret: true, previousSecret: true, destinationCredentials: true } as const;
+
+/** The columns of a destination, its credentials sealed for the row. */
+function destinationColumns(id: string, d: NonNullable<SubscriptionData['destination']>) {
+  return { destinationType: d.type, destination: (d.settings as Prisma.InputJsonObject | null) ?? Prisma.DbNull, destinationCredentials: sealCredentials(id, d.credentials) };
+}
 
 export const webhookRepository = {
   async listForWorkspace(workspaceId: number): Promise<Subscription[]> {
@@ -79,6 +88,7 @@ export const webhookRepository = {
           ...(input.retrySchedule ? { retrySchedule: input.retrySchedule } : {}),
           ...(input.payload !== undefined ? { payload: input.payload } : {}),
           secret: sealSecret(input.secret, { subscriptionId: id, column: 'secret' }),
+          ...(input.destination ? destinationColumns(id, input.destination) : {}),
         },
         omit: sealed,
       });
@@ -100,10 +110,11 @@ export const webhookRepository = {
   },
 
   async update(id: string, data: SubscriptionUpdate, audit?: AuditWrite<Subscription>) {
-    const { retrySchedule, ...rest } = data;
+    const { retrySchedule, destination, ...rest } = data;
     const schedule = retrySchedule === undefined ? {} : { retrySchedule: retrySchedule ?? Prisma.DbNull };
+    const target = destination ? destinationColumns(id, destination) : {};
     return prisma.$transaction(async (tx) => {
-      const updated = await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule }, omit: sealed });
+      const updated = await tx.webhookSubscription.update({ where: { id }, data: { ...rest, ...schedule, ...target }, omit: sealed });
       await audit?.(tx, updated);
       return updated;
     });

@@ -2,10 +2,18 @@ import { z } from 'zod';
 import { defineRoutes, pagedOperation } from '../../rest/route.ts';
 import { pageQuery, pageVariables } from '../../paging/paging.ts';
 import { createWebhookInput, updateWebhookInput } from './webhook.service.ts';
+import { toGraphqlDestination } from './destination.types.ts';
+
+/** REST's `destination: {type, ...}` as GraphQL's one-member input. */
+const withGraphqlDestination = (body: unknown) =>
+  body && typeof body === 'object' && 'destination' in body ? { ...body, destination: toGraphqlDestination(body.destination) } : body;
 
 /** The subscription representation of every subscription response (docs/integrators/webhooks.md, "Subscriptions"). */
+const DESTINATION_SELECTION =
+  'destination { ... on HttpsDestination { type url } ... on SqsDestination { type queueUrl region fifo } ... on EventBridgeDestination { type eventBusName region endpoint sourcePrefix } ' +
+  '... on KafkaDestination { type brokers topic tls sasl } ... on RabbitMqDestination { type url exchange routingKeyPrefix } ... on NatsDestination { type servers subject tls } }';
 const SUBSCRIPTION_SELECTION =
-  'id url events boards fields description condition consecutiveFailures maxInFlight ratePerSecond ordering payload effectiveInFlight retryAfterUntil backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt retrySchedule { delaysSeconds maxAttempts spanSeconds custom }';
+  `id url ${DESTINATION_SELECTION} events boards fields description condition consecutiveFailures maxInFlight ratePerSecond ordering payload effectiveInFlight retryAfterUntil backlog { pending inFlight oldestWaitingSince waitingFor } createdAt updatedAt retrySchedule { delaysSeconds maxAttempts spanSeconds custom }`;
 
 export const prefixedId = (prefix: string, what: string) =>
   z
@@ -64,17 +72,17 @@ export const webhookRoutes = defineRoutes([
     method: 'POST',
     path: '/webhooks',
     tag: TAG,
-    summary: 'Subscribe an HTTPS endpoint to events',
+    summary: 'Subscribe an HTTPS endpoint, or a queue or bus, to events',
     description:
       `${SCOPE_NOTE} The answer holds the signing \`secret\` (\`whsec_…\`), shown here and after a rotation only. ` +
-      'URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. ' +
+      'Send `url` for an HTTPS endpoint, or `destination` for Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ or NATS JetStream (credentials write-only; the same body and signed headers as message attributes). URL rule: `https`, port 443 or 8443, no user info, and no private, loopback, link-local, CGNAT, multicast, unspecified, documentation, ULA, NAT64, 6to4 or IPv4-mapped address (also for the addresses a host name resolves to); 422 `validation_failed` at `/url` otherwise. ' +
       `\`boards\` empty or absent means every board. ${OPERATIONAL_NOTE} At most \`limits.maxWebhookSubscriptions\` (GET /me) per key: 422 \`subscription_limit_reached\`. ${ROLE_NOTE} ${BOUNDS_NOTE}`,
     operation: /* GraphQL */ `
       mutation createWebhookSubscription($input: CreateWebhookSubscriptionInput!) {
         createWebhookSubscription(input: $input) { ${SUBSCRIPTION_SELECTION} secret }
       }`,
     body: createWebhookInput,
-    variables: ({ body }) => ({ input: body }),
+    variables: ({ body }) => ({ input: withGraphqlDestination(body) }),
     status: 201,
     carriesSecret: true,
     codes: ['subscription_limit_reached'],
@@ -107,7 +115,7 @@ export const webhookRoutes = defineRoutes([
       }`,
     params: idParams,
     body: updateWebhookInput,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
+    variables: ({ params, body }) => ({ id: params.id, input: withGraphqlDestination(body) }),
   },
   {
     operationId: 'deleteWebhookSubscription',

@@ -21,6 +21,13 @@ import { PAYLOAD_MODES, PAYLOAD_NOTE } from '../message/thin-payload.ts';
 import { conditionAudit, subscriptionAudit } from './webhook-audit.ts';
 import { fieldFilterName } from '../fanout/event-match.ts';
 import { withSecretKeys } from './secret-writes.ts';
+import { brokerDestinationInput, destinationAddress, splitDestination, type BrokerDestinationInput } from '../message/destinations/settings.ts';
+import { validateDestination } from '../message/destinations/addresses.ts';
+
+export const DESTINATION_NOTE =
+  'Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. ' +
+  'Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. ' +
+  'Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development.';
 
 /** What a subscription can listen to; `webhook.test` is sent by the Test action alone. */
 export const SUBSCRIBABLE_EVENTS = EVENT_TYPES.filter((t) => t !== 'webhook.test');
@@ -84,13 +91,19 @@ const subscriptionFields = {
     .describe(ORDERING_NOTE),
   retrySchedule: retryScheduleInput,
   payload: z.enum(PAYLOAD_MODES).optional().describe(PAYLOAD_NOTE),
+  destination: brokerDestinationInput.optional().describe(DESTINATION_NOTE),
 };
 
-export const createWebhookInput = z.strictObject(subscriptionFields);
+export const createWebhookInput = z
+  .strictObject({ ...subscriptionFields, url: subscriptionFields.url.optional() })
+  .superRefine((v, ctx) => {
+    if ((v.url === undefined) === (v.destination === undefined)) ctx.addIssue({ code: 'custom', path: v.url === undefined ? ['url'] : ['destination'], message: 'send either url (an HTTPS endpoint) or destination (a broker), not both' });
+  });
 export const updateWebhookInput = z
   .strictObject(subscriptionFields)
   .partial()
   .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one member to change' })
+  .refine((v) => v.url === undefined || v.destination === undefined, { message: 'send either url (an HTTPS endpoint) or destination (a broker), not both', path: ['destination'] })
   .meta({ minProperties: 1 });
 
 type CreateInput = z.infer<typeof createWebhookInput>;
@@ -145,12 +158,23 @@ async function checkFields(p: Principal, fields: string[], events: string[], err
   });
 }
 
+/** The destination columns of a saved url or destination (undefined: neither changes). */
+function destinationOf(url: string | undefined, destination: BrokerDestinationInput | undefined) {
+  if (destination) {
+    const { type, settings, credentials } = splitDestination(destination);
+    return { url: destinationAddress(destination), destination: { type, settings, credentials } };
+  }
+  if (url !== undefined) return { url, destination: { type: 'https' as const, settings: null, credentials: null } };
+  return undefined;
+}
+
 async function checkTarget(
   p: Principal,
   url: string | undefined,
   boards: string[] | undefined,
   bounds: { maxInFlight?: number; ratePerSecond?: number | null },
   filter?: { fields: string[]; events: string[] },
+  destination?: BrokerDestinationInput,
 ): Promise<void> {
   const errors: FieldError[] = [];
   if (filter) await checkFields(p, filter.fields, filter.events, errors);
@@ -160,6 +184,7 @@ async function checkTarget(
   const floor = config.webhooks.minRatePerSecond;
   if (bounds.ratePerSecond != null && bounds.ratePerSecond < floor) errors.push({ path: '/ratePerSecond', message: `must be at least ${floor} (this service's minimum)` });
   if (url !== undefined) errors.push(...(await validateWebhookUrl(url, { workspaceId: p.workspace.id })));
+  if (destination) errors.push(...(await validateDestination(destination, { workspaceId: p.workspace.id })));
   if (boards !== undefined) {
     if (!boards.length && !seesEveryBoard(p)) {
       errors.push({ path: '/boards', message: `must name boards: the role ${p.role.name} does not see every board` });
@@ -207,7 +232,8 @@ export const webhookService = {
     const data: CreateInput = parse(createWebhookInput, input);
     const boards = unique(data.boards ?? []);
     const fields = filterFields(data.fields) ?? [];
-    await checkTarget(p, data.url, boards, data, { fields, events: data.events });
+    await checkTarget(p, data.url, boards, data, { fields, events: data.events }, data.destination);
+    const target = destinationOf(data.url, data.destination)!;
     const secret = generateWebhookSecret();
     const subscription = await withSecretKeys('create a subscription', null, () => webhookRepository.create({
       workspaceId: p.workspace.id,
@@ -215,7 +241,7 @@ export const webhookService = {
       apiKeyId: p.kind === 'apiKey' ? p.apiKey.id : null,
       limit: p.kind === 'apiKey' ? p.limits.maxWebhookSubscriptions : null,
       workspaceLimit: config.limits.maxWebhookSubscriptionsPerWorkspace,
-      url: data.url,
+      ...target,
       events: unique(data.events),
       boardIds: boards,
       fields,
@@ -245,14 +271,15 @@ export const webhookService = {
     const fields = filterFields(data.fields);
     // The filter is checked whenever it or the events change: against the events it will go with.
     const filter = fields !== undefined || data.events !== undefined ? { fields: fields ?? current.fields, events: data.events ?? current.events } : undefined;
-    await checkTarget(p, data.url, boards, data, filter);
+    await checkTarget(p, data.url, boards, data, filter, data.destination);
+    const target = destinationOf(data.url, data.destination);
     return webhookRepository.update(id, {
       // A new bound starts afresh: no lowered bound carried over from the old one.
       ...(data.maxInFlight !== undefined && data.maxInFlight !== current.maxInFlight ? { maxInFlight: data.maxInFlight, effectiveInFlight: null } : {}),
       ...(data.ratePerSecond !== undefined && data.ratePerSecond !== current.ratePerSecond ? { ratePerSecond: data.ratePerSecond } : {}),
       ...(data.ordering !== undefined ? { ordering: data.ordering } : {}),
       ...(data.payload !== undefined ? { payload: data.payload } : {}),
-      ...(data.url !== undefined ? { url: data.url } : {}),
+      ...(target ?? {}),
       ...(data.events !== undefined ? { events: unique(data.events) } : {}),
       ...(boards !== undefined ? { boardIds: boards } : {}),
       ...(fields !== undefined ? { fields } : {}),

@@ -3,7 +3,8 @@
 import { builder } from '../../graphql/builder.ts';
 import { config } from '../../config.ts';
 import type { Subscription as SubscriptionRow } from './webhook.repository.ts';
-import { FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
+import { DESTINATION_NOTE, FIELDS_NOTE, ORDERING_NOTE, SUBSCRIBABLE_EVENTS, webhookService } from './webhook.service.ts';
+import { WebhookDestination, WebhookDestinationInput, destinationView, fromGraphqlDestination } from './destination.types.ts';
 import { backlogOf, type WebhookBacklog } from '../delivery/backlog.ts';
 import type { BacklogWait } from '../delivery/wait.ts';
 import { effectiveInFlight, subscriptionSettings } from '../delivery/run-state.ts';
@@ -26,11 +27,12 @@ const SubscriptionConditionEnum = builder.enumType('SubscriptionCondition', {
   } as const,
 });
 
-const CONDITION_REASONS = ['failures', 'gone', 'manual'] as const;
+const CONDITION_REASONS = ['failures', 'gone', 'rejected', 'manual'] as const;
 const ConditionReasonEnum = builder.enumType('SubscriptionConditionReason', {
   values: {
     failures: { description: 'Paused by the service after 20 failed attempts in a row' },
     gone: { description: 'Disabled by the service: the endpoint answered 410 Gone' },
+    rejected: { description: 'Disabled by the service: a broker destination refused deliveries for good (no such queue or topic, access denied, bad credentials)' },
     manual: { description: 'Paused or disabled by a person' },
   } as const,
 });
@@ -82,7 +84,8 @@ type SubscriptionFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<Types, Subs
 function subscriptionFields(t: SubscriptionFieldBuilder) {
   return {
     id: t.exposeString('id', { description: '`wh_…`' }),
-    url: t.exposeString('url'),
+    url: t.exposeString('url', { description: 'The HTTPS endpoint; for a broker destination, its address in URI form (no credentials)' }),
+    destination: t.field({ type: WebhookDestination, description: 'Where deliveries go, and how (credentials are never shown)', resolve: destinationView }),
     events: t.exposeStringList('events', { description: EVENTS_NOTE }),
     boards: t.stringList({ description: 'Board ids; empty means every board', resolve: (s) => s.boardIds }),
     fields: t.exposeStringList('fields', { description: FIELDS_NOTE }),
@@ -160,7 +163,8 @@ const SubscriptionInputFields = {
 
 const CreateWebhookSubscriptionInput = builder.inputType('CreateWebhookSubscriptionInput', {
   fields: (t) => ({
-    url: t.string({ required: true, ...SubscriptionInputFields.url }),
+    url: t.string({ required: false, ...SubscriptionInputFields.url }),
+    destination: t.field({ type: WebhookDestinationInput, required: false, description: DESTINATION_NOTE }),
     events: t.stringList({ required: true, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
     fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
@@ -177,6 +181,7 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
   description: 'The members to change; at least one',
   fields: (t) => ({
     url: t.string({ required: false, ...SubscriptionInputFields.url }),
+    destination: t.field({ type: WebhookDestinationInput, required: false, description: DESTINATION_NOTE }),
     events: t.stringList({ required: false, ...SubscriptionInputFields.events }),
     boards: t.stringList({ required: false, ...SubscriptionInputFields.boards }),
     fields: t.stringList({ required: false, ...SubscriptionInputFields.fields }),
@@ -190,7 +195,8 @@ const UpdateWebhookSubscriptionInput = builder.inputType('UpdateWebhookSubscript
 });
 
 /** GraphQL gives absent members as undefined and explicit nulls as null; a null is not a value here. */
-const defined = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+const defined = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined).map(([k, v]) => [k, k === 'destination' ? fromGraphqlDestination(v) : v]));
 
 const withSecret = ({ subscription, secret }: { subscription: SubscriptionRow; secret: string }): SubscriptionWithSecret => ({
   ...subscription,

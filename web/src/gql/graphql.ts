@@ -18,6 +18,13 @@ export type AuditTargetType =
   | 'webhook_subscription'
   | 'workspace';
 
+/** An IAM access key; write-only */
+export type AwsCredentialsInput = {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string | null | undefined;
+};
+
 export type BoardFieldInput = {
   name: string;
   /** The choices of a select or multiselect field */
@@ -66,6 +73,8 @@ export type CreateWebhookSubscriptionInput = {
   /** Board ids; empty or absent means every board */
   boards?: Array<string> | null | undefined;
   description?: string | null | undefined;
+  /** Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+  destination?: WebhookDestinationInput | null | undefined;
   /** Event types to receive (at least one): `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
   events: Array<string>;
   /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
@@ -81,7 +90,7 @@ export type CreateWebhookSubscriptionInput = {
   /** null: back to the default schedule */
   retrySchedule?: WebhookRetryScheduleInput | null | undefined;
   /** https, port 443 or 8443, a public address */
-  url: string;
+  url?: string | null | undefined;
 };
 
 export type DeliveryStatus =
@@ -90,6 +99,14 @@ export type DeliveryStatus =
   | 'held'
   | 'pending'
   | 'succeeded';
+
+export type EventBridgeDestinationInput = {
+  credentials: AwsCredentialsInput;
+  endpoint?: string | null | undefined;
+  eventBusName: string;
+  region: string;
+  sourcePrefix?: string | null | undefined;
+};
 
 export type FieldType =
   | 'boolean'
@@ -104,11 +121,47 @@ export type InviteUserInput = {
   roleId: number;
 };
 
+export type KafkaDestinationInput = {
+  brokers: Array<string>;
+  credentials?: UserPasswordInput | null | undefined;
+  /** plain, scram-sha-256 or scram-sha-512 */
+  sasl?: string | null | undefined;
+  tls?: boolean | null | undefined;
+  topic: string;
+};
+
+/** Either a token, or a user name and password; write-only */
+export type NatsCredentialsInput = {
+  password?: string | null | undefined;
+  token?: string | null | undefined;
+  username?: string | null | undefined;
+};
+
+export type NatsDestinationInput = {
+  credentials?: NatsCredentialsInput | null | undefined;
+  servers: Array<string>;
+  subject: string;
+  tls?: boolean | null | undefined;
+};
+
 export type NotificationTopic =
   /** About tickets (`ticket.*`) */
   | 'tickets'
   /** About webhook subscriptions (`webhook.*`: paused, disabled) */
   | 'webhooks';
+
+export type RabbitMqDestinationInput = {
+  credentials: UserPasswordInput;
+  exchange: string;
+  routingKeyPrefix?: string | null | undefined;
+  url: string;
+};
+
+export type SqsDestinationInput = {
+  credentials: AwsCredentialsInput;
+  queueUrl: string;
+  region?: string | null | undefined;
+};
 
 export type StateCategory =
   | 'closed'
@@ -130,7 +183,9 @@ export type SubscriptionConditionReason =
   /** Disabled by the service: the endpoint answered 410 Gone */
   | 'gone'
   /** Paused or disabled by a person */
-  | 'manual';
+  | 'manual'
+  /** Disabled by the service: a broker destination refused deliveries for good (no such queue or topic, access denied, bad credentials) */
+  | 'rejected';
 
 export type UpdateBoardInput = {
   description?: string | null | undefined;
@@ -152,6 +207,8 @@ export type UpdateWebhookSubscriptionInput = {
   /** Board ids; empty or absent means every board */
   boards?: Array<string> | null | undefined;
   description?: string | null | undefined;
+  /** Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
+  destination?: WebhookDestinationInput | null | undefined;
   /** Event types to receive (at least one): `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
   events?: Array<string> | null | undefined;
   /** Only for `ticket.updated`: receive only the updates whose `changes` name one of these fields (`subject`, `description`, `priority`, or the id of a custom field of the workspace's boards, which `changes` names `fields.<id>`: either form, saved as the id); empty or absent: every update. At most 50. Other event types are not affected, and test events ignore it. A state change is the event `ticket.state_changed`, not a field here. Needs `ticket.updated` among `events`. */
@@ -170,6 +227,12 @@ export type UpdateWebhookSubscriptionInput = {
   url?: string | null | undefined;
 };
 
+/** A user name and password; write-only */
+export type UserPasswordInput = {
+  password: string;
+  username: string;
+};
+
 export type WebhookBacklogWait =
   /** The subscription has its bound in force (effectiveInFlight) of attempts open */
   | 'in_flight_bound'
@@ -185,6 +248,14 @@ export type WebhookBacklogWait =
   | 'retry_after'
   /** The workspace has the service’s maximum of attempts in flight across its subscriptions */
   | 'workspace_cap';
+
+/** A broker destination: exactly one member, named by its type */
+export type WebhookDestinationInput =
+  {   eventbridge: EventBridgeDestinationInput; kafka?: never; nats?: never; rabbitmq?: never; sqs?: never; }
+  |  { eventbridge?: never;   kafka: KafkaDestinationInput; nats?: never; rabbitmq?: never; sqs?: never; }
+  |  { eventbridge?: never; kafka?: never;   nats: NatsDestinationInput; rabbitmq?: never; sqs?: never; }
+  |  { eventbridge?: never; kafka?: never; nats?: never;   rabbitmq: RabbitMqDestinationInput; sqs?: never; }
+  |  { eventbridge?: never; kafka?: never; nats?: never; rabbitmq?: never;   sqs: SqsDestinationInput; };
 
 export type WebhookOrdering =
   /** Up to the bound in force at once, oldest event first */

@@ -2580,6 +2580,9 @@ export const WebhookSubscriptionScalarFieldEnum = {
   runningRecovery: 'runningRecovery',
   retrySchedule: 'retrySchedule',
   payload: 'payload',
+  destinationType: 'destinationType',
+  destination: 'destination',
+  destinationCredentials: 'destinationCredentials',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
   deletedAt: 'deletedAt'

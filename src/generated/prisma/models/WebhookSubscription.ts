@@ -70,6 +70,8 @@ export type WebhookSubscriptionMinAggregateOutputType = {
   runAwake: boolean | null
   runningRecovery: string | null
   payload: string | null
+  destinationType: string | null
+  destinationCredentials: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -99,6 +101,8 @@ export type WebhookSubscriptionMaxAggregateOutputType = {
   runAwake: boolean | null
   runningRecovery: string | null
   payload: string | null
+  destinationType: string | null
+  destinationCredentials: string | null
   createdAt: Date | null
   updatedAt: Date | null
   deletedAt: Date | null
@@ -132,6 +136,9 @@ export type WebhookSubscriptionCountAggregateOutputType = {
   runningRecovery: number
   retrySchedule: number
   payload: number
+  destinationType: number
+  destination: number
+  destinationCredentials: number
   createdAt: number
   updatedAt: number
   deletedAt: number
@@ -183,6 +190,8 @@ export type WebhookSubscriptionMinAggregateInputType = {
   runAwake?: true
   runningRecovery?: true
   payload?: true
+  destinationType?: true
+  destinationCredentials?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -212,6 +221,8 @@ export type WebhookSubscriptionMaxAggregateInputType = {
   runAwake?: true
   runningRecovery?: true
   payload?: true
+  destinationType?: true
+  destinationCredentials?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -245,6 +256,9 @@ export type WebhookSubscriptionCountAggregateInputType = {
   runningRecovery?: true
   retrySchedule?: true
   payload?: true
+  destinationType?: true
+  destination?: true
+  destinationCredentials?: true
   createdAt?: true
   updatedAt?: true
   deletedAt?: true
@@ -365,6 +379,9 @@ export type WebhookSubscriptionGroupByOutputType = {
   runningRecovery: string | null
   retrySchedule: runtime.JsonValue | null
   payload: string
+  destinationType: string
+  destination: runtime.JsonValue | null
+  destinationCredentials: string | null
   createdAt: Date
   updatedAt: Date
   deletedAt: Date | null
@@ -421,6 +438,9 @@ export type WebhookSubscriptionWhereInput = {
   runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destinationType?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destination?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  destinationCredentials?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -459,6 +479,9 @@ export type WebhookSubscriptionOrderByWithRelationInput = {
   runningRecovery?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
+  destinationType?: Prisma.SortOrder
+  destination?: Prisma.SortOrderInput | Prisma.SortOrder
+  destinationCredentials?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -500,6 +523,9 @@ export type WebhookSubscriptionWhereUniqueInput = Prisma.AtLeast<{
   runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destinationType?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destination?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  destinationCredentials?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -538,6 +564,9 @@ export type WebhookSubscriptionOrderByWithAggregationInput = {
   runningRecovery?: Prisma.SortOrderInput | Prisma.SortOrder
   retrySchedule?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
+  destinationType?: Prisma.SortOrder
+  destination?: Prisma.SortOrderInput | Prisma.SortOrder
+  destinationCredentials?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -579,6 +608,9 @@ export type WebhookSubscriptionScalarWhereWithAggregatesInput = {
   runningRecovery?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
   payload?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
+  destinationType?: Prisma.StringWithAggregatesFilter<"WebhookSubscription"> | string
+  destination?: Prisma.JsonNullableWithAggregatesFilter<"WebhookSubscription">
+  destinationCredentials?: Prisma.StringNullableWithAggregatesFilter<"WebhookSubscription"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookSubscription"> | Date | string | null
@@ -609,6 +641,9 @@ export type WebhookSubscriptionCreateInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -647,6 +682,9 @@ export type WebhookSubscriptionUncheckedCreateInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -679,6 +717,9 @@ export type WebhookSubscriptionUpdateInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -717,6 +758,9 @@ export type WebhookSubscriptionUncheckedUpdateInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -752,6 +796,9 @@ export type WebhookSubscriptionCreateManyInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -782,6 +829,9 @@ export type WebhookSubscriptionUpdateManyMutationInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -815,6 +865,9 @@ export type WebhookSubscriptionUncheckedUpdateManyInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -858,6 +911,9 @@ export type WebhookSubscriptionCountOrderByAggregateInput = {
   runningRecovery?: Prisma.SortOrder
   retrySchedule?: Prisma.SortOrder
   payload?: Prisma.SortOrder
+  destinationType?: Prisma.SortOrder
+  destination?: Prisma.SortOrder
+  destinationCredentials?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -897,6 +953,8 @@ export type WebhookSubscriptionMaxOrderByAggregateInput = {
   runAwake?: Prisma.SortOrder
   runningRecovery?: Prisma.SortOrder
   payload?: Prisma.SortOrder
+  destinationType?: Prisma.SortOrder
+  destinationCredentials?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -926,6 +984,8 @@ export type WebhookSubscriptionMinOrderByAggregateInput = {
   runAwake?: Prisma.SortOrder
   runningRecovery?: Prisma.SortOrder
   payload?: Prisma.SortOrder
+  destinationType?: Prisma.SortOrder
+  destinationCredentials?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   deletedAt?: Prisma.SortOrder
@@ -1164,6 +1224,9 @@ export type WebhookSubscriptionCreateWithoutWorkspaceInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1200,6 +1263,9 @@ export type WebhookSubscriptionUncheckedCreateWithoutWorkspaceInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1264,6 +1330,9 @@ export type WebhookSubscriptionScalarWhereInput = {
   runningRecovery?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   retrySchedule?: Prisma.JsonNullableFilter<"WebhookSubscription">
   payload?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destinationType?: Prisma.StringFilter<"WebhookSubscription"> | string
+  destination?: Prisma.JsonNullableFilter<"WebhookSubscription">
+  destinationCredentials?: Prisma.StringNullableFilter<"WebhookSubscription"> | string | null
   createdAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"WebhookSubscription"> | Date | string
   deletedAt?: Prisma.DateTimeNullableFilter<"WebhookSubscription"> | Date | string | null
@@ -1294,6 +1363,9 @@ export type WebhookSubscriptionCreateWithoutCreatedByInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1330,6 +1402,9 @@ export type WebhookSubscriptionUncheckedCreateWithoutCreatedByInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1388,6 +1463,9 @@ export type WebhookSubscriptionCreateWithoutApiKeyInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1424,6 +1502,9 @@ export type WebhookSubscriptionUncheckedCreateWithoutApiKeyInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1482,6 +1563,9 @@ export type WebhookSubscriptionCreateWithoutDeliveriesInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1519,6 +1603,9 @@ export type WebhookSubscriptionUncheckedCreateWithoutDeliveriesInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1566,6 +1653,9 @@ export type WebhookSubscriptionUpdateWithoutDeliveriesInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1603,6 +1693,9 @@ export type WebhookSubscriptionUncheckedUpdateWithoutDeliveriesInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1634,6 +1727,9 @@ export type WebhookSubscriptionCreateWithoutAttemptsInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1671,6 +1767,9 @@ export type WebhookSubscriptionUncheckedCreateWithoutAttemptsInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1718,6 +1817,9 @@ export type WebhookSubscriptionUpdateWithoutAttemptsInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1755,6 +1857,9 @@ export type WebhookSubscriptionUncheckedUpdateWithoutAttemptsInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1788,6 +1893,9 @@ export type WebhookSubscriptionCreateManyWorkspaceInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1818,6 +1926,9 @@ export type WebhookSubscriptionUpdateWithoutWorkspaceInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1854,6 +1965,9 @@ export type WebhookSubscriptionUncheckedUpdateWithoutWorkspaceInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1888,6 +2002,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutWorkspaceInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1920,6 +2037,9 @@ export type WebhookSubscriptionCreateManyCreatedByInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -1950,6 +2070,9 @@ export type WebhookSubscriptionUpdateWithoutCreatedByInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1986,6 +2109,9 @@ export type WebhookSubscriptionUncheckedUpdateWithoutCreatedByInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2020,6 +2146,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutCreatedByInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2052,6 +2181,9 @@ export type WebhookSubscriptionCreateManyApiKeyInput = {
   runningRecovery?: string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: string
+  destinationType?: string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
   deletedAt?: Date | string | null
@@ -2082,6 +2214,9 @@ export type WebhookSubscriptionUpdateWithoutApiKeyInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2118,6 +2253,9 @@ export type WebhookSubscriptionUncheckedUpdateWithoutApiKeyInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2152,6 +2290,9 @@ export type WebhookSubscriptionUncheckedUpdateManyWithoutApiKeyInput = {
   runningRecovery?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   retrySchedule?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   payload?: Prisma.StringFieldUpdateOperationsInput | string
+  destinationType?: Prisma.StringFieldUpdateOperationsInput | string
+  destination?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  destinationCredentials?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deletedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2225,6 +2366,9 @@ export type WebhookSubscriptionSelect<ExtArgs extends runtime.Types.Extensions.I
   runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
+  destinationType?: boolean
+  destination?: boolean
+  destinationCredentials?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2264,6 +2408,9 @@ export type WebhookSubscriptionSelectCreateManyAndReturn<ExtArgs extends runtime
   runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
+  destinationType?: boolean
+  destination?: boolean
+  destinationCredentials?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2300,6 +2447,9 @@ export type WebhookSubscriptionSelectUpdateManyAndReturn<ExtArgs extends runtime
   runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
+  destinationType?: boolean
+  destination?: boolean
+  destinationCredentials?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
@@ -2336,12 +2486,15 @@ export type WebhookSubscriptionSelectScalar = {
   runningRecovery?: boolean
   retrySchedule?: boolean
   payload?: boolean
+  destinationType?: boolean
+  destination?: boolean
+  destinationCredentials?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   deletedAt?: boolean
 }
 
-export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "effectiveInFlight" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "runningRecovery" | "retrySchedule" | "payload" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
+export type WebhookSubscriptionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "workspaceId" | "apiKeyId" | "createdById" | "url" | "description" | "events" | "boardIds" | "fields" | "condition" | "consecutiveFailures" | "secret" | "previousSecret" | "secretRotatedAt" | "pausedAt" | "disabledAt" | "conditionReason" | "maxInFlight" | "ratePerSecond" | "effectiveInFlight" | "retryAfterUntil" | "ordering" | "capWaitingSince" | "runAwake" | "runningRecovery" | "retrySchedule" | "payload" | "destinationType" | "destination" | "destinationCredentials" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookSubscription"]>
 export type WebhookSubscriptionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   workspace?: boolean | Prisma.WorkspaceDefaultArgs<ExtArgs>
   apiKey?: boolean | Prisma.WebhookSubscription$apiKeyArgs<ExtArgs>
@@ -2452,6 +2605,19 @@ export type $WebhookSubscriptionPayload<ExtArgs extends runtime.Types.Extensions
      * full: the event's whole envelope; thin: ticket events carry only the ticket's id, version, changed fields and link (src/webhooks/message/thin-payload.ts).
      */
     payload: string
+    /**
+     * https (a POST to `url`) or a broker: sqs, eventbridge, kafka, rabbitmq, nats (src/webhooks/message/destinations/settings.ts).
+     * For a broker, `url` holds the destination's address in URI form, without credentials.
+     */
+    destinationType: string
+    /**
+     * A broker destination's settings, in clear (queue URL, brokers, topic, exchange…); null for https.
+     */
+    destination: runtime.JsonValue | null
+    /**
+     * A broker destination's credentials, JSON sealed like the secrets for this row and column (secret-box.ts); never returned.
+     */
+    destinationCredentials: string | null
     createdAt: Date
     updatedAt: Date
     deletedAt: Date | null
@@ -2910,6 +3076,9 @@ export interface WebhookSubscriptionFieldRefs {
   readonly runningRecovery: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly retrySchedule: Prisma.FieldRef<"WebhookSubscription", 'Json'>
   readonly payload: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly destinationType: Prisma.FieldRef<"WebhookSubscription", 'String'>
+  readonly destination: Prisma.FieldRef<"WebhookSubscription", 'Json'>
+  readonly destinationCredentials: Prisma.FieldRef<"WebhookSubscription", 'String'>
   readonly createdAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
   readonly deletedAt: Prisma.FieldRef<"WebhookSubscription", 'DateTime'>
