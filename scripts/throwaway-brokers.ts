@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { restartBroker, signalBrokerProcesses, startBroker, stopBrokerProcesses, stopBrokers, type BrokerRecord } from './brokers/broker-process.ts';
+import { freezeBrokerProcesses, restartBroker, startBroker, stopBrokerProcesses, stopBrokers, thawBrokerProcesses, type BrokerRecord } from './brokers/broker-process.ts';
 import { brokerKinds, brokerNames, isBrokerName, type BrokerAddresses, type BrokerName } from './brokers/kinds.ts';
 import { provisionForTests } from './provision-env.ts';
 
@@ -86,8 +86,9 @@ export interface OwnBroker<N extends BrokerName> {
   stop(options?: { kill?: boolean }): Promise<void>;
   /** Starts it again on the same ports with the same data (moto's is in memory: it starts empty). */
   start(): Promise<void>;
-  /** SIGSTOP: it stops answering without closing anything, as a hung server does. */
-  freeze(): void;
+  /** SIGSTOP: it stops answering without closing anything, as a hung server does; resolves once it has stopped. */
+  freeze(): Promise<void>;
+  /** SIGCONT: it goes on where it stopped. */
   thaw(): void;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
@@ -107,8 +108,8 @@ export async function ownBroker<N extends BrokerName>(brokersDir: string, name: 
     address,
     stop: (options) => stopBrokerProcesses(dir, options),
     start: () => restartBroker(kind, dir, label),
-    freeze: () => signalBrokerProcesses(dir, 'SIGSTOP'),
-    thaw: () => signalBrokerProcesses(dir, 'SIGCONT'),
+    freeze: () => freezeBrokerProcesses(dir),
+    thaw: () => thawBrokerProcesses(dir),
     async close() {
       await stopBrokerProcesses(dir);
       fs.rmSync(dir, { recursive: true, force: true });

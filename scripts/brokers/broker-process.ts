@@ -64,27 +64,49 @@ function runningGroups(dir: string): number[] {
   return pids.filter(groupAlive);
 }
 
+/** The state letter of /proc/…/stat (R, S, T, Z…) and the process group, or undefined when gone. */
+function procStat(file: string): { state: string; pgrp: number } | undefined {
+  try {
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses: read after the last ')'.
+    const stat = fs.readFileSync(file, 'utf8');
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, pgrp: Number(pgrp) };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** The live (not zombie) processes of a process group, from /proc. */
+function groupMembers(pgid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      const stat = procStat(`/proc/${entry}/stat`);
+      return stat?.pgrp === pgid && stat.state !== 'Z';
+    })
+    .map(Number);
+}
+
 function groupAlive(pgid: number): boolean {
-  if (!fs.existsSync('/proc')) {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+  if (fs.existsSync('/proc')) return groupMembers(pgid).length > 0;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+}
+
+/** Every thread of every process of the group is stopped (SIGSTOP has taken effect). */
+function groupStopped(pgid: number): boolean {
+  return groupMembers(pgid).every((pid) => {
     try {
-      // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses: read after the last ')'.
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pgrp) === pgid && state !== 'Z') return true;
+      return fs.readdirSync(`/proc/${pid}/task`).every((task) => ['T', 't', undefined].includes(procStat(`/proc/${pid}/task/${task}/stat`)?.state));
     } catch {
-      // gone meanwhile
+      return true; // gone
     }
-  }
-  return false;
+  });
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -126,9 +148,24 @@ export async function stopBrokers(brokersDir: string): Promise<void> {
   await Promise.all(dirs.map((e) => stopBrokerProcesses(path.join(brokersDir, e.name))));
 }
 
-/** SIGSTOP (`freeze`) or SIGCONT: a broker that stops answering without closing its connections. */
-export function signalBrokerProcesses(dir: string, signal: 'SIGSTOP' | 'SIGCONT'): void {
-  for (const pgid of runningGroups(dir)) signalGroup(pgid, signal);
+/**
+ * SIGSTOP to the broker's processes: it stops answering without closing its connections, as a
+ * hung server does. Resolves once every thread has stopped: kill() only queues the signal, and a
+ * broker still running for those microseconds would answer a request sent right after.
+ */
+export async function freezeBrokerProcesses(dir: string): Promise<void> {
+  const groups = runningGroups(dir);
+  for (const pgid of groups) signalGroup(pgid, 'SIGSTOP');
+  if (!fs.existsSync('/proc')) return;
+  const deadline = Date.now() + STOP_WITHIN_MS;
+  while (!groups.every(groupStopped)) {
+    if (Date.now() > deadline) throw new Error(`the broker in ${dir} did not stop on SIGSTOP within ${STOP_WITHIN_MS / 1000} s`);
+    await sleep(5);
+  }
+}
+
+export function thawBrokerProcesses(dir: string): void {
+  for (const pgid of runningGroups(dir)) signalGroup(pgid, 'SIGCONT');
 }
 
 /** Starts `kind` on `ports` (its folder prepared already) and resolves once it answers. */
@@ -167,29 +204,24 @@ async function until(ready: () => Promise<boolean>, exited: () => string | undef
   for (;;) {
     if (await ready()) return;
     const ended = exited();
-    if (ended) throw new BrokerStartError(`${label} did not start: ${ended}. The end of its log (${logFile(dir)}):\n${logTail(dir)}`, logTail(dir));
-    if (Date.now() > deadline) throw new BrokerStartError(`${label} did not answer within ${READY_WITHIN_MS / 1000} s. The end of its log (${logFile(dir)}):\n${logTail(dir)}`, logTail(dir));
+    if (ended) throw new BrokerExitedError(`${label} did not start: ${ended}. The end of its log (${logFile(dir)}):\n${logTail(dir)}`);
+    if (Date.now() > deadline) throw new Error(`${label} did not answer within ${READY_WITHIN_MS / 1000} s. The end of its log (${logFile(dir)}):\n${logTail(dir)}`);
     await sleep(RETRY_EVERY_MS);
   }
 }
 
-class BrokerStartError extends Error {
-  constructor(
-    message: string,
-    readonly log: string,
-  ) {
-    super(message);
-  }
-}
-
-const portTaken = (log: string) => /EADDRINUSE|address already in use|eaddrinuse|BindException/i.test(log);
+/** A process of the broker ended before it was ready (as opposed to one that never answered). */
+class BrokerExitedError extends Error {}
 
 /**
- * A new broker in the empty folder `dir` on free ports. A port that `freePort` handed out can be
- * taken by another process before the broker binds it: a start whose log says so is tried again
- * on fresh ports (and a fresh folder), up to three times. Writes `broker.json` when ready.
+ * A new broker in the folder `dir` on free ports. A port that `freePort` handed out can be
+ * taken by another process before the broker binds it, and each broker says so its own way (epmd
+ * even exits quietly, taking the taker for another epmd): a start whose process ended early is
+ * tried again on fresh ports and a fresh folder, up to three times (an early end costs little;
+ * one that never answered is not tried again). Writes `broker.json` when ready.
  */
 export async function startBroker<A>(kind: BrokerKind<A>, dir: string, label: string): Promise<BrokerRecord<A>> {
+  const theirs = new Set(fs.readdirSync(dir)); // the caller's files, kept across tries
   for (let attempt = 1; ; attempt++) {
     const ports = await Promise.all(Array.from({ length: kind.ports }, () => freePort()));
     try {
@@ -202,8 +234,8 @@ export async function startBroker<A>(kind: BrokerKind<A>, dir: string, label: st
       return record;
     } catch (err) {
       await stopBrokerProcesses(dir, { kill: true });
-      if (attempt >= 3 || !(err instanceof BrokerStartError) || !portTaken(err.log)) throw err;
-      for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+      if (attempt >= 3 || !(err instanceof BrokerExitedError)) throw err;
+      for (const entry of fs.readdirSync(dir)) if (!theirs.has(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
     }
   }
 }
