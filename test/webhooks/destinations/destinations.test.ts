@@ -184,9 +184,11 @@ describe.each(CASES)('$type destination', ({ type, ordered, start }) => {
     expect(paused.data?.pauseWebhookSubscription).toEqual({ condition: 'paused' });
     const tickets = [await createTicket(`${type} held 1`), await createTicket(`${type} held 2`)];
     await until('the deliveries held', async () => (await prisma.delivery.count({ where: { subscriptionId: sub.id, status: 'held' } })) === 2);
-    expect((await place.read()).length).toBe(before);
+    // Nothing of theirs while paused (a late duplicate of an earlier outage's attempt may still come).
+    expect((await place.read()).filter((m) => tickets.some((t) => t.id === ticketIdOf(m)))).toEqual([]);
     expect((await api('POST', `/webhooks/${sub.id}/resume`, { key })).status).toBe(200);
-    const got = (await arrived(before + 2)).slice(before);
+    const theirs = async () => (await place.read()).filter((m) => tickets.some((t) => t.id === ticketIdOf(m)));
+    const got = await until('the held deliveries', async () => ((await theirs()).length >= 2 ? theirs() : null));
     if (ordered) expect(got.map(subjectOf)).toEqual([`${type} held 1`, `${type} held 2`]);
     expect(got.map(ticketIdOf).sort()).toEqual(tickets.map((t) => t.id).sort());
   }, 60_000);
