@@ -178,7 +178,6 @@ describe.each(CASES)('$type destination', ({ type, ordered, start }) => {
   }, 120_000);
 
   it('holds deliveries while paused, and sends them in order when resumed', async () => {
-    const before = (await place.read()).length;
     // Pausing by hand is the settings UI's (GraphQL); resuming is REST's too.
     const paused = await gql(key, 'mutation($id: String!) { pauseWebhookSubscription(id: $id) { condition } }', { id: sub.id });
     expect(paused.data?.pauseWebhookSubscription).toEqual({ condition: 'paused' });
