@@ -115,7 +115,7 @@ describe('RabbitMQ sender', () => {
       expect((await send(['tkt_a'])).map((o) => o.verdict)).toEqual(['delivered']);
       // Frozen: no confirm within the time limit. The connection it gave up on finishes closing
       // once the broker answers again, and must not take the next batch's connection with it.
-      own.freeze();
+      await own.freeze();
       try {
         // A shorter time limit than a delivery's (the same connection: the limit is not part of its key).
         expect(await send(['tkt_a'], 2_000)).toEqual([expect.objectContaining({ verdict: 'retry', error: expect.stringMatching(/no acknowledgement within 2000 ms/) })]);
