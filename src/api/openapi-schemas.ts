@@ -131,23 +131,58 @@ export function scopeAlternatives(route: RouteDef): string[][] {
   return alternatives.some((a) => a.length === 0) ? [[]] : alternatives;
 }
 
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * The options of every zod conversion. A discriminated union whose members are named (`.meta({ id
+ * })`) gets OpenAPI's `discriminator`, so client generators pick the member by its tag.
+ */
+const zodToJson = {
+  target: 'draft-2020-12',
+  io: 'input',
+  unrepresentable: 'any',
+  override: ({ zodSchema, jsonSchema }) => {
+    if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+    // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
+    if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
+    if (zodSchema instanceof z.ZodDiscriminatedUnion) {
+      const { discriminator, options } = zodSchema.def;
+      const mapping: Record<string, string> = {};
+      for (const option of options) {
+        const tag: unknown = (option as z.ZodObject).shape[discriminator];
+        const id = z.globalRegistry.get(option)?.id;
+        if (!(tag instanceof z.ZodLiteral) || !id) return;
+        mapping[String(tag.value)] = COMPONENTS + id;
+      }
+      jsonSchema.discriminator = { propertyName: discriminator, mapping };
+    }
+  },
+} satisfies Parameters<typeof z.toJSONSchema>[1];
+
+/** `$ref`s to zod's `$defs` made references to the components of the same name (namedSchemas). */
+function refsToComponents(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(refsToComponents);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/') ? COMPONENTS + x.slice('#/$defs/'.length) : refsToComponents(x)]),
+  );
+}
+
 /**
  * zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. An
  * integer read from text (decimalInteger, intIdParam) is declared as what it is, `type:
- * integer`, without the digits pattern of its text form, and with its default.
+ * integer`, without the digits pattern of its text form, and with its default. A part named with
+ * `.meta({ id })` is a `$ref` to its component (namedSchemas).
  */
 export function toJsonSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: 'any',
-    override: ({ zodSchema, jsonSchema }) => {
-      if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
-      // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
-      if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
-    },
-  }) as JsonSchema;
-  return rest;
+  const { $schema: _dialect, $defs: _named, ...rest } = z.toJSONSchema(s, zodToJson) as JsonSchema;
+  return refsToComponents(rest) as JsonSchema;
+}
+
+/** The input schemas named with `.meta({ id })` (the broker destinations, their credentials), as components. */
+export function namedSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { ...zodToJson, uri: (id) => COMPONENTS + id });
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema as JsonSchema]));
 }
 
 /**
