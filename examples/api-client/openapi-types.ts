@@ -1683,6 +1683,73 @@ export interface components {
             tls?: boolean;
             credentials?: components["schemas"]["UserPasswordInput"] | components["schemas"]["TokenInput"];
         };
+        /** @description An HTTPS POST to the subscription’s URL */
+        HttpsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "https";
+            url: string;
+        };
+        /** @description Amazon SQS: a message per delivery */
+        SqsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sqs";
+            queueUrl: string;
+            region: string;
+            /** @description A FIFO queue: MessageGroupId is the ticket id, MessageDeduplicationId the webhook-id */
+            fifo: boolean;
+        };
+        /** @description Amazon EventBridge: an entry per delivery */
+        EventBridgeDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "eventbridge";
+            eventBusName: string;
+            region: string;
+            endpoint: string | null;
+            sourcePrefix: string;
+        };
+        /** @description Apache Kafka: a record per delivery, keyed by the ticket id */
+        KafkaDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kafka";
+            brokers: string[];
+            topic: string;
+            tls: boolean;
+            sasl: string | null;
+        };
+        /** @description RabbitMQ (AMQP 0-9-1): a persistent message per delivery, with publisher confirms */
+        RabbitMqDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            url: string;
+            exchange: string;
+            routingKeyPrefix: string;
+        };
+        /** @description NATS JetStream: a publish per delivery, Nats-Msg-Id the webhook-id */
+        NatsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nats";
+            servers: string[];
+            subject: string;
+            tls: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -5100,7 +5167,7 @@ export interface operations {
                             /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                             url: string;
                             /** @description Where deliveries go, and how (credentials are never shown) */
-                            destination: unknown;
+                            destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                             /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                             events: string[];
                             /** @description Board ids; empty means every board */
@@ -5296,7 +5363,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5491,7 +5558,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5798,7 +5865,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6003,7 +6070,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6279,7 +6346,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6448,7 +6515,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */

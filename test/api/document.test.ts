@@ -11,7 +11,7 @@ import { routes } from '../../src/api/routes.ts';
 import { errorTable } from '../../src/errors/errors.ts';
 import { config } from '../../src/config.ts';
 import { api } from '../support/fixtures.ts';
-import { BROKER_TYPES } from '../../src/webhooks/message/destinations/settings.ts';
+import { BROKER_TYPES, DESTINATION_TYPES } from '../../src/webhooks/message/destinations/settings.ts';
 import { createWebhookInput } from '../../src/webhooks/subscriptions/webhook.service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -163,5 +163,15 @@ describe('the OpenAPI document', () => {
         expect(createWebhookInput.safeParse({ events: ['ticket.created'], destination: example }).error).toBeUndefined();
       }
     }
+    // The answers: one member per type (https too), told apart by `type`, without credentials.
+    const answered = doc.paths['/webhooks/{id}'].get.responses['200'].content['application/json'].schema.properties.destination;
+    expect(answered.discriminator.propertyName).toBe('type');
+    expect(Object.keys(answered.discriminator.mapping)).toEqual([...DESTINATION_TYPES]);
+    for (const [type, ref] of Object.entries<string>(answered.discriminator.mapping)) {
+      const member = doc.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(member.properties.type).toEqual({ type: 'string', const: type });
+      expect(member.properties).not.toHaveProperty('credentials');
+    }
+    expect(doc.paths['/webhooks'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.destination).toEqual(answered);
   });
 });
