@@ -1519,6 +1519,237 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description An IAM access key (write-only: stored sealed, never returned) */
+        AwsCredentialsInput: {
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            accessKeyId: string;
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            secretAccessKey: string;
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            sessionToken?: string;
+        };
+        /** @description User name and password (write-only: stored sealed, never returned) */
+        UserPasswordInput: {
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            username: string;
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            password: string;
+        };
+        /**
+         * @description Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.
+         * @example {
+         *       "type": "sqs",
+         *       "queueUrl": "https://sqs.eu-west-1.amazonaws.com/123456789012/ticket-events.fifo",
+         *       "credentials": {
+         *         "accessKeyId": "AKIAIOSFODNN7EXAMPLE",
+         *         "secretAccessKey": "<secret access key>"
+         *       }
+         *     }
+         */
+        SqsDestinationInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sqs";
+            /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
+            queueUrl: string;
+            /** @description The queue’s region; absent: read from the queue URL */
+            region?: string;
+            credentials: components["schemas"]["AwsCredentialsInput"];
+        };
+        /**
+         * @description Amazon EventBridge: one entry per delivery (PutEvents, up to 10); Source from the event type’s first word, DetailType the event type, Detail the signed delivery.
+         * @example {
+         *       "type": "eventbridge",
+         *       "eventBusName": "ticketing",
+         *       "region": "eu-west-1",
+         *       "sourcePrefix": "acme.ticketing",
+         *       "credentials": {
+         *         "accessKeyId": "AKIAIOSFODNN7EXAMPLE",
+         *         "secretAccessKey": "<secret access key>"
+         *       }
+         *     }
+         */
+        EventBridgeDestinationInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "eventbridge";
+            /** @description The event bus, by name or ARN */
+            eventBusName: string & (unknown & unknown);
+            /** @description The bus’s region */
+            region: string;
+            /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
+            endpoint?: string;
+            /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
+            sourcePrefix?: string;
+            credentials: components["schemas"]["AwsCredentialsInput"];
+        };
+        /**
+         * @description Apache Kafka: an idempotent producer, one record per delivery (a produce request per batch), acks from all in-sync replicas; the Standard Webhooks headers as record headers.
+         * @example {
+         *       "type": "kafka",
+         *       "brokers": [
+         *         "b-1.kafka.example.com:9096",
+         *         "b-2.kafka.example.com:9096"
+         *       ],
+         *       "topic": "ticket-events",
+         *       "tls": true,
+         *       "sasl": "scram-sha-512",
+         *       "credentials": {
+         *         "username": "ticketing",
+         *         "password": "<password>"
+         *       }
+         *     }
+         */
+        KafkaDestinationInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kafka";
+            /** @description Bootstrap brokers, host:port */
+            brokers: string[];
+            /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+            topic: string;
+            /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+            tls?: boolean;
+            /**
+             * @description SASL mechanism; needs `credentials`
+             * @enum {string}
+             */
+            sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
+            credentials?: components["schemas"]["UserPasswordInput"];
+        };
+        /**
+         * @description RabbitMQ (AMQP 0-9-1): persistent messages on a channel with publisher confirms, the Standard Webhooks headers as message headers; routing key from the event type.
+         * @example {
+         *       "type": "rabbitmq",
+         *       "url": "amqps://rabbitmq.example.com/ticketing",
+         *       "exchange": "ticket-events",
+         *       "routingKeyPrefix": "tickets.",
+         *       "credentials": {
+         *         "username": "ticketing",
+         *         "password": "<password>"
+         *       }
+         *     }
+         */
+        RabbitMqDestinationInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
+            url: string;
+            /** @description The exchange to publish to (it must exist) */
+            exchange: string;
+            /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
+            routingKeyPrefix?: string;
+            credentials: components["schemas"]["UserPasswordInput"];
+        };
+        /** @description A token (write-only) */
+        TokenInput: {
+            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
+            token: string;
+        };
+        /**
+         * @description NATS JetStream: a publish per delivery, acknowledged by the stream; `Nats-Msg-Id` is the webhook-id, so the stream drops a retried duplicate.
+         * @example {
+         *       "type": "nats",
+         *       "servers": [
+         *         "nats.example.com:4222"
+         *       ],
+         *       "subject": "ticketing",
+         *       "tls": true,
+         *       "credentials": {
+         *         "token": "<token>"
+         *       }
+         *     }
+         */
+        NatsDestinationInput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nats";
+            /** @description NATS servers, host:port */
+            servers: string[];
+            /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
+            subject: string;
+            /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
+            tls?: boolean;
+            credentials?: components["schemas"]["UserPasswordInput"] | components["schemas"]["TokenInput"];
+        };
+        /** @description An HTTPS POST to the subscription’s URL */
+        HttpsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "https";
+            url: string;
+        };
+        /** @description Amazon SQS: a message per delivery */
+        SqsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sqs";
+            queueUrl: string;
+            region: string;
+            /** @description A FIFO queue: MessageGroupId is the ticket id, MessageDeduplicationId the webhook-id */
+            fifo: boolean;
+        };
+        /** @description Amazon EventBridge: an entry per delivery */
+        EventBridgeDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "eventbridge";
+            eventBusName: string;
+            region: string;
+            endpoint: string | null;
+            sourcePrefix: string;
+        };
+        /** @description Apache Kafka: a record per delivery, keyed by the ticket id */
+        KafkaDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kafka";
+            brokers: string[];
+            topic: string;
+            tls: boolean;
+            sasl: string | null;
+        };
+        /** @description RabbitMQ (AMQP 0-9-1): a persistent message per delivery, with publisher confirms */
+        RabbitMqDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            url: string;
+            exchange: string;
+            routingKeyPrefix: string;
+        };
+        /** @description NATS JetStream: a publish per delivery, Nats-Msg-Id the webhook-id */
+        NatsDestination: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "nats";
+            servers: string[];
+            subject: string;
+            tls: boolean;
+        };
     };
     responses: never;
     parameters: never;
@@ -4936,7 +5167,7 @@ export interface operations {
                             /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                             url: string;
                             /** @description Where deliveries go, and how (credentials are never shown) */
-                            destination: unknown;
+                            destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                             /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                             events: string[];
                             /** @description Board ids; empty means every board */
@@ -5112,98 +5343,7 @@ export interface operations {
                      */
                     payload?: "full" | "thin";
                     /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
-                    destination?: {
-                        /** @constant */
-                        type: "sqs";
-                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
-                        queueUrl: string;
-                        /** @description The queue’s region; absent: read from the queue URL */
-                        region?: string;
-                        /** @description An IAM access key (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            accessKeyId: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            secretAccessKey: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            sessionToken?: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "eventbridge";
-                        /** @description The event bus, by name or ARN */
-                        eventBusName: string & (unknown & unknown);
-                        /** @description The bus’s region */
-                        region: string;
-                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
-                        endpoint?: string;
-                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
-                        sourcePrefix?: string;
-                        /** @description An IAM access key (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            accessKeyId: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            secretAccessKey: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            sessionToken?: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "kafka";
-                        /** @description Bootstrap brokers, host:port */
-                        brokers: string[];
-                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
-                        topic: string;
-                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
-                        tls?: boolean;
-                        /**
-                         * @description SASL mechanism; needs `credentials`
-                         * @enum {string}
-                         */
-                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
-                        /** @description User name and password (write-only: stored sealed, never returned) */
-                        credentials?: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "rabbitmq";
-                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
-                        url: string;
-                        /** @description The exchange to publish to (it must exist) */
-                        exchange: string;
-                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
-                        routingKeyPrefix?: string;
-                        /** @description User name and password (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "nats";
-                        /** @description NATS servers, host:port */
-                        servers: string[];
-                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
-                        subject: string;
-                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
-                        tls?: boolean;
-                        credentials?: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        } | {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            token: string;
-                        };
-                    };
+                    destination?: components["schemas"]["SqsDestinationInput"] | components["schemas"]["EventBridgeDestinationInput"] | components["schemas"]["KafkaDestinationInput"] | components["schemas"]["RabbitMqDestinationInput"] | components["schemas"]["NatsDestinationInput"];
                 };
             };
         };
@@ -5223,7 +5363,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5418,7 +5558,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -5705,98 +5845,7 @@ export interface operations {
                      */
                     payload?: "full" | "thin";
                     /** @description Where deliveries go when not to an HTTPS `url`: a queue or bus (Amazon SQS, Amazon EventBridge, Apache Kafka, RabbitMQ, NATS JetStream), with the same body and Standard Webhooks headers (signature included) as message attributes or headers. Send either `url` (https) or `destination`. Credentials are write-only: stored sealed, never returned; send them again with any change of `destination`. Broker addresses follow the URL rule (public addresses only, encrypted connections) outside development. */
-                    destination?: {
-                        /** @constant */
-                        type: "sqs";
-                        /** @description The queue URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`); a name ending in `.fifo` is a FIFO queue. http only in development. */
-                        queueUrl: string;
-                        /** @description The queue’s region; absent: read from the queue URL */
-                        region?: string;
-                        /** @description An IAM access key (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            accessKeyId: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            secretAccessKey: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            sessionToken?: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "eventbridge";
-                        /** @description The event bus, by name or ARN */
-                        eventBusName: string & (unknown & unknown);
-                        /** @description The bus’s region */
-                        region: string;
-                        /** @description Another endpoint than the region’s (a VPC endpoint); http only in development */
-                        endpoint?: string;
-                        /** @description Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing` */
-                        sourcePrefix?: string;
-                        /** @description An IAM access key (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            accessKeyId: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            secretAccessKey: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            sessionToken?: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "kafka";
-                        /** @description Bootstrap brokers, host:port */
-                        brokers: string[];
-                        /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
-                        topic: string;
-                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
-                        tls?: boolean;
-                        /**
-                         * @description SASL mechanism; needs `credentials`
-                         * @enum {string}
-                         */
-                        sasl?: "plain" | "scram-sha-256" | "scram-sha-512";
-                        /** @description User name and password (write-only: stored sealed, never returned) */
-                        credentials?: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "rabbitmq";
-                        /** @description The broker, `amqps://host[:port][/vhost]` without user info (amqp only in development) */
-                        url: string;
-                        /** @description The exchange to publish to (it must exist) */
-                        exchange: string;
-                        /** @description The routing key is this prefix and the event type (`tickets.ticket.created`); default none */
-                        routingKeyPrefix?: string;
-                        /** @description User name and password (write-only: stored sealed, never returned) */
-                        credentials: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        };
-                    } | {
-                        /** @constant */
-                        type: "nats";
-                        /** @description NATS servers, host:port */
-                        servers: string[];
-                        /** @description Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`) */
-                        subject: string;
-                        /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
-                        tls?: boolean;
-                        credentials?: {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            username: string;
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            password: string;
-                        } | {
-                            /** @description Text rule: no NUL or other control character except tab, line feed and carriage return, and no unpaired surrogate. */
-                            token: string;
-                        };
-                    };
+                    destination?: components["schemas"]["SqsDestinationInput"] | components["schemas"]["EventBridgeDestinationInput"] | components["schemas"]["KafkaDestinationInput"] | components["schemas"]["RabbitMqDestinationInput"] | components["schemas"]["NatsDestinationInput"];
                 };
             };
         };
@@ -5816,7 +5865,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6021,7 +6070,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6297,7 +6346,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */
@@ -6466,7 +6515,7 @@ export interface operations {
                         /** @description The HTTPS endpoint; for a broker destination, its address in URI form (no credentials) */
                         url: string;
                         /** @description Where deliveries go, and how (credentials are never shown) */
-                        destination: unknown;
+                        destination: components["schemas"]["HttpsDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["EventBridgeDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["RabbitMqDestination"] | components["schemas"]["NatsDestination"];
                         /** @description `ticket.created`, `ticket.updated`, `ticket.state_changed`, `ticket.comment_added`, `webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed` */
                         events: string[];
                         /** @description Board ids; empty means every board */

@@ -9,6 +9,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  isUnionType,
   Kind,
   OperationTypeNode,
   parse,
@@ -17,6 +18,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type GraphQLObjectType,
+  type GraphQLUnionType,
 } from 'graphql';
 import { schema } from './schema.ts';
 import { routes } from './routes.ts';
@@ -56,7 +58,46 @@ function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | und
   if (isScalarType(type)) return scalarSchemas[type.name] ?? {};
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value as unknown) };
   if (isObjectType(type)) return objectSchema(type, selection);
+  if (isUnionType(type)) return unionSchema(type, selection);
   return {};
+}
+
+const COMPONENTS = '#/components/schemas/';
+
+/** How a union tells its members apart in JSON: a field and, for each of its values, the member type's name. */
+interface UnionDiscriminator {
+  propertyName: string;
+  mapping: Record<string, string>;
+}
+
+/** Each union member's schema, by type name: a component, the same in every answer that holds it. */
+const unionMembers = new Map<string, { schema: JsonSchema; text: string }>();
+
+/**
+ * A union: a `oneOf` of its members, each a component named after its GraphQL type whose
+ * discriminating field is the constant of its tag (the union's `extensions.discriminator`, which
+ * the document needs: GraphQL's `__typename` is not in the JSON). The selection must select every
+ * member, each with the same fields wherever the union is answered.
+ */
+function unionSchema(type: GraphQLUnionType, selection: SelectionSetNode | undefined): JsonSchema {
+  const tagged = type.extensions.discriminator as UnionDiscriminator | undefined;
+  const fail = (why: string) => new Error(`the union ${type.name} ${why}`);
+  if (!tagged) throw fail('needs extensions.discriminator ({propertyName, mapping: {tag: member type}}) to be documented');
+  const mapping: Record<string, string> = {};
+  for (const [tag, name] of Object.entries(tagged.mapping)) {
+    const member = type.getTypes().find((t) => t.name === name);
+    const fragment = selection?.selections.find((s) => s.kind === Kind.INLINE_FRAGMENT && s.typeCondition?.name.value === name);
+    if (!member || fragment?.kind !== Kind.INLINE_FRAGMENT) throw fail(`is answered without \`... on ${name}\``);
+    const object = objectSchema(member, fragment.selectionSet) as { properties: Record<string, JsonSchema> };
+    if (!object.properties[tagged.propertyName]) throw fail(`is answered without \`${tagged.propertyName}\` of ${name}`);
+    object.properties[tagged.propertyName] = { type: 'string', const: tag };
+    const text = JSON.stringify(object);
+    if ((unionMembers.get(name)?.text ?? text) !== text) throw fail(`is answered with other fields of ${name} elsewhere: one component holds them`);
+    unionMembers.set(name, { schema: { ...object, ...(member.description ? { description: member.description } : {}) }, text });
+    mapping[tag] = COMPONENTS + name;
+  }
+  if (type.getTypes().length !== Object.keys(mapping).length) throw fail('has members its discriminator does not name');
+  return { oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: tagged.propertyName, mapping } };
 }
 
 function nullableOf(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
@@ -132,22 +173,62 @@ export function scopeAlternatives(route: RouteDef): string[][] {
 }
 
 /**
+ * The options of every zod conversion. A discriminated union whose members are named (`.meta({ id
+ * })`) gets OpenAPI's `discriminator`, so client generators pick the member by its tag.
+ */
+const zodToJson = {
+  target: 'draft-2020-12',
+  io: 'input',
+  unrepresentable: 'any',
+  override: ({ zodSchema, jsonSchema }) => {
+    if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
+    // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
+    if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
+    if (zodSchema instanceof z.ZodDiscriminatedUnion) {
+      const { discriminator, options } = zodSchema.def;
+      const mapping: Record<string, string> = {};
+      for (const option of options) {
+        const tag: unknown = (option as z.ZodObject).shape[discriminator];
+        const id = z.globalRegistry.get(option)?.id;
+        if (!(tag instanceof z.ZodLiteral) || !id) return;
+        mapping[String(tag.value)] = COMPONENTS + id;
+      }
+      jsonSchema.discriminator = { propertyName: discriminator, mapping };
+    }
+  },
+} satisfies Parameters<typeof z.toJSONSchema>[1];
+
+/** `$ref`s to zod's `$defs` made references to the components of the same name (namedSchemas). */
+function refsToComponents(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(refsToComponents);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/') ? COMPONENTS + x.slice('#/$defs/'.length) : refsToComponents(x)]),
+  );
+}
+
+/**
  * zod's JSON Schema without `$schema`: in OpenAPI 3.1 every schema already is 2020-12. An
  * integer read from text (decimalInteger, intIdParam) is declared as what it is, `type:
- * integer`, without the digits pattern of its text form, and with its default.
+ * integer`, without the digits pattern of its text form, and with its default. A part named with
+ * `.meta({ id })` is a `$ref` to its component (namedSchemas).
  */
 export function toJsonSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(s, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: 'any',
-    override: ({ zodSchema, jsonSchema }) => {
-      if (jsonSchema.type === 'integer') delete jsonSchema.pattern;
-      // zod leaves the default out when it is of the parsed type (a number) rather than the input's.
-      if (zodSchema instanceof z.ZodDefault && jsonSchema.default === undefined) jsonSchema.default = zodSchema.def.defaultValue;
-    },
-  }) as JsonSchema;
-  return rest;
+  const { $schema: _dialect, $defs: _named, ...rest } = z.toJSONSchema(s, zodToJson) as JsonSchema;
+  return refsToComponents(rest) as JsonSchema;
+}
+
+/**
+ * The schemas the document names besides the problems and representations: the input schemas
+ * named with `.meta({ id })` (the broker destinations, their credentials) and the union members
+ * of the answers (unionSchema; complete once every route's answer was derived).
+ */
+export function namedSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { ...zodToJson, uri: (id) => COMPONENTS + id });
+  return {
+    ...Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema as JsonSchema])),
+    ...Object.fromEntries([...unionMembers].map(([name, { schema }]) => [name, schema])),
+  };
 }
 
 /**

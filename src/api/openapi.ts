@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/paging.ts';
 import { TEXT_RULE_NOTE } from '../validation/text.ts';
 import { routes } from './routes.ts';
 import type { RouteDef } from '../rest/route.ts';
-import { representations, scopeAlternatives, toJsonSchema, type JsonSchema } from './openapi-schemas.ts';
+import { namedSchemas, representations, scopeAlternatives, toJsonSchema, type JsonSchema } from './openapi-schemas.ts';
 import { codeList, REST_CODES } from './openapi-problems.ts';
 import { responseHeaders, responses } from './openapi-responses.ts';
 import { parameters } from './openapi-parameters.ts';
@@ -99,7 +99,7 @@ export function buildOpenApiDocument(serverUrl = '/public/v1') {
         },
       },
       headers: responseHeaders,
-      schemas: { ...Object.fromEntries(problemComponents), ...Object.fromEntries(representations().map((r) => [r.name, r.schema])) },
+      schemas: { ...Object.fromEntries(problemComponents), ...Object.fromEntries(representations().map((r) => [r.name, r.schema])), ...namedSchemas() },
     },
   };
 }

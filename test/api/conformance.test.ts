@@ -74,6 +74,7 @@ const ABSENT_ID = 2147483647;
 const ABSENT_WEBHOOK = 'wh_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 /** A name that never resolves (RFC 2606): saving accepts it, a delivery fails fast. */
 const HOOK_URL = 'https://93.184.216.34/ticketing'; // a host name would have to resolve
+const QUEUE_URL = 'https://93.184.216.34/123456789012/ticket-events.fifo';
 
 const NEW_BOARD = { name: 'Conformance', priorities: ['normal'], fields: [{ name: 'Kind', type: 'select', options: ['a', 'b'] }], states: [{ name: 'Open', category: 'open' }, { name: 'Done', category: 'solved' }] };
 /** A new board of the fixtures' workspace (its id). */
@@ -328,7 +329,7 @@ const CASES: Record<string, Case[]> = {
     { name: 'nothing to change', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.articles[0] }, body: {} }) },
   ],
   listWebhookSubscriptions: [
-    { name: 'every subscription', status: 200, call: () => ({}), then: (res) => expect(res.body.data).toHaveLength(2) },
+    { name: 'every subscription', status: 200, call: () => ({}), then: (res) => expect(res.body.data).toHaveLength(3) },
     { name: 'a page of one, with Link', status: 200, call: () => ({ query: { limit: '1' } }), then: hasLink },
     { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value }) },
   ],
@@ -340,6 +341,22 @@ const CASES: Record<string, Case[]> = {
       then: (res) => expect(res.body.secret).toMatch(/^whsec_/),
     },
     { name: 'a URL outside the rule', status: 422, code: 'validation_failed', call: () => ({ body: { url: 'https://10.0.0.1/', events: ['ticket.created'] } }) },
+    {
+      name: 'an SQS destination: its settings answered, never its credentials',
+      status: 201,
+      call: () => ({ body: { destination: { type: 'sqs', queueUrl: QUEUE_URL, region: 'eu-west-1', credentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'never-answered' } }, events: ['ticket.created'] } }),
+      then: (res) => {
+        expect(res.body.destination).toEqual({ type: 'sqs', queueUrl: QUEUE_URL, region: 'eu-west-1', fifo: true });
+        expect(res.body.url).toBe(QUEUE_URL);
+        expect(res.text).not.toContain('never-answered');
+      },
+    },
+    {
+      name: 'a broker address outside the rule',
+      status: 422,
+      code: 'validation_failed',
+      call: () => ({ body: { destination: { type: 'nats', servers: ['10.0.0.1:4222'], subject: 'ticketing', tls: true }, events: ['ticket.created'] } }),
+    },
     {
       name: 'over the key’s subscription limit',
       status: 422,
@@ -358,6 +375,15 @@ const CASES: Record<string, Case[]> = {
   ],
   updateWebhookSubscription: [
     { name: 'new events', status: 200, call: (f) => ({ params: { id: f.webhooks[0] }, body: { events: ['ticket.updated'] } }) },
+    {
+      name: 'a RabbitMQ destination instead of the URL',
+      status: 200,
+      call: (f) => ({ params: { id: f.webhooks[2] }, body: { destination: { type: 'rabbitmq', url: 'amqps://93.184.216.34/ticketing', exchange: 'tickets', credentials: { username: 'u', password: 'never-answered' } } } }),
+      then: (res) => {
+        expect(res.body.destination).toEqual({ type: 'rabbitmq', url: 'amqps://93.184.216.34/ticketing', exchange: 'tickets', routingKeyPrefix: '' });
+        expect(res.text).not.toContain('never-answered');
+      },
+    },
     { name: 'an absent subscription', status: 404, code: 'not_found', call: () => ({ params: { id: ABSENT_WEBHOOK }, body: { description: 'x' } }) },
     { name: 'a URL outside the rule', status: 422, code: 'validation_failed', call: (f) => ({ params: { id: f.webhooks[0] }, body: { url: 'http://example.com/' } }) },
     { name: 'a role that may not manage webhooks', status: 403, code: 'forbidden', call: (f) => ({ key: f.viewer.value, params: { id: f.webhooks[0] }, body: { description: 'x' } }) },
@@ -549,6 +575,9 @@ const doc = (await dereference(structuredClone(buildOpenApiDocument()) as unknow
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 // A CommonJS module: Node hands its module.exports to a default import, the plugin is `.default`.
 ajvFormats.default(ajv);
+// OpenAPI's `discriminator` (the destination's `type`) only helps client generators pick a member:
+// the members' `const` tags, under `oneOf`, are what the answer is checked against.
+ajv.addKeyword('discriminator');
 const validators = new Map<object, ReturnType<typeof ajv.compile>>();
 function validatorOf(schema: object) {
   let v = validators.get(schema);
@@ -654,7 +683,8 @@ async function createFixtures(): Promise<Fixtures> {
   for (const [title, status] of [['Resetting a password', 'published'], ['Draft notes', 'draft']]) {
     f.articles.push((await made(f, 'createKnowledgeBaseArticle', { body: { title, body: 'Text', status } }, 201)).id);
   }
-  for (const events of [['ticket.created'], ['ticket.state_changed']]) {
+  // The third is the one a case turns into a broker destination.
+  for (const events of [['ticket.created'], ['ticket.state_changed'], ['ticket.updated']]) {
     f.webhooks.push((await made(f, 'createWebhookSubscription', { body: { url: HOOK_URL, events } }, 201)).id);
   }
   f.deliveryId = (await createDelivery(ws, f.webhooks[0])).deliveryId;

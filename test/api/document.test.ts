@@ -11,6 +11,8 @@ import { routes } from '../../src/api/routes.ts';
 import { errorTable } from '../../src/errors/errors.ts';
 import { config } from '../../src/config.ts';
 import { api } from '../support/fixtures.ts';
+import { BROKER_TYPES, DESTINATION_TYPES } from '../../src/webhooks/message/destinations/settings.ts';
+import { createWebhookInput } from '../../src/webhooks/subscriptions/webhook.service.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, any>; parameters: { name: string; in: string }[] };
@@ -139,5 +141,37 @@ describe('the OpenAPI document', () => {
     const user = doc.paths['/users/{id}'].get.responses['200'].content['application/json'].schema;
     expect(user.properties.email.type).toEqual(['string', 'null']);
     expect(doc.paths['/users'].get.responses['200'].content['application/json'].schema.properties.nextCursor.type).toEqual(['string', 'null']);
+  });
+
+  it('gives a subscription’s destination as a oneOf of named schemas with a discriminator on type, each with examples the API accepts', () => {
+    const doc = buildOpenApiDocument() as any;
+    for (const [path, method] of [['/webhooks', 'post'], ['/webhooks/{id}', 'patch']]) {
+      const destination = doc.paths[path][method].requestBody.content['application/json'].schema.properties.destination;
+      const mapping: Record<string, string> = destination.discriminator.mapping;
+      expect(destination.discriminator.propertyName).toBe('type');
+      expect(Object.keys(mapping)).toEqual([...BROKER_TYPES]);
+      expect(destination.oneOf).toEqual(Object.values(mapping).map(($ref) => ({ $ref })));
+    }
+    const mapping: Record<string, string> = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.destination.discriminator.mapping;
+    for (const [type, ref] of Object.entries(mapping)) {
+      const component = doc.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(component.properties.type).toEqual({ type: 'string', const: type });
+      expect(component.examples.length).toBeGreaterThan(0);
+      for (const example of component.examples) {
+        expect(example.type).toBe(type);
+        // The rules JSON Schema cannot state (URL forms) too: the body the route parses.
+        expect(createWebhookInput.safeParse({ events: ['ticket.created'], destination: example }).error).toBeUndefined();
+      }
+    }
+    // The answers: one member per type (https too), told apart by `type`, without credentials.
+    const answered = doc.paths['/webhooks/{id}'].get.responses['200'].content['application/json'].schema.properties.destination;
+    expect(answered.discriminator.propertyName).toBe('type');
+    expect(Object.keys(answered.discriminator.mapping)).toEqual([...DESTINATION_TYPES]);
+    for (const [type, ref] of Object.entries<string>(answered.discriminator.mapping)) {
+      const member = doc.components.schemas[ref.replace('#/components/schemas/', '')];
+      expect(member.properties.type).toEqual({ type: 'string', const: type });
+      expect(member.properties).not.toHaveProperty('credentials');
+    }
+    expect(doc.paths['/webhooks'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.destination).toEqual(answered);
   });
 });

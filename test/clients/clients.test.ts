@@ -2,8 +2,9 @@
 // openapi-python-client, Go by oapi-codegen (both provisioned into .tools by scripts/provision.sh,
 // pinned). Each must generate with no warning, then drive a short flow against the service's HTTP
 // app on a loopback port (python/flow.py, go/main.go): GET /me, boards, a ticket sent twice with
-// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log, a bulk job,
-// and the administration writes (boards, invitations, people). Every answer
+// one Idempotency-Key, a refusal, paging, a webhook subscription and its delivery log, a
+// subscription to a queue changed to a Kafka topic (the destination's oneOf), a bulk job, and the
+// administration writes (boards, invitations, people). Every answer
 // must parse into the generated model of its status; the flows print fields read from the models,
 // and this file compares them with what the service stored and answers.
 import { execFile } from 'node:child_process';
@@ -22,6 +23,7 @@ import { fromRoot } from '../../src/paths.ts';
 import { supportBoard } from '../tickets/helpers.ts';
 import { createDelivery } from '../webhooks/fixtures.ts';
 import { jobRunner } from '../../src/jobs/job-runner.ts';
+import { openSecret } from '../../src/webhooks/message/secret-box.ts';
 
 const run = promisify(execFile);
 const here = import.meta.dirname;
@@ -218,6 +220,33 @@ async function checkAudit(flow: FlowRunner, setup: Awaited<ReturnType<typeof che
 }
 
 /**
+ * A broker destination through the generated request and answer types (the document's oneOf with
+ * its discriminator): an SQS queue saved (a public address written as an IP literal: saving never
+ * connects, and needs no DNS), read back, changed to a Kafka topic, deleted. Each answer parses
+ * into the member its `type` names; no answer carries a credential, which the row holds sealed.
+ */
+async function checkDestination(flow: FlowRunner, client: 'Python' | 'Go') {
+  const { ws, key } = await workspaceWithKey();
+  const queueUrl = `https://93.184.216.34/123456789012/${client.toLowerCase()}-events.fifo`;
+  const secrets = { accessKeyId: `AKIA${client.toUpperCase()}FLOWEXAMPLE`, secretAccessKey: `sqs-secret-${crypto.randomUUID()}`, kafkaPassword: `kafka-password-${crypto.randomUUID()}` };
+  const out = await flow('destination', key.value, queueUrl, secrets.accessKeyId, secrets.secretAccessKey, secrets.kafkaPassword);
+  const model = (d: { model: string }) => ({ ...d, model: d.model.replace(/^ticketing\./, '') });
+  const sqs = { model: 'SqsDestination', type: 'sqs', queueUrl, region: 'eu-west-1', fifo: true };
+  expect(model(out.created.destination)).toEqual(sqs);
+  expect(out.created.url).toBe(queueUrl);
+  expect(model(out.read.destination)).toEqual(sqs);
+  expect(model(out.changed.destination)).toEqual({ model: 'KafkaDestination', type: 'kafka', brokers: ['93.184.216.34:9093'], topic: 'tickets', tls: true, sasl: 'scram-sha-512' });
+  expect(out.changed.url).toBe('kafka+ssl://93.184.216.34:9093/tickets');
+  expect(out.answers).toHaveLength(3);
+  for (const answer of out.answers as string[]) for (const secret of Object.values(secrets)) expect(answer).not.toContain(secret);
+  expect([out.deleted, out.gone]).toEqual([204, 404]);
+  const row = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: out.created.id } });
+  expect(row).toMatchObject({ workspaceId: ws.workspace.id, destinationType: 'kafka' });
+  expect(row.deletedAt).not.toBeNull();
+  expect(JSON.parse(openSecret(row.destinationCredentials!, { subscriptionId: row.id, column: 'destinationCredentials' }))).toEqual({ username: client.toLowerCase(), password: secrets.kafkaPassword });
+}
+
+/**
  * A bulk job through the flow: accepted (202, queued) and replayed under its Idempotency-Key,
  * read back queued; run here (this file has no Temporal worker: the job's activity code, as the
  * worker would run it), then read again through the client with each item's result.
@@ -316,6 +345,10 @@ describe('openapi-python-client', () => {
     await checkAudit(flow, setup);
   });
 
+  it('saves, reads, changes and deletes a broker destination through the oneOf models; no credential answered', SLOW, async () => {
+    await checkDestination(flow, 'Python');
+  });
+
   it('sends a bulk job and follows it; every answer parses into the generated models', SLOW, async () => {
     await checkBulk(flow, 'Python');
   });
@@ -369,6 +402,10 @@ describe('oapi-codegen', () => {
     const setup = await checkMainFlow(flow, 'Go');
     await checkDeliveries(flow, setup);
     await checkAudit(flow, setup);
+  });
+
+  it('saves, reads, changes and deletes a broker destination through the oneOf types; no credential answered', SLOW, async () => {
+    await checkDestination(flow, 'Go');
   });
 
   it('sends a bulk job and follows it; every answer parses into the generated types', SLOW, async () => {

@@ -83,6 +83,8 @@ export const WebhookDestination = builder.unionType('WebhookDestination', {
   description: 'Where a subscription’s deliveries go; credentials are never shown',
   types: Object.values(refs),
   resolveType: (d) => refs[d.type],
+  // The OpenAPI document's discriminator (src/api/openapi-schemas.ts): which member each `type` is.
+  extensions: { discriminator: { propertyName: 'type', mapping: Object.fromEntries(Object.entries(refs).map(([type, ref]) => [type, ref.name])) } },
 });
 
 // ---- input ----

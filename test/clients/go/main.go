@@ -10,6 +10,9 @@
 //	go run . bulk <board id> <field id> <value>
 //	                            a bulk job of two tickets sent twice with one Idempotency-Key, then polled
 //	go run . job <job id>       a bulk job as it is now
+//	go run . destination <queue url> <access key id> <secret access key> <kafka password>
+//	                            a subscription to an SQS queue, read back, changed to a Kafka
+//	                            topic, deleted; the answers' raw bodies too
 //	go run . admin <email> <role id> <admin role id> <person id>
 //	                            the administration writes: a board made, renamed, archived and
 //	                            opened again; an invitation sent and revoked, one to an admin role
@@ -322,6 +325,82 @@ func adminFlow(c *ticketing.ClientWithResponses, email string, roleID, adminRole
 	}
 }
 
+// destinationOf is a destination as the flow prints it: the generated type its discriminator picks, and its members.
+func destinationOf(d interface{ ValueByDiscriminator() (interface{}, error) }) map[string]any {
+	v, err := d.ValueByDiscriminator()
+	if err != nil {
+		fail("destination: %v", err)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		fail("destination: %v", err)
+	}
+	out := map[string]any{}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		fail("destination: %v", err)
+	}
+	out["model"] = fmt.Sprintf("%T", v)
+	return out
+}
+
+func destinationFlow(c *ticketing.ClientWithResponses, queueURL, accessKeyID, secretAccessKey, kafkaPassword string) map[string]any {
+	answers := []string{}
+	region := "eu-west-1"
+	var sqs ticketing.CreateWebhookSubscriptionJSONBody_Destination
+	if err := sqs.FromSqsDestinationInput(ticketing.SqsDestinationInput{
+		Type:        "sqs",
+		QueueUrl:    queueURL,
+		Region:      &region,
+		Credentials: ticketing.AwsCredentialsInput{AccessKeyId: accessKeyID, SecretAccessKey: secretAccessKey},
+	}); err != nil {
+		fail("destination: %v", err)
+	}
+	createdR, err := c.CreateWebhookSubscriptionWithResponse(ctx, ticketing.CreateWebhookSubscriptionJSONRequestBody{
+		Events:      []ticketing.CreateWebhookSubscriptionJSONBodyEvents{"ticket.created"},
+		Destination: &sqs,
+	})
+	created := parsed(createdR.JSON201, createdR.Body, status(createdR), err)
+	answers = append(answers, string(createdR.Body))
+
+	readR, err := c.GetWebhookSubscriptionWithResponse(ctx, created.Id)
+	read := parsed(readR.JSON200, readR.Body, status(readR), err)
+	answers = append(answers, string(readR.Body))
+
+	tls := true
+	sasl := ticketing.ScramSha512
+	var kafka ticketing.UpdateWebhookSubscriptionJSONBody_Destination
+	if err := kafka.FromKafkaDestinationInput(ticketing.KafkaDestinationInput{
+		Type:        "kafka",
+		Brokers:     []string{"93.184.216.34:9093"},
+		Topic:       "tickets",
+		Tls:         &tls,
+		Sasl:        &sasl,
+		Credentials: &ticketing.UserPasswordInput{Username: "go", Password: kafkaPassword},
+	}); err != nil {
+		fail("destination: %v", err)
+	}
+	changedR, err := c.UpdateWebhookSubscriptionWithResponse(ctx, created.Id, ticketing.UpdateWebhookSubscriptionJSONRequestBody{Destination: &kafka})
+	changed := parsed(changedR.JSON200, changedR.Body, status(changedR), err)
+	answers = append(answers, string(changedR.Body))
+
+	deletedR, err := c.DeleteWebhookSubscriptionWithResponse(ctx, created.Id)
+	if err != nil {
+		fail("delete: %v", err)
+	}
+	goneR, err := c.GetWebhookSubscriptionWithResponse(ctx, created.Id)
+	if err != nil {
+		fail("read after delete: %v", err)
+	}
+	return map[string]any{
+		"created": map[string]any{"id": created.Id, "url": created.Url, "destination": destinationOf(created.Destination)},
+		"read":    map[string]any{"url": read.Url, "destination": destinationOf(read.Destination)},
+		"changed": map[string]any{"url": changed.Url, "destination": destinationOf(changed.Destination)},
+		"deleted": status(deletedR),
+		"gone":    status(goneR),
+		"answers": answers,
+	}
+}
+
 func atoi(s string) int {
 	var n int
 	if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
@@ -349,12 +428,14 @@ func main() {
 		result = auditFlow(c)
 	case len(os.Args) == 5 && os.Args[1] == "bulk":
 		result = bulkFlow(c, os.Args[2], os.Args[3], os.Args[4])
+	case len(os.Args) == 6 && os.Args[1] == "destination":
+		result = destinationFlow(c, os.Args[2], os.Args[3], os.Args[4], os.Args[5])
 	case len(os.Args) == 6 && os.Args[1] == "admin":
 		result = adminFlow(c, os.Args[2], atoi(os.Args[3]), atoi(os.Args[4]), atoi(os.Args[5]))
 	case len(os.Args) == 3 && os.Args[1] == "job":
 		result = map[string]any{"job": jobSummary(c.GetJobWithResponse(ctx, os.Args[2]))}
 	default:
-		fail("usage: flow main | flow deliveries <subscription id> | flow audit | flow bulk <board id> <field id> <value> | flow job <job id> | flow admin <email> <role id> <admin role id> <person id>")
+		fail("usage: flow main | flow deliveries <subscription id> | flow audit | flow bulk <board id> <field id> <value> | flow job <job id> | flow destination <queue url> <access key id> <secret access key> <kafka password> | flow admin <email> <role id> <admin role id> <person id>")
 	}
 	out, _ := json.Marshal(result)
 	fmt.Println(string(out))

@@ -11,6 +11,9 @@ and test/clients/clients.test.ts checks them against the service.
                                           a bulk job of two tickets sent twice with one
                                           Idempotency-Key, then polled
     python3 flow.py job <job id>          a bulk job as it is now
+    python3 flow.py destination <queue url> <access key id> <secret access key> <kafka password>
+                                          a subscription to an SQS queue, read back, changed to
+                                          a Kafka topic, deleted; the answers' raw bodies too
     python3 flow.py admin <email> <role id> <admin role id> <person id>
                                           the administration writes: a board made, renamed,
                                           archived and opened again; an invitation sent and
@@ -31,9 +34,23 @@ from ticketing_client.api.boards import archive_board, create_board, list_boards
 from ticketing_client.api.users import change_user_role, deactivate_user, invite_user, reactivate_user, revoke_invitation
 from ticketing_client.api.identity import get_me
 from ticketing_client.api.tickets import bulk_tickets, create_ticket, get_job, list_tickets
-from ticketing_client.api.webhooks import create_webhook_subscription, list_webhook_deliveries
+from ticketing_client.api.webhooks import (
+    create_webhook_subscription,
+    delete_webhook_subscription,
+    get_webhook_subscription,
+    list_webhook_deliveries,
+    update_webhook_subscription,
+)
 from ticketing_client.models import (
     ArchiveBoardResponse200,
+    AwsCredentialsInput,
+    GetWebhookSubscriptionResponse200,
+    KafkaDestinationInput,
+    KafkaDestinationInputSasl,
+    SqsDestinationInput,
+    UpdateWebhookSubscriptionBody,
+    UpdateWebhookSubscriptionResponse200,
+    UserPasswordInput,
     ChangeUserRoleBody,
     ChangeUserRoleResponse200,
     CreateBoardBody,
@@ -187,6 +204,63 @@ def deliveries_flow(client, subscription_id):
     return {"pages": pages}
 
 
+def destination_of(d):
+    """A destination as the flow prints it: the generated model the answer parsed into, and its members."""
+    return {"model": type(d).__name__, **d.to_dict()}
+
+
+def destination_flow(client, queue_url, access_key_id, secret_access_key, kafka_password):
+    answers = []
+
+    def answered(response, model):
+        answers.append(response.content.decode())
+        return parsed(response, model)
+
+    created = answered(
+        create_webhook_subscription.sync_detailed(
+            client=client,
+            body=CreateWebhookSubscriptionBody(
+                events=[CreateWebhookSubscriptionBodyEventsItem.TICKET_CREATED],
+                destination=SqsDestinationInput(
+                    type_="sqs",
+                    queue_url=queue_url,
+                    region="eu-west-1",
+                    credentials=AwsCredentialsInput(access_key_id=access_key_id, secret_access_key=secret_access_key),
+                ),
+            ),
+        ),
+        CreateWebhookSubscriptionResponse201,
+    )
+    read = answered(get_webhook_subscription.sync_detailed(created.id, client=client), GetWebhookSubscriptionResponse200)
+    changed = answered(
+        update_webhook_subscription.sync_detailed(
+            created.id,
+            client=client,
+            body=UpdateWebhookSubscriptionBody(
+                destination=KafkaDestinationInput(
+                    type_="kafka",
+                    brokers=["93.184.216.34:9093"],
+                    topic="tickets",
+                    tls=True,
+                    sasl=KafkaDestinationInputSasl.SCRAM_SHA_512,
+                    credentials=UserPasswordInput(username="python", password=kafka_password),
+                ),
+            ),
+        ),
+        UpdateWebhookSubscriptionResponse200,
+    )
+    deleted = delete_webhook_subscription.sync_detailed(created.id, client=client)
+    gone = get_webhook_subscription.sync_detailed(created.id, client=client)
+    return {
+        "created": {"id": created.id, "url": created.url, "destination": destination_of(created.destination)},
+        "read": {"url": read.url, "destination": destination_of(read.destination)},
+        "changed": {"url": changed.url, "destination": destination_of(changed.destination)},
+        "deleted": deleted.status_code,
+        "gone": gone.status_code,
+        "answers": answers,
+    }
+
+
 def audit_flow(client):
     pages, cursor = [], UNSET
     while True:
@@ -318,6 +392,8 @@ if __name__ == "__main__":
             result = audit_flow(client)
         elif sys.argv[1:2] == ["bulk"] and len(sys.argv) == 5:
             result = bulk_flow(client, *sys.argv[2:5])
+        elif sys.argv[1:2] == ["destination"] and len(sys.argv) == 6:
+            result = destination_flow(client, *sys.argv[2:6])
         elif sys.argv[1:2] == ["admin"] and len(sys.argv) == 6:
             result = admin_flow(client, *sys.argv[2:6])
         elif sys.argv[1:2] == ["job"] and len(sys.argv) == 3:

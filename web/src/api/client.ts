@@ -108,8 +108,20 @@ export function gql<R, V>(document: TypedDocumentString<R, V>, ...[variables]: V
   return send<R>(new Request(ENDPOINT, { method: 'POST', credentials: 'same-origin', headers, body }));
 }
 
+const pathParts = (problem: FieldProblem) => problem.path.split('/').filter((part) => part && part !== 'input');
+
 /** The field a server problem names (paths like `/url` or `/input/url`). */
-export const problemField = (problem: FieldProblem) => problem.path.split('/').filter((part) => part && part !== 'input')[0] ?? '';
+export const problemField = (problem: FieldProblem) => pathParts(problem)[0] ?? '';
+
+/**
+ * Every name a problem can be shown under, the closest first: `/destination/credentials/password`
+ * is `destination.credentials.password`, `destination.credentials` and `destination` (forms name
+ * nested members with dots). List positions are dropped: `/destination/brokers/1` is `destination.brokers`.
+ */
+export const problemFields = (problem: FieldProblem) => {
+  const parts = pathParts(problem).filter((part) => !/^\d+$/.test(part));
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('.'));
+};
 
 /** The validator's wording (zod's, the URL rule's) said for a person, per field where it helps. */
 const PLAIN: [field: string | null, pattern: RegExp, plain: string | ((m: RegExpExecArray) => string)][] = [
@@ -138,8 +150,8 @@ export function fieldErrorsByName(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const byName: Record<string, string> = {};
   for (const problem of error.fieldErrors) {
-    const name = problemField(problem);
-    if (name && !byName[name]) byName[name] = plainMessage(name, problem.message);
+    const message = plainMessage(problemField(problem), problem.message);
+    for (const name of problemFields(problem)) byName[name] ??= message;
   }
   return byName;
 }

@@ -84,6 +84,15 @@ graphql(`
 graphql(`
   fragment SubscriptionFields on WebhookSubscription {
     id url events boards fields description condition conditionReason consecutiveFailures maxInFlight ratePerSecond
+    destination {
+      __typename
+      ... on HttpsDestination { type url }
+      ... on SqsDestination { type queueUrl region fifo }
+      ... on EventBridgeDestination { type eventBusName region endpoint sourcePrefix }
+      ... on KafkaDestination { type brokers topic tls sasl }
+      ... on RabbitMqDestination { type url exchange routingKeyPrefix }
+      ... on NatsDestination { type servers subject tls }
+    }
     effectiveInFlight retryAfterUntil ordering
     payload
     backlog { pending inFlight oldestWaitingSince waitingFor }
@@ -100,6 +109,8 @@ export const WEBHOOK_SUBSCRIPTIONS = graphql(`
 export type WebhookSubscription = ResultOf<typeof WEBHOOK_SUBSCRIPTIONS>['webhookSubscriptions']['edges'][number]['node'];
 export type HealthAttempt = NonNullable<WebhookSubscription['health']['lastAttempt']>;
 export type WebhookBacklogWait = WebhookSubscription['backlog']['waitingFor'];
+/** Where a subscription's deliveries go (never its credentials). */
+export type WebhookDestination = WebhookSubscription['destination'];
 export const WEBHOOK_SUBSCRIPTION = graphql(`
   query WebhookSubscription($id: String!) { webhookSubscription(id: $id) { ...SubscriptionFields secretRotatedAt } }
 `);

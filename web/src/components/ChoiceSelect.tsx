@@ -7,15 +7,17 @@ export interface Choice {
   name: string;
 }
 
-export function ChoiceSelect({ label, value, onChange, choices, className = 'field' }: {
+export function ChoiceSelect({ label, value, onChange, choices, className = 'field', name }: {
   label: string;
+  /** Submitted with the form under this name. */
+  name?: string;
   value: string;
   onChange: (id: string) => void;
   choices: Choice[];
   className?: string;
 }) {
   return (
-    <Select className={className} value={value} onChange={(key) => key != null && onChange(String(key))}>
+    <Select className={className} name={name} value={value} onChange={(key) => key != null && onChange(String(key))}>
       <Label>{label}</Label>
       <Button className="select-button">
         <SelectValue />

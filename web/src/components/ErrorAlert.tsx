@@ -1,4 +1,4 @@
-import { ApiError, errorMessage, plainMessage, problemField } from '../api/client.ts';
+import { ApiError, errorMessage, plainMessage, problemField, problemFields } from '../api/client.ts';
 
 /**
  * A server failure as sentences (never the raw answer), announced at once. Problems the server
@@ -16,7 +16,9 @@ export function ErrorAlert({ error, prefix, fieldLabels = {} }: { error: unknown
         <ul className="problem-list">
           {problems.map((p) => {
             const name = problemField(p);
-            return <li key={p.path}>{`${fieldLabels[name] ?? name}: ${plainMessage(name, p.message)}`}</li>;
+            // The closest name with a label (`destination.queueUrl` before `destination`).
+            const label = problemFields(p).map((n) => fieldLabels[n]).find(Boolean) ?? name;
+            return <li key={p.path}>{`${label}: ${plainMessage(name, p.message)}`}</li>;
           })}
         </ul>
       )}

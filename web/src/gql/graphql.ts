@@ -257,6 +257,14 @@ export type WebhookDestinationInput =
   |  { eventbridge?: never; kafka?: never; nats?: never;   rabbitmq: RabbitMqDestinationInput; sqs?: never; }
   |  { eventbridge?: never; kafka?: never; nats?: never; rabbitmq?: never;   sqs: SqsDestinationInput; };
 
+export type WebhookDestinationType =
+  | 'eventbridge'
+  | 'https'
+  | 'kafka'
+  | 'nats'
+  | 'rabbitmq'
+  | 'sqs';
+
 export type WebhookOrdering =
   /** Up to the bound in force at once, oldest event first */
   | 'concurrent'
@@ -369,7 +377,14 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 
 export type HealthAttemptFieldsFragment = { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string };
 
-export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
+export type SubscriptionFieldsFragment = { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+    | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+    | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+    | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+    | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+    | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+    | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+  , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } };
 
 export type WebhookSubscriptionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -377,14 +392,28 @@ export type WebhookSubscriptionsQueryVariables = Exact<{
 }>;
 
 
-export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WebhookSubscriptionsQuery = { webhookSubscriptions: { edges: Array<{ node: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+          | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+          | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+          | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+          | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+          | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+          | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+        , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type WebhookSubscriptionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type WebhookSubscriptionQuery = { webhookSubscription: { secretRotatedAt: string | null, id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type AttemptFieldsFragment = { id: string, deliveryId: string, eventId: string, eventType: string, attempt: number, trigger: string, status: DeliveryStatus, httpStatus: number | null, durationMs: number | null, responseExcerpt: string | null, error: string | null, payload: unknown, attemptedAt: string | null, nextAttemptAt: string | null };
 
@@ -428,7 +457,14 @@ export type UpdateWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type UpdateWebhookSubscriptionMutation = { updateWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DeleteWebhookSubscriptionMutationVariables = Exact<{
   id: string;
@@ -449,28 +485,56 @@ export type ResumeWebhookSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type ResumeWebhookSubscriptionMutation = { resumeWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type PauseWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type PauseWebhookSubscriptionMutation = { pauseWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type DisableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type DisableWebhookSubscriptionMutation = { disableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type EnableWebhookSubscriptionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
+export type EnableWebhookSubscriptionMutation = { enableWebhookSubscription: { id: string, url: string, events: Array<string>, boards: Array<string>, fields: Array<string>, description: string, condition: SubscriptionCondition, conditionReason: SubscriptionConditionReason | null, consecutiveFailures: number, maxInFlight: number, ratePerSecond: number | null, effectiveInFlight: number, retryAfterUntil: string | null, ordering: WebhookOrdering, payload: WebhookPayload, createdAt: string, updatedAt: string, destination:
+      | { __typename: 'EventBridgeDestination', type: WebhookDestinationType, eventBusName: string, region: string, endpoint: string | null, sourcePrefix: string }
+      | { __typename: 'HttpsDestination', type: WebhookDestinationType, url: string }
+      | { __typename: 'KafkaDestination', type: WebhookDestinationType, brokers: Array<string>, topic: string, tls: boolean, sasl: string | null }
+      | { __typename: 'NatsDestination', type: WebhookDestinationType, servers: Array<string>, subject: string, tls: boolean }
+      | { __typename: 'RabbitMqDestination', type: WebhookDestinationType, url: string, exchange: string, routingKeyPrefix: string }
+      | { __typename: 'SqsDestination', type: WebhookDestinationType, queueUrl: string, region: string, fifo: boolean }
+    , backlog: { pending: number, inFlight: number, oldestWaitingSince: string | null, waitingFor: WebhookBacklogWait }, health: { attempts24h: number, successRate24h: number | null, lastAttempt: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null, lastFailure: { status: string, httpStatus: number | null, error: string | null, attemptedAt: string, eventType: string } | null }, retrySchedule: { delaysSeconds: Array<number>, maxAttempts: number, spanSeconds: number, custom: boolean } } };
 
 export type WebhookLimitsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -720,6 +784,45 @@ export const SubscriptionFieldsFragmentDoc = new TypedDocumentString(`
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1012,6 +1115,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1067,6 +1209,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1200,6 +1381,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1267,6 +1487,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1321,6 +1580,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1375,6 +1673,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering
@@ -1429,6 +1766,45 @@ fragment SubscriptionFields on WebhookSubscription {
   consecutiveFailures
   maxInFlight
   ratePerSecond
+  destination {
+    __typename
+    ... on HttpsDestination {
+      type
+      url
+    }
+    ... on SqsDestination {
+      type
+      queueUrl
+      region
+      fifo
+    }
+    ... on EventBridgeDestination {
+      type
+      eventBusName
+      region
+      endpoint
+      sourcePrefix
+    }
+    ... on KafkaDestination {
+      type
+      brokers
+      topic
+      tls
+      sasl
+    }
+    ... on RabbitMqDestination {
+      type
+      url
+      exchange
+      routingKeyPrefix
+    }
+    ... on NatsDestination {
+      type
+      servers
+      subject
+      tls
+    }
+  }
   effectiveInFlight
   retryAfterUntil
   ordering

@@ -1,6 +1,6 @@
 // One subscription: its settings and actions (edit, test, recover failed deliveries, rotate the
 // secret, pause, resume, disable, enable, delete) and its Deliveries panel.
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Heading, Link } from 'react-aria-components';
 import { useLocation } from 'wouter';
@@ -26,6 +26,7 @@ import { HealthBadge, HealthFacts, healthExplanation } from './SubscriptionHealt
 import { useBoards, useFieldChoices, WebhookFormDialog } from './WebhookForm.tsx';
 import { DeliveriesPanel } from './Deliveries.tsx';
 import { payloadName } from './PayloadChoice.tsx';
+import { destinationFacts, destinationTypeName } from './DestinationFields.tsx';
 import { RecoverDeliveriesDialog } from './RecoverDeliveries.tsx';
 
 export function WebhookPage({ id }: { id: string }) {
@@ -65,6 +66,15 @@ export function WebhookPage({ id }: { id: string }) {
             </p>
             <HealthFacts subscription={s} />
             <dl className="facts">
+              <dt>Destination</dt>
+              <dd>{destinationTypeName(s.destination.type)}</dd>
+              {s.destination.type !== 'https' &&
+                destinationFacts(s.destination).map(([label, value]) => (
+                  <Fragment key={label}>
+                    <dt>{label}</dt>
+                    <dd>{value}</dd>
+                  </Fragment>
+                ))}
               <dt>Events</dt>
               <dd>{s.events.join(', ')}</dd>
               {s.fields.length > 0 && (

@@ -1,5 +1,5 @@
-// Create and edit a webhook subscription: URL (checked by the server with the API's rule, its
-// message shown on the field), events (ticket events and operational ones), the fields whose
+// Create and edit a webhook subscription: where deliveries go (an HTTPS URL, checked by the server
+// with the API's rule, its message shown on the field, or a queue or bus: DestinationFields.tsx), events (ticket events and operational ones), the fields whose
 // updates count (with ticket.updated), boards, description, and what the endpoint receives at
 // most (attempts in flight, deliveries per second), and the payload (full or thin). Creation shows the secret once.
 import { useMemo, useState } from 'react';
@@ -24,6 +24,7 @@ import { PAYLOAD_CHOICES, PayloadNote, type PayloadChoice } from './PayloadChoic
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { parseRetryDelays, retryDelaysText } from './retry-schedule-field.ts';
 import { formText } from '../form.ts';
+import { DESTINATION_CHOICES, DESTINATION_LABELS, DestinationFields, destinationInput, type DestinationKind } from './DestinationFields.tsx';
 
 /** Every board the viewer sees (a workspace has few; pages of 100). */
 export function useBoards() {
@@ -87,6 +88,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
   const [boardIds, setBoardIds] = useState<string[]>(subscription?.boards ?? []);
   const [fields, setFields] = useState<string[]>(subscription?.fields ?? []);
   const [payload, setPayload] = useState<PayloadChoice>(subscription?.payload ?? 'full');
+  const [kind, setKind] = useState<DestinationKind>(subscription?.destination.type ?? 'https');
   const fieldChoices = useFieldChoices(boards.data);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
@@ -103,7 +105,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
         <Heading slot="title">Webhook created</Heading>
         <p>
           Deliveries to <code>{created.url}</code> are signed with this secret (Standard Webhooks: the <code>webhook-signature</code>{' '}
-          header). Your receiver needs it to verify them.
+          header, or message attribute). Your receiver needs it to verify them.
         </p>
         <SecretReveal
           label="Signing secret"
@@ -131,8 +133,11 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
           const data = new FormData(e.currentTarget);
           const rate = formText(data, 'ratePerSecond').trim();
           const retries = parseRetryDelays(formText(data, 'retrySchedule'));
+          const url = formText(data, 'url').trim();
+          const destination = kind === 'https' ? undefined : destinationInput(kind, data, subscription?.destination);
           const input = {
-            url: formText(data, 'url').trim(),
+            // Either the URL or a broker destination (none when the saved one stays as it is).
+            ...(kind === 'https' ? { url } : destination?.input ? { destination: destination.input } : {}),
             description: formText(data, 'description'),
             events,
             boards: boardIds,
@@ -145,9 +150,9 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
             retrySchedule: retries === 'invalid' ? null : retries,
             payload,
           };
-          const found: Record<string, string> = {};
+          const found: Record<string, string> = { ...destination?.missing };
           if (retries === 'invalid') found.retrySchedule = 'Use whole seconds separated by commas, or “none” for no retry.';
-          if (!/^https:\/\/[^\s/]+/i.test(input.url)) found.url = plainMessage('url', 'must be https');
+          if (kind === 'https' && !/^https:\/\/[^\s/]+/i.test(url)) found.url = plainMessage('url', 'must be https');
           if (events.length === 0) found.events = 'Choose at least one event.';
           setMissing(found);
           if (Object.keys(found).length > 0) {
@@ -175,12 +180,8 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
           }
         }}
       >
-        <TextField name="url" isInvalid={!!fieldErrors.url} type="url" isRequired defaultValue={subscription?.url} className="field" autoFocus>
-          <Label>Endpoint URL</Label>
-          <Input placeholder="https://example.com/webhooks/tickets" />
-          <Text slot="description">An https address on port 443 or 8443 that the internet can reach (no private or local addresses).</Text>
-          <FieldError>{fieldErrors.url}</FieldError>
-        </TextField>
+        <ChoiceSelect label="Destination" value={kind} onChange={(id) => setKind(id as DestinationKind)} choices={DESTINATION_CHOICES} />
+        <DestinationFields key={kind} kind={kind} current={subscription?.destination} errors={fieldErrors} editing={!!subscription} />
         <CheckboxGroup name="events" isInvalid={!!fieldErrors.events} isRequired
           value={events}
           onChange={(value) => {
@@ -272,7 +273,7 @@ function WebhookForm({ subscription, close, onSecretShown }: { subscription?: We
         <PayloadNote payload={payload} />
         <ErrorAlert
           error={error}
-          fieldLabels={{ url: 'Endpoint URL', events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most', retrySchedule: 'Retry delays in seconds', payload: 'Payload' }}
+          fieldLabels={{ ...DESTINATION_LABELS, events: 'Events', fields: 'Updates of these fields only', boards: 'Boards', description: 'Description', maxInFlight: 'Attempts in flight at most', ratePerSecond: 'Deliveries per second at most', retrySchedule: 'Retry delays in seconds', payload: 'Payload' }}
         />
         <div className="dialog-actions">
           <Button className="button" onPress={close} isDisabled={pending}>

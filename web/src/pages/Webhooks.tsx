@@ -7,6 +7,7 @@ import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HealthBadge, HealthFacts } from './SubscriptionHealth.tsx';
 import { useBoards, WebhookFormDialog } from './WebhookForm.tsx';
+import { destinationTypeName } from './DestinationFields.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -38,7 +39,7 @@ export function WebhooksPage() {
           <li aria-current="page">Webhooks</li>
         </ol>
       </nav>
-      <PageHeading description="Webhooks send signed HTTPS requests to your systems when tickets change.">Webhooks</PageHeading>
+      <PageHeading description="Webhooks send signed HTTPS requests, or messages to your queue or event bus, when tickets change.">Webhooks</PageHeading>
       <div className="toolbar">
         <WebhookFormDialog />
       </div>
@@ -51,7 +52,7 @@ export function WebhooksPage() {
             <caption className="visually-hidden">Webhook subscriptions, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Endpoint</th>
+                <th scope="col">Destination</th>
                 <th scope="col">Condition</th>
                 <th scope="col">Events</th>
                 <th scope="col">Boards</th>
@@ -62,7 +63,8 @@ export function WebhooksPage() {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id}>
-                  <th scope="row" data-label="Endpoint">
+                  <th scope="row" data-label="Destination">
+                    <span className="muted block">{destinationTypeName(s.destination.type)}</span>
                     <Link href={`/webhooks/${s.id}`} className="url-link">
                       {s.url}
                     </Link>

@@ -36,10 +36,12 @@ const awsCredentials = z
     secretAccessKey: secretText(256),
     sessionToken: secretText(4096).optional(),
   })
-  .describe('An IAM access key (write-only: stored sealed, never returned)');
+  .describe('An IAM access key (write-only: stored sealed, never returned)')
+  .meta({ id: 'AwsCredentialsInput' });
 const userPassword = z
   .strictObject({ username: secretText(256), password: secretText(1024) })
-  .describe('User name and password (write-only: stored sealed, never returned)');
+  .describe('User name and password (write-only: stored sealed, never returned)')
+  .meta({ id: 'UserPasswordInput' });
 
 const TLS_NOTE = 'Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed.';
 
@@ -50,7 +52,10 @@ const sqsDestination = z
     region: z.string().regex(AWS_REGION, 'must be an AWS region such as eu-west-1').optional().describe('The queue’s region; absent: read from the queue URL'),
     credentials: awsCredentials,
   })
-  .describe('Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.');
+  .describe('Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.')
+  .meta({ id: 'SqsDestinationInput', examples: [
+    { type: 'sqs', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ticket-events.fifo', credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: '<secret access key>' } },
+  ] });
 
 const eventbridgeDestination = z
   .strictObject({
@@ -62,7 +67,10 @@ const eventbridgeDestination = z
       .describe('Each entry’s Source is this prefix and the event type’s first word (`ticketing.ticket`); default `ticketing`'),
     credentials: awsCredentials,
   })
-  .describe('Amazon EventBridge: one entry per delivery (PutEvents, up to 10); Source from the event type’s first word, DetailType the event type, Detail the signed delivery.');
+  .describe('Amazon EventBridge: one entry per delivery (PutEvents, up to 10); Source from the event type’s first word, DetailType the event type, Detail the signed delivery.')
+  .meta({ id: 'EventBridgeDestinationInput', examples: [
+    { type: 'eventbridge', eventBusName: 'ticketing', region: 'eu-west-1', sourcePrefix: 'acme.ticketing', credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: '<secret access key>' } },
+  ] });
 
 const kafkaDestination = z
   .strictObject({
@@ -73,7 +81,10 @@ const kafkaDestination = z
     sasl: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional().describe('SASL mechanism; needs `credentials`'),
     credentials: userPassword.optional(),
   })
-  .describe('Apache Kafka: an idempotent producer, one record per delivery (a produce request per batch), acks from all in-sync replicas; the Standard Webhooks headers as record headers.');
+  .describe('Apache Kafka: an idempotent producer, one record per delivery (a produce request per batch), acks from all in-sync replicas; the Standard Webhooks headers as record headers.')
+  .meta({ id: 'KafkaDestinationInput', examples: [
+    { type: 'kafka', brokers: ['b-1.kafka.example.com:9096', 'b-2.kafka.example.com:9096'], topic: 'ticket-events', tls: true, sasl: 'scram-sha-512', credentials: { username: 'ticketing', password: '<password>' } },
+  ] });
 
 const rabbitmqDestination = z
   .strictObject({
@@ -83,7 +94,10 @@ const rabbitmqDestination = z
     routingKeyPrefix: text({ max: 200 }).optional().describe('The routing key is this prefix and the event type (`tickets.ticket.created`); default none'),
     credentials: userPassword,
   })
-  .describe('RabbitMQ (AMQP 0-9-1): persistent messages on a channel with publisher confirms, the Standard Webhooks headers as message headers; routing key from the event type.');
+  .describe('RabbitMQ (AMQP 0-9-1): persistent messages on a channel with publisher confirms, the Standard Webhooks headers as message headers; routing key from the event type.')
+  .meta({ id: 'RabbitMqDestinationInput', examples: [
+    { type: 'rabbitmq', url: 'amqps://rabbitmq.example.com/ticketing', exchange: 'ticket-events', routingKeyPrefix: 'tickets.', credentials: { username: 'ticketing', password: '<password>' } },
+  ] });
 
 const natsDestination = z
   .strictObject({
@@ -92,10 +106,11 @@ const natsDestination = z
     subject: z.string().regex(/^[A-Za-z0-9_-]{1,100}(?:\.[A-Za-z0-9_-]{1,100}){0,15}$/, 'must be a NATS subject without wildcards').describe('Messages go to `<subject>.<event type>`; a JetStream stream must capture them (`<subject>.>`)'),
     tls: z.boolean().optional().describe(TLS_NOTE),
     credentials: z
-      .union([userPassword, z.strictObject({ token: secretText(1024) }).describe('A token (write-only)')])
+      .union([userPassword, z.strictObject({ token: secretText(1024) }).describe('A token (write-only)').meta({ id: 'TokenInput' })])
       .optional(),
   })
-  .describe('NATS JetStream: a publish per delivery, acknowledged by the stream; `Nats-Msg-Id` is the webhook-id, so the stream drops a retried duplicate.');
+  .describe('NATS JetStream: a publish per delivery, acknowledged by the stream; `Nats-Msg-Id` is the webhook-id, so the stream drops a retried duplicate.')
+  .meta({ id: 'NatsDestinationInput', examples: [{ type: 'nats', servers: ['nats.example.com:4222'], subject: 'ticketing', tls: true, credentials: { token: '<token>' } }] });
 
 export const brokerDestinationInput = z.discriminatedUnion('type', [sqsDestination, eventbridgeDestination, kafkaDestination, rabbitmqDestination, natsDestination]);
 export type BrokerDestinationInput = z.infer<typeof brokerDestinationInput>;
