@@ -155,7 +155,8 @@ function largestVariables(operation: OperationDefinitionNode): Record<string, un
   const sample = (type: GraphQLInputType, name: string): unknown => {
     if (isNonNullType(type)) return sample(type.ofType, name);
     if (isListType(type)) return [sample(type.ofType, name)];
-    if (isInputObjectType(type)) return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, sample(f.type, f.name)]));
+    // A @oneOf input takes exactly one member (the destination's): its first.
+    if (isInputObjectType(type)) return Object.fromEntries(Object.values(type.getFields()).slice(0, type.isOneOf ? 1 : undefined).map((f) => [f.name, sample(f.type, f.name)]));
     if (isEnumType(type)) return type.getValues()[0].value;
     if (name === 'first' || name === 'last') return MAX_PAGE_SIZE;
     return ({ Int: 1, Float: 1, Boolean: true, DateTime: '2026-01-01T00:00:00.000Z', JSON: 'value' } as Record<string, unknown>)[type.name] ?? 'text';

@@ -55,6 +55,17 @@ describe('saving a broker destination', () => {
     expect(amqp.text).toContain('encrypted');
   });
 
+  it('holds every member to the text rule, naming the member', async () => {
+    for (const [member, destination] of [
+      ['queueUrl', sqs({ queueUrl: `https://${PUBLIC}/1/a\u0000b` })],
+      ['credentials/secretAccessKey', sqs({ credentials: { ...AWS_KEY, secretAccessKey: 'a\u0001b' } })],
+      ['exchange', { type: 'rabbitmq', url: `amqps://${PUBLIC}/`, exchange: 'x\ud800', credentials: { username: 'u', password: 'p' } }],
+    ] as const) {
+      const res = await create({ destination, events: ['ticket.created'] });
+      expect422(res, [`/destination/${member}`]);
+    }
+  });
+
   it('refuses what a type does not take, and url with destination', async () => {
     expect422(await create({ url: 'https://example.com/hook', destination: sqs(), events: ['ticket.created'] }), ['/destination']);
     expect422(await create({ events: ['ticket.created'] }), ['/url']);
