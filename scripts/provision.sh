@@ -17,6 +17,11 @@
 #          promtool (test/metrics: the alerting rules; Debian's `prometheus`),
 #          PostgreSQL (the throwaway server of the files that need one when DATABASE_URL is unset:
 #            scripts/throwaway-postgres.ts; Debian's `postgresql`)
+#          the message brokers of the webhook destinations (test/support/brokers.ts starts them):
+#            rabbitmq-server and nats-server   the OS's packages (never left running as services)
+#            moto's server (SQS, EventBridge)  PyPI, into .tools/moto
+#            Apache Kafka (KRaft)              Maven Central's jars (`mvn`), into .tools/kafka-VERSION
+#              (Java 17 or later runs it; the sentence below names java or mvn when missing)
 #          Go itself is not installed here (Debian's is too old for oapi-codegen): the sentence
 #          below names it when `go` is missing.
 #
@@ -52,11 +57,19 @@ python_client_dir="$tools_dir/openapi-python-client"
 python_client_requirements="$repo_root/scripts/provision-openapi-python-client.txt"
 OAPI_CODEGEN="github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2"
 GO_MINIMUM=1.25 # oapi-codegen v2.8.2's go.mod
+# The broker itself (org.apache.kafka:kafka_2.13) and the logging that Kafka's own distribution
+# ships (log4j 2 behind SLF4J 2): the broker's pom names no SLF4J provider.
+KAFKA_VERSION=4.4.0
+KAFKA_ARTIFACTS="org.apache.kafka:kafka_2.13:$KAFKA_VERSION org.slf4j:slf4j-api:2.0.17 org.apache.logging.log4j:log4j-slf4j2-impl:2.25.5"
 # GOBIN, GOMODCACHE and GOCACHE of the tests' Go: warm runs build from these, offline.
 go_dir="$tools_dir/go"
 oapi_codegen="$go_dir/bin/oapi-codegen"
 # The modules the generated Go client and its flow import (test/clients/go/go.mod, go.sum).
 go_client_module="$repo_root/test/clients/go"
+moto_dir="$tools_dir/moto"
+moto_requirements="$repo_root/scripts/provision-moto.txt"
+# The jars of one Kafka version, all of them on the classpath: `java -cp 'libs/*' kafka.Kafka`.
+kafka_dir="$tools_dir/kafka-$KAFKA_VERSION"
 
 log() { echo "provision: $*" >&2; }
 emit() { printf '%s=%s\n' "$1" "$2"; }
@@ -95,12 +108,32 @@ go_tools_ready() {
   [[ -x "$oapi_codegen" && -f "$go_dir/.versions" && "$(cat "$go_dir/.versions")" == "$(go_stamp)" ]]
 }
 
+moto_ready() {
+  [[ -f "$moto_dir/bin/moto_server" ]] && cmp -s "$moto_requirements" "$moto_dir/.requirements"
+}
+
+kafka_ready() {
+  [[ -f "$kafka_dir/.artifacts" && "$(cat "$kafka_dir/.artifacts")" == "$KAFKA_ARTIFACTS" ]] && compgen -G "$kafka_dir/libs/kafka_2.13-*.jar" >/dev/null
+}
+
+java_works() {
+  command -v java >/dev/null 2>&1 || return 1
+  local version
+  version="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+  [[ -n "$version" && "${version%%.*}" -ge 17 ]]
+}
+
 promtool_path() { command -v promtool || true; }
 # Where scripts/throwaway-postgres.ts looks for Debian's PostgreSQL.
 postgres_path() { compgen -G '/usr/lib/postgresql/*/bin/initdb' | head -1 || true; }
 chromium_path() { if [[ -n "${CHROMIUM_PATH:-}" ]]; then echo "$CHROMIUM_PATH"; else command -v chromium || true; fi; }
 redis_path() { command -v redis-server || true; }
 compose_path() { command -v docker-compose || true; }
+# Debian's /usr/sbin/rabbitmq-server switches to the rabbitmq user; the script it wraps runs the
+# node as whoever starts it, with the environment test/support/brokers.ts gives it.
+rabbitmq_path() { if [[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ]]; then echo /usr/lib/rabbitmq/bin/rabbitmq-server; fi; }
+# Debian puts it in /usr/sbin, which a user's PATH may lack.
+nats_path() { command -v nats-server || { [[ -x /usr/sbin/nats-server ]] && echo /usr/sbin/nats-server; } || true; }
 pip_works() { python3 -m pip --version >/dev/null 2>&1; }
 
 needs_temporal() {
@@ -117,7 +150,30 @@ apt_install() {
   if [[ "$(id -u)" != 0 || ! -f /etc/debian_version ]] || ! command -v apt-get >/dev/null; then return 1; fi
   log "installing $* from the OS's packages (apt-get)"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "$@" >&2
+  # Packages such as rabbitmq-server start their service on install (a RabbitMQ node and epmd);
+  # the tests start nodes of their own, so a policy-rc.d that refuses every start holds the
+  # install's back, unless the machine already has one.
+  local policy=/usr/sbin/policy-rc.d placed=false status=0
+  if [[ ! -e "$policy" ]]; then
+    printf '#!/bin/sh\n# scripts/provision.sh: no service starts while it installs packages\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    placed=true
+  fi
+  apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "$@" >&2 || status=$?
+  if $placed; then rm -f "$policy"; fi
+  # They also enabled their units for the next boot (epmd's with Erlang's): disabled again, and
+  # stopped where systemd runs. `systemctl disable` works without a running systemd too.
+  local units=()
+  [[ " $* " == *" rabbitmq-server "* ]] && units+=(rabbitmq-server.service epmd.service epmd.socket)
+  [[ " $* " == *" nats-server "* ]] && units+=(nats-server.service)
+  if ((${#units[@]})) && command -v systemctl >/dev/null; then
+    if [[ -d /run/systemd/system ]]; then
+      systemctl disable --now "${units[@]}" >&2 || true
+    else
+      systemctl --no-reload disable "${units[@]}" >&2 || true
+    fi
+  fi
+  return "$status"
 }
 
 # pip --target into a staging directory, then one rename: an interrupted install leaves no half tree.
@@ -187,6 +243,44 @@ install_go_tools() {
     go_stamp >"$go_dir/.versions"
 }
 
+install_moto() {
+  log "installing moto's server ($(grep -m1 '^moto\[' "$moto_requirements")) from PyPI into $moto_dir"
+  pip_install_into "$moto_dir" -r "$moto_requirements" &&
+    cp "$moto_requirements" "$moto_dir/.requirements" &&
+    PYTHONPATH="$moto_dir" python3 -c 'import moto.server, moto.sqs, moto.events' >&2
+}
+
+# Maven resolves the jars and everything they need at run time (a pom naming them, then the
+# dependency plugin's copy-dependencies) into a staging folder renamed into place when complete.
+# Its local repository lies in the staging folder too: nothing outlives the copy but the jars.
+install_kafka() {
+  local staging="$kafka_dir.staging.$$" deps="" artifact group name version
+  log "installing Apache Kafka $KAFKA_VERSION (${KAFKA_ARTIFACTS// /, }) from Maven Central into $kafka_dir"
+  rm -rf "$staging"
+  mkdir -p "$staging"
+  for artifact in $KAFKA_ARTIFACTS; do
+    IFS=: read -r group name version <<<"$artifact"
+    deps+="<dependency><groupId>$group</groupId><artifactId>$name</artifactId><version>$version</version></dependency>"
+  done
+  cat >"$staging/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.provision</groupId><artifactId>kafka-server</artifactId><version>1</version><packaging>pom</packaging>
+  <dependencies>$deps</dependencies>
+</project>
+POM
+  if ! mvn -B -q -Dstyle.color=never -f "$staging/pom.xml" -Dmaven.repo.local="$staging/repository" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$staging/libs" >&2; then
+    rm -rf "$staging"
+    return 1
+  fi
+  rm -rf "$staging/repository" "$staging/pom.xml"
+  echo "$KAFKA_ARTIFACTS" >"$staging/.artifacts"
+  rm -rf "$kafka_dir"
+  mv "$staging" "$kafka_dir"
+  java -cp "$kafka_dir/libs/*" kafka.Kafka --version >&2
+}
+
 install_schemathesis() {
   log "installing schemathesis ($(grep -m1 '^schemathesis==' "$schemathesis_requirements")) from PyPI into $schemathesis_dir"
   pip_install_into "$schemathesis_dir" -r "$schemathesis_requirements" &&
@@ -229,19 +323,23 @@ missing_sentence() {
 # --- main -------------------------------------------------------------------------------------
 
 main() {
-  local want_temporal=false want_schemathesis=false want_python_client=false want_go_tools=false packages=()
+  local want_temporal=false want_schemathesis=false want_python_client=false want_go_tools=false want_moto=false want_kafka=false packages=()
   if needs_temporal && ! temporal_ready; then want_temporal=true; fi
   if [[ "$purpose" == test ]]; then
     schemathesis_ready || want_schemathesis=true
     python_client_ready || want_python_client=true
     go_tools_ready || want_go_tools=true
+    moto_ready || want_moto=true
+    kafka_ready || want_kafka=true
     [[ -n "$(chromium_path)" ]] || packages+=(chromium)
     [[ -n "$(redis_path)" ]] || packages+=(redis-server)
     [[ -n "$(compose_path)" ]] || packages+=(docker-compose)
     [[ -n "$(promtool_path)" ]] || packages+=(prometheus)
     [[ -n "${DATABASE_URL:-}" || -n "$(postgres_path)" ]] || packages+=(postgresql)
+    [[ -n "$(rabbitmq_path)" ]] || packages+=(rabbitmq-server)
+    [[ -n "$(nats_path)" ]] || packages+=(nats-server)
   fi
-  if { $want_temporal || $want_schemathesis || $want_python_client; } && ! pip_works; then packages+=(python3-pip); fi
+  if { $want_temporal || $want_schemathesis || $want_python_client || $want_moto; } && ! pip_works; then packages+=(python3-pip); fi
 
   if ((${#packages[@]})) && ! apt_install "${packages[@]}"; then
     for p in "${packages[@]}"; do
@@ -251,6 +349,8 @@ main() {
         docker-compose) [[ -n "$(compose_path)" ]] || missing_packages+=(docker-compose) ;;
         prometheus) [[ -n "$(promtool_path)" ]] || missing_packages+=(prometheus) ;;
         postgresql) [[ -n "$(postgres_path)" ]] || missing_packages+=(postgresql) ;;
+        rabbitmq-server) [[ -n "$(rabbitmq_path)" ]] || missing_packages+=(rabbitmq-server) ;;
+        nats-server) [[ -n "$(nats_path)" ]] || missing_packages+=(nats-server) ;;
         python3-pip) pip_works || missing_packages+=(python3-pip) ;;
       esac
     done
@@ -265,6 +365,18 @@ main() {
 
   if $want_python_client && ! { pip_works && install_python_client; }; then
     pip_works && failed_pip+=("$(grep -m1 '^openapi-python-client==' "$python_client_requirements") and $(grep -m1 '^ruff==' "$python_client_requirements")")
+  fi
+  if $want_moto && ! { pip_works && install_moto; }; then
+    pip_works && failed_pip+=("$(grep -m1 '^moto\[' "$moto_requirements")")
+  fi
+  if $want_kafka; then
+    if ! java_works; then
+      failed_other+=("Java 17 or later as \`java\` on PATH, for Apache Kafka (Debian's \`openjdk-17-jre-headless\`; $(command -v java >/dev/null 2>&1 && echo "found an older one" || echo "none found"))")
+    elif ! command -v mvn >/dev/null 2>&1; then
+      failed_other+=("Maven as \`mvn\` on PATH, to fetch Apache Kafka $KAFKA_VERSION's jars from Maven Central (Debian's \`maven\`)")
+    elif ! install_kafka; then
+      failed_other+=("Apache Kafka $KAFKA_VERSION's jars from Maven Central (mvn could not fetch them: its message is above)")
+    fi
   fi
   if $want_go_tools; then
     if ! go_works; then
@@ -289,8 +401,15 @@ main() {
     [[ -n "$(chromium_path)" ]] && emit CHROMIUM_PATH "$(chromium_path)"
     [[ -n "$(redis_path)" ]] && emit REDIS_SERVER_PATH "$(redis_path)"
     [[ -n "$(compose_path)" ]] && emit DOCKER_COMPOSE_PATH "$(compose_path)"
+    [[ -n "$(rabbitmq_path)" ]] && emit RABBITMQ_SERVER_PATH "$(rabbitmq_path)"
+    [[ -n "$(nats_path)" ]] && emit NATS_SERVER_PATH "$(nats_path)"
+    moto_ready && emit MOTO_DIR "$moto_dir"
+    if kafka_ready && command -v java >/dev/null 2>&1; then
+      emit JAVA_PATH "$(command -v java)"
+      emit KAFKA_LIBS_DIR "$kafka_dir/libs"
+    fi
   fi
-  if ((${#packages[@]})) || $want_temporal || $want_schemathesis || $want_python_client || $want_go_tools; then log "done in ${SECONDS} s"; fi
+  if ((${#packages[@]})) || $want_temporal || $want_schemathesis || $want_python_client || $want_go_tools || $want_moto || $want_kafka; then log "done in ${SECONDS} s"; fi
   if ((${#missing_packages[@]} + ${#failed_pip[@]} + ${#failed_other[@]})); then
     local sentence
     sentence="$(missing_sentence)"

@@ -1,6 +1,6 @@
 // Once per `npm test`, before any test file: provisions what the tests need beyond node_modules
 // (scripts/provision.sh --for test: Temporal binaries, schemathesis, the client generators,
-// promtool, chromium, redis-server) and hands the paths to the test processes through the
+// promtool, chromium, redis-server, the message brokers) and hands the paths to the test processes through the
 // environment (support/tools.ts reads them); without DATABASE_URL it makes (or finds) the migrated
 // PGlite data directory that setup.ts copies for each worker process (support/pglite-template.ts);
 // with DATABASE_URL it names this run's databases (setup.ts) and drops them at the end. Either way
@@ -8,28 +8,18 @@
 // DATABASE_URL it starts a throwaway PostgreSQL for the files that need one
 // (support/postgres-environment.ts), stopped at the end or, when the run is interrupted, by the
 // helper's watcher once this process is gone.
-import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { provisionForTests } from '../../scripts/provision-env.ts';
+import { stopBrokers } from '../../scripts/brokers/broker-process.ts';
 import { postgresBinDir, startThrowawayPostgres } from '../../scripts/throwaway-postgres.ts';
 import { applyMigrations } from '../../src/db/migrations.ts';
 import { schemaFingerprint } from './database-reset.ts';
 import { migratedPgliteTemplate } from './pglite-template.ts';
 import { runBuildDir } from './built-service.ts';
-
-function provision() {
-  const script = path.resolve(import.meta.dirname, '../../scripts/provision.sh');
-  // stderr passes through: install progress on a first run, and the one sentence naming what is missing.
-  const run = spawnSync('bash', [script, '--for', 'test'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (run.status !== 0) throw new Error(`${script} --for test failed (${run.error?.message ?? `exit code ${run.status}`})`);
-  for (const line of run.stdout.split('\n')) {
-    const found = /^([A-Z_]+)=(.*)$/.exec(line);
-    if (found) process.env[found[1]] = found[2];
-  }
-}
 
 /** The fingerprint of a just-migrated schema on this server (a database made, migrated and dropped). */
 async function migratedSchemaOn(base: string, name: string): Promise<string> {
@@ -79,12 +69,19 @@ export default async function setup() {
 }
 
 async function setupRun(): Promise<() => Promise<void>> {
-  provision();
+  provisionForTests();
   // What the files of this run share and make once (support/workflow-bundles.ts, and in dist/
   // support/built-service.ts) and their data directories (setup.ts), gone at the end.
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ticketing-test-run-'));
   process.env.TEST_RUN_DIR = runDir;
-  const removeRunDir = () => {
+  // The message brokers that files start when they first ask (support/brokers.ts), in the run's
+  // folder: none unless asked for, stopped here at the end or, when the run is interrupted, by
+  // the watcher that the first start leaves beside them once this process is gone.
+  const brokersDir = path.join(runDir, 'brokers');
+  process.env.TEST_BROKERS_DIR = brokersDir;
+  process.env.TEST_RUN_OWNER_PID = String(process.pid);
+  const removeRunDir = async () => {
+    await stopBrokers(brokersDir);
     fs.rmSync(runDir, { recursive: true, force: true });
     fs.rmSync(runBuildDir(runDir)!, { recursive: true, force: true });
   };
@@ -95,11 +92,11 @@ async function setupRun(): Promise<() => Promise<void>> {
     process.env.TEST_PGLITE_TEMPLATE = template.dir;
     process.env.TEST_MIGRATED_SCHEMA = template.fingerprint;
     // Provisioning installed PostgreSQL when it could; else its sentence fails the files needing it.
-    if (!postgresBinDir()) return async () => removeRunDir();
+    if (!postgresBinDir()) return removeRunDir;
     const throwaway = await startThrowawayPostgres({ ownerPid: process.pid });
     process.env.TEST_POSTGRES_URL = throwaway.url;
     return async () => {
-      removeRunDir();
+      await removeRunDir();
       throwaway.stop();
     };
   }
@@ -107,7 +104,7 @@ async function setupRun(): Promise<() => Promise<void>> {
   process.env.TEST_RUN_DB_PREFIX = prefix;
   process.env.TEST_MIGRATED_SCHEMA = await migratedSchemaOn(base, `${prefix}schema`);
   return async () => {
-    removeRunDir();
+    await removeRunDir();
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     try {

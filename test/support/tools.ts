@@ -1,6 +1,8 @@
 // The programs that scripts/provision.sh provided for this run, as global-setup.ts put them in the
 // environment. A missing one fails the test that needs it, with the provisioning's sentence
 // saying what to install: never a silent skip.
+import { provisionedPath } from '../../scripts/provision-env.ts';
+
 export type ProvisionedTool =
   | 'TEMPORAL_CLI_PATH'
   | 'TEMPORAL_TEST_SERVER_PATH'
@@ -14,7 +16,5 @@ export type ProvisionedTool =
   | 'DOCKER_COMPOSE_PATH';
 
 export function provisioned(tool: ProvisionedTool): string {
-  const found = process.env[tool];
-  if (found) return found;
-  throw new Error(process.env.PROVISION_MISSING ?? `${tool} is not set: run the tests with vitest, whose global setup runs scripts/provision.sh --for test`);
+  return provisionedPath(tool);
 }
