@@ -1,0 +1,184 @@
+// The outage case of bench/destinations.ts: one workspace with two subscriptions on a broker that
+// will stop answering (`frozen`: its processes get SIGSTOP, so connections stay open and nothing
+// answers), one on the HTTPS receiver and one on another broker (`other`), all to ticket.updated.
+// A ticket is updated every `everyMs`: `idleSeconds` first, then `seconds` with the broker frozen,
+// then it is thawed. Measured: the other subscriptions' event-to-arrival (occurredAt → arrival at
+// the receiver, or the read at the broker, every `pollMs`) idle and during the outage (the
+// isolation rule: p95 during within 2 × idle p95), and the frozen broker's subscriptions: whether
+// the engine paused them (20 failures in a row), how many of the events reached them once it was
+// back, and how long after the thaw the last one did. A subscription the engine paused is resumed
+// by the benchmark at the thaw and whenever it is found paused again, as an operator answers the
+// notice; the report says so.
+import type { BrokerType } from '../src/webhooks/message/destinations/settings.ts';
+import { pctsWithMissing, type Pcts } from './percentile.ts';
+import { steadyPatches } from './npm-start.ts';
+import { attemptStats, eventIdsSince, resume, stateOf, subscribe, tally, warmUp, type Subscription } from './destination-subscriptions.ts';
+import { newTarget, pollLoop, type TargetType } from './destination-targets.ts';
+import type { PhaseService } from './destination-service.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface OutageOptions {
+  frozen: BrokerType;
+  other: BrokerType;
+  seconds: number;
+  idleSeconds: number;
+  everyMs: number;
+  drainSeconds: number;
+  pollMs: number;
+  freeze(): void;
+  thaw(): void;
+  log: (m: string) => void;
+}
+
+export interface OtherResult {
+  type: TargetType;
+  idle: Pcts;
+  during: Pcts;
+}
+
+export interface FrozenResult {
+  expected: number;
+  arrived: number;
+  missing: number;
+  duplicates: number;
+  /** Seconds from the freeze until the engine paused it (20 failures in a row); null: never paused. */
+  pausedAfter: number | null;
+  /** How many times the benchmark resumed it. */
+  resumes: number;
+  /** The most deliveries it had waiting at once (pending and held, GET /webhooks/{id}), sampled every second. */
+  peakWaiting: number;
+  /** Seconds from the thaw until its last event was read back; null: not all within the drain. */
+  drainedAfter: number | null;
+  attempts: number;
+  failed: number;
+}
+
+export interface OutageResult {
+  frozen: BrokerType;
+  other: BrokerType;
+  events: { idle: number; during: number; failed: number };
+  others: OtherResult[];
+  frozenSubs: FrozenResult[];
+  readErrors: number;
+}
+
+export async function outageCase(service: PhaseService, o: OutageOptions): Promise<OutageResult> {
+  const { api } = service;
+  const make = async (type: TargetType, name: string, n: number) => subscribe(service.keyFor(n), await newTarget(type, `outage-${name}`, service.receiver, service.brokers));
+  const frozen = [await make(o.frozen, 'frozen-1', 0), await make(o.frozen, 'frozen-2', 1)];
+  const others = [await make('https', 'https', 2), await make(o.other, 'other', 3)];
+  const all = [...frozen, ...others];
+  o.log(`outage: the Test action on ${all.length} subscriptions (${o.frozen} ×2, https, ${o.other})`);
+  await warmUp(api, all);
+  const loops = all.map((s) => pollLoop(s.target, o.pollMs));
+  const ticket = service.ticketIds[0];
+  let counter = 0;
+  const subject = () => `Outage ${counter++}`;
+
+  o.log(`outage: idle, a ticket updated every ${o.everyMs} ms for ${o.idleSeconds} s`);
+  const idle = await steadyPatches(api, ticket, o.everyMs, o.idleSeconds, subject);
+  const idleIds = await eventIdsSince(api, idle.from);
+  await waitFor(() => all.every((s) => tally(s.target, idleIds.map((e) => e.id)).missing === 0), 60_000);
+
+  o.log(`outage: ${o.frozen} frozen for ${o.seconds} s while the updates go on`);
+  const watch = watchFrozen(service, frozen);
+  const freezeAt = Date.now();
+  o.freeze();
+  let during;
+  try {
+    during = await steadyPatches(api, ticket, o.everyMs, o.seconds, subject);
+  } finally {
+    o.thaw();
+  }
+  const thawAt = Date.now();
+  watch.thawed();
+  o.log(`outage: ${o.frozen} thawed; waiting up to ${o.drainSeconds} s for its subscriptions' backlog`);
+  const events = await eventIdsSince(api, idle.from);
+  const ids = events.map((e) => e.id);
+  const drained = await waitFor(() => frozen.every((s) => tally(s.target, ids).missing === 0), o.drainSeconds * 1000);
+  // The others' events of the outage may arrive after it (that is what the rule measures): up to 120 s more.
+  await waitFor(() => others.every((s) => tally(s.target, ids).missing === 0), 120_000);
+  const watched = await watch.stop();
+  await Promise.all(loops.map((l) => l.stop()));
+  o.log(`outage: ${drained ? 'drained' : 'not drained'}; paused after ${watched.map((w) => (w.pausedAt === null ? 'never' : `${((w.pausedAt - freezeAt) / 1000).toFixed(0)} s`)).join(', ')}`);
+
+  const within = (from: number, to: number) => events.filter((e) => e.occurredAt >= from && e.occurredAt <= to).map((e) => e.id);
+  const latencies = (s: Subscription, phaseIds: string[]) => {
+    const got = phaseIds.map((id) => s.target.arrivals.get(id)).filter((a) => a !== undefined);
+    return pctsWithMissing(got.map((a) => a.firstAt - a.occurredAt), phaseIds.length - got.length);
+  };
+  const idleWindow = within(idle.from, idle.to);
+  const duringWindow = within(during.from, during.to);
+  const frozenSubs = await Promise.all(
+    frozen.map(async (s, i): Promise<FrozenResult> => {
+      const t = tally(s.target, ids);
+      const last = Math.max(...ids.map((id) => s.target.arrivals.get(id)?.firstAt ?? -Infinity));
+      const stats = await attemptStats(api, s);
+      return {
+        expected: ids.length,
+        ...t,
+        pausedAfter: watched[i].pausedAt === null ? null : (watched[i].pausedAt - freezeAt) / 1000,
+        resumes: watched[i].resumes,
+        peakWaiting: watched[i].peakWaiting,
+        drainedAfter: t.missing === 0 ? Math.max(0, (last - thawAt) / 1000) : null,
+        attempts: stats.attempts,
+        failed: stats.failed,
+      };
+    }),
+  );
+  return {
+    frozen: o.frozen,
+    other: o.other,
+    events: { idle: idleWindow.length, during: duringWindow.length, failed: idle.failed + during.failed },
+    others: others.map((s) => ({ type: s.target.type, idle: latencies(s, idleWindow), during: latencies(s, duringWindow) })),
+    frozenSubs,
+    readErrors: loops.reduce((s, l) => s + l.errors(), 0),
+  };
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) return false;
+    await sleep(200);
+  }
+  return true;
+}
+
+/**
+ * Every second, the frozen broker's subscriptions' condition and backlog: when the engine paused
+ * each, the most it had waiting; once thawed, a paused one is resumed (the operator's answer to
+ * the notice).
+ */
+function watchFrozen(service: PhaseService, subs: Subscription[]) {
+  const seen = subs.map(() => ({ pausedAt: null as number | null, resumes: 0, peakWaiting: 0 }));
+  let thawed = false;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await Promise.all(
+        subs.map(async (s, i) => {
+          const st = await stateOf(service.api, s).catch(() => undefined);
+          if (!st) return;
+          seen[i].peakWaiting = Math.max(seen[i].peakWaiting, st.backlog.pending + st.backlog.inFlight);
+          if (st.condition !== 'paused') return;
+          seen[i].pausedAt ??= Date.now();
+          if (thawed) {
+            await resume(service.api, s).catch(() => undefined);
+            seen[i].resumes += 1;
+          }
+        }),
+      );
+      await sleep(1000);
+    }
+  })();
+  return {
+    thawed: () => void (thawed = true),
+    async stop() {
+      running = false;
+      await loop;
+      return seen;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+// The throughput case of bench/destinations.ts: one workspace with two subscriptions to
+// ticket.updated per destination type, all paused while `events` PATCHes are written (each
+// subscription then holds every event), then each type's pair resumed alone, in turn: deliveries/s
+// from the resume to the moment both backlogs are empty (every delivery acknowledged by the
+// broker, or answered 2xx, and recorded), with the CPU the machine, the service process, the dev
+// server and the broker spent meanwhile. Afterwards every (event, subscription) is looked for at
+// its place (read back from the broker, or at the HTTPS receiver), duplicates counted.
+import type { Api } from './npm-start.ts';
+import { attemptStats, eventIdsSince, pause, resume, stateOf, subscribe, tally, warmUp, type Subscription } from './destination-subscriptions.ts';
+import { newTarget, type TargetType } from './destination-targets.ts';
+import type { PhaseService } from './destination-service.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ThroughputRow {
+  type: TargetType;
+  deliveries: number;
+  expected: number;
+  /** Resume → both backlogs empty. */
+  seconds: number | null;
+  perSecond: number | null;
+  /** CPU per delivery, ms. */
+  machineMs: number;
+  serviceMs: number;
+  devServerMs: number;
+  brokerMs: number | null;
+  benchMs: number;
+  /** The cores' idle share over the drain. */
+  idleShare: number;
+  missing: number;
+  duplicates: number;
+  /** Attempts made, of which failed (both subscriptions, the Test action's included), and the attempts' (broker calls') p50 / p95 ms. */
+  attempts: number;
+  failed: number;
+  attemptP50: number | null;
+  attemptP95: number | null;
+}
+
+export interface ThroughputResult {
+  events: number;
+  writeSeconds: number;
+  writeFailed: number;
+  rows: ThroughputRow[];
+}
+
+export interface ThroughputOptions {
+  types: TargetType[];
+  events: number;
+  concurrency: number;
+  /** How long a pair may take to drain before the phase gives up on it. */
+  drainTimeoutMs: number;
+  log: (m: string) => void;
+}
+
+/** `events` PATCHes, `concurrency` at a time over as many tickets. */
+async function writeUpdates(api: Api, ticketIds: string[], events: number): Promise<number> {
+  let next = 0;
+  let failed = 0;
+  await Promise.all(
+    ticketIds.map(async (id) => {
+      while (next < events) {
+        const n = next++;
+        const r = await api.call('PATCH', `/tickets/${id}`, { subject: `Throughput ${n}` }).catch(() => ({ status: 0 }));
+        if (r.status !== 200) failed += 1;
+      }
+    }),
+  );
+  return failed;
+}
+
+export async function throughputCase(service: PhaseService, o: ThroughputOptions): Promise<ThroughputResult> {
+  const { api } = service;
+  o.log(`throughput: two subscriptions each for ${o.types.join(', ')}`);
+  const pairs: { type: TargetType; subs: Subscription[] }[] = [];
+  for (const type of o.types) {
+    const subs: Subscription[] = [];
+    for (let n = 0; n < 2; n++) subs.push(await subscribe(service.keyFor(pairs.length * 2 + n), await newTarget(type, `throughput-${n}`, service.receiver, service.brokers)));
+    pairs.push({ type, subs });
+  }
+  const all = pairs.flatMap((p) => p.subs);
+  o.log('throughput: the Test action on each, then all paused');
+  await warmUp(api, all);
+  await Promise.all(all.map((s) => pause(api, s)));
+
+  const ticketIds = service.ticketIds.slice(0, o.concurrency);
+  o.log(`throughput: writing ${o.events} ticket.updated events (PATCH, ${ticketIds.length} at a time)`);
+  const writeStart = Date.now();
+  const writeFailed = await writeUpdates(api, ticketIds, o.events);
+  const writeSeconds = (Date.now() - writeStart) / 1000;
+  const ids = (await eventIdsSince(api, writeStart)).map((e) => e.id);
+  o.log(`throughput: ${ids.length} events in ${writeSeconds.toFixed(1)} s (${writeFailed} PATCHes failed); waiting for every subscription to hold them`);
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const states = await Promise.all(all.map((s) => stateOf(api, s)));
+    if (states.every((st) => st.backlog.pending >= ids.length)) break;
+    if (Date.now() > deadline) throw new Error(`the subscriptions hold ${states.map((st) => st.backlog.pending).join(', ')} of ${ids.length} events after 300 s`);
+    await sleep(500);
+  }
+
+  const rows: ThroughputRow[] = [];
+  for (const { type, subs } of pairs) {
+    const expected = ids.length * subs.length;
+    o.log(`throughput: resuming the ${type} pair (${expected} deliveries)`);
+    const cpu0 = service.cpu();
+    const t0 = Date.now();
+    await Promise.all(subs.map((s) => resume(api, s)));
+    let t1: number | null = null;
+    const until = t0 + o.drainTimeoutMs;
+    while (Date.now() < until) {
+      const states = await Promise.all(subs.map((s) => stateOf(api, s)));
+      if (states.every((st) => st.backlog.pending === 0 && st.backlog.inFlight === 0)) {
+        t1 = Date.now();
+        break;
+      }
+      await sleep(100);
+    }
+    const cpu1 = service.cpu();
+    const seconds = t1 === null ? null : (t1 - t0) / 1000;
+    o.log(`throughput: ${type} ${t1 === null ? `not drained within ${o.drainTimeoutMs / 1000} s` : `drained in ${seconds!.toFixed(1)} s, ${(expected / seconds!).toFixed(0)} deliveries/s`}; reading back`);
+    const counts = await readBack(subs, ids);
+    const stats = await Promise.all(subs.map((s) => attemptStats(api, s)));
+    const per = (a: number, b: number) => (b - a) / Math.max(1, counts.arrived);
+    rows.push({
+      type,
+      deliveries: counts.arrived,
+      expected,
+      seconds,
+      perSecond: seconds === null ? null : expected / seconds,
+      machineMs: per(cpu0.machine.busyMs, cpu1.machine.busyMs),
+      serviceMs: per(cpu0.service, cpu1.service),
+      devServerMs: per(cpu0.devServer, cpu1.devServer),
+      brokerMs: type === 'https' ? null : per(cpu0.brokers[type] ?? 0, cpu1.brokers[type] ?? 0),
+      benchMs: per(cpu0.bench, cpu1.bench),
+      idleShare: (cpu1.machine.idleMs - cpu0.machine.idleMs) / Math.max(1, cpu1.machine.idleMs - cpu0.machine.idleMs + cpu1.machine.busyMs - cpu0.machine.busyMs),
+      missing: counts.missing,
+      duplicates: counts.duplicates,
+      attempts: stats.reduce((s, x) => s + x.attempts, 0),
+      failed: stats.reduce((s, x) => s + x.failed, 0),
+      // The first subscription's: a percentile of two is not a sum of them.
+      attemptP50: stats[0].p50,
+      attemptP95: stats[0].p95,
+    });
+    // Each pair drains alone: the next one starts on a quiet machine.
+    await Promise.all(subs.map((s) => s.target.close().catch(() => undefined)));
+  }
+  return { events: ids.length, writeSeconds, writeFailed, rows };
+}
+
+/** Reads each subscription's place until it has every event or nothing more came for 15 s. */
+async function readBack(subs: Subscription[], ids: string[]) {
+  const count = () => subs.reduce((s, x) => s + tally(x.target, ids).arrived, 0);
+  let last = -1;
+  let lastChange = Date.now();
+  while (count() < ids.length * subs.length && Date.now() - lastChange < 15_000) {
+    await Promise.all(subs.map((s) => s.target.poll().catch(() => undefined)));
+    if (count() !== last) {
+      last = count();
+      lastChange = Date.now();
+    }
+    await sleep(200);
+  }
+  const t = subs.map((s) => tally(s.target, ids));
+  return { arrived: t.reduce((s, x) => s + x.arrived, 0), missing: t.reduce((s, x) => s + x.missing, 0), duplicates: t.reduce((s, x) => s + x.duplicates, 0) };
+}
