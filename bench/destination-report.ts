@@ -46,7 +46,7 @@ export function destinationsReport(r: ReportInput): string {
         `| ${x.type} | ${fmt(x.deliveries)} of ${fmt(x.expected)} | ${x.seconds === null ? 'not drained' : `${fmt(x.seconds, 1)} s`} | **${fmt(x.perSecond)}** | ${https?.perSecond && x.perSecond ? `${fmt(x.perSecond / https.perSecond, 2)}×` : 'n/a'} | ${fmt(x.machineMs, 2)} | ${fmt(x.serviceMs, 2)} / ${fmt(x.devServerMs, 2)} / ${x.brokerMs === null ? '–' : fmt(x.brokerMs, 2)} / ${fmt(x.benchMs, 2)} | ${fmt(x.idleShare * 100)}% | ${fmt(x.attempts)} (${fmt(x.failed)}) | ${fmt(x.attemptP50, 1)} / ${fmt(x.attemptP95, 1)} | ${fmt(x.missing)} / ${fmt(x.duplicates)} |`,
       );
     }
-    lines.push('', 'Attempts include each subscription\'s Test action (one each); an attempt\'s duration is its broker call (a batch call counts for each message in it), the first subscription\'s.', '');
+    lines.push('', `Distinct events that reached the subscriptions, all together: ${fmt(t.distinctEvents)} of ${fmt(t.events)} written. Attempts include each subscription's Test action (one each); an attempt's duration is its broker call (a batch call counts for each message in it), the first subscription's.`, '');
   }
   const u = r.outage;
   if (u) {

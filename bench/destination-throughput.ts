@@ -6,7 +6,7 @@
 // server and the broker spent meanwhile. Afterwards every (event, subscription) is looked for at
 // its place (read back from the broker, or at the HTTPS receiver), duplicates counted.
 import type { Api } from './npm-start.ts';
-import { attemptStats, eventIdsSince, pause, resume, stateOf, subscribe, tally, warmUp, type Subscription } from './destination-subscriptions.ts';
+import { attemptStats, eventsSeen, pause, resume, stateOf, subscribe, tally, warmUp, type Subscription } from './destination-subscriptions.ts';
 import { newTarget, type TargetType } from './destination-targets.ts';
 import type { PhaseService } from './destination-service.ts';
 
@@ -37,7 +37,10 @@ export interface ThroughputRow {
 }
 
 export interface ThroughputResult {
+  /** Events written (each PATCH that succeeded). */
   events: number;
+  /** Distinct events that reached the subscriptions, all together. */
+  distinctEvents: number;
   writeSeconds: number;
   writeFailed: number;
   rows: ThroughputRow[];
@@ -79,7 +82,7 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
   }
   const all = pairs.flatMap((p) => p.subs);
   o.log('throughput: the Test action on each, then all paused');
-  await warmUp(api, all);
+  const tests = await warmUp(api, all);
   await Promise.all(all.map((s) => pause(api, s)));
 
   const ticketIds = service.ticketIds.slice(0, o.concurrency);
@@ -87,19 +90,20 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
   const writeStart = Date.now();
   const writeFailed = await writeUpdates(api, ticketIds, o.events);
   const writeSeconds = (Date.now() - writeStart) / 1000;
-  const ids = (await eventIdsSince(api, writeStart)).map((e) => e.id);
-  o.log(`throughput: ${ids.length} events in ${writeSeconds.toFixed(1)} s (${writeFailed} PATCHes failed); waiting for every subscription to hold them`);
+  // Each PATCH that succeeded wrote one ticket.updated event.
+  const written = o.events - writeFailed;
+  o.log(`throughput: ${written} events in ${writeSeconds.toFixed(1)} s (${writeFailed} PATCHes failed); waiting for every subscription to hold them`);
   const deadline = Date.now() + 300_000;
   for (;;) {
     const states = await Promise.all(all.map((s) => stateOf(api, s)));
-    if (states.every((st) => st.backlog.pending >= ids.length)) break;
-    if (Date.now() > deadline) throw new Error(`the subscriptions hold ${states.map((st) => st.backlog.pending).join(', ')} of ${ids.length} events after 300 s`);
+    if (states.every((st) => st.backlog.pending >= written)) break;
+    if (Date.now() > deadline) throw new Error(`the subscriptions hold ${states.map((st) => st.backlog.pending).join(', ')} of ${written} events after 300 s`);
     await sleep(500);
   }
 
   const rows: ThroughputRow[] = [];
   for (const { type, subs } of pairs) {
-    const expected = ids.length * subs.length;
+    const expected = written * subs.length;
     o.log(`throughput: resuming the ${type} pair (${expected} deliveries)`);
     const cpu0 = service.cpu();
     const t0 = Date.now();
@@ -117,7 +121,7 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
     const cpu1 = service.cpu();
     const seconds = t1 === null ? null : (t1 - t0) / 1000;
     o.log(`throughput: ${type} ${t1 === null ? `not drained within ${o.drainTimeoutMs / 1000} s` : `drained in ${seconds!.toFixed(1)} s, ${(expected / seconds!).toFixed(0)} deliveries/s`}; reading back`);
-    const counts = await readBack(subs, ids);
+    const counts = await readBack(subs, tests, written);
     const stats = await Promise.all(subs.map((s) => attemptStats(api, s)));
     const per = (a: number, b: number) => (b - a) / Math.max(1, counts.arrived);
     rows.push({
@@ -143,15 +147,18 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
     // Each pair drains alone: the next one starts on a quiet machine.
     await Promise.all(subs.map((s) => s.target.close().catch(() => undefined)));
   }
-  return { events: ids.length, writeSeconds, writeFailed, rows };
+  // Every subscription got the same events: as many as were written, and none another did not.
+  const distinct = eventsSeen(all, tests).length;
+  return { events: written, distinctEvents: distinct, writeSeconds, writeFailed, rows };
 }
 
-/** Reads each subscription's place until it has every event or nothing more came for 15 s. */
-async function readBack(subs: Subscription[], ids: string[]) {
-  const count = () => subs.reduce((s, x) => s + tally(x.target, ids).arrived, 0);
+/** Reads each subscription's place until it has `written` events (the Test action's aside) or nothing more came for 15 s. */
+async function readBack(subs: Subscription[], tests: Set<string>, written: number) {
+  const ids = (s: Subscription) => eventsSeen([s], tests).map((e) => e.id);
+  const count = () => subs.reduce((n, s) => n + ids(s).length, 0);
   let last = -1;
   let lastChange = Date.now();
-  while (count() < ids.length * subs.length && Date.now() - lastChange < 15_000) {
+  while (count() < written * subs.length && Date.now() - lastChange < 15_000) {
     await Promise.all(subs.map((s) => s.target.poll().catch(() => undefined)));
     if (count() !== last) {
       last = count();
@@ -159,6 +166,6 @@ async function readBack(subs: Subscription[], ids: string[]) {
     }
     await sleep(200);
   }
-  const t = subs.map((s) => tally(s.target, ids));
-  return { arrived: t.reduce((s, x) => s + x.arrived, 0), missing: t.reduce((s, x) => s + x.missing, 0), duplicates: t.reduce((s, x) => s + x.duplicates, 0) };
+  const t = subs.map((s) => tally(s.target, ids(s), written));
+  return { arrived: t.reduce((n, x) => n + x.arrived, 0), missing: t.reduce((n, x) => n + x.missing, 0), duplicates: t.reduce((n, x) => n + x.duplicates, 0) };
 }
