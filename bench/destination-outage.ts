@@ -11,7 +11,7 @@
 // notice; the report says so.
 import type { BrokerType } from '../src/webhooks/message/destinations/settings.ts';
 import { pctsWithMissing, type Pcts } from './percentile.ts';
-import { steadyPatches } from './npm-start.ts';
+import { steadyPatches, type Api } from './npm-start.ts';
 import { attemptStats, eventsSeen, resume, stateOf, subscribe, tally, warmUp, type Subscription } from './destination-subscriptions.ts';
 import { newTarget, pollLoop, type TargetType } from './destination-targets.ts';
 import type { PhaseService } from './destination-service.ts';
@@ -48,8 +48,8 @@ export interface FrozenResult {
   resumes: number;
   /** The most deliveries it had waiting at once (pending and held, GET /webhooks/{id}), sampled every second. */
   peakWaiting: number;
-  /** Seconds from the thaw until its last event was read back; null: not all within the drain. */
-  drainedAfter: number | null;
+  /** Seconds from the thaw until its last event was read back (below 0: nothing came after the thaw). */
+  lastAfter: number;
   attempts: number;
   failed: number;
 }
@@ -64,8 +64,9 @@ export interface OutageResult {
 }
 
 export async function outageCase(service: PhaseService, o: OutageOptions): Promise<OutageResult> {
-  const { api } = service;
-  const make = async (type: TargetType, name: string, n: number) => subscribe(service.keyFor(n), await newTarget(type, `outage-${name}`, service.receiver, service.brokers));
+  const ws = await service.workspace('outage', 4, 1);
+  const { api } = ws;
+  const make = async (type: TargetType, name: string, n: number) => subscribe(ws.keyFor(n), await newTarget(type, `outage-${name}`, service.receiver, service.brokers));
   const frozen = [await make(o.frozen, 'frozen-1', 0), await make(o.frozen, 'frozen-2', 1)];
   const others = [await make('https', 'https', 2), await make(o.other, 'other', 3)];
   const all = [...frozen, ...others];
@@ -74,7 +75,7 @@ export async function outageCase(service: PhaseService, o: OutageOptions): Promi
   /** How many events (the Test action's aside) `s` has. */
   const has = (s: Subscription) => eventsSeen([s], tests).length;
   const loops = all.map((s) => pollLoop(s.target, o.pollMs));
-  const ticket = service.ticketIds[0];
+  const ticket = ws.ticketIds[0];
   let counter = 0;
   const subject = () => `Outage ${counter++}`;
 
@@ -85,7 +86,7 @@ export async function outageCase(service: PhaseService, o: OutageOptions): Promi
   await waitFor(() => all.every((s) => has(s) >= idleOk), 60_000);
 
   o.log(`outage: ${o.frozen} frozen for ${o.seconds} s while the updates go on`);
-  const watch = watchFrozen(service, frozen);
+  const watch = watchFrozen(api, frozen);
   const freezeAt = Date.now();
   o.freeze();
   let during;
@@ -99,12 +100,27 @@ export async function outageCase(service: PhaseService, o: OutageOptions): Promi
   o.log(`outage: ${o.frozen} thawed; waiting up to ${o.drainSeconds} s for its subscriptions' backlog`);
   const duringOk = during.sent - during.failed;
   const expected = idleOk + duringOk;
-  const drained = await waitFor(() => frozen.every((s) => has(s) >= expected), o.drainSeconds * 1000);
+  // Done when every event is there, or when nothing waits any more (backlogs empty, receiving)
+  // and nothing came for 10 s: what is missing then is not coming.
+  let lastCount = 0;
+  let lastChange = Date.now();
+  let settled = false;
+  const settle = setInterval(() => {
+    void Promise.all(frozen.map((s) => stateOf(api, s))).then(
+      (states) => (settled = states.every((st) => st.condition === 'receiving' && st.backlog.pending === 0 && st.backlog.inFlight === 0)),
+      () => undefined,
+    );
+  }, 2000);
+  const drained = await waitFor(() => {
+    const count = frozen.reduce((n, s) => n + has(s), 0);
+    if (count !== lastCount) [lastCount, lastChange] = [count, Date.now()];
+    return frozen.every((s) => has(s) >= expected) || (settled && Date.now() - lastChange > 10_000);
+  }, o.drainSeconds * 1000).finally(() => clearInterval(settle));
   // The others' events of the outage may arrive after it (that is what the rule measures): up to 120 s more.
   await waitFor(() => others.every((s) => has(s) >= expected), 120_000);
   const watched = await watch.stop();
   await Promise.all(loops.map((l) => l.stop()));
-  o.log(`outage: ${drained ? 'drained' : 'not drained'}; paused after ${watched.map((w) => (w.pausedAt === null ? 'never' : `${((w.pausedAt - freezeAt) / 1000).toFixed(0)} s`)).join(', ')}`);
+  o.log(`outage: ${drained && frozen.every((s) => has(s) >= expected) ? 'everything arrived' : drained ? 'backlogs empty, events missing' : 'not drained'}; paused after ${watched.map((w) => (w.pausedAt === null ? 'never' : `${((w.pausedAt - freezeAt) / 1000).toFixed(0)} s`)).join(', ')}`);
 
   const events = eventsSeen(all, tests);
   const ids = events.map((e) => e.id);
@@ -127,7 +143,7 @@ export async function outageCase(service: PhaseService, o: OutageOptions): Promi
         pausedAfter: watched[i].pausedAt === null ? null : (watched[i].pausedAt - freezeAt) / 1000,
         resumes: watched[i].resumes,
         peakWaiting: watched[i].peakWaiting,
-        drainedAfter: t.missing === 0 ? Math.max(0, (last - thawAt) / 1000) : null,
+        lastAfter: (last - thawAt) / 1000,
         attempts: stats.attempts,
         failed: stats.failed,
       };
@@ -157,7 +173,7 @@ async function waitFor(done: () => boolean, timeoutMs: number): Promise<boolean>
  * each, the most it had waiting; once thawed, a paused one is resumed (the operator's answer to
  * the notice).
  */
-function watchFrozen(service: PhaseService, subs: Subscription[]) {
+function watchFrozen(api: Api, subs: Subscription[]) {
   const seen = subs.map(() => ({ pausedAt: null as number | null, resumes: 0, peakWaiting: 0 }));
   let thawed = false;
   let running = true;
@@ -165,13 +181,13 @@ function watchFrozen(service: PhaseService, subs: Subscription[]) {
     while (running) {
       await Promise.all(
         subs.map(async (s, i) => {
-          const st = await stateOf(service.api, s).catch(() => undefined);
+          const st = await stateOf(api, s).catch(() => undefined);
           if (!st) return;
           seen[i].peakWaiting = Math.max(seen[i].peakWaiting, st.backlog.pending + st.backlog.inFlight);
           if (st.condition !== 'paused') return;
           seen[i].pausedAt ??= Date.now();
           if (thawed) {
-            await resume(service.api, s).catch(() => undefined);
+            await resume(api, s).catch(() => undefined);
             seen[i].resumes += 1;
           }
         }),

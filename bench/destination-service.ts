@@ -1,7 +1,8 @@
 // The service one case of bench/destinations.ts runs on: `npm start` (bench/npm-start.ts) on a
-// fresh data directory (PGlite) or a fresh PostgreSQL database, one workspace with its keys and
-// tickets, and the CPU time so far of everything the case's figures divide: the machine, the
-// service's one process, its Temporal dev server, each broker's processes and this benchmark.
+// fresh data directory (PGlite) or a fresh PostgreSQL database; its workspaces, made on demand,
+// each with its keys and tickets; and the CPU time so far of everything the case's figures
+// divide: the machine, the service's one process, its Temporal dev server, each broker's
+// processes and this benchmark.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,11 +23,17 @@ export interface CpuSnapshot {
   bench: number;
 }
 
-export interface PhaseService {
+/** A workspace of the service: an administrator's key, more keys for more subscriptions, tickets. */
+export interface Workspace {
   api: Api;
   /** The key that creates the n-th subscription (a key may create 10: DEFAULT_MAX_WEBHOOK_SUBSCRIPTIONS). */
   keyFor(n: number): Api;
   ticketIds: string[];
+}
+
+export interface PhaseService {
+  /** A new workspace `name` with keys for `subscriptions` and `tickets` tickets. */
+  workspace(name: string, subscriptions: number, tickets: number): Promise<Workspace>;
   receiver: CaseReceiver;
   brokers: BrokerSet;
   cpu(): CpuSnapshot;
@@ -45,8 +52,6 @@ export interface PhaseServiceOptions {
   brokers: BrokerSet;
   /** Each broker's process groups, by the destination types it serves. */
   brokerGroups: Partial<Record<BrokerType, number[]>>;
-  subscriptions: number;
-  tickets: number;
   log: (m: string) => void;
 }
 
@@ -70,14 +75,14 @@ export async function startPhaseService(o: PhaseServiceOptions): Promise<PhaseSe
     const temporalPid = devServerPid(Number(env.TEMPORAL_PORT));
     const cli = cliOf(o.tree, env);
     const base = `http://127.0.0.1:${port}/public/v1`;
-    const { api, domain } = createWorkspaceWithKey(cli, base, 'dest', o.tag, SCOPES);
-    const keys = [api];
-    while (keys.length * SUBSCRIPTIONS_PER_KEY < o.subscriptions) keys.push(newKey(cli, base, domain, SCOPES));
-    const ticketIds = await createTickets(api, await firstBoard(api), o.tickets);
     return {
-      api,
-      keyFor: (n) => keys[Math.floor(n / SUBSCRIPTIONS_PER_KEY)],
-      ticketIds,
+      async workspace(name, subscriptions, tickets) {
+        const { api, domain } = createWorkspaceWithKey(cli, base, name, o.tag, SCOPES);
+        const keys = [api];
+        while (keys.length * SUBSCRIPTIONS_PER_KEY < subscriptions) keys.push(newKey(cli, base, domain, SCOPES));
+        const ticketIds = await createTickets(api, await firstBoard(api), tickets);
+        return { api, keyFor: (n) => keys[Math.floor(n / SUBSCRIPTIONS_PER_KEY)], ticketIds };
+      },
       receiver: o.receiver,
       brokers: o.brokers,
       cpu: () => {

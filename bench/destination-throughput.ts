@@ -1,6 +1,7 @@
-// The throughput case of bench/destinations.ts: one workspace with two subscriptions to
-// ticket.updated per destination type, all paused while `events` PATCHes are written (each
-// subscription then holds every event), then each type's pair resumed alone, in turn: deliveries/s
+// The throughput case of bench/destinations.ts, by groups of destination types (each group with
+// HTTPS beside it, the AWS types with fewer events: moto is slow): per group one workspace with
+// two subscriptions to ticket.updated per type, all paused while the group's `events` PATCHes are
+// written (each subscription then holds every event), then each type's pair resumed alone, in turn: deliveries/s
 // from the resume to the moment both backlogs are empty (every delivery acknowledged by the
 // broker, or answered 2xx, and recorded), with the CPU the machine, the service process, the dev
 // server and the broker spent meanwhile. Afterwards every (event, subscription) is looked for at
@@ -36,7 +37,18 @@ export interface ThroughputRow {
   attemptP95: number | null;
 }
 
+export interface ThroughputGroup {
+  name: string;
+  types: TargetType[];
+  events: number;
+}
+
 export interface ThroughputResult {
+  groups: GroupResult[];
+}
+
+export interface GroupResult {
+  name: string;
   /** Events written (each PATCH that succeeded). */
   events: number;
   /** Distinct events that reached the subscriptions, all together. */
@@ -47,8 +59,7 @@ export interface ThroughputResult {
 }
 
 export interface ThroughputOptions {
-  types: TargetType[];
-  events: number;
+  groups: ThroughputGroup[];
   concurrency: number;
   /** How long a pair may take to drain before the phase gives up on it. */
   drainTimeoutMs: number;
@@ -72,27 +83,35 @@ async function writeUpdates(api: Api, ticketIds: string[], events: number): Prom
 }
 
 export async function throughputCase(service: PhaseService, o: ThroughputOptions): Promise<ThroughputResult> {
-  const { api } = service;
-  o.log(`throughput: two subscriptions each for ${o.types.join(', ')}`);
+  const groups: GroupResult[] = [];
+  for (const g of o.groups) groups.push(await throughputGroup(service, g, o));
+  return { groups };
+}
+
+async function throughputGroup(service: PhaseService, g: ThroughputGroup, o: ThroughputOptions): Promise<GroupResult> {
+  const ws = await service.workspace(g.name, g.types.length * 2, o.concurrency);
+  const { api } = ws;
+  const log = (m: string) => o.log(`throughput ${g.name}: ${m}`);
+  log(`two subscriptions each for ${g.types.join(', ')}`);
   const pairs: { type: TargetType; subs: Subscription[] }[] = [];
-  for (const type of o.types) {
+  for (const type of g.types) {
     const subs: Subscription[] = [];
-    for (let n = 0; n < 2; n++) subs.push(await subscribe(service.keyFor(pairs.length * 2 + n), await newTarget(type, `throughput-${n}`, service.receiver, service.brokers)));
+    for (let n = 0; n < 2; n++) subs.push(await subscribe(ws.keyFor(pairs.length * 2 + n), await newTarget(type, `${g.name}-${n}`, service.receiver, service.brokers)));
     pairs.push({ type, subs });
   }
   const all = pairs.flatMap((p) => p.subs);
-  o.log('throughput: the Test action on each, then all paused');
+  log('the Test action on each, then all paused');
   const tests = await warmUp(api, all);
   await Promise.all(all.map((s) => pause(api, s)));
 
-  const ticketIds = service.ticketIds.slice(0, o.concurrency);
-  o.log(`throughput: writing ${o.events} ticket.updated events (PATCH, ${ticketIds.length} at a time)`);
+  const ticketIds = ws.ticketIds;
+  log(`writing ${g.events} ticket.updated events (PATCH, ${ticketIds.length} at a time)`);
   const writeStart = Date.now();
-  const writeFailed = await writeUpdates(api, ticketIds, o.events);
+  const writeFailed = await writeUpdates(api, ticketIds, g.events);
   const writeSeconds = (Date.now() - writeStart) / 1000;
   // Each PATCH that succeeded wrote one ticket.updated event.
-  const written = o.events - writeFailed;
-  o.log(`throughput: ${written} events in ${writeSeconds.toFixed(1)} s (${writeFailed} PATCHes failed); waiting for every subscription to hold them`);
+  const written = g.events - writeFailed;
+  log(`${written} events in ${writeSeconds.toFixed(1)} s (${writeFailed} PATCHes failed); waiting for every subscription to hold them`);
   const deadline = Date.now() + 300_000;
   for (;;) {
     const states = await Promise.all(all.map((s) => stateOf(api, s)));
@@ -104,7 +123,7 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
   const rows: ThroughputRow[] = [];
   for (const { type, subs } of pairs) {
     const expected = written * subs.length;
-    o.log(`throughput: resuming the ${type} pair (${expected} deliveries)`);
+    log(`resuming the ${type} pair (${expected} deliveries)`);
     const cpu0 = service.cpu();
     const t0 = Date.now();
     await Promise.all(subs.map((s) => resume(api, s)));
@@ -120,7 +139,7 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
     }
     const cpu1 = service.cpu();
     const seconds = t1 === null ? null : (t1 - t0) / 1000;
-    o.log(`throughput: ${type} ${t1 === null ? `not drained within ${o.drainTimeoutMs / 1000} s` : `drained in ${seconds!.toFixed(1)} s, ${(expected / seconds!).toFixed(0)} deliveries/s`}; reading back`);
+    log(`${type} ${t1 === null ? `not drained within ${o.drainTimeoutMs / 1000} s` : `drained in ${seconds!.toFixed(1)} s, ${(expected / seconds!).toFixed(0)} deliveries/s`}; reading back`);
     const counts = await readBack(subs, tests, written);
     const stats = await Promise.all(subs.map((s) => attemptStats(api, s)));
     const per = (a: number, b: number) => (b - a) / Math.max(1, counts.arrived);
@@ -149,7 +168,7 @@ export async function throughputCase(service: PhaseService, o: ThroughputOptions
   }
   // Every subscription got the same events: as many as were written, and none another did not.
   const distinct = eventsSeen(all, tests).length;
-  return { events: written, distinctEvents: distinct, writeSeconds, writeFailed, rows };
+  return { name: g.name, events: written, distinctEvents: distinct, writeSeconds, writeFailed, rows };
 }
 
 /** Reads each subscription's place until it has `written` events (the Test action's aside) or nothing more came for 15 s. */
