@@ -111,6 +111,17 @@ function groupsOf(brokersDir: string, name: BrokerName): number[] {
     .flatMap((d) => fs.readFileSync(path.join(brokersDir, d, 'pids'), 'utf8').split('\n').filter(Boolean).map(Number));
 }
 
+/**
+ * A PATH whose `node` is the real one with --cpu-prof (NODE_OPTIONS may not carry it), so that
+ * `npm start`'s script (scripts/start.sh runs `node`) writes a profile when the service exits.
+ */
+function profilingPath(tmp: string, dir: string): Record<string, string> {
+  const bin = path.join(tmp, 'profiling-bin');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\nexec ${process.execPath} --cpu-prof --cpu-prof-dir=${dir} "$@"\n`, { mode: 0o755 });
+  return { PATH: `${bin}:${process.env.PATH ?? ''}` };
+}
+
 async function main() {
   const loadBefore = uptime();
   if (opts.postgres) database = await benchDatabase(log);
@@ -143,7 +154,7 @@ async function main() {
     brokerGroups,
     log,
   };
-  const profile: Record<string, string> = opts['cpu-prof'] ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(String(opts['cpu-prof']))}` } : {};
+  const profile = opts['cpu-prof'] ? profilingPath(tmp, path.resolve(String(opts['cpu-prof']))) : {};
   // Polls of the backlogs and the events feed are API requests too: the allowance is not what is measured.
   const allowance: Record<string, string> = { DEFAULT_REQUESTS_PER_MINUTE: '1000000' };
 
