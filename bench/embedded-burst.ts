@@ -26,7 +26,7 @@
 // Writes bench/results/embedded-burst-latest.md (embedded-import-latest.md with --mode bulk;
 // postgres-burst-latest.md or postgres-import-latest.md with --postgres; -split before -latest
 // with --split).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +38,8 @@ import { addBaselineWorktree, currentCommit, type BaselineWorktree } from './bas
 import pg from 'pg';
 import { benchDatabase, type BenchDatabase } from './bench-database.ts';
 import { runBench, writeResults } from './lifecycle.ts';
-import { percentile } from './percentile.ts';
+import { pctsWithMissing as pcts, type Pcts } from './percentile.ts';
+import { buildService, cliOf, createTickets, createWorkspaceWithKey, firstBoard, freshDatabase, serviceEnv, startServicePart, steadyPatches, stopChild } from './npm-start.ts';
 import { readStages, stageCells, stageNames, stagesWith, type StageRow, type StageTimes } from './embedded-stages.ts';
 import { processBetween, histogramsBetween, histogramRows, scrapeMetrics, type ProcessSummary, type SeriesSummary } from './service-metrics.ts';
 import { startCaseReceiver, type CaseReceiver } from './webhook-case-receivers.ts';
@@ -78,12 +79,6 @@ const num = (k: keyof typeof opts) => Number(opts[k]);
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Pcts {
-  n: number;
-  missing: number;
-  p50: number | null;
-  p95: number | null;
-}
 interface SideResult {
   bApiIdle: Pcts;
   bApiDuring: Pcts;
@@ -104,47 +99,6 @@ interface SideResult {
   processes?: { part: string; idle?: ProcessSummary; during?: ProcessSummary }[];
 }
 
-/** Percentiles where a missing value counts as infinitely late (null in the report: n/a). */
-function pcts(values: number[], missing: number): Pcts {
-  const xs = [...values, ...Array.from({ length: missing }, () => Infinity)].sort((a, b) => a - b);
-  const p = (q: number) => {
-    const v = percentile(xs, q);
-    return Number.isFinite(v) ? Math.round(v) : null;
-  };
-  return { n: values.length, missing, p50: p(50), p95: p(95) };
-}
-
-interface Board {
-  id: string;
-  fields?: { id: string; required: boolean; options?: string[] }[];
-}
-
-class Api {
-  constructor(
-    private base: string,
-    private key: string,
-  ) {}
-  /** `T`: the body's shape as the bench reads it (the API's answer, unchecked). */
-  async call<T = unknown>(method: string, p: string, body?: unknown): Promise<{ status: number; json: T; ms: number; retryAfter: number }> {
-    const t0 = performance.now();
-    const send = () =>
-      fetch(this.base + p, {
-        method,
-        headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    // A kept-alive connection the server closed as it was reused (its idle timeout): once more on a new one.
-    const res = await send().catch(() => send());
-    const text = await res.text();
-    return { status: res.status, json: (text ? JSON.parse(text) : null) as T, ms: performance.now() - t0, retryAfter: Number(res.headers.get('retry-after') ?? 1) || 1 };
-  }
-  async ok<T = unknown>(method: string, p: string, body?: unknown): Promise<T> {
-    const r = await this.call<T>(method, p, body);
-    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.json)}`);
-    return r.json;
-  }
-}
-
 const services: ChildProcess[] = [];
 let worktree: BaselineWorktree | undefined;
 const receivers: CaseReceiver[] = [];
@@ -152,26 +106,6 @@ const tmpDirs: string[] = [];
 
 async function stopService() {
   await Promise.all(services.splice(0).reverse().map(stopChild));
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((r) => child.once('exit', r));
-  try {
-    process.kill(-child.pid!, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const t = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }, 20_000);
-  await gone;
-  clearTimeout(t);
-  await sleep(1_000);
 }
 
 async function cleanup() {
@@ -187,38 +121,13 @@ async function cleanup() {
 async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag: string): Promise<SideResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'));
   tmpDirs.push(dataDir);
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    NODE_ENV: 'development',
-    PORT: String(port),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    NODE_EXTRA_CA_CERTS: caFile,
+  const { env, port } = await serviceEnv(dataDir, caFile, database ? await freshDatabase(database.url, `bench_${tag}_${Date.now()}`) : undefined, {
     DEFAULT_REQUESTS_PER_MINUTE: String(opts['requests-per-minute']),
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  delete env.TEMPORAL_ADDRESS;
-  if (database) env.DATABASE_URL = await freshDatabase(database.url, `bench_${tag}_${Date.now()}`);
+  });
   log(`${tag}: building`);
-  execFileSync('npx', ['tsx', 'scripts/build.ts'], { cwd: tree, env, stdio: 'inherit' });
+  buildService(tree, env);
   log(`${tag}: starting the service (${database ? 'PostgreSQL' : 'embedded default'})`);
-  const start = async (part: string, partEnv: NodeJS.ProcessEnv) => {
-    const child = spawn('sh', ['scripts/start.sh', part], { cwd: tree, env: partEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    services.push(child);
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => process.stderr.write(`${tag} ${part}: ${d}`));
-    const deadline = Date.now() + 180_000;
-    while (!out.includes('Database:')) {
-      if (child.exitCode !== null) throw new Error(`the service (${part}) exited: ${out}`);
-      if (Date.now() > deadline) throw new Error(`no banner in 180 s: ${out}`);
-      await sleep(200);
-    }
-  };
+  const start = async (part: string, partEnv: NodeJS.ProcessEnv) => void services.push(await startServicePart(tree, part, partEnv, tag));
   // Where each process answers /metrics (the worker part on a port of its own).
   const metricsAt: Record<string, string> = {};
   if (SPLIT) {
@@ -233,24 +142,14 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
   }
   /** Each process's /metrics at once (the scrape also resets prom-client's event-loop monitor). */
   const scrapeAll = async () => Object.fromEntries(await Promise.all(Object.entries(metricsAt).map(async ([part, origin]) => [part, await scrapeMetrics(origin)] as const)));
-  const cli = (...args: string[]) => execFileSync('npx', ['tsx', 'src/cli.ts', ...args], { cwd: tree, env, encoding: 'utf8' });
+  const cli = cliOf(tree, env);
   const base = `http://127.0.0.1:${port}/public/v1`;
   const setUp = async (name: string, hookPath: string, tickets: number, events = ['ticket.updated']) => {
-    const domain = `https://${name}-${tag}.bench.test`;
-    cli('workspaces', 'create', '--name', name, '--domain', domain, '--admin-email', `admin@${name}.bench.test`);
-    const keyOut = cli('keys', 'create', '--workspace', domain, '--name', 'bench', '--role', 'Administrator', '--scopes', 'tickets:read,tickets:write,boards:read,webhooks:manage');
-    const api = new Api(base, keyOut.trim().split('\n').at(-1)!.trim());
-    // A page (`data`), or the bare list of a version before paging.
-    const boards = await api.ok<{ data?: Board[] } | Board[]>('GET', '/boards');
-    const board = (Array.isArray(boards) ? boards : (boards.data ?? []))[0];
-    // Every required field of the board, with its first option (or a word).
-    const fields = (board.fields ?? [])
-      .filter((f) => f.required)
-      .map((f) => ({ fieldId: f.id, value: f.options?.[0] ?? 'bench' }));
-    const ids: string[] = [];
-    for (let i = 0; i < tickets; i++) ids.push((await api.ok<{ id: string }>('POST', '/tickets', { boardId: board.id, subject: `Bench ticket ${i}`, requesterEmail: 'someone@example.com', fields })).id);
+    const { api } = createWorkspaceWithKey(cli, base, name, tag, ['tickets:read', 'tickets:write', 'boards:read', 'webhooks:manage']);
+    const board = await firstBoard(api);
+    const ids = await createTickets(api, board, tickets);
     await api.ok('POST', '/webhooks', { url: receiver.origin + hookPath, events });
-    return { api, ids, board, fields };
+    return { api, ids, board: board.board, fields: board.fields };
   };
   const concurrency = num('concurrency');
   const a = await setUp('a', `/bulk-${tag}`, BULK ? 0 : concurrency, BULK ? ['ticket.updated', 'ticket.created'] : ['ticket.updated']);
@@ -260,25 +159,7 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
 
   /** B's updates, one every --steady-ms for `seconds`: their API latencies and the time span they cover. */
   let counter = 0;
-  const steadyPhase = async (seconds: number) => {
-    const apiMs: number[] = [];
-    let failed = 0;
-    const writes: Promise<void>[] = [];
-    const from = Date.now();
-    const t0 = performance.now();
-    for (let n = 0; n * num('steady-ms') < seconds * 1000; n++) {
-      const wait = t0 + n * num('steady-ms') - performance.now();
-      if (wait > 0) await sleep(wait);
-      writes.push(
-        b.api.call('PATCH', `/tickets/${b.ids[0]}`, { subject: `Steady ${counter++}` }).then((r) => {
-          if (r.status === 200) apiMs.push(r.ms);
-          else failed += 1;
-        }),
-      );
-    }
-    await Promise.all(writes);
-    return { apiMs, failed, from, to: Date.now(), sent: writes.length };
-  };
+  const steadyPhase = (seconds: number) => steadyPatches(b.api, b.ids[0], num('steady-ms'), seconds, () => `Steady ${counter++}`);
   /** B's arrivals of events that occurred within [from, to], and how many of its updates have none. */
   const arrivalsWithin = async (phase: { from: number; to: number; sent: number; failed: number }) => {
     const ok = phase.sent - phase.failed;
@@ -394,20 +275,6 @@ async function runSide(tree: string, receiver: CaseReceiver, caFile: string, tag
     aDelivered: bulk.size,
     aAllDeliveredAfter: bulk.size >= aExpected ? (lastArrival - burstStart) / 1000 : null,
   };
-}
-
-/** A new, empty database on the server of `baseUrl`; its URL. */
-async function freshDatabase(baseUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** readStages, from the version's PostgreSQL database instead of its data directory. */

@@ -23,6 +23,35 @@ export function machineCpu() {
 }
 
 
+/** The pid of the process listening on TCP `port` (the dev server's CLI on its port), for its CPU time. */
+export function devServerPid(port: number): number | undefined {
+  try {
+    const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+    const pid = /pid=(\d+)/.exec(out)?.[1];
+    return pid ? Number(pid) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system, ms) so far of every process in the process groups `pgids` (a broker's), from /proc. */
+export function groupsCpuMs(pgids: number[]): number {
+  const groups = new Set(pgids);
+  let ms = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid pgrp …: read after the last ')', since comm may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (groups.has(Number(fields[2]))) ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
 export function median(xs: number[]): number {
   return percentile([...xs].sort((a, b) => a - b), 50);
 }

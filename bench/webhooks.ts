@@ -40,6 +40,7 @@ import { clusterSecretKeys } from '../scripts/cluster/secret-keys.ts';
 import { newSecretKeys } from '../src/webhooks/message/secret-box.ts';
 import { runBench, writeResults } from './lifecycle.ts';
 import { percentile } from './percentile.ts';
+import { devServerPid } from './webhook-measure.ts';
 import { stageCells, stageNames, stagesWith, type StageRow } from './embedded-stages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -129,18 +130,6 @@ function machineCpu() {
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busyMs: (total - idle) * 10, idleMs: idle * 10 };
 }
-
-/** The dev server's pid (the CLI process listening on its port), for its CPU time. */
-function devServerPid(port: number): number | undefined {
-  try {
-    const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
-    const pid = /pid=(\d+)/.exec(out)?.[1];
-    return pid ? Number(pid) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 
 interface Check {
   expected: number;
