@@ -26,7 +26,7 @@ export interface OutageOptions {
   everyMs: number;
   drainSeconds: number;
   pollMs: number;
-  freeze(): void;
+  freeze(): Promise<void>;
   thaw(): void;
   log: (m: string) => void;
 }
@@ -88,7 +88,7 @@ export async function outageCase(service: PhaseService, o: OutageOptions): Promi
   o.log(`outage: ${o.frozen} frozen for ${o.seconds} s while the updates go on`);
   const watch = watchFrozen(api, frozen);
   const freezeAt = Date.now();
-  o.freeze();
+  await o.freeze();
   let during;
   try {
     during = await steadyPatches(api, ticket, o.everyMs, o.seconds, subject);

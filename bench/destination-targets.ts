@@ -11,7 +11,7 @@ import type { CaseReceiver } from './webhook-case-receivers.ts';
 import type { Arrival } from './webhook-receivers.ts';
 
 export type TargetType = 'https' | BrokerType;
-export const TARGET_TYPES: readonly TargetType[] = ['https', 'sqs', 'eventbridge', 'kafka', 'rabbitmq', 'nats'];
+const TARGET_TYPES: readonly TargetType[] = ['https', 'sqs', 'eventbridge', 'kafka', 'rabbitmq', 'nats'];
 export const isTargetType = (s: string): s is TargetType => (TARGET_TYPES as readonly string[]).includes(s);
 
 export interface Target {
