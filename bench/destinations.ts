@@ -21,7 +21,7 @@
 //     `--outage-seconds` while a ticket is updated every `--every-ms`: the other subscriptions'
 //     (HTTPS and `--other`'s broker) event-to-arrival against idle, and the frozen broker's two
 //     subscriptions' events once it is back.
-// Writes bench/results/destinations-latest.md (destinations-postgres-latest.md with --postgres).
+// Writes destinations-latest.md under bench/results/ (destinations-postgres-latest.md with --postgres).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
