@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ownBroker } from '../throwaway-brokers.ts';
+import { provisionForTests } from '../provision-env.ts';
 import { natsPlace } from '../../test/webhooks/destinations/readers.ts';
 import type { Arrival } from '../../bench/webhook-receivers.ts';
 
@@ -20,6 +21,8 @@ export interface BrokerReceiver {
 }
 
 export async function startBrokerReceiver(): Promise<BrokerReceiver> {
+  // The broker's program, as the tests have it (scripts/provision.sh --for test).
+  provisionForTests();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaos-brokers-'));
   const nats = await ownBroker(dir, 'nats');
   const place = await natsPlace(nats.address);
