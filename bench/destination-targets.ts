@@ -3,7 +3,6 @@
 // place on a real broker (test/webhooks/destinations/readers.ts, the consumers the tests read
 // with: a queue, a bus routed to a queue, a topic, an exchange bound to a queue, a stream), whose
 // messages count as arrived when the benchmark reads them back.
-import { Admin } from '@platformatic/kafka';
 import type { BrokerAddresses } from '../scripts/throwaway-brokers.ts';
 import type { BrokerType } from '../src/webhooks/message/destinations/settings.ts';
 import { eventbridgePlace, kafkaPlace, natsPlace, rabbitmqPlace, sqsPlace, type Place } from '../test/webhooks/destinations/readers.ts';
@@ -53,21 +52,9 @@ export async function newTarget(type: TargetType, name: string, receiver: CaseRe
         : type === 'rabbitmq'
           ? rabbitmqPlace(need(brokers.rabbitmq, 'rabbitmq'))
           : natsPlace(need(brokers.nats, 'nats')));
-  // The sender refuses a topic that does not exist for good (it disables the subscription): made first, as an integrator would.
-  if (type === 'kafka') await createTopic(need(brokers.kafka, 'kafka').brokers, String(place.destination.topic));
   const target = brokerTarget(type, place);
   open.add(target);
   return target;
-}
-
-/** A topic of 3 partitions (the broker's num.partitions). */
-async function createTopic(bootstrapBrokers: string[], topic: string): Promise<void> {
-  const admin = new Admin({ clientId: 'bench', bootstrapBrokers });
-  try {
-    await admin.createTopics({ topics: [topic], partitions: 3, replicas: 1 });
-  } finally {
-    await admin.close();
-  }
 }
 
 function brokerTarget(type: BrokerType, place: Place): Target {
