@@ -93,6 +93,8 @@ export interface BatchResult {
   succeeded: number;
   /** A 429 or 503 among the answers. */
   overloaded: boolean;
+  /** An attempt that got no answer at all among them (time-out, connection refused or reset; a broker's retry). */
+  unanswered: boolean;
   /** The latest Retry-After among the answers (epoch ms), within what remains of a schedule. */
   retryAfterUntil: number | null;
   /** The earliest next attempt of a delivery that failed (epoch ms). */
@@ -128,6 +130,8 @@ interface Sent {
 const delivered = (r: AttemptAnswer) => (r.verdict ? r.verdict === 'delivered' : r.httpStatus !== undefined && r.httpStatus >= 200 && r.httpStatus < 300);
 const overloadedBy = (r: AttemptAnswer) => r.httpStatus === 429 || r.httpStatus === 503 || r.verdict === 'throttled';
 const goneBy = (r: AttemptAnswer) => r.httpStatus === 410 || r.verdict === 'permanent';
+/** No answer at all: an HTTPS attempt without a status (time-out, refused, reset, refused by the URL rule), or a broker's `retry` (unreachable, timed out, not acknowledged). */
+const unansweredBy = (r: AttemptAnswer) => (r.verdict ? r.verdict === 'retry' : r.httpStatus === undefined);
 const answerOfBroker = (o: BrokerOutcome): AttemptAnswer => ({ verdict: o.verdict, durationMs: o.durationMs, ...(o.ack ? { responseExcerpt: o.ack } : {}), ...(o.error ? { error: o.error } : {}) });
 
 export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
@@ -334,7 +338,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         clearInterval(beat);
       }
       const { fence, mine } = taken;
-      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
+      const result: BatchResult = { attempted: 0, succeeded: 0, overloaded: false, unanswered: false, retryAfterUntil: null, nextAttemptAt: null, stop: null, slowestMs: null };
       await interleave('batch:sent', subscriptionId);
       if (unstarted.length) await queueRepository.giveBack(unstarted.map((d) => d.id), fence);
       if (sent.length) result.slowestMs = Math.max(...sent.map((s) => s.result.durationMs));
@@ -368,6 +372,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         result.attempted += 1;
         observe(s, goneBy(s.result) ? 'gone' : 'failed', { attempt: s.claimed.attempt, lastScheduled: failure.lastScheduled, paused: failure.saved.paused !== null, disabled: failure.saved.disabled !== null });
         if (failure.overloaded) result.overloaded = true;
+        if (unansweredBy(s.result)) result.unanswered = true;
         if (failure.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, failure.retryAfterUntil);
         if (failure.nextAttemptAt !== null) result.nextAttemptAt = Math.min(result.nextAttemptAt ?? Infinity, failure.nextAttemptAt);
         if (goneBy(s.result)) result.stop = 'cancelled';
@@ -387,6 +392,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps = {}) {
         observe(s, manual.outcome, { attempt: manual.saved.attempt, paused: manual.saved.paused !== null, disabled: manual.saved.disabled !== null });
         (result.answered ??= []).push(manual.answer);
         if (manual.overloaded) result.overloaded = true;
+        if (manual.outcome === 'failed' && unansweredBy(s.result)) result.unanswered = true;
         if (manual.retryAfterUntil !== null) result.retryAfterUntil = Math.max(result.retryAfterUntil ?? 0, manual.retryAfterUntil);
         if (manual.outcome === 'gone') result.stop = 'cancelled';
         if (manual.saved.disabled) notices.push(manual.saved.disabled);

@@ -3,6 +3,7 @@
 // workspace's cap, Retry-After in both forms, AIMD, strict ordering, events joining a busy run,
 // continue-as-new keeping event ids findable, the run's state query, and a replay of a recorded
 // history. (The schedule, 410, pause/resume and the zombie fence: delivery-workflow.test.ts.)
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -229,6 +230,34 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     const [failed, retried] = await attemptsOf(first.deliveryId);
     // Within a second of the date (HTTP dates have whole seconds).
     expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
+  });
+
+  it('brings the bound in force to 1 after an attempt that got no answer (a refused connection), and raises it again with 2xx answers', async () => {
+    const ws = await createTestWorkspace();
+    // A loopback port that nothing listens on: each attempt is refused, no status.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const sub = await createSubscription(ws, { url: `https://127.0.0.1:${port}/down`, maxInFlight: 4 });
+    await wake(await deliveries(ws, sub.id, 3));
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).effectiveInFlight).toBe(1), 20_000);
+
+    // The receiver is back (the subscription now points at it) while the run sleeps until the retries
+    // (time does not skip until the result is awaited): one attempt at a time at first …
+    const { path, url } = hook('back');
+    const g = gate();
+    receiver.respond(path, () => g.respond());
+    await updateSubscription(sub.id, { url });
+    await wake(await deliveries(ws, sub.id, 8));
+    await vi.waitFor(() => expect(g.held()).toBe(1), 20_000);
+    g.release();
+    // … then AIMD's +1 per bound's worth of 2xx; the retries go out too, and nothing paused it.
+    expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
+    expect(g.most()).toBe(1);
+    const row = await subscriptionRow(sub.id);
+    expect(row.effectiveInFlight === null || row.effectiveInFlight > 1).toBe(true);
+    expect(row.pausedAt).toBeNull();
   });
 
   it('a new maxInFlight reaches a live run whose bound AIMD had lowered: it sends up to the new value at once, and the subscription shows it', async () => {

@@ -83,6 +83,17 @@ describe("the run's in-flight bound (AIMD)", () => {
     expect(effectiveInFlight({ ...settings, maxInFlight: 20 }, state.effectiveInFlight)).toBe(20);
   });
 
+  it('comes down to 1 after a batch with an attempt that got no answer at all, whatever a 429 did, and rises again by AIMD', () => {
+    const unanswered = { attempted: 3, succeeded: 0, overloaded: true, unanswered: true, retryAfterUntil: null, slowestMs: 10_000 };
+    let state = afterBatch(initialRunState(), settings, unanswered);
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(1);
+    expect(depthOf(state, settings)).toBe(1);
+    state = afterBatch(state, settings, answers(1));
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(2);
+    // A batch recorded before the field existed (a replayed history) moves the bound as it did then.
+    expect(effectiveInFlight(settings, afterBatch(initialRunState(), settings, { attempted: 3, succeeded: 0, overloaded: false, retryAfterUntil: null, slowestMs: 10 }).effectiveInFlight)).toBe(8);
+  });
+
   it('is 1 for a strictly ordered subscription, whatever its maxInFlight', () => {
     expect(effectiveInFlight({ ...settings, strict: true }, initialRunState().effectiveInFlight)).toBe(1);
   });
