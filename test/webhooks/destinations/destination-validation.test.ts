@@ -3,6 +3,7 @@
 // allowed (the default), credentials sealed and never answered, REST and GraphQL alike.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prisma } from '../../../src/db/db.ts';
+import { advertisedRefusal } from '../../../src/webhooks/message/destinations/addresses.ts';
 import { openSecret } from '../../../src/webhooks/message/secret-box.ts';
 import { secretRepository } from '../../../src/webhooks/subscriptions/secret.repository.ts';
 import { api, createTestWorkspace } from '../../support/fixtures.ts';
@@ -100,5 +101,17 @@ describe('saving a broker destination', () => {
     expect(ok.data.createWebhookSubscription.destination).toEqual({ __typename: 'NatsDestination', type: 'nats', servers: [`${PUBLIC}:4222`], subject: 'tickets', tls: true });
     const two = await gql(key, mutation, { input: { events: ['ticket.created'], destination: { nats, kafka: { brokers: [`${PUBLIC}:9093`], topic: 't' } } } });
     expect(two.errors?.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the brokers a Kafka cluster advertises (the sender's check of its metadata)", () => {
+  it('refuses an address literal the URL rule refuses, leaves names to the guarded lookup, and is lifted with private targets', () => {
+    const rule = { allowPrivateTargets: false };
+    expect(advertisedRefusal([{ host: PUBLIC, port: 9093 }], rule)).toBeNull();
+    expect(advertisedRefusal([{ host: PUBLIC, port: 9093 }, { host: '10.0.0.5', port: 9093 }], rule)).toMatch(/10\.0\.0\.5:9093, which the URL rule refuses \(a private address\)/);
+    expect(advertisedRefusal([{ host: '127.0.0.1', port: 9092 }], rule)).toMatch(/loopback/);
+    expect(advertisedRefusal([{ host: '::ffff:169.254.169.254', port: 9092 }], rule)).not.toBeNull();
+    expect(advertisedRefusal([{ host: 'kafka-1.internal.example', port: 9093 }], rule)).toBeNull();
+    expect(advertisedRefusal([{ host: '10.0.0.5', port: 9093 }], { allowPrivateTargets: true })).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
 // is saved, and by every sender before it connects (a name that later resolves elsewhere gains nothing).
 import net from 'node:net';
 import type { FieldError } from '../../../errors/errors.ts';
-import { hostRefusal, privateTargetsAllowed, type UrlPolicyOptions } from '../url-policy.ts';
+import { addressRestriction, hostRefusal, privateTargetsAllowed, type UrlPolicyOptions } from '../url-policy.ts';
 import { sqsRegion, type BrokerDestinationInput, type StoredSettings, type BrokerType } from './settings.ts';
 
 export interface Endpoint {
@@ -65,6 +65,21 @@ export async function validateDestination(input: BrokerDestinationInput, options
     if (refused) errors.push({ path: e.path, message: RULE + refused });
   }
   return errors;
+}
+
+/**
+ * The rule on the brokers a Kafka cluster advertises in its metadata, which the client connects to
+ * next: an address literal is never looked up (a name goes through the guarded lookup), so a
+ * cluster that names a private address is refused here, before any connection to it. The first
+ * refusal in plain words, or null.
+ */
+export function advertisedRefusal(brokers: Iterable<{ host: string; port: number }>, options: UrlPolicyOptions): string | null {
+  if (privateTargetsAllowed(options)) return null;
+  for (const { host, port } of brokers) {
+    const restriction = net.isIP(host) ? addressRestriction(host) : null;
+    if (restriction) return `the cluster advertises a broker at ${host}:${port}, which the URL rule refuses (a ${restriction} address)`;
+  }
+  return null;
 }
 
 /** The sender's check before it connects: the first refusal among the destination's addresses, in plain words, or null. */

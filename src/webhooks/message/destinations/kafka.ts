@@ -3,11 +3,12 @@
 // record key is the ticket id and its partition is chosen here (murmur2, as Java's client does),
 // so one ticket's events stay in one partition, in order; the value is the signed body and the
 // Standard Webhooks headers travel as record headers.
+import tls from 'node:tls';
 import { murmur2, Producer, stringSerializers, type MessageToProduce } from '@platformatic/kafka';
 import { webhookHosts } from '../host-resolver.ts';
 import { guardedLookup } from '../url-policy.ts';
 import { BROKER_IDLE_MS, MAX_BROKER_CLIENTS } from '../constants.ts';
-import { connectRefusal } from './addresses.ts';
+import { advertisedRefusal, connectRefusal } from './addresses.ts';
 import { ClientCache, clientKey } from './client-cache.ts';
 import { allOf, since, withinTimeLimit, type BrokerOutcome, type BrokerSender, type SendContext } from './sender.ts';
 import type { BrokerDestination } from './settings.ts';
@@ -44,7 +45,10 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
       const key = clientKey(context.subscriptionId, settings, destination.credentials);
       try {
         const sent = clients.use(key, async () => producerOf(destination, context), async (producer) => {
-          const topic = (await producer.metadata({ topics: [settings.topic] })).topics.get(settings.topic);
+          const metadata = await producer.metadata({ topics: [settings.topic] });
+          const advertised = advertisedRefusal(metadata.brokers.values(), { allowPrivateTargets: context.allowPrivateTargets });
+          if (advertised) throw new AdvertisedRefusal(advertised);
+          const topic = metadata.topics.get(settings.topic);
           const count = topic?.partitionsCount ?? 1;
           const records: MessageToProduce<string, string, string, string>[] = messages.map((m) => ({
             topic: settings.topic,
@@ -77,10 +81,21 @@ export function createKafkaSender(): BrokerSender<'kafka'> {
   };
 }
 
+/** The cluster's metadata names a broker the URL rule refuses: no record is sent. */
+class AdvertisedRefusal extends Error {}
+
 function producerOf({ settings, credentials }: Kafka, context: SendContext): KafkaProducer {
   // The URL rule again on the addresses the sockets use (TLS only: the library opens plain sockets
-  // without a lookup of ours, and plain connections are allowed only where the rule is lifted).
-  const lookup = guardedLookup({ allowPrivateTargets: context.allowPrivateTargets, resolve: (name) => webhookHosts.resolve(name, context.workspaceId) });
+  // without a lookup of ours, and plain connections are allowed only where the rule is lifted): a
+  // name through the guarded lookup; an address literal (which Node never looks up), should one
+  // reach a socket between two reads of the metadata, fails the TLS handshake before a byte of
+  // Kafka's protocol (or a SASL password) is sent.
+  const policy = { allowPrivateTargets: context.allowPrivateTargets };
+  const lookup = guardedLookup({ ...policy, resolve: (name) => webhookHosts.resolve(name, context.workspaceId) });
+  const checkServerIdentity = (hostname: string, cert: tls.PeerCertificate) => {
+    const refused = advertisedRefusal([{ host: hostname, port: 0 }], policy);
+    return refused ? new Error(refused) : tls.checkServerIdentity(hostname, cert);
+  };
   return new Producer({
     clientId: 'ticketing-webhooks',
     bootstrapBrokers: settings.brokers,
@@ -90,7 +105,7 @@ function producerOf({ settings, credentials }: Kafka, context: SendContext): Kaf
     timeout: context.timeoutMs / 2,
     retries: 2,
     retryDelay: 250,
-    ...(settings.tls ? { tls: { lookup }, tlsServerName: true } : {}),
+    ...(settings.tls ? { tls: { lookup, checkServerIdentity }, tlsServerName: true } : {}),
     ...(settings.sasl && credentials
       ? { sasl: { mechanism: ({ plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512' } as const)[settings.sasl], username: credentials.username, password: credentials.password } }
       : {}),
@@ -119,6 +134,7 @@ function* errorsIn(err: unknown, depth = 0): Generator<KafkaError> {
 
 /** What a failed send means, in the broker's own words (its error code), never a credential. */
 function outcomeOf(err: unknown, durationMs: number): BrokerOutcome {
+  if (err instanceof AdvertisedRefusal) return { verdict: 'retry', error: `${SERVICE}: ${err.message}`, durationMs };
   const all = [...errorsIn(err)];
   const words = (e: KafkaError | undefined) => (e ? `${e.apiId ?? e.code ?? 'error'}${e.serverErrorMessage ? ` (${e.serverErrorMessage.slice(0, 200)})` : ''}` : '');
   const permanent = all.find((e) => e.apiId && PERMANENT.has(e.apiId)) ?? all.find((e) => e.code === 'PLT_KFK_AUTHENTICATION');
