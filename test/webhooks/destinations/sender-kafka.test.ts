@@ -1,13 +1,12 @@
 // The Kafka sender against a real broker (KRaft, test/support/brokers.ts): a batch becomes records
 // keyed by ticket, read back by a consumer with their headers and exact bytes, one ticket in one
 // partition in order; the acknowledgement names each record's partition and offset; a topic that
-// does not exist is permanent (and not created by us); a stopped broker is a retry, and the same
-// sender delivers again once it is back.
+// does not exist is permanent (and not created by us); a plain connection to loopback is refused
+// by the URL rule. (A stopped broker: destinations.test.ts.)
 import { Admin, Consumer, stringDeserializers, type Message } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKafkaSender } from '../../../src/webhooks/message/destinations/kafka.ts';
-import type { OutgoingMessage } from '../../../src/webhooks/message/destinations/sender.ts';
-import { broker, ownBroker } from '../../support/brokers.ts';
+import { broker } from '../../support/brokers.ts';
 import { uniqueId } from '../../support/temporal.ts';
 import { loopback, outgoing, verifies } from './outgoing.ts';
 
@@ -89,22 +88,6 @@ describe('Kafka sender', () => {
     expect(outcomes).toEqual([expect.objectContaining({ verdict: 'retry', error: expect.stringMatching(/URL rule/) })]);
   });
 
-  it('answers retry while its broker is stopped, then delivers on a new connection once it is back', async () => {
-    const own = await ownBroker('kafka');
-    try {
-      const topic = await createTopic(own.address.brokers, 1);
-      const context = loopback();
-      const send = (messages: OutgoingMessage[]) => sender.send(destination(own.address.brokers, topic), messages, context);
-      expect((await send(outgoing([{ orderKey: 'tkt_a' }]))).map((o) => o.verdict)).toEqual(['delivered']);
-      await own.stop();
-      const during = await send(outgoing([{ orderKey: 'tkt_a' }, { orderKey: 'tkt_a' }]));
-      expect(during.map((o) => o.verdict)).toEqual(['retry', 'retry']);
-      await own.start();
-      const after = outgoing([{ orderKey: 'tkt_a' }]);
-      expect(await send(after)).toEqual([expect.objectContaining({ verdict: 'delivered', ack: 'Kafka partition 0 offset 1' })]);
-      expect((await readBack(own.address.brokers, topic, 2))[1].headers.get('webhook-id')).toBe(after[0].headers['webhook-id']);
-    } finally {
-      await own.close();
-    }
-  }, 180_000);
+  // A broker that stops and comes back (a retry, then delivered on a new producer): the end-to-end
+  // test's outage (destinations.test.ts), on a Kafka of its own; one restarted Kafka per run is enough.
 });
