@@ -1,5 +1,5 @@
 // The delivery run's own state and its rules: the bound in force (`effectiveInFlight`, AIMD on
-// 429/503, back to 1 when no answer came), the rate (GCRA) and the receiver's Retry-After. Pure functions of the state and the workflow's clock, so
+// 429/503 and on no answer at all), the rate (GCRA) and the receiver's Retry-After. Pure functions of the state and the workflow's clock, so
 // a replay computes the same; the state travels through continue-as-new. No Node built-ins:
 // workflow code imports this.
 
@@ -20,7 +20,7 @@ export interface RunInput extends RunRef {
 }
 
 export interface RunState {
-  /** The bound in force as AIMD left it (429/503 halve it, no answer at all brings it to 1, 2xx raise it back); null: not lowered. In force: `effectiveInFlight(settings, this)`. */
+  /** The bound in force as AIMD left it (429/503 and attempts with no answer at all halve it, 2xx raise it back); null: not lowered. In force: `effectiveInFlight(settings, this)`. */
   effectiveInFlight: number | null;
   /** 2xx answers since effectiveInFlight last rose or fell. */
   successes: number;
@@ -91,18 +91,18 @@ export interface BatchAnswers {
 }
 
 /**
- * How a batch's answers move the bound: back to 1 after an attempt that got no answer at all (a
- * receiver or broker that hangs or is down is probed one attempt at a time, as TCP does after a
- * time-out, not hit with the whole bound, and 20 failures in a row take 20 time-outs, not two
- * rounds of parallel ones), else one halving per batch with a 429/503; +1 per bound's worth of
- * 2xx; and whether the next batch may be deep (every answer a 2xx within FAST_ANSWER_MS).
+ * How a batch's answers move the bound: one halving per batch with a 429/503 or with an attempt
+ * that got no answer at all (a time-out is the strongest back-pressure a receiver gives: one that
+ * hangs or is down sees the attempts already open fail, the bound come down to 1 with them, and
+ * then one attempt at a time, so that the 20 failures in a row that pause it take 20 time-outs
+ * rather than two rounds of parallel ones); +1 per bound's worth of 2xx; and whether the next
+ * batch may be deep (every answer a 2xx within FAST_ANSWER_MS).
  */
 export function afterBatch(state: RunState, s: SubscriptionSettings, answers: BatchAnswers): RunState {
   const bound = effectiveInFlight(s, state.effectiveInFlight);
   const fast = answers.attempted === 0 ? state.fast : answers.succeeded === answers.attempted && answers.slowestMs !== null && answers.slowestMs <= FAST_ANSWER_MS;
   const next = { ...state, retryAfterUntil: Math.max(state.retryAfterUntil, answers.retryAfterUntil ?? 0), fast };
-  if (answers.unanswered) return { ...next, effectiveInFlight: 1, successes: 0, fast: false };
-  if (answers.overloaded) return { ...next, effectiveInFlight: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
+  if (answers.unanswered || answers.overloaded) return { ...next, effectiveInFlight: Math.max(1, Math.floor(bound / 2)), successes: 0, fast: false };
   const successes = state.successes + answers.succeeded;
   if (state.effectiveInFlight === null || successes < bound) return { ...next, successes };
   const raised = bound + 1;

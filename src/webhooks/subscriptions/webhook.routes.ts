@@ -25,7 +25,7 @@ const idParams = z.object({ id: subscriptionId });
 export const TAG = 'Webhooks';
 const BOUNDS_NOTE =
   'Each subscription bounds what its endpoint receives: `maxInFlight` attempts at once (10 by default) and optionally `ratePerSecond`; deliveries beyond them wait, oldest event first, without using any of their seven attempts. ' +
-  'A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`), no answer at all (a time-out, a refused or reset connection) brings it to 1, and 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. ' +
+  'A `429` or `503` answer halves the bound in force (`effectiveInFlight`, at least 1; always 1 with `ordering: strict`), and so does no answer at all (a time-out, a refused or reset connection); 2xx answers raise it back by one per bound’s worth of successes; with a `Retry-After` (seconds or an HTTP date) no attempt starts before that time (`retryAfterUntil`), within what remains of the delivery’s schedule. ' +
   'Retry delays carry ±10% jitter.';
 const OPERATIONAL_NOTE =
   'The operational events (`webhook.paused`, `webhook.disabled`, `webhook.resumed`, `webhook.enabled`, `webhook.delivery_failed`) tell of the ' +

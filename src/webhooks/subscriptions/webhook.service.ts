@@ -73,7 +73,7 @@ const subscriptionFields = {
     .describe(
       'Attempts open at once to this endpoint at most (default 10): further deliveries wait, oldest event first, and go out as attempts finish; waiting is not a failure and uses none of its seven attempts. ' +
         'Ten keep a receiver that answers in 100 ms at about 100 deliveries per second, while one that hangs ties up ten connections, not the service. ' +
-        'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503 lowers the bound in force (halved, to 1 at least), one that does not answer at all (time-out, refused connection) brings it to 1, until 2xx answers raise it back, one per bound’s worth of successes.',
+        'At most the operator’s maximum (WEBHOOK_MAX_IN_FLIGHT_LIMIT, 50 by default): 422 above it. A receiver answering 429 or 503, or not answering at all (time-out, refused connection), lowers the bound in force (halved, to 1 at least) until 2xx answers raise it back, one per bound’s worth of successes.',
     ),
   ratePerSecond: z
     .number()

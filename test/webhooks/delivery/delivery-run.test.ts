@@ -232,7 +232,7 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     expect(retried.attemptedAt.getTime() - failed.attemptedAt.getTime()).toBeGreaterThanOrEqual(3_599_000);
   });
 
-  it('brings the bound in force to 1 after an attempt that got no answer (a refused connection), and raises it again with 2xx answers', async () => {
+  it('halves the bound in force after an attempt that got no answer (a refused connection), as after a 429, and raises it again with 2xx answers', async () => {
     const ws = await createTestWorkspace();
     // A loopback port that nothing listens on: each attempt is refused, no status.
     const closed = net.createServer();
@@ -241,22 +241,23 @@ describe('delivery runs (time-skipping)', { timeout: 120_000 }, () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const sub = await createSubscription(ws, { url: `https://127.0.0.1:${port}/down`, maxInFlight: 4 });
     await wake(await deliveries(ws, sub.id, 3));
-    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).effectiveInFlight).toBe(1), 20_000);
+    // One batch of three refused attempts: halved once.
+    await vi.waitFor(async () => expect((await subscriptionRow(sub.id)).effectiveInFlight).toBe(2), 20_000);
 
     // The receiver is back (the subscription now points at it) while the run sleeps until the retries
-    // (time does not skip until the result is awaited): one attempt at a time at first …
+    // (time does not skip until the result is awaited): two attempts at a time at first …
     const { path, url } = hook('back');
     const g = gate();
     receiver.respond(path, () => g.respond());
     await updateSubscription(sub.id, { url });
     await wake(await deliveries(ws, sub.id, 8));
-    await vi.waitFor(() => expect(g.held()).toBe(1), 20_000);
+    await vi.waitFor(() => expect(g.held()).toBe(2), 20_000);
     g.release();
     // … then AIMD's +1 per bound's worth of 2xx; the retries go out too, and nothing paused it.
     expect(await runResult(env.client, sub.id)).toMatchObject({ ended: 'idle' });
-    expect(g.most()).toBe(1);
+    expect(g.most()).toBe(2);
     const row = await subscriptionRow(sub.id);
-    expect(row.effectiveInFlight === null || row.effectiveInFlight > 1).toBe(true);
+    expect(row.effectiveInFlight === null || row.effectiveInFlight > 2).toBe(true);
     expect(row.pausedAt).toBeNull();
   });
 

@@ -83,11 +83,15 @@ describe("the run's in-flight bound (AIMD)", () => {
     expect(effectiveInFlight({ ...settings, maxInFlight: 20 }, state.effectiveInFlight)).toBe(20);
   });
 
-  it('comes down to 1 after a batch with an attempt that got no answer at all, whatever a 429 did, and rises again by AIMD', () => {
-    const unanswered = { attempted: 3, succeeded: 0, overloaded: true, unanswered: true, retryAfterUntil: null, slowestMs: 10_000 };
-    let state = afterBatch(initialRunState(), settings, unanswered);
-    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(1);
+  it('halves after a batch with an attempt that got no answer at all, as after a 429 (once a batch, even with both)', () => {
+    const unanswered = (overloaded: boolean) => ({ attempted: 3, succeeded: 0, overloaded, unanswered: true, retryAfterUntil: null, slowestMs: 10_000 });
+    let state = afterBatch(initialRunState(), settings, unanswered(false));
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(4);
     expect(depthOf(state, settings)).toBe(1);
+    state = afterBatch(state, settings, unanswered(true));
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(2);
+    for (let i = 0; i < 3; i++) state = afterBatch(state, settings, unanswered(false));
+    expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(1);
     state = afterBatch(state, settings, answers(1));
     expect(effectiveInFlight(settings, state.effectiveInFlight)).toBe(2);
     // A batch recorded before the field existed (a replayed history) moves the bound as it did then.
