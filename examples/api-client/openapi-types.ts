@@ -1536,7 +1536,7 @@ export interface components {
             password: string;
         };
         /**
-         * @description Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.
+         * @description Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is `ticket-<id>` (the ticket’s id; the event’s own id for events that are not about a ticket) and MessageDeduplicationId the webhook-id.
          * @example {
          *       "type": "sqs",
          *       "queueUrl": "https://sqs.eu-west-1.amazonaws.com/123456789012/ticket-events.fifo",
@@ -1612,7 +1612,7 @@ export interface components {
             type: "kafka";
             /** @description Bootstrap brokers, host:port */
             brokers: string[];
-            /** @description The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order */
+            /** @description The topic; the message key is `ticket-<id>` (the ticket’s id; the event’s own id for events that are not about a ticket), so one ticket’s events stay in one partition, in order */
             topic: string;
             /** @description Connect with TLS. Required outside development (WEBHOOK_ALLOW_PRIVATE_TARGETS), where only public addresses are allowed. */
             tls?: boolean;

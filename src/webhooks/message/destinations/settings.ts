@@ -52,7 +52,7 @@ const sqsDestination = z
     region: z.string().regex(AWS_REGION, 'must be an AWS region such as eu-west-1').optional().describe('The queue’s region; absent: read from the queue URL'),
     credentials: awsCredentials,
   })
-  .describe('Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is the ticket id and MessageDeduplicationId the webhook-id.')
+  .describe('Amazon SQS: one message per delivery (SendMessageBatch, up to 10), the body the event, the Standard Webhooks headers as message attributes. On a FIFO queue MessageGroupId is `ticket-<id>` (the ticket’s id; the event’s own id for events that are not about a ticket) and MessageDeduplicationId the webhook-id.')
   .meta({ id: 'SqsDestinationInput', examples: [
     { type: 'sqs', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ticket-events.fifo', credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: '<secret access key>' } },
   ] });
@@ -76,7 +76,7 @@ const kafkaDestination = z
   .strictObject({
     type: z.literal('kafka'),
     brokers: hostList('Bootstrap brokers, host:port'),
-    topic: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name').describe('The topic; the message key is the ticket id, so one ticket’s events stay in one partition, in order'),
+    topic: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name').describe('The topic; the message key is `ticket-<id>` (the ticket’s id; the event’s own id for events that are not about a ticket), so one ticket’s events stay in one partition, in order'),
     tls: z.boolean().optional().describe(TLS_NOTE),
     sasl: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional().describe('SASL mechanism; needs `credentials`'),
     credentials: userPassword.optional(),
