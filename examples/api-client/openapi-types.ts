@@ -1701,7 +1701,7 @@ export interface components {
             type: "sqs";
             queueUrl: string;
             region: string;
-            /** @description A FIFO queue: MessageGroupId is the ticket id, MessageDeduplicationId the webhook-id */
+            /** @description A FIFO queue: MessageGroupId is `ticket-<id>` (the ticket’s id), MessageDeduplicationId the webhook-id */
             fifo: boolean;
         };
         /** @description Amazon EventBridge: an entry per delivery */
@@ -1716,7 +1716,7 @@ export interface components {
             endpoint: string | null;
             sourcePrefix: string;
         };
-        /** @description Apache Kafka: a record per delivery, keyed by the ticket id */
+        /** @description Apache Kafka: a record per delivery, keyed by `ticket-<id>` (the ticket’s id) */
         KafkaDestination: {
             /**
              * @description discriminator enum property added by openapi-typescript

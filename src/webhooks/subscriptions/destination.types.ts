@@ -35,7 +35,7 @@ const Sqs = builder.objectRef<View>('SqsDestination').implement({
     type: t.field({ type: DestinationTypeEnum, resolve: (d) => d.type }),
     queueUrl: t.string({ resolve: (d) => str(d, 'queueUrl') ?? '' }),
     region: t.string({ resolve: (d) => sqsRegion({ queueUrl: str(d, 'queueUrl') ?? '', region: str(d, 'region') ?? undefined }) ?? '' }),
-    fifo: t.boolean({ description: 'A FIFO queue: MessageGroupId is the ticket id, MessageDeduplicationId the webhook-id', resolve: (d) => (str(d, 'queueUrl') ?? '').endsWith('.fifo') }),
+    fifo: t.boolean({ description: 'A FIFO queue: MessageGroupId is `ticket-<id>` (the ticket’s id), MessageDeduplicationId the webhook-id', resolve: (d) => (str(d, 'queueUrl') ?? '').endsWith('.fifo') }),
   }),
 });
 const EventBridge = builder.objectRef<View>('EventBridgeDestination').implement({
@@ -49,7 +49,7 @@ const EventBridge = builder.objectRef<View>('EventBridgeDestination').implement(
   }),
 });
 const Kafka = builder.objectRef<View>('KafkaDestination').implement({
-  description: 'Apache Kafka: a record per delivery, keyed by the ticket id',
+  description: 'Apache Kafka: a record per delivery, keyed by `ticket-<id>` (the ticket’s id)',
   fields: (t) => ({
     type: t.field({ type: DestinationTypeEnum, resolve: (d) => d.type }),
     brokers: t.stringList({ resolve: (d) => list(d, 'brokers') }),
