@@ -73,11 +73,11 @@ export async function validateDestination(input: BrokerDestinationInput, options
  * cluster that names a private address is refused here, before any connection to it. The first
  * refusal in plain words, or null.
  */
-export function advertisedRefusal(brokers: Iterable<{ host: string; port: number }>, options: UrlPolicyOptions): string | null {
+export function advertisedRefusal(brokers: Iterable<{ host: string; port?: number }>, options: UrlPolicyOptions): string | null {
   if (privateTargetsAllowed(options)) return null;
   for (const { host, port } of brokers) {
     const restriction = net.isIP(host) ? addressRestriction(host) : null;
-    if (restriction) return `the cluster advertises a broker at ${host}:${port}, which the URL rule refuses (a ${restriction} address)`;
+    if (restriction) return `the cluster advertises a broker at ${port === undefined ? host : `${host}:${port}`}, which the URL rule refuses (a ${restriction} address)`;
   }
   return null;
 }

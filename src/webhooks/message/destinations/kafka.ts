@@ -93,7 +93,7 @@ function producerOf({ settings, credentials }: Kafka, context: SendContext): Kaf
   const policy = { allowPrivateTargets: context.allowPrivateTargets };
   const lookup = guardedLookup({ ...policy, resolve: (name) => webhookHosts.resolve(name, context.workspaceId) });
   const checkServerIdentity = (hostname: string, cert: tls.PeerCertificate) => {
-    const refused = advertisedRefusal([{ host: hostname, port: 0 }], policy);
+    const refused = advertisedRefusal([{ host: hostname }], policy);
     return refused ? new Error(refused) : tls.checkServerIdentity(hostname, cert);
   };
   return new Producer({
